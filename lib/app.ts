@@ -1,0 +1,54 @@
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
+import { bearerVerification, requireCaller } from './auth/authenticate.js';
+import { tokenSettings } from './auth/token-keys.js';
+import type { AppConfig } from './config/schema.js';
+import { createErrorParser } from './envelope/error-parser.js';
+import { jsonBody } from './http/body.js';
+import type { AppExtensions, AppState } from './http/context.js';
+import { errorBoundary } from './http/error-boundary.js';
+import { requestId } from './http/request-id.js';
+import type { Logger } from './log.js';
+import type { LoadedRoute } from './routing/load-routes.js';
+import { runRoute } from './routing/run-route.js';
+import type { Services } from '../services/services.js';
+
+export interface AppOptions {
+  config: AppConfig;
+  services: Services;
+  routes: LoadedRoute[];
+  log: Logger;
+}
+
+export type App = Koa<AppState, AppExtensions>;
+
+/**
+ * The Koa application: request id → error boundary → router. Each route's own chain is
+ * [bearer verification → caller/role gate] unless anonymous, [JSON body] when it takes one, then the envelope runner.
+ */
+export function createApp({ config, services, routes, log }: AppOptions): App {
+  const app: App = new Koa<AppState, AppExtensions>();
+  app.context.services = services;
+  app.context.log = log;
+  app.context.parseError = createErrorParser({ production: config.env === 'production' });
+  // Errors are answered and logged by the boundary; Koa's own printer would only add noise.
+  app.silent = true;
+
+  const prefix = config.RestAPI.Path;
+  const router = new Router<AppState, AppExtensions>(prefix ? { prefix } : {});
+  const verify = bearerVerification(tokenSettings(config));
+  const body = jsonBody(config.RestAPI.MaxBodyBytes);
+  for (const { path, verb, route } of routes) {
+    const chain: Middleware<AppState, AppExtensions>[] = [];
+    if (!route.anonymous) chain.push(verify, requireCaller(route.roles));
+    if (route.body) chain.push(body);
+    chain.push(runRoute(route, prefix));
+    router.register(path, [verb], chain);
+  }
+
+  app.use(requestId);
+  app.use(errorBoundary);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

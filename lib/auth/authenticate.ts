@@ -1,0 +1,67 @@
+import type { Middleware, Next } from 'koa';
+import koaJwt from 'koa-jwt';
+import jwt from 'jsonwebtoken';
+import { type ErrorMessage, message } from '../envelope/error-message.js';
+import type { AppContext, AppExtensions, AppState } from '../http/context.js';
+import { respond } from '../http/respond.js';
+import { principalFromClaims, type TokenClaims } from './principal.js';
+import { type TokenSettings, candidateKeys } from './token-keys.js';
+
+/** Tokens without `exp` never expire, which we refuse: they cannot be contained once leaked. */
+class TokenRejected extends Error {}
+
+export const CLOCK_TOLERANCE_SECONDS = 5;
+
+export const authMessages = {
+  unauthenticated: () => message('Security', 'Security_Unauthenticated', 'Authentication is required: send a bearer token or log in.', { status: 401 }),
+  expired: () => message('Security', 'Security_TokenExpired', 'The access token has expired. Refresh it or log in again.', { status: 401 }),
+  invalid: () => message('Security', 'Security_TokenInvalid', 'The access token is not valid for this server.', { status: 401 }),
+  forbidden: () => message('Security', 'Security_Forbidden', 'You are not allowed to perform this operation.', { status: 403 }),
+};
+
+/**
+ * Verifies `Authorization: Bearer` with koa-jwt: HS256 only, issuer and audience checked, `exp` required, the key
+ * picked by `kid` or issuer. It never answers by itself; `requireCaller` decides what a failure means for the route.
+ */
+export function bearerVerification(settings: TokenSettings): Middleware<AppState, AppExtensions> {
+  const verify = koaJwt({
+    passthrough: true,
+    key: 'claims',
+    algorithms: [settings.algorithm],
+    issuer: settings.issuers,
+    audience: settings.audience,
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    secret: async (header: { kid?: unknown }, payload: { iss?: unknown }) => {
+      const keys = candidateKeys(settings, header.kid, payload?.iss);
+      if (!keys.length) throw new TokenRejected('no key for this token');
+      return keys as unknown as Buffer[];
+    },
+    isRevoked: async (_ctx: unknown, decoded: object) => {
+      if (typeof (decoded as TokenClaims).exp !== 'number') throw new TokenRejected('token without exp');
+      return false;
+    },
+  } as koaJwt.Options) as unknown as Middleware<AppState, AppExtensions>;
+  // koa-jwt would report a missing token as a bad one; no credentials at all is a different answer.
+  return (ctx, next) => (ctx.get('Authorization') ? verify(ctx, next) : next());
+}
+
+function reject(ctx: AppContext, m: ErrorMessage, error?: string) {
+  ctx.set('WWW-Authenticate', error ? `Bearer error="${error}"` : 'Bearer');
+  respond(ctx, [m]);
+}
+
+/** The secured-by-default gate of one route: a caller is required, and one of `roles` when the route names any. */
+export function requireCaller(roles: readonly string[] = []): Middleware<AppState, AppExtensions> {
+  return async (ctx: AppContext, next: Next) => {
+    if (!ctx.state.principal) {
+      const failure = ctx.state.jwtOriginalError;
+      if (failure) return reject(ctx, failure instanceof jwt.TokenExpiredError ? authMessages.expired() : authMessages.invalid(), 'invalid_token');
+      const principal = ctx.state.claims && principalFromClaims(ctx.state.claims);
+      if (ctx.state.claims && !principal) return reject(ctx, authMessages.invalid(), 'invalid_token');
+      if (!principal) return reject(ctx, authMessages.unauthenticated());
+      ctx.state.principal = principal;
+    }
+    if (roles.length && !roles.some((r) => ctx.state.principal!.roles.includes(r))) return respond(ctx, [authMessages.forbidden()]);
+    await next();
+  };
+}

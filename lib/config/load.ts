@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import convict from 'convict';
+import { type AppConfig, type SigningKeyConfig, environmentOnly, schema } from './schema.js';
+
+/** Invalid configuration: one line per problem, each naming its key. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+export interface LoadedConfig {
+  config: AppConfig;
+  /** Things the operator should know but that do not stop startup (e.g. a generated development key). */
+  warnings: string[];
+  /** The configuration as JSON with secrets replaced. */
+  redacted(): string;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const defaultConfigDir = fileURLToPath(new URL('../../../config/', import.meta.url));
+
+/** Spec keys use `:`; convict uses `.`. */
+export const specKey = (path: string) => path.replace(/\./g, ':');
+
+interface LeafInfo {
+  path: string[];
+  format: unknown;
+}
+
+function leaves(node: Record<string, unknown>, path: string[] = [], out: LeafInfo[] = []): LeafInfo[] {
+  for (const [key, value] of Object.entries(node)) {
+    const v = value as Record<string, unknown>;
+    if ('default' in v && 'doc' in v) out.push({ path: [...path, key], format: v.format });
+    else leaves(v, [...path, key], out);
+  }
+  return out;
+}
+
+const schemaLeaves = leaves(schema as unknown as Record<string, unknown>);
+const topLevel = new Set(Object.keys(schema).map((k) => k.toLowerCase()));
+
+function setPath(target: JsonObject, path: string[], value: Json) {
+  let node = target;
+  for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as JsonObject;
+  node[path[path.length - 1]] = value;
+}
+
+/** `RestAPI__Path=/api` → { RestAPI: { Path: '/api' } }, matching names case-insensitively; lists take `__0__Value`. */
+function fromEnvironment(env: NodeJS.ProcessEnv, problems: string[]): JsonObject {
+  const out: JsonObject = {};
+  const lists = new Map<string, Map<number, JsonObject | string>>();
+  for (const [name, raw] of Object.entries(env)) {
+    if (raw === undefined || !name.includes('__')) continue;
+    const parts = name.split('__');
+    if (!topLevel.has(parts[0].toLowerCase())) continue;
+    const lower = parts.map((p) => p.toLowerCase());
+    const leaf = schemaLeaves.find((l) => l.path.length <= parts.length && l.path.every((p, i) => p.toLowerCase() === lower[i]));
+    if (!leaf) {
+      problems.push(`${parts.join(':')}: no such configuration key (from environment variable ${name})`);
+      continue;
+    }
+    const rest = parts.slice(leaf.path.length);
+    if (rest.length === 0) {
+      setPath(out, leaf.path, raw);
+      continue;
+    }
+    const index = Number(rest[0]);
+    if (!Number.isInteger(index) || rest.length > 2 || !(leaf.format === 'signing-keys' || leaf.format === 'string-list')) {
+      problems.push(`${parts.join(':')}: no such configuration key (from environment variable ${name})`);
+      continue;
+    }
+    const key = leaf.path.join('.');
+    const list = lists.get(key) ?? lists.set(key, new Map()).get(key)!;
+    if (rest.length === 1) list.set(index, raw);
+    else {
+      const entry = (list.get(index) as JsonObject | undefined) ?? {};
+      const prop = { issuer: 'Issuer', value: 'Value', id: 'Id' }[rest[1].toLowerCase()] ?? rest[1];
+      entry[prop] = raw;
+      list.set(index, entry);
+    }
+  }
+  for (const [key, entries] of lists) {
+    setPath(out, key.split('.'), [...entries.entries()].sort(([a], [b]) => a - b).map(([, v]) => v));
+  }
+  return out;
+}
+
+function getPath(obj: JsonObject, path: string): Json | undefined {
+  let node: Json | undefined = obj;
+  for (const key of path.split('.')) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+const isEmpty = (v: Json | undefined) => v == null || v === '' || (Array.isArray(v) && v.length === 0);
+
+export interface LoadOptions {
+  env?: NodeJS.ProcessEnv;
+  configDir?: string;
+  /** Applied last; tests use it to configure a server without touching the environment. */
+  overrides?: JsonObject;
+}
+
+/**
+ * Reads `config/default.json`, `config/<NODE_ENV>.json`, the file named by RESTLAYER_CONFIG, then `__` environment
+ * variables, and validates the result strictly. Secrets in files and missing production keys are errors.
+ */
+export function loadConfig(options: LoadOptions = {}): LoadedConfig {
+  const env = options.env ?? process.env;
+  const dir = options.configDir ?? defaultConfigDir;
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const nodeEnv = env.NODE_ENV || 'development';
+  const c = convict(schema, { env: {}, args: [] });
+  try {
+    c.set('env', nodeEnv as AppConfig['env']);
+  } catch {
+    /* reported by validate below */
+  }
+
+  const files = [`${dir}/default.json`, `${dir}/${nodeEnv}.json`].filter(existsSync);
+  if (env.RESTLAYER_CONFIG) files.push(env.RESTLAYER_CONFIG);
+  for (const file of files) {
+    let content: JsonObject;
+    try {
+      content = JSON.parse(readFileSync(file, 'utf8')) as JsonObject;
+    } catch (err) {
+      problems.push(`${file}: cannot read configuration file (${(err as Error).message})`);
+      continue;
+    }
+    for (const key of environmentOnly) {
+      if (!isEmpty(getPath(content, key))) {
+        problems.push(`${specKey(key)}: a secret must come from the environment (${key.split('.').join('__')}), not from ${file}`);
+      }
+    }
+    c.load(content);
+  }
+
+  const fromEnv = fromEnvironment(env, problems);
+  if (env.PORT) setPath(fromEnv, ['Server', 'Port'], env.PORT);
+  c.load(fromEnv);
+  if (options.overrides) c.load(options.overrides);
+
+  try {
+    c.validate({ allowed: 'strict' });
+  } catch (err) {
+    for (const line of (err as Error).message.split('\n').filter(Boolean)) {
+      problems.push(line.replace(/^([A-Za-z.]+):/, (_, key: string) => `${specKey(key)}:`).replace(/^configuration param '([^']+)'/, (_, key: string) => `${specKey(key)}: configuration key`));
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const config = c.getProperties() as unknown as AppConfig;
+  ensureSecrets(config, problems, warnings);
+  if (problems.length) throw new ConfigError(problems);
+  return { config, warnings, redacted: () => c.toString() };
+}
+
+/** Production needs real keys; elsewhere a random per-process key keeps development friction-free. */
+function ensureSecrets(config: AppConfig, problems: string[], warnings: string[]) {
+  const production = config.env === 'production';
+  const need = (key: string, missing: boolean, generate: () => void) => {
+    if (!missing) return;
+    if (production) problems.push(`${key}: required in production (set ${key.split(':').join('__')})`);
+    else {
+      generate();
+      warnings.push(`${key} is not set: using a random key for this process only; tokens and cookies will not survive a restart.`);
+    }
+  };
+  const bearer = config.Authentication.Schemes.Bearer;
+  if (config.Authentication.Variant === 'A') {
+    need('Authentication:Schemes:Bearer:SigningKeys', !bearer.SigningKeys.some((k) => k.Issuer === bearer.ValidIssuer), () => {
+      const key: SigningKeyConfig = { Issuer: bearer.ValidIssuer, Value: randomBytes(32).toString('base64'), Id: 'generated' };
+      bearer.SigningKeys = [...bearer.SigningKeys, key];
+    });
+    need('Authentication:Cookie:Keys', config.Authentication.Cookie.Keys.length === 0, () => {
+      config.Authentication.Cookie.Keys = [randomBytes(32).toString('base64')];
+    });
+  } else {
+    need('AuthConfig:SigningKey', !config.AuthConfig.SigningKey, () => {
+      config.AuthConfig.SigningKey = randomBytes(32).toString('base64');
+    });
+    if (config.AuthConfig.SigningKey && Buffer.byteLength(config.AuthConfig.SigningKey) < 32) {
+      problems.push('AuthConfig:SigningKey: must be at least 32 bytes (256 bits) long');
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import convict from 'convict';
+
+export interface SigningKeyConfig {
+  Issuer: string;
+  /** Base64 of the key bytes, as `dotnet user-jwts` writes it. */
+  Value: string;
+  Id?: string;
+}
+
+const strictInt = (min: number) => ({
+  validate(v: unknown) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new Error(`must be an integer of at least ${min}`);
+  },
+  coerce: (v: string) => (/^\s*\d+\s*$/.test(v) ? Number(v) : v),
+});
+
+convict.addFormat({ name: 'count', ...strictInt(0) });
+convict.addFormat({ name: 'positive', ...strictInt(1) });
+convict.addFormat({
+  name: 'bool',
+  validate(v: unknown) {
+    if (typeof v !== 'boolean') throw new Error('must be true or false');
+  },
+  coerce: (v: string) => (v.toLowerCase() === 'true' ? true : v.toLowerCase() === 'false' ? false : v),
+});
+convict.addFormat({
+  name: 'url-path',
+  validate(v: unknown) {
+    if (typeof v !== 'string' || (v !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(v))) {
+      throw new Error('must be empty or a path like /api (no trailing slash)');
+    }
+  },
+});
+convict.addFormat({
+  name: 'signing-keys',
+  validate(v: unknown) {
+    if (!Array.isArray(v)) throw new Error('must be a list of { Issuer, Value }');
+    v.forEach((k: Partial<SigningKeyConfig>, i) => {
+      if (typeof k?.Value !== 'string' || !/^[A-Za-z0-9+/=_-]+$/.test(k.Value)) throw new Error(`entry ${i}: Value must be Base64`);
+      if (Buffer.from(k.Value, 'base64').length < 32) throw new Error(`entry ${i}: Value must decode to at least 32 bytes (256 bits)`);
+      if (typeof k.Issuer !== 'string' || !k.Issuer) throw new Error(`entry ${i}: Issuer is required`);
+    });
+  },
+  coerce: (v: string) => JSON.parse(v),
+});
+convict.addFormat({
+  name: 'string-list',
+  validate(v: unknown) {
+    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) throw new Error('must be a list of strings');
+  },
+  coerce: (v: string) => (v.trim().startsWith('[') ? JSON.parse(v) : v.split(',').map((s) => s.trim()).filter(Boolean)),
+});
+
+/** Every key of the spec. Names and nesting are the wire names: `RestAPI:Path` is `RestAPI.Path` here. */
+export const schema = {
+  env: { doc: 'Environment: production, development or test (NODE_ENV).', format: ['production', 'development', 'test'], default: 'development' },
+  Server: {
+    Port: { doc: 'Listening port (also PORT).', format: 'port', default: 8080 },
+    Host: { doc: 'Listening address.', format: String, default: '0.0.0.0' },
+    ShutdownTimeoutSeconds: { doc: 'How long a graceful shutdown waits for in-flight requests.', format: 'positive', default: 10 },
+  },
+  RestAPI: {
+    Path: { doc: 'Prefix of every API route, e.g. /api.', format: 'url-path', default: '' },
+    MaxRows: { doc: 'Default and maximum `take` of list operations.', format: 'positive', default: 1000 },
+    MaxBodyBytes: { doc: 'Largest accepted request body.', format: 'positive', default: 1048576 },
+  },
+  Authentication: {
+    Variant: { doc: 'A: /auth/cookie, /auth/jwt, /auth/refresh. B: /authentication.', format: ['A', 'B'], default: 'A' },
+    AccessTokenMinutes: { doc: 'Lifetime of variant A access tokens.', format: 'positive', default: 15 },
+    RefreshTokenDays: { doc: 'Absolute lifetime of a refresh token session.', format: 'positive', default: 14 },
+    RefreshReuseGraceSeconds: { doc: 'Window in which a just-rotated refresh token is still accepted.', format: 'count', default: 10 },
+    AllowedOrigins: { doc: 'Origins besides the server itself allowed to send cookie-authenticated unsafe requests.', format: 'string-list', default: [] as string[] },
+    Cookie: {
+      Keys: { doc: 'Keys signing the session cookie (newest first).', format: 'string-list', default: [] as string[], sensitive: true },
+      IdleMinutes: { doc: 'A cookie session ends after this long unused.', format: 'positive', default: 30 },
+      AbsoluteHours: { doc: 'A cookie session ends this long after login.', format: 'positive', default: 12 },
+    },
+    Schemes: {
+      Bearer: {
+        ValidAudience: { doc: 'Audience of accepted bearer tokens.', format: String, default: 'restlayer' },
+        ValidIssuer: { doc: 'Issuer of the tokens this server signs.', format: String, default: 'restlayer' },
+        SigningKeys: { doc: 'List of { Issuer, Value: Base64 key bytes }; the last one of ValidIssuer signs.', format: 'signing-keys', default: [] as SigningKeyConfig[], sensitive: true },
+      },
+    },
+  },
+  AuthConfig: {
+    SigningKey: { doc: 'Variant B signing secret (UTF-8).', format: String, default: '', sensitive: true },
+    Issuer: { doc: 'Variant B token issuer.', format: String, default: 'restlayer' },
+    Audience: { doc: 'Variant B token audience.', format: String, default: 'restlayer' },
+    ExpiresMin: { doc: 'Variant B token lifetime in minutes.', format: 'positive', default: 60 },
+  },
+  RemoteApi: {
+    ClientName: { doc: 'Name the client sends as User-Agent.', format: String, default: 'restlayer-client' },
+    BaseAddress: { doc: 'Base URL of the server the client calls.', format: String, default: 'http://localhost:8080' },
+    BasePath: { doc: 'Path prefix of the API on that server.', format: String, default: '' },
+    Authorization: { doc: 'true: bearer tokens; false: cookie login.', format: 'bool', default: true },
+    RefreshTokenPath: { doc: 'Where the client refreshes tokens.', format: String, default: 'auth/refresh' },
+  },
+  Storage: {
+    Provider: { doc: 'sqlite (embedded) or postgres.', format: ['sqlite', 'postgres'], default: 'sqlite' },
+    SampleData: { doc: 'Fill an empty database with the sample data.', format: 'bool', default: true },
+    Sqlite: { Path: { doc: 'SQLite database file.', format: String, default: 'data/restlayer.db' } },
+    Postgres: { Url: { doc: 'PostgreSQL connection URL.', format: String, default: '', sensitive: true } },
+  },
+  Cache: { Redis: { Url: { doc: 'Redis URL; shares sessions, throttling and lookup flushes between instances.', format: String, default: '', sensitive: true } } },
+  Log: { Level: { doc: 'debug, info, warn or error.', format: ['debug', 'info', 'warn', 'error'], default: 'info' } },
+};
+
+/** Keys whose values may only come from the environment. */
+export const environmentOnly = ['Authentication.Schemes.Bearer.SigningKeys', 'AuthConfig.SigningKey', 'Authentication.Cookie.Keys'];
+
+type Leaf<T> = { default: T };
+type Shape<S> = { [K in keyof S]: S[K] extends Leaf<infer T> ? (T extends readonly (infer E)[] ? E[] : Widen<T>) : Shape<S[K]> };
+type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T;
+
+export type AppConfig = Omit<Shape<typeof schema>, 'env' | 'Authentication' | 'Storage' | 'Log'> & {
+  env: 'production' | 'development' | 'test';
+  Authentication: Shape<typeof schema.Authentication> & { Variant: 'A' | 'B' };
+  Storage: Shape<typeof schema.Storage> & { Provider: 'sqlite' | 'postgres' };
+  Log: { Level: 'debug' | 'info' | 'warn' | 'error' };
+};

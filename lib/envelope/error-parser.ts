@@ -1,0 +1,56 @@
+import { ServiceError } from './error-list.js';
+import { type ErrorMessage, message } from './error-message.js';
+
+export interface ParsedError {
+  messages: ErrorMessage[];
+  /** True when nothing recognised the error: it is a defect and gets logged with the request id. */
+  unhandled: boolean;
+  headers?: Record<string, string>;
+}
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  code?: string;
+  expose?: boolean;
+  headers?: Record<string, string>;
+}
+
+export const GENERIC_ERROR_TEXT = 'Unexpected server error occurred. Please contact your system administrator.';
+
+/** Storage failures that mean "try again later" rather than "the server is broken". */
+const unavailableCodes = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03']);
+
+/** Turns anything thrown while serving a request into envelope messages. */
+export function createErrorParser(options: { production: boolean }) {
+  return function parseError(err: unknown): ParsedError {
+    if (err instanceof ServiceError) return { messages: [...err.messages], unhandled: false };
+    const e = (typeof err === 'object' && err !== null ? err : {}) as HttpLikeError;
+    const status = e.status ?? e.statusCode;
+    if (e.code && unavailableCodes.has(e.code)) {
+      return {
+        messages: [message('System', 'Storage_Unavailable', 'The data store is temporarily unavailable. Please retry shortly.', { status: 503 })],
+        unhandled: false,
+      };
+    }
+    if (status === 413) {
+      return { messages: [message('Validation', 'Request_TooLarge', 'The request body is larger than the server accepts.', { status: 413 })], unhandled: false };
+    }
+    if (status === 415) {
+      return { messages: [message('Validation', 'Request_UnsupportedMediaType', 'The request body must be sent as application/json.', { status: 415 })], unhandled: false };
+    }
+    if (status === 400 && (e.type === 'entity.parse.failed' || (err instanceof SyntaxError) || /json/i.test(String((err as Error).message)))) {
+      return { messages: [message('Validation', 'Request_MalformedJson', 'The request body is not valid JSON.')], unhandled: false };
+    }
+    if (typeof status === 'number' && status >= 400 && status < 500 && e.expose !== false) {
+      return {
+        messages: [message('Validation', 'Request_Invalid', 'The request could not be processed: ' + (err as Error).message, { status })],
+        unhandled: false,
+        headers: e.headers,
+      };
+    }
+    const detail = !options.production && err instanceof Error ? ` (${err.name}: ${err.message})` : '';
+    return { messages: [message('System', 'Exception_Unhandled', GENERIC_ERROR_TEXT + detail)], unhandled: true };
+  };
+}

@@ -1,0 +1,23 @@
+import type { ParameterizedContext } from 'koa';
+import type { Principal, TokenClaims } from '../auth/principal.js';
+import type { ParsedError } from '../envelope/error-parser.js';
+import type { Logger } from '../log.js';
+import type { Services } from '../../services/services.js';
+
+export interface AppState {
+  requestId: string;
+  principal?: Principal;
+  /** Set by koa-jwt when a bearer token verified. */
+  claims?: TokenClaims;
+  /** Set by koa-jwt when a bearer token was present but did not verify. */
+  jwtOriginalError?: Error;
+}
+
+/** What the application adds to every Koa context (via `app.context`). */
+export interface AppExtensions {
+  services: Services;
+  log: Logger;
+  parseError(err: unknown): ParsedError;
+}
+
+export type AppContext = ParameterizedContext<AppState, AppExtensions>;

@@ -1,0 +1,37 @@
+import type { Next } from 'koa';
+import { type ErrorMessage, message } from '../envelope/error-message.js';
+import type { AppContext } from './context.js';
+import { respond } from './respond.js';
+
+/**
+ * The outermost handler: whatever was thrown anywhere (body parsing, auth, routing, a route) and whatever
+ * the router left unanswered becomes the envelope. A defect is logged once, with the request id.
+ */
+export async function errorBoundary(ctx: AppContext, next: Next) {
+  try {
+    await next();
+    if (ctx.body == null && ctx.status === 404) {
+      respond(ctx, [message('Data', 'Route_NotFound', `No resource is found at ${ctx.method} ${ctx.path}.`, { status: 404 })]);
+    } else if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
+      respond(ctx, [message('Validation', 'Route_MethodNotAllowed',
+        `Method ${ctx.method} is not allowed on ${ctx.path}. Allowed: ${ctx.response.get('Allow') || 'none'}.`, { status: 405 })]);
+    }
+  } catch (err) {
+    const messages = messagesOf(ctx, err);
+    if (ctx.headerSent || !ctx.writable) return;
+    respond(ctx, messages);
+  }
+}
+
+/** The envelope messages for a thrown error; a defect is logged with the request id (and its stack, server-side only). */
+export function messagesOf(ctx: AppContext, err: unknown): ErrorMessage[] {
+  const parsed = ctx.parseError(err);
+  if (parsed.unhandled) {
+    ctx.log.error('unhandled exception', {
+      requestId: ctx.state.requestId, method: ctx.method, path: ctx.path,
+      error: err instanceof Error ? err.stack ?? err.message : String(err),
+    });
+  }
+  if (!ctx.headerSent) for (const [name, value] of Object.entries(parsed.headers ?? {})) ctx.set(name, value);
+  return parsed.messages;
+}

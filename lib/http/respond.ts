@@ -1,0 +1,11 @@
+import type { ErrorMessage } from '../envelope/error-message.js';
+import { envelope } from '../envelope/envelope.js';
+import { ErrorList } from '../envelope/error-list.js';
+import type { AppContext } from './context.js';
+
+/** Writes the envelope with the status derived from its messages (or `successStatus` when there are no errors). */
+export function respond(ctx: AppContext, messages: readonly ErrorMessage[], result?: unknown, totalCount?: number, successStatus = 200): void {
+  const status = new ErrorList().addAll(messages).status(successStatus);
+  ctx.status = status;
+  ctx.body = envelope(messages, result, totalCount);
+}

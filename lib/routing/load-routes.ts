@@ -1,0 +1,84 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Route, type Verb, VERBS, isRoute } from './route.js';
+
+export interface LoadedRoute {
+  /** The route file, relative to the routes folder, for messages. */
+  file: string;
+  /** Koa-router path, e.g. `/sales-order/:_salesOrderId`. */
+  path: string;
+  verb: Verb;
+  route: Route;
+}
+
+/** A route file that does not follow the conventions; startup stops with this message. */
+export class RouteFileError extends Error {
+  constructor(file: string, problem: string) {
+    super(`routes/${file}: ${problem}`);
+    this.name = 'RouteFileError';
+  }
+}
+
+const isRouteFile = (name: string) => /\.(js|ts)$/.test(name) && !/\.d\.ts$/.test(name) && !name.startsWith('_') && !name.startsWith('.');
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return name.startsWith('_') ? [] : listFiles(full);
+    return isRouteFile(name) ? [full] : [];
+  });
+}
+
+/** `sales-order/[_salesOrderId].ts` → `/sales-order/:_salesOrderId`; `index` serves its folder. */
+export function routePath(file: string): string {
+  const segments = file.replace(/\.(js|ts)$/, '').split(sep);
+  if (segments[segments.length - 1] === 'index') segments.pop();
+  return '/' + segments.map((segment) => {
+    const param = /^\[([A-Za-z_$][\w$]*)\]$/.exec(segment);
+    if (param) return `:${param[1]}`;
+    if (!/^[a-z0-9][a-z0-9._~-]*$/.test(segment)) throw new RouteFileError(file, `"${segment}" is not a valid path segment (lower-case letters, digits, -._~ or [param])`);
+    return segment;
+  }).join('/');
+}
+
+function paramNames(path: string): string[] {
+  return [...path.matchAll(/:([\w$]+)/g)].map((m) => m[1]);
+}
+
+function check(file: string, path: string, verb: Verb, route: Route) {
+  const names = paramNames(path);
+  const schemaKeys = Object.keys((route.params as { schema?: object } | undefined)?.schema ?? {});
+  if (names.length && !route.params) throw new RouteFileError(file, `${verb} needs a params schema for ${names.map((n) => `:${n}`).join(', ')}`);
+  if (route.params && (schemaKeys.length !== names.length || !names.every((n) => schemaKeys.includes(n)))) {
+    throw new RouteFileError(file, `${verb}'s params schema (${schemaKeys.join(', ')}) does not match the path parameters (${names.join(', ')})`);
+  }
+  if ((verb === 'POST' || verb === 'PUT' || verb === 'PATCH') && !route.body) throw new RouteFileError(file, `${verb} needs a body schema`);
+  if ((verb === 'GET' || verb === 'DELETE') && route.body) throw new RouteFileError(file, `${verb} cannot take a body`);
+  if (typeof route.handle !== 'function') throw new RouteFileError(file, `${verb} has no handle function`);
+  if (route.anonymous !== undefined && route.anonymous !== true) throw new RouteFileError(file, `${verb}: anonymous must be true or absent`);
+}
+
+/**
+ * Imports every route file below `dir` and checks its exports: only verbs, each made with `route()`, with the
+ * schemas its path and verb need. Static paths come before parameterised ones so `/a/new` wins over `/a/:id`.
+ */
+export async function loadRoutes(dir: string): Promise<LoadedRoute[]> {
+  const routes: LoadedRoute[] = [];
+  for (const full of listFiles(dir).sort()) {
+    const file = relative(dir, full);
+    const path = routePath(file);
+    const exports = (await import(pathToFileURL(full).href)) as Record<string, unknown>;
+    const names = Object.keys(exports);
+    if (!names.length) throw new RouteFileError(file, 'exports no verb (GET, POST, PUT, PATCH, DELETE)');
+    for (const name of names) {
+      if (!(VERBS as readonly string[]).includes(name)) throw new RouteFileError(file, `exports "${name}", which is not a verb (${VERBS.join(', ')})`);
+      const value = exports[name];
+      if (!isRoute(value)) throw new RouteFileError(file, `${name} must be made with route({ ... })`);
+      check(file, path, name as Verb, value);
+      routes.push({ file, path, verb: name as Verb, route: value });
+    }
+  }
+  const rank = (path: string) => path.split('/').map((s) => (s.startsWith(':') ? '1' : '0')).join('');
+  return routes.sort((a, b) => rank(a.path).localeCompare(rank(b.path)) || a.path.localeCompare(b.path));
+}

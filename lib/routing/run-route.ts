@@ -1,0 +1,60 @@
+import type { Next } from 'koa';
+import type { ErrorMessage } from '../envelope/error-message.js';
+import type { Output } from '../envelope/output.js';
+import { withErrorScope } from '../envelope/request-scope.js';
+import type { AppContext } from '../http/context.js';
+import { messagesOf } from '../http/error-boundary.js';
+import { respond } from '../http/respond.js';
+import { validateInput } from '../validation/validate.js';
+import { message } from '../envelope/error-message.js';
+import type { Route } from './route.js';
+
+function unexpectedQuery(search: URLSearchParams): ErrorMessage[] {
+  return [...new Set(search.keys())].map((key) =>
+    message('Validation', 'Input_UnknownProperty', `${key} is not a known parameter of this operation.`, { property: key }));
+}
+
+/**
+ * The envelope middleware every route runs inside: validate params, query and body (every problem, each with its
+ * property), call the operation inside a fresh error scope, and send its Output with the derived status.
+ */
+export function runRoute(route: Route, prefix: string) {
+  return async (ctx: AppContext, _next: Next) => {
+    await withErrorScope(async (errors) => {
+      const problems: ErrorMessage[] = [];
+      const check = <T>(result: { ok: true; value: T } | { ok: false; messages: ErrorMessage[] }): T | undefined => {
+        if (result.ok) return result.value;
+        problems.push(...result.messages);
+        return undefined;
+      };
+      const search = new URLSearchParams(ctx.querystring);
+      const params = route.params ? check(validateInput(route.params, { ...(ctx as AppContext & { params: Record<string, string> }).params })) : {};
+      const query = route.query ? check(route.query.parse(search)) : (problems.push(...unexpectedQuery(search)), {});
+      const body = route.body ? check(validateInput(route.body, ctx.request.body)) : undefined;
+      if (problems.length) return respond(ctx, errors.addAll(problems).messages);
+
+      let location: string | undefined;
+      let output: Output<unknown> | undefined;
+      try {
+        output = await route.handle({
+          params, query, body,
+          services: ctx.services,
+          principal: ctx.state.principal,
+          created(path) {
+            location = prefix + path;
+          },
+          header: (name, value) => ctx.set(name, value),
+        });
+      } catch (err) {
+        errors.addAll(messagesOf(ctx, err));
+      }
+      const messages = errors.addAll(output?.messages ?? []).messages;
+      respond(ctx, messages, output?.result, output?.totalCount, location ? 201 : 200);
+      if (ctx.status === 201) ctx.set('Location', location!);
+      else if (ctx.status === 200 && ctx.method === 'GET' && ctx.response.get('ETag') && ctx.fresh) {
+        ctx.status = 304;
+        ctx.body = null;
+      }
+    });
+  };
+}

@@ -1,0 +1,80 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { AppConfig } from './config/schema.js';
+import { type App, createApp } from './app.js';
+import type { Logger } from './log.js';
+import { loadRoutes } from './routing/load-routes.js';
+import { openStorage } from './storage/open-storage.js';
+import { type Services, createServices } from '../services/services.js';
+
+export const defaultRoutesDir = fileURLToPath(new URL('../routes/', import.meta.url));
+
+export interface RunningServer {
+  /** Base URL including the API prefix, e.g. http://127.0.0.1:8080/api */
+  url: string;
+  port: number;
+  app: App;
+  services: Services;
+  server: Server;
+  /** Graceful: stop accepting, let in-flight requests finish (up to Server:ShutdownTimeoutSeconds), close the store. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: AppConfig;
+  log: Logger;
+  port?: number;
+  host?: string;
+  routesDir?: string;
+}
+
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const { config, log } = options;
+  // Route files are checked before anything is opened, so a broken one stops startup cheaply.
+  const routes = await loadRoutes(options.routesDir ?? defaultRoutesDir);
+  const storage = await openStorage(config, (text) => log.info(text));
+  const services = createServices(storage, config);
+  const app = createApp({ config, services, routes, log });
+
+  let closing = false;
+  app.middleware.unshift(async (ctx, next) => {
+    if (closing) ctx.set('Connection', 'close');
+    await next();
+  });
+  const server = createServer(app.callback());
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 60_000;
+
+  const host = options.host ?? config.Server.Host;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? config.Server.Port, host, () => resolve());
+    });
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= (async () => {
+    closing = true;
+    const done = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive connections that go idle after their last response are closed as they appear.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.closeIdleConnections();
+    const deadline = new Promise<'timeout'>((resolve) => setTimeout(resolve, config.Server.ShutdownTimeoutSeconds * 1000, 'timeout').unref());
+    if ((await Promise.race([done, deadline])) === 'timeout') {
+      log.warn('shutdown timeout: closing remaining connections');
+      server.closeAllConnections();
+      await done;
+    }
+    clearInterval(sweep);
+    await storage.close();
+  })());
+
+  return { url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}${config.RestAPI.Path}`, port, app, services, server, close };
+}

@@ -1,0 +1,36 @@
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { FieldCriterion } from '../validation/criteria.js';
+import type { SqlValues } from './sql-values.js';
+
+/** LIKE patterns take the user's text literally: `%`, `_` and the escape character itself are escaped. */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => '\\' + c);
+
+/**
+ * The SQL condition for one criterion, with bound values only. Negations include NULLs, so "status is not 5"
+ * also lists orders without a status; text matches (CN, SW) ignore case.
+ */
+export function criterionSql(column: string, criterion: FieldCriterion<unknown>, values: SqlValues): RawBuilder<SqlBool> {
+  const col = sql.ref(column);
+  const bind = criterion.values.map((v) => (v instanceof Date ? values.date(v) : typeof v === 'boolean' ? values.bool(v) : v));
+  const [a, b] = bind;
+  const orNull = (condition: RawBuilder<unknown>) => sql<SqlBool>`(${condition} or ${col} is null)`;
+  const like = (pattern: string) => sql<SqlBool>`lower(${col}) like lower(${pattern}) escape '\\'`;
+  switch (criterion.operator) {
+    case 'EQ': return sql`${col} = ${a}`;
+    case 'NEQ': return orNull(sql`${col} <> ${a}`);
+    case 'In': return sql`${col} in (${sql.join(bind)})`;
+    case 'NIn': return orNull(sql`${col} not in (${sql.join(bind)})`);
+    case 'LT': return sql`${col} < ${a}`;
+    case 'LE': return sql`${col} <= ${a}`;
+    case 'GT': return sql`${col} > ${a}`;
+    case 'GE': return sql`${col} >= ${a}`;
+    case 'BW': return sql`${col} between ${a} and ${b}`;
+    case 'NBW': return orNull(sql`${col} not between ${a} and ${b}`);
+    case 'CN': return like(`%${literal(String(a))}%`);
+    case 'NCN': return orNull(sql`not (${like(`%${literal(String(a))}%`)})`);
+    case 'SW': return like(`${literal(String(a))}%`);
+    case 'NSW': return orNull(sql`not (${like(`${literal(String(a))}%`)})`);
+    case 'NL': return sql`${col} is null`;
+    case 'NNL': return sql`${col} is not null`;
+  }
+}

@@ -1,0 +1,135 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { SqlValues } from './sql-values.js';
+import type { Storage } from './storage.js';
+import type { CustomerTable, SalesOrderTable, Tables } from './tables.js';
+
+/**
+ * A deterministic AdventureWorks-style data set: the same seed gives the same rows on every machine and
+ * provider, so tests and benchmarks can rely on its shape.
+ */
+export const SAMPLE_ORDER_COUNT = 12_000;
+const FIRST_ORDER_ID = 43659;
+const FIRST_DAY = Date.UTC(2021, 0, 1);
+const LAST_DAY = Date.UTC(2025, 11, 31);
+const DAY = 86_400_000;
+
+export const statuses: [number, string][] = [
+  [1, 'In process'], [2, 'Approved'], [3, 'Backordered'], [4, 'Rejected'], [5, 'Shipped'], [6, 'Cancelled'],
+];
+
+export const territories: [number, string, string, string][] = [
+  [1, 'Northwest', 'US', 'North America'], [2, 'Northeast', 'US', 'North America'], [3, 'Central', 'US', 'North America'],
+  [4, 'Southwest', 'US', 'North America'], [5, 'Southeast', 'US', 'North America'], [6, 'Canada', 'CA', 'North America'],
+  [7, 'France', 'FR', 'Europe'], [8, 'Germany', 'DE', 'Europe'], [9, 'Australia', 'AU', 'Pacific'],
+  [10, 'United Kingdom', 'GB', 'Europe'],
+];
+
+export const salesPeople: [number, string, number | null, boolean][] = [
+  [274, 'Stephen Jiang', null, true], [275, 'Michael Blythe', 2, true], [276, 'Linda Mitchell', 4, true],
+  [277, 'Jillian Carson', 3, true], [278, 'Garrett Vargas', 6, true], [279, 'Tsvi Reiter', 5, true],
+  [280, 'Pamela Ansman-Wolfe', 1, true], [281, 'Shu Ito', 4, true], [282, 'José Saraiva', 6, true],
+  [283, 'David Campbell', 1, true], [284, 'Tete Mensa-Annan', 1, true], [285, 'Syed Abbas', null, false],
+  [286, 'Lynn Tsoflias', 9, true], [287, 'Amy Alberts', null, true], [288, 'Rachel Valdez', 8, true],
+  [289, 'Jae Pak', 10, true], [290, 'Ranjit Varkey Chudukatil', 7, true],
+];
+
+const firstNames = ['Aaron', 'Abigail', 'Adam', 'Alexandra', 'Ana', 'Andrew', 'Angela', 'Ben', 'Blake', 'Carla', 'Carlos',
+  'Chloe', 'Daniel', 'Dalton', 'Elena', 'Emma', 'Ethan', 'Fernando', 'Grace', 'Hannah', 'Isabella', 'Jacob', 'Jasmine',
+  'Jordan', 'Julia', 'Kaitlyn', 'Kevin', 'Lauren', 'Luis', 'Marcus', 'Maria', 'Mason', 'Natalie', 'Nathan', 'Olivia',
+  'Paige', 'Rebecca', 'Ruben', 'Samantha', 'Seth', 'Sydney', 'Tyler', 'Victoria', 'Xavier', 'Zoe'];
+const lastNames = ['Adams', 'Alexander', 'Bailey', 'Baker', 'Bell', 'Brooks', 'Butler', 'Campbell', 'Carter', 'Chen',
+  'Collins', 'Cook', 'Diaz', 'Edwards', 'Evans', 'Fernandez', 'Foster', 'Garcia', 'Gonzalez', 'Gray', 'Green', 'Hall',
+  'Hernandez', 'Hughes', 'Jenkins', 'Kumar', 'Lee', 'Lopez', 'Martin', 'Moreno', 'Murphy', 'Nelson', 'Patel', 'Perez',
+  'Powell', 'Ramirez', 'Rivera', 'Russell', 'Sanchez', 'Shan', 'Simmons', 'Torres', 'Turner', 'Wang', 'Ward', 'Zhang'];
+const stores = ['Bike World', 'Cycle Works', 'Sport Warehouse', 'Trail Outfitters', 'Wheel Gallery', 'Pedal Pushers',
+  'Mountain Supplies', 'Road Masters', 'Urban Riders', 'Gear Exchange'];
+const comments = ['Deliver to the back entrance.', 'Customer asked for a single shipment.', 'Gift wrap requested.',
+  'Call before delivery.', 'Priority customer: expedite.'];
+
+/** mulberry32: a tiny, well-distributed PRNG; the seed fixes the data set. */
+function random(seed: number) {
+  let a = seed;
+  const next = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] };
+}
+
+export function generateCustomers(count = 800): CustomerTable[] {
+  const r = random(7);
+  return Array.from({ length: count }, (_, i) => {
+    const id = 11000 + i;
+    const reseller = i % 4 === 0;
+    const name = reseller ? `${r.pick(stores)} ${r.pick(lastNames)}` : `${r.pick(firstNames)} ${r.pick(lastNames)}`;
+    return { customer_id: id, name, account_number: `10-4030-${String(id).padStart(6, '0')}`, territory_id: r.int(1, 10) };
+  });
+}
+
+export function generateOrders(customers: CustomerTable[], count = SAMPLE_ORDER_COUNT, toDate: (d: Date) => string | Date, toBool: (b: boolean) => number | boolean): Insertable<SalesOrderTable>[] {
+  const r = random(42);
+  const peopleByTerritory = new Map<number, number[]>();
+  for (const [id, , territory, active] of salesPeople) {
+    if (territory && active) (peopleByTerritory.get(territory) ?? peopleByTerritory.set(territory, []).get(territory)!).push(id);
+  }
+  const span = (LAST_DAY - FIRST_DAY) / DAY;
+  const orders: Insertable<SalesOrderTable>[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = FIRST_ORDER_ID + i;
+    // Orders grow over time: later days are more likely, like a growing business.
+    const day = Math.floor(Math.sqrt(r.next()) * span);
+    const orderDate = new Date(FIRST_DAY + day * DAY);
+    const customer = r.pick(customers);
+    const online = r.next() < 0.7;
+    const ageDays = span - day;
+    const roll = r.next();
+    const status = ageDays > 45
+      ? roll < 0.9 ? 5 : roll < 0.95 ? 6 : 4
+      : roll < 0.3 ? 1 : roll < 0.55 ? 2 : roll < 0.7 ? 3 : roll < 0.95 ? 5 : 6;
+    const shipDate = status === 5 ? new Date(orderDate.getTime() + r.int(3, 9) * DAY) : null;
+    const totalDue = Math.round((online ? 3 + r.next() * 3500 : 500 + r.next() * r.next() * 150_000) * 100) / 100;
+    orders.push({
+      sales_order_id: id,
+      sales_order_number: `SO${id}`,
+      status,
+      order_date: toDate(orderDate),
+      due_date: toDate(new Date(orderDate.getTime() + 12 * DAY)),
+      ship_date: shipDate && toDate(shipDate),
+      customer_id: customer.customer_id,
+      territory_id: customer.territory_id,
+      sales_person_id: online ? null : r.pick(peopleByTerritory.get(customer.territory_id) ?? [274]),
+      total_due: totalDue,
+      online_order_flag: toBool(online),
+      purchase_order_number: online ? null : `PO${String(r.int(1e9, 9.99e12))}`,
+      account_number: customer.account_number,
+      comment: r.next() < 0.03 ? r.pick(comments) : null,
+      revision_number: 1,
+      modified_date: toDate(shipDate ?? orderDate),
+    });
+  }
+  return orders;
+}
+
+/** Reference data every database needs, sample or not; runs inside the migration that creates its tables. */
+export async function insertReferenceData(db: Kysely<Tables>, values: SqlValues): Promise<void> {
+  await db.insertInto('sales_order_status').values(statuses.map(([status_id, name]) => ({ status_id, name, is_active: values.bool(true) }))).execute();
+  await db.insertInto('sales_territory').values(territories.map(([territory_id, name, country_region_code, territory_group]) => ({ territory_id, name, country_region_code, territory_group }))).execute();
+  await db.insertInto('sales_person').values(salesPeople.map(([sales_person_id, name, territory_id, active]) => ({ sales_person_id, name, territory_id, is_active: values.bool(active) }))).execute();
+}
+
+/** Fills a database that has no customers and no orders; answers how many orders it wrote (0 when not empty). */
+export async function seedSampleData(storage: Storage): Promise<number> {
+  const { db, values } = storage;
+  const customer = await db.selectFrom('customer').select('customer_id').limit(1).executeTakeFirst();
+  const order = await db.selectFrom('sales_order').select('sales_order_id').limit(1).executeTakeFirst();
+  if (customer || order) return 0;
+  const customers = generateCustomers();
+  const orders = generateOrders(customers, SAMPLE_ORDER_COUNT, values.date, values.bool);
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < customers.length; i += 500) await trx.insertInto('customer').values(customers.slice(i, i + 500)).execute();
+    for (let i = 0; i < orders.length; i += 500) await trx.insertInto('sales_order').values(orders.slice(i, i + 500)).execute();
+  });
+  return orders.length;
+}

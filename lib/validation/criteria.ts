@@ -1,0 +1,204 @@
+import { type Struct, array } from 'superstruct';
+import { type ErrorMessage, message } from '../envelope/error-message.js';
+import { boolean, date, decimal, integer, text, oneOf } from './fields.js';
+import { type ValidationResult, validateInput } from './validate.js';
+
+export const OPERATORS = ['EQ', 'NEQ', 'In', 'NIn', 'LT', 'LE', 'GT', 'GE', 'BW', 'NBW', 'CN', 'NCN', 'SW', 'NSW', 'NL', 'NNL'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+/** A filter on one field: the operator and its values (none for NL/NNL, two for BW/NBW). */
+export interface FieldCriterion<T> {
+  operator: Operator;
+  values: T[];
+}
+
+export type SortDirection = 'Ascending' | 'Descending';
+export interface SortField<F extends string = string> {
+  fieldName: F;
+  sortDirection: SortDirection;
+}
+
+export interface ListOptions<F extends string = string> {
+  skip?: number;
+  take?: number;
+  getTotalCount?: boolean;
+  sort?: SortField<F>[];
+}
+
+/** How a field filters: a list field takes several values (In), a range field two (BW). */
+export type FieldKind = 'text' | 'list' | 'range' | 'boolean';
+
+export interface FieldSpec<T> {
+  kind: FieldKind;
+  type: 'string' | 'integer' | 'number' | 'date' | 'boolean';
+  value: Struct<T, null>;
+}
+
+/** Any of the field kinds below; superstruct's structs are invariant, so a union stands for "any field". */
+export type AnyFieldSpec = FieldSpec<string> | FieldSpec<number> | FieldSpec<Date> | FieldSpec<boolean>;
+
+export const field = {
+  text: (): FieldSpec<string> => ({ kind: 'text', type: 'string', value: text() }),
+  list: (): FieldSpec<number> => ({ kind: 'list', type: 'integer', value: integer() }),
+  dateRange: (): FieldSpec<Date> => ({ kind: 'range', type: 'date', value: date() }),
+  numberRange: (): FieldSpec<number> => ({ kind: 'range', type: 'number', value: decimal() }),
+  flag: (): FieldSpec<boolean> => ({ kind: 'boolean', type: 'boolean', value: boolean() }),
+};
+
+const comparisons: Operator[] = ['EQ', 'NEQ', 'In', 'NIn', 'LT', 'LE', 'GT', 'GE', 'BW', 'NBW', 'NL', 'NNL'];
+const operatorsOf: Record<FieldKind, ReadonlySet<Operator>> = {
+  text: new Set(OPERATORS),
+  list: new Set(comparisons),
+  range: new Set(comparisons),
+  boolean: new Set<Operator>(['EQ', 'NEQ', 'NL', 'NNL']),
+};
+
+/** How many values an operator takes: [min, max]. */
+export function arityOf(op: Operator): [number, number] {
+  switch (op) {
+    case 'NL': case 'NNL': return [0, 0];
+    case 'BW': case 'NBW': return [2, 2];
+    case 'In': case 'NIn': return [1, MAX_VALUES];
+    default: return [1, 1];
+  }
+}
+
+const MAX_VALUES = 500;
+const operatorByName = new Map(OPERATORS.map((op) => [op.toLowerCase(), op]));
+
+type CriteriaOf<S extends Record<string, AnyFieldSpec>> = {
+  [K in keyof S]?: S[K] extends FieldSpec<infer T> ? FieldCriterion<T> : never;
+};
+
+export type Criteria<S extends Record<string, AnyFieldSpec>, F extends string> = CriteriaOf<S> & ListOptions<F>;
+
+const invalid = (code: string, text: string, property: string) => message('Validation', code, text, { property });
+
+/**
+ * The query-string form of list criteria (contract part 3): `field=v` (repeatable), `field.operator=OP`,
+ * `skip`, `take`, `getTotalCount`, `sort[i].fieldName`, `sort[i].sortDirection`, all names case-insensitive.
+ */
+export class CriteriaSchema<S extends Record<string, AnyFieldSpec>, F extends string> {
+  private readonly names: Map<string, string>;
+  private readonly sortNames: Map<string, F>;
+  private readonly sortField: Struct<SortDirection, null> = oneOf(['Ascending', 'Descending'] as const);
+  private readonly paging = {
+    skip: integer({ min: 0 }),
+    take: integer({ min: 0 }),
+    getTotalCount: boolean(),
+  } as const;
+
+  constructor(readonly fields: S, readonly sortable: readonly F[]) {
+    this.names = new Map(Object.keys(fields).map((k) => [k.toLowerCase(), k]));
+    this.sortNames = new Map(sortable.map((k) => [k.toLowerCase(), k]));
+  }
+
+  parse(search: URLSearchParams): ValidationResult<Criteria<S, F>> {
+    const values = new Map<string, string[]>();
+    const operators = new Map<string, string[]>();
+    const paging = new Map<keyof typeof this.paging, string[]>();
+    const sorts = new Map<number, { fieldName?: string[]; sortDirection?: string[] }>();
+    const messages: ErrorMessage[] = [];
+    const push = <K>(map: Map<K, string[]>, key: K, v: string) => (map.get(key) ?? map.set(key, []).get(key)!).push(v);
+
+    for (const [key, v] of search) {
+      const lower = key.toLowerCase();
+      const sort = /^sort\[(\d{1,2})\]\.(fieldname|sortdirection)$/.exec(lower);
+      if (sort) {
+        const entry = sorts.get(Number(sort[1])) ?? sorts.set(Number(sort[1]), {}).get(Number(sort[1]))!;
+        const prop = sort[2] === 'fieldname' ? 'fieldName' : 'sortDirection';
+        (entry[prop] ??= []).push(v);
+      } else if (lower.endsWith('.operator') && this.names.has(lower.slice(0, -9))) {
+        push(operators, this.names.get(lower.slice(0, -9))!, v);
+      } else if (this.names.has(lower)) {
+        push(values, this.names.get(lower)!, v);
+      } else if (lower === 'skip' || lower === 'take' || lower === 'gettotalcount') {
+        push(paging, lower === 'gettotalcount' ? 'getTotalCount' : lower, v);
+      } else {
+        messages.push(invalid('Input_UnknownProperty', `${key} is not a known criteria field.`, key));
+      }
+    }
+
+    const result: Record<string, unknown> = {};
+    for (const name of new Set([...values.keys(), ...operators.keys()])) {
+      const criterion = this.criterion(name, values.get(name) ?? [], operators.get(name), messages);
+      if (criterion) result[name] = criterion;
+    }
+    for (const [name, texts] of paging) {
+      if (texts.length > 1) {
+        messages.push(invalid('Input_Duplicate', `${name} must be given once.`, name));
+        continue;
+      }
+      const checked = validateInput(this.paging[name] as Struct<unknown, null>, texts[0], [name]);
+      if (checked.ok) result[name] = checked.value;
+      else messages.push(...checked.messages);
+    }
+    const sort = this.sort(sorts, messages);
+    if (sort.length) result.sort = sort;
+    return messages.length ? { ok: false, messages } : { ok: true, value: result as Criteria<S, F> };
+  }
+
+  private criterion(name: string, texts: string[], ops: string[] | undefined, messages: ErrorMessage[]) {
+    const spec = this.fields[name];
+    let operator: Operator | undefined;
+    if (ops) {
+      const property = `${name}.operator`;
+      if (ops.length > 1) return void messages.push(invalid('Input_Duplicate', `${property} must be given once.`, property));
+      operator = operatorByName.get(ops[0].toLowerCase());
+      if (!operator) {
+        return void messages.push(message('Validation', 'Operator_NotSupported',
+          `Operator '${ops[0]}' is not supported. Use one of ${OPERATORS.join(', ')}.`, { property }));
+      }
+      if (!operatorsOf[spec.kind].has(operator)) {
+        return void messages.push(message('Validation', 'Operator_NotSupported',
+          `Operator ${operator} is not supported for ${name}.`, { property }));
+      }
+    } else if (texts.length === 1) operator = 'EQ';
+    else if (spec.kind === 'range' && texts.length === 2) operator = 'BW';
+    else if (spec.kind === 'list' || spec.kind === 'text') operator = 'In';
+    else {
+      return void messages.push(invalid('Criteria_ValueCount',
+        spec.kind === 'range' ? `${name} takes one value, or two for a range.` : `${name} takes one value.`, name));
+    }
+    const [min, max] = arityOf(operator);
+    if (texts.length < min || texts.length > max) {
+      const expected = min === max ? `${min} value${min === 1 ? '' : 's'}` : `between ${min} and ${max} values`;
+      return void messages.push(invalid('Criteria_ValueCount', `Operator ${operator} on ${name} takes ${expected}, got ${texts.length}.`, name));
+    }
+    const checked = validateInput(array(spec.value), texts, [name], () => []);
+    if (!checked.ok) return void messages.push(...checked.messages);
+    return { operator, values: checked.value };
+  }
+
+  private sort(entries: Map<number, { fieldName?: string[]; sortDirection?: string[] }>, messages: ErrorMessage[]): SortField<F>[] {
+    const out: SortField<F>[] = [];
+    for (const index of [...entries.keys()].sort((a, b) => a - b)) {
+      const entry = entries.get(index)!;
+      const property = `sort[${index}]`;
+      if (!entry.fieldName || entry.fieldName.length !== 1 || (entry.sortDirection && entry.sortDirection.length !== 1)) {
+        messages.push(invalid('Input_Invalid', `${property} needs exactly one fieldName and at most one sortDirection.`, `${property}.fieldName`));
+        continue;
+      }
+      const fieldName = this.sortNames.get(entry.fieldName[0].toLowerCase());
+      if (!fieldName) {
+        messages.push(invalid('Input_InvalidValue', `${property}.fieldName must be one of ${this.sortable.join(', ')}.`, `${property}.fieldName`));
+        continue;
+      }
+      let sortDirection: SortDirection = 'Ascending';
+      if (entry.sortDirection) {
+        const checked = validateInput(this.sortField, entry.sortDirection[0], [property, 'sortDirection']);
+        if (!checked.ok) {
+          messages.push(...checked.messages);
+          continue;
+        }
+        sortDirection = checked.value;
+      }
+      out.push({ fieldName, sortDirection });
+    }
+    return out;
+  }
+}
+
+export function defineCriteria<S extends Record<string, AnyFieldSpec>, F extends string>(fields: S, sortable: readonly F[]) {
+  return new CriteriaSchema(fields, sortable);
+}

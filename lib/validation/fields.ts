@@ -1,0 +1,99 @@
+import { type Struct, coerce, define, object, optional, array, nullable, unknown } from 'superstruct';
+
+/** superstruct's own schema type (a record of structs of any type). */
+type ObjectSchema = Parameters<typeof object>[0] & {};
+
+/**
+ * Leaf types for route inputs. Query strings and route parameters are text, so every leaf also accepts its
+ * text form; each failure carries a stable `code` and a message that reads after the property name.
+ */
+export interface InputFailure {
+  code: string;
+  message: string;
+}
+
+const fail = (code: string, message: string): InputFailure => ({ code, message });
+const required = fail('Input_Required', 'is required.');
+
+function leaf<T>(name: string, check: (value: unknown) => true | InputFailure): Struct<T, null> {
+  return define<T>(name, (value) => (value === undefined ? required : check(value)));
+}
+
+const integerText = /^[+-]?\d{1,16}$/;
+const numberText = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+export function integer(options: { min?: number; max?: number } = {}): Struct<number, null> {
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = options;
+  const base = leaf<number>('integer', (v) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return fail('Input_InvalidType', 'must be an integer.');
+    if (v < min || v > max) return fail('Input_OutOfRange', `must be between ${min} and ${max}.`);
+    return true;
+  });
+  return coerce(base, unknown(), (v) => (typeof v === 'string' && integerText.test(v) ? Number(v) : v));
+}
+
+export function decimal(): Struct<number, null> {
+  const base = leaf<number>('decimal', (v) =>
+    typeof v === 'number' && Number.isFinite(v) ? true : fail('Input_InvalidType', 'must be a number.'));
+  return coerce(base, unknown(), (v) => (typeof v === 'string' && numberText.test(v) ? Number(v) : v));
+}
+
+export function boolean(): Struct<boolean, null> {
+  const base = leaf<boolean>('boolean', (v) =>
+    typeof v === 'boolean' ? true : fail('Input_InvalidType', 'must be true or false.'));
+  return coerce(base, unknown(), (v) => {
+    if (typeof v !== 'string') return v;
+    const lower = v.toLowerCase();
+    return lower === 'true' ? true : lower === 'false' ? false : v;
+  });
+}
+
+const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** ISO 8601 dates; a date without a time is midnight UTC, a time without an offset is UTC. */
+export function date(): Struct<Date, null> {
+  const base = leaf<Date>('date', (v) =>
+    v instanceof Date && !Number.isNaN(v.getTime()) ? true : fail('Input_InvalidType', 'must be an ISO 8601 date, e.g. 2024-05-31 or 2024-05-31T14:30:00Z.'));
+  return coerce(base, unknown(), (v) => {
+    if (typeof v !== 'string' || !isoDate.test(v)) return v;
+    const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(v) && v.includes('T');
+    return new Date(v.includes('T') && !hasOffset ? v + 'Z' : v);
+  });
+}
+
+export function text(options: { max?: number; min?: number } = {}): Struct<string, null> {
+  const { max, min = 0 } = options;
+  return leaf<string>('text', (v) => {
+    if (typeof v !== 'string') return fail('Input_InvalidType', 'must be a string.');
+    if (max !== undefined && v.length > max) return fail('Input_TooLong', `must be at most ${max} characters long.`);
+    if (v.length < min) return min === 1 ? required : fail('Input_TooShort', `must be at least ${min} characters long.`);
+    return true;
+  });
+}
+
+export function oneOf<T extends string>(values: readonly T[]): Struct<T, null> {
+  const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
+  const base = leaf<T>('oneOf', (v) =>
+    typeof v === 'string' && values.includes(v as T) ? true : fail('Input_InvalidValue', `must be one of ${values.join(', ')}.`));
+  return coerce(base, unknown(), (v) => (typeof v === 'string' ? byLower.get(v.toLowerCase()) ?? v : v));
+}
+
+/** Null or absent: both mean "no value". */
+export function maybe<T>(struct: Struct<T, unknown>): Struct<T | null | undefined, unknown> {
+  return optional(nullable(struct));
+}
+
+export { optional, array };
+
+/**
+ * A JSON object whose property names match case-insensitively and whose unknown properties are rejected.
+ * Keys are renamed to the schema's spelling before validation, at every level that is a `model`.
+ */
+export function model<S extends ObjectSchema>(schema: S) {
+  const names = new Map(Object.keys(schema).map((k) => [k.toLowerCase(), k]));
+  return coerce(object(schema), unknown(), (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    // fromEntries defines own properties, so a "__proto__" key stays a plain (and rejected) property.
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [names.get(key.toLowerCase()) ?? key, v]));
+  });
+}

@@ -1,0 +1,51 @@
+import { type Struct, type Failure, validate } from 'superstruct';
+import { type ErrorMessage, message } from '../envelope/error-message.js';
+
+/** `a.b[0].c` from superstruct's path array. */
+export function propertyPath(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${part}` : part;
+  return out;
+}
+
+function describe(failure: Failure & { code?: string }, property: string): ErrorMessage {
+  const subject = property || 'The request body';
+  if (failure.code) {
+    return message('Validation', failure.code, `${subject} ${failure.message}`, property ? { property } : {});
+  }
+  if (failure.type === 'never') {
+    return message('Validation', 'Input_UnknownProperty', `${subject} is not a known property.`, { property });
+  }
+  if (failure.value === undefined) {
+    return message('Validation', 'Input_Required', `${subject} is required.`, property ? { property } : {});
+  }
+  const expected = failure.type === 'object' ? 'a JSON object' : failure.type === 'array' ? 'an array' : `of type ${failure.type}`;
+  return message('Validation', 'Input_InvalidType', `${subject} must be ${expected}.`, property ? { property } : {});
+}
+
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; messages: ErrorMessage[] };
+
+/**
+ * Validates and coerces `value`, reporting every failure (not only the first) as one message with its property.
+ * `rename` lets a caller map an internal path to the name the client used.
+ */
+export function validateInput<T>(
+  struct: Struct<T, unknown>,
+  value: unknown,
+  prefix: (string | number)[] = [],
+  rename: (path: (string | number)[]) => (string | number)[] = (p) => p,
+): ValidationResult<T> {
+  const [error, coerced] = validate(value, struct, { coerce: true });
+  if (!error) return { ok: true, value: coerced as T };
+  const seen = new Set<string>();
+  const messages: ErrorMessage[] = [];
+  for (const failure of error.failures()) {
+    const m = describe(failure, propertyPath([...prefix, ...rename(failure.path)]));
+    const key = `${m.property}|${m.code}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      messages.push(m);
+    }
+  }
+  return { ok: false, messages };
+}

@@ -1,0 +1,21 @@
+import { route } from '../../lib/routing/route.js';
+import { SalesOrderKey, SalesOrderUpdateData } from '../../services/sales-order/sales-order-models.js';
+
+export const GET = route({
+  summary: 'Read one sales order.',
+  params: SalesOrderKey,
+  handle: ({ params, services }) => services.salesOrder.read(params._salesOrderId),
+});
+
+export const PUT = route({
+  summary: 'Update a sales order; a stale revisionNumber is a 409.',
+  params: SalesOrderKey,
+  body: SalesOrderUpdateData,
+  handle: ({ params, body, services }) => services.salesOrder.update(params._salesOrderId, body),
+});
+
+export const DELETE = route({
+  summary: 'Delete a sales order.',
+  params: SalesOrderKey,
+  handle: ({ params, services }) => services.salesOrder.delete(params._salesOrderId),
+});

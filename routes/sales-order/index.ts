@@ -1,0 +1,18 @@
+import { route } from '../../lib/routing/route.js';
+import { SalesOrderCreateData, salesOrderCriteria } from '../../services/sales-order/sales-order-models.js';
+
+export const GET = route({
+  summary: 'List sales orders matching the criteria.',
+  query: salesOrderCriteria,
+  handle: ({ query, services }) => services.salesOrder.readList(query),
+});
+
+export const POST = route({
+  summary: 'Create a sales order.',
+  body: SalesOrderCreateData,
+  async handle({ body, services, created }) {
+    const output = await services.salesOrder.create(body);
+    if (output.result) created(`/sales-order/${output.result.salesOrderId}`);
+    return output;
+  },
+});

@@ -1,0 +1,27 @@
+import { currentErrors } from '../../lib/envelope/request-scope.js';
+import { Output } from '../../lib/envelope/output.js';
+import type { CachedTable, LookupCache } from '../../lib/lookup/lookup-cache.js';
+import type { ILookupService } from './lookup-service.js';
+
+export class CachedLookupService implements ILookupService {
+  constructor(private readonly cache: LookupCache) {}
+
+  private notFound(type: string) {
+    currentErrors().error('Data', 'LookupTable_NotFound', `Lookup table '${type}' is not found in the global lookup cache.`);
+  }
+
+  async read(type: string): Promise<Output<CachedTable>> {
+    const table = this.cache.get(type);
+    if (!table) {
+      this.notFound(type);
+      return Output.of();
+    }
+    return Output.of(await table);
+  }
+
+  async remove(type: string): Promise<Output> {
+    if (!this.cache.typeOf(type)) this.notFound(type);
+    else await this.cache.remove(type);
+    return Output.of();
+  }
+}

@@ -1,0 +1,79 @@
+import type { Infer } from 'superstruct';
+import { type Criteria, defineCriteria, field } from '../../lib/validation/criteria.js';
+import { boolean, date, integer, maybe, model, text } from '../../lib/validation/fields.js';
+
+/** An item of the sales order list (`SalesOrder_ReadListOutput`). */
+export interface SalesOrder_ReadListOutput {
+  salesOrderId: number;
+  salesOrderNumber: string;
+  status: number;
+  orderDate: Date;
+  dueDate: Date;
+  shipDate: Date | null;
+  customerId: number;
+  customerName: string;
+  territoryId: number | null;
+  salesPersonId: number | null;
+  totalDue: number;
+  onlineOrderFlag: boolean;
+}
+
+/** One sales order (`SalesOrder_ReadOutput`). */
+export interface SalesOrder_ReadOutput extends SalesOrder_ReadListOutput {
+  purchaseOrderNumber: string | null;
+  accountNumber: string | null;
+  comment: string | null;
+  revisionNumber: number;
+  modifiedDate: Date;
+}
+
+export interface SalesOrder_UpdateOutput {
+  revisionNumber: number;
+  modifiedDate: Date;
+}
+
+export interface SalesOrder_CreateOutput extends SalesOrder_UpdateOutput {
+  salesOrderId: number;
+  salesOrderNumber: string;
+}
+
+/** The query-string criteria of the list (`SalesOrder_ReadListInput_Criteria`). */
+export const salesOrderCriteria = defineCriteria(
+  {
+    salesOrderNumber: field.text(),
+    status: field.list(),
+    orderDate: field.dateRange(),
+    dueDate: field.dateRange(),
+    totalDue: field.numberRange(),
+    customerName: field.text(),
+    territoryId: field.list(),
+    salesPersonId: field.list(),
+    onlineOrderFlag: field.flag(),
+  },
+  ['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'shipDate', 'customerName', 'territoryId', 'salesPersonId', 'totalDue', 'onlineOrderFlag'] as const,
+);
+
+type CriteriaFields = typeof salesOrderCriteria.fields;
+export type SalesOrderSortField = (typeof salesOrderCriteria.sortable)[number];
+export type SalesOrder_ReadListInput_Criteria = Criteria<CriteriaFields, SalesOrderSortField>;
+
+const updateFields = {
+  status: integer(),
+  onlineOrderFlag: boolean(),
+  purchaseOrderNumber: maybe(text({ max: 25 })),
+  accountNumber: maybe(text({ max: 15 })),
+  shipDate: maybe(date()),
+  dueDate: maybe(date()),
+  comment: maybe(text({ max: 128 })),
+  revisionNumber: maybe(integer({ min: 1 })),
+};
+
+/** The body of PUT (`SalesOrder_UpdateInput_Data`). Absent optional fields are cleared: PUT replaces. */
+export const SalesOrderUpdateData = model(updateFields);
+export type SalesOrder_UpdateInput_Data = Infer<typeof SalesOrderUpdateData>;
+
+/** The body of POST: the update fields plus the customer. */
+export const SalesOrderCreateData = model({ ...updateFields, customerId: integer({ min: 1 }) });
+export type SalesOrder_CreateInput_Data = Infer<typeof SalesOrderCreateData>;
+
+export const SalesOrderKey = model({ _salesOrderId: integer({ min: 1 }) });

@@ -1,0 +1,250 @@
+import { sql } from 'kysely';
+import { currentErrors } from '../../lib/envelope/request-scope.js';
+import { Output } from '../../lib/envelope/output.js';
+import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
+import { criterionSql } from '../../lib/storage/criteria-sql.js';
+import type { Storage } from '../../lib/storage/storage.js';
+import type { FieldCriterion } from '../../lib/validation/criteria.js';
+import type {
+  SalesOrderSortField, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria,
+  SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
+} from './sales-order-models.js';
+import type { ISalesOrderService } from './sales-order-service.js';
+
+const DAY = 86_400_000;
+
+/** Wire field → SQL column, for filters and sorting. Only these names ever reach SQL text. */
+const columns: Record<SalesOrderSortField, string> = {
+  salesOrderId: 'so.sales_order_id',
+  salesOrderNumber: 'so.sales_order_number',
+  status: 'so.status',
+  orderDate: 'so.order_date',
+  dueDate: 'so.due_date',
+  shipDate: 'so.ship_date',
+  customerName: 'c.name',
+  territoryId: 'so.territory_id',
+  salesPersonId: 'so.sales_person_id',
+  totalDue: 'so.total_due',
+  onlineOrderFlag: 'so.online_order_flag',
+};
+
+const filterFields = ['salesOrderNumber', 'status', 'orderDate', 'dueDate', 'totalDue', 'customerName', 'territoryId', 'salesPersonId', 'onlineOrderFlag'] as const;
+
+export interface SalesOrderServiceOptions {
+  /** `RestAPI:MaxRows`: the default and the cap of `take`. */
+  maxRows: number;
+}
+
+export class SqlSalesOrderService implements ISalesOrderService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly lookups: LookupCache,
+    private readonly options: SalesOrderServiceOptions,
+  ) {}
+
+  private get db() {
+    return this.storage.db;
+  }
+
+  private selectOrders() {
+    return this.db.selectFrom('sales_order as so').innerJoin('customer as c', 'c.customer_id', 'so.customer_id');
+  }
+
+  private listItem(r: ListRow): SalesOrder_ReadListOutput {
+    const v = this.storage.values;
+    return {
+      salesOrderId: r.sales_order_id,
+      salesOrderNumber: r.sales_order_number,
+      status: r.status,
+      orderDate: v.toDate(r.order_date),
+      dueDate: v.toDate(r.due_date),
+      shipDate: r.ship_date == null ? null : v.toDate(r.ship_date),
+      customerId: r.customer_id,
+      customerName: r.customer_name,
+      territoryId: r.territory_id,
+      salesPersonId: r.sales_person_id,
+      totalDue: Number(r.total_due),
+      onlineOrderFlag: v.toBool(r.online_order_flag),
+    };
+  }
+
+  private notFound(salesOrderId: number) {
+    currentErrors().error('Data', 'Entity_NotFound', `Sales order with id ${salesOrderId} not found.`);
+  }
+
+  async read(salesOrderId: number): Promise<Output<SalesOrder_ReadOutput>> {
+    const r = await this.selectOrders()
+      .select(listColumns)
+      .select(['so.purchase_order_number', 'so.account_number', 'so.comment', 'so.revision_number', 'so.modified_date'])
+      .where('so.sales_order_id', '=', salesOrderId)
+      .executeTakeFirst();
+    if (!r) {
+      this.notFound(salesOrderId);
+      return Output.of();
+    }
+    return Output.of({
+      ...this.listItem(r),
+      purchaseOrderNumber: r.purchase_order_number,
+      accountNumber: r.account_number,
+      comment: r.comment,
+      revisionNumber: r.revision_number,
+      modifiedDate: this.storage.values.toDate(r.modified_date),
+    });
+  }
+
+  async readList(criteria: SalesOrder_ReadListInput_Criteria): Promise<Output<SalesOrder_ReadListOutput[]>> {
+    const { maxRows } = this.options;
+    const take = Math.min(criteria.take ?? maxRows, maxRows);
+    const conditions = filterFields
+      .filter((name) => criteria[name])
+      .map((name) => criterionSql(columns[name], criteria[name] as FieldCriterion<unknown>, this.storage.values));
+    const filtered = this.selectOrders().where((eb) => eb.and(conditions));
+
+    let query = filtered.select(listColumns);
+    for (const s of criteria.sort ?? []) query = query.orderBy(sql.ref(columns[s.fieldName]), s.sortDirection === 'Descending' ? 'desc' : 'asc');
+    // The id breaks ties, so pages never overlap or skip rows.
+    const rows = await query.orderBy('so.sales_order_id').limit(take + 1).offset(criteria.skip ?? 0).execute();
+
+    if (rows.length > take) {
+      rows.length = take;
+      if (take === maxRows) {
+        currentErrors().warning('Service_MaxRows', `Only the first ${maxRows} rows are returned. Narrow the criteria or page with skip and take.`);
+      }
+    }
+    let totalCount: number | undefined;
+    if (criteria.getTotalCount) {
+      const { count } = await filtered.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+      totalCount = Number(count);
+    }
+    return Output.of(rows.map((r) => this.listItem(r)), totalCount);
+  }
+
+  /** Business rules shared by create and update; structural checks already ran in the route. */
+  private async checkData(data: SalesOrder_UpdateInput_Data, orderDate: Date) {
+    const errors = currentErrors();
+    const statuses = await this.lookups.get('sales-order-status');
+    const status = statuses && (await statuses).table.data.find((s) => s.id === data.status);
+    if (!status || !status.isActive) {
+      errors.error('Validation', 'SalesOrder_InvalidStatus', `Status ${data.status} is not a valid sales order status.`, { property: 'status' });
+    }
+    for (const name of ['dueDate', 'shipDate'] as const) {
+      const d = data[name];
+      if (d && d.getTime() < orderDate.getTime() - DAY) {
+        errors.error('Validation', 'SalesOrder_DateBeforeOrder', `${name} cannot be before the order date (${orderDate.toISOString().slice(0, 10)}).`, { property: name });
+      }
+    }
+  }
+
+  private columnsOf(data: SalesOrder_UpdateInput_Data) {
+    const v = this.storage.values;
+    return {
+      status: data.status,
+      online_order_flag: v.bool(data.onlineOrderFlag),
+      purchase_order_number: data.purchaseOrderNumber ?? null,
+      account_number: data.accountNumber ?? null,
+      ship_date: data.shipDate ? v.date(data.shipDate) : null,
+      comment: data.comment ?? null,
+    };
+  }
+
+  async create(data: SalesOrder_CreateInput_Data): Promise<Output<SalesOrder_CreateOutput>> {
+    const errors = currentErrors();
+    const now = new Date();
+    const customer = await this.db.selectFrom('customer').selectAll().where('customer_id', '=', data.customerId).executeTakeFirst();
+    if (!customer) errors.error('Validation', 'SalesOrder_UnknownCustomer', `Customer with id ${data.customerId} not found.`, { property: 'customerId' });
+    await this.checkData(data, now);
+    errors.abortIfHasErrors();
+    const v = this.storage.values;
+    const created = await this.db.transaction().execute(async (trx) => {
+      const { sales_order_id } = await trx.insertInto('sales_order').values({
+        ...this.columnsOf(data),
+        // A unique placeholder until the id is known; replaced in the same transaction.
+        sales_order_number: `new-${crypto.randomUUID()}`,
+        order_date: v.date(now),
+        due_date: v.date(data.dueDate ?? new Date(now.getTime() + 12 * DAY)),
+        customer_id: data.customerId,
+        territory_id: customer!.territory_id,
+        sales_person_id: null,
+        total_due: 0,
+        account_number: data.accountNumber ?? customer!.account_number,
+        revision_number: 1,
+        modified_date: v.date(now),
+      }).returning('sales_order_id').executeTakeFirstOrThrow();
+      const salesOrderNumber = `SO${sales_order_id}`;
+      await trx.updateTable('sales_order').set({ sales_order_number: salesOrderNumber }).where('sales_order_id', '=', sales_order_id).execute();
+      return { salesOrderId: sales_order_id, salesOrderNumber };
+    });
+    return Output.of({ ...created, revisionNumber: 1, modifiedDate: now });
+  }
+
+  async update(salesOrderId: number, data: SalesOrder_UpdateInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
+    const errors = currentErrors();
+    const current = await this.db.selectFrom('sales_order').select(['order_date', 'revision_number']).where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+    if (!current) {
+      this.notFound(salesOrderId);
+      return Output.of();
+    }
+    await this.checkData(data, this.storage.values.toDate(current.order_date));
+    errors.abortIfHasErrors();
+    const now = new Date();
+    const v = this.storage.values;
+    // The revision in the WHERE makes check-and-write one atomic step: of concurrent writers, one wins.
+    const updated = await this.db.updateTable('sales_order')
+      .set((eb) => ({
+        ...this.columnsOf(data),
+        due_date: data.dueDate ? v.date(data.dueDate) : eb.ref('due_date'),
+        revision_number: eb('revision_number', '+', 1),
+        modified_date: v.date(now),
+      }))
+      .where('sales_order_id', '=', salesOrderId)
+      .$if(data.revisionNumber != null, (q) => q.where('revision_number', '=', data.revisionNumber!))
+      .returning(['revision_number', 'modified_date'])
+      .executeTakeFirst();
+    if (!updated) {
+      const exists = await this.db.selectFrom('sales_order').select('revision_number').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+      if (!exists) this.notFound(salesOrderId);
+      else {
+        errors.error('Concurrency', 'Entity_Concurrency',
+          `Sales order ${salesOrderId} was changed by someone else: revision ${data.revisionNumber} is no longer current (now ${exists.revision_number}). Reload it and try again.`,
+          { property: 'revisionNumber' });
+      }
+      return Output.of();
+    }
+    return Output.of({ revisionNumber: updated.revision_number, modifiedDate: v.toDate(updated.modified_date) });
+  }
+
+  async delete(salesOrderId: number): Promise<Output> {
+    const result = await this.db.deleteFrom('sales_order').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+    if (result.numDeletedRows === 0n) this.notFound(salesOrderId);
+    return Output.of();
+  }
+
+  async purgeCancelled(orderedBefore: Date): Promise<Output<number>> {
+    const result = await this.db.deleteFrom('sales_order')
+      .where('status', '=', 6)
+      .where('order_date', '<', this.storage.values.date(orderedBefore))
+      .executeTakeFirst();
+    return Output.of(Number(result.numDeletedRows));
+  }
+}
+
+const listColumns = [
+  'so.sales_order_id', 'so.sales_order_number', 'so.status', 'so.order_date', 'so.due_date', 'so.ship_date',
+  'so.customer_id', 'c.name as customer_name', 'so.territory_id', 'so.sales_person_id', 'so.total_due', 'so.online_order_flag',
+] as const;
+
+interface ListRow {
+  sales_order_id: number;
+  sales_order_number: string;
+  status: number;
+  order_date: string | Date;
+  due_date: string | Date;
+  ship_date: string | Date | null;
+  customer_id: number;
+  customer_name: string;
+  territory_id: number | null;
+  sales_person_id: number | null;
+  total_due: number;
+  online_order_flag: number | boolean;
+}
+
