@@ -2,7 +2,10 @@
 import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
 import { configCommand } from './commands/config-check.js';
+import { lookupCommand } from './commands/lookup.js';
 import { serveCommand } from './commands/serve.js';
+import { tokenCommand } from './commands/token.js';
+import { userCommand } from './commands/user.js';
 
 const program = new Command()
   .name('restlayer')
@@ -12,6 +15,9 @@ const program = new Command()
 program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
 serveCommand(program);
 configCommand(program);
+userCommand(program);
+tokenCommand(program);
+lookupCommand(program);
 
 /** Errors are one line on stderr with no stack: exit 1 when the operation failed, 2 on a usage error. */
 try {

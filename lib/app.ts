@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { bearerVerification, requireCaller } from './auth/authenticate.js';
+import { cookieSessions } from './auth/cookie-session.js';
 import { tokenSettings } from './auth/token-keys.js';
 import type { AppConfig } from './config/schema.js';
 import { createErrorParser } from './envelope/error-parser.js';
@@ -34,13 +35,19 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
   // Errors are answered and logged by the boundary; Koa's own printer would only add noise.
   app.silent = true;
 
+  app.proxy = config.Server.TrustProxy;
+
+  const auth = config.Authentication;
   const prefix = config.RestAPI.Path;
   const router = new Router<AppState, AppExtensions>(prefix ? { prefix } : {});
   const verify = bearerVerification(tokenSettings(config));
   const body = jsonBody(config.RestAPI.MaxBodyBytes);
+  const callerOptions = { allowedOrigins: auth.AllowedOrigins, cookieAbsoluteMs: auth.Cookie.AbsoluteHours * 3_600_000 };
   for (const { path, verb, route } of routes) {
+    // The other variant's routes do not exist: they answer 404 like any unknown path.
+    if (route.variant && route.variant !== auth.Variant) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
-    if (!route.anonymous) chain.push(verify, requireCaller(route.roles));
+    if (!route.anonymous) chain.push(verify, requireCaller(route.roles ?? [], callerOptions));
     if (route.body) chain.push(body);
     chain.push(runRoute(route, prefix));
     router.register(path, [verb], chain);
@@ -48,6 +55,10 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
 
   app.use(requestId);
   app.use(errorBoundary);
+  if (auth.Variant === 'A') {
+    app.keys = auth.Cookie.Keys;
+    app.use(cookieSessions(app, { store: services.cookieSessions, idleMinutes: auth.Cookie.IdleMinutes }));
+  }
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -1,6 +1,16 @@
+import { LoginThrottle } from '../lib/auth/login-throttle.js';
+import { tokenSettings } from '../lib/auth/token-keys.js';
 import type { AppConfig } from '../lib/config/schema.js';
 import { type InvalidationBus, LookupCache, localBus } from '../lib/lookup/lookup-cache.js';
 import type { Storage } from '../lib/storage/storage.js';
+import { CookieSessionStore } from './auth/cookie-session-store.js';
+import type { ILoginService } from './auth/login-service.js';
+import { PasswordLoginService } from './auth/password-login-service.js';
+import { SessionTokenService } from './auth/session-token-service.js';
+import { SqlUserService } from './auth/sql-user-service.js';
+import type { ITokenService } from './auth/token-service.js';
+import type { IUserService } from './auth/user-service.js';
+import { UserStore } from './auth/user-store.js';
 import { CachedLookupService } from './lookup/cached-lookup-service.js';
 import { registerLookupTables } from './lookup/lookup-loaders.js';
 import type { ILookupService } from './lookup/lookup-service.js';
@@ -11,14 +21,37 @@ import { SqlSalesOrderService } from './sales-order/sql-sales-order-service.js';
 export interface Services {
   salesOrder: ISalesOrderService;
   lookup: ILookupService;
+  login: ILoginService;
+  users: IUserService;
+  tokens: ITokenService;
+  /** Shared state the HTTP layer needs: cookie sessions and login throttling. */
+  cookieSessions: CookieSessionStore;
+  throttle: LoginThrottle;
   storage: Storage;
 }
 
 export function createServices(storage: Storage, config: AppConfig, bus: InvalidationBus = localBus): Services {
   const cache = registerLookupTables(new LookupCache(bus), storage);
+  const auth = config.Authentication;
+  const users = new UserStore(storage);
+  const tokens = new SessionTokenService(storage, users, {
+    settings: tokenSettings(config),
+    refreshTokenDays: auth.RefreshTokenDays,
+    reuseGraceSeconds: auth.RefreshReuseGraceSeconds,
+  });
+  const cookieSessions = new CookieSessionStore(storage);
   return {
     storage,
     lookup: new CachedLookupService(cache),
     salesOrder: new SqlSalesOrderService(storage, cache, { maxRows: config.RestAPI.MaxRows }),
+    login: new PasswordLoginService(users, auth.PasswordHashCost),
+    users: new SqlUserService(users, tokens, cookieSessions, auth.PasswordHashCost),
+    tokens,
+    cookieSessions,
+    throttle: LoginThrottle.inMemory({
+      accountFailures: auth.Throttle.AccountFailures,
+      addressFailures: auth.Throttle.AddressFailures,
+      windowSeconds: auth.Throttle.WindowSeconds,
+    }),
   };
 }

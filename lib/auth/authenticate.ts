@@ -4,7 +4,8 @@ import jwt from 'jsonwebtoken';
 import { type ErrorMessage, message } from '../envelope/error-message.js';
 import type { AppContext, AppExtensions, AppState } from '../http/context.js';
 import { respond } from '../http/respond.js';
-import { principalFromClaims, type TokenClaims } from './principal.js';
+import { cookieSession, endCookieSession, hasCookieSessions } from './cookie-session.js';
+import { type Principal, principalFromClaims, type TokenClaims } from './principal.js';
 import { type TokenSettings, candidateKeys } from './token-keys.js';
 
 /** Tokens without `exp` never expire, which we refuse: they cannot be contained once leaked. */
@@ -17,7 +18,43 @@ export const authMessages = {
   expired: () => message('Security', 'Security_TokenExpired', 'The access token has expired. Refresh it or log in again.', { status: 401 }),
   invalid: () => message('Security', 'Security_TokenInvalid', 'The access token is not valid for this server.', { status: 401 }),
   forbidden: () => message('Security', 'Security_Forbidden', 'You are not allowed to perform this operation.', { status: 403 }),
+  csrf: () => message('Security', 'Security_CsrfRejected',
+    'Cross-site request refused: a cookie-authenticated change must come from this site or an allowed origin (send an Origin header).', { status: 403 }),
 };
+
+export interface CallerOptions {
+  /** Origins, besides the server's own, allowed to send cookie-authenticated unsafe requests. */
+  allowedOrigins: readonly string[];
+  /** Absolute lifetime of a cookie login. */
+  cookieAbsoluteMs: number;
+}
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The origin a browser says the request came from: Origin, else the origin of Referer. */
+function requestOrigin(ctx: AppContext): string | undefined {
+  const origin = ctx.get('Origin');
+  if (origin && origin !== 'null') return origin;
+  const referer = ctx.get('Referer');
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The caller of a cookie session, or undefined when there is none (or it outlived its absolute lifetime). */
+function cookiePrincipal(ctx: AppContext, cookieAbsoluteMs: number): Principal | undefined {
+  if (!hasCookieSessions(ctx)) return undefined;
+  const session = cookieSession(ctx);
+  if (!session?.user) return undefined;
+  if (!session.loginAt || Date.now() - session.loginAt > cookieAbsoluteMs) {
+    endCookieSession(ctx);
+    return undefined;
+  }
+  return { ...session.user, authenticationType: 'Cookies' };
+}
 
 /**
  * Verifies `Authorization: Bearer` with koa-jwt: HS256 only, issuer and audience checked, `exp` required, the key
@@ -36,9 +73,10 @@ export function bearerVerification(settings: TokenSettings): Middleware<AppState
       if (!keys.length) throw new TokenRejected('no key for this token');
       return keys as unknown as Buffer[];
     },
-    isRevoked: async (_ctx: unknown, decoded: object) => {
-      if (typeof (decoded as TokenClaims).exp !== 'number') throw new TokenRejected('token without exp');
-      return false;
+    isRevoked: async (ctx: AppContext, decoded: TokenClaims) => {
+      if (typeof decoded.exp !== 'number') throw new TokenRejected('token without exp');
+      // Tokens of a revoked login (reuse detected, user disabled) stop at once, not when they expire.
+      return typeof decoded.sid === 'string' && !(await ctx.services.tokens.isSessionActive(decoded.sid));
     },
   } as koaJwt.Options) as unknown as Middleware<AppState, AppExtensions>;
   // koa-jwt would report a missing token as a bad one; no credentials at all is a different answer.
@@ -50,15 +88,25 @@ function reject(ctx: AppContext, m: ErrorMessage, error?: string) {
   respond(ctx, [m]);
 }
 
-/** The secured-by-default gate of one route: a caller is required, and one of `roles` when the route names any. */
-export function requireCaller(roles: readonly string[] = []): Middleware<AppState, AppExtensions> {
+/**
+ * The secured-by-default gate of one route: a caller is required (bearer token first, else the cookie session),
+ * a cookie caller's unsafe request must come from an allowed origin, and one of `roles` when the route names any.
+ */
+export function requireCaller(roles: readonly string[], options: CallerOptions): Middleware<AppState, AppExtensions> {
+  const allowed = new Set(options.allowedOrigins);
   return async (ctx: AppContext, next: Next) => {
     if (!ctx.state.principal) {
       const failure = ctx.state.jwtOriginalError;
       if (failure) return reject(ctx, failure instanceof jwt.TokenExpiredError ? authMessages.expired() : authMessages.invalid(), 'invalid_token');
-      const principal = ctx.state.claims && principalFromClaims(ctx.state.claims);
+      const principal = ctx.state.claims ? principalFromClaims(ctx.state.claims) : cookiePrincipal(ctx, options.cookieAbsoluteMs);
       if (ctx.state.claims && !principal) return reject(ctx, authMessages.invalid(), 'invalid_token');
       if (!principal) return reject(ctx, authMessages.unauthenticated());
+      if (principal.authenticationType === 'Cookies' && !safeMethods.has(ctx.method)) {
+        const origin = requestOrigin(ctx);
+        // Koa 3's ctx.origin echoes the Origin header, so the server's own origin is built from protocol and host.
+        const own = `${ctx.protocol}://${ctx.host}`;
+        if (!origin || (origin !== own && !allowed.has(origin))) return respond(ctx, [authMessages.csrf()]);
+      }
       ctx.state.principal = principal;
     }
     if (roles.length && !roles.some((r) => ctx.state.principal!.roles.includes(r))) return respond(ctx, [authMessages.forbidden()]);

@@ -57,6 +57,7 @@ export const schema = {
   Server: {
     Port: { doc: 'Listening port (also PORT).', format: 'port', default: 8080 },
     Host: { doc: 'Listening address.', format: String, default: '0.0.0.0' },
+    TrustProxy: { doc: 'Trust X-Forwarded-For/-Proto from a reverse proxy (client address, HTTPS detection).', format: 'bool', default: false },
     ShutdownTimeoutSeconds: { doc: 'How long a graceful shutdown waits for in-flight requests.', format: 'positive', default: 10 },
   },
   RestAPI: {
@@ -69,6 +70,12 @@ export const schema = {
     AccessTokenMinutes: { doc: 'Lifetime of variant A access tokens.', format: 'positive', default: 15 },
     RefreshTokenDays: { doc: 'Absolute lifetime of a refresh token session.', format: 'positive', default: 14 },
     RefreshReuseGraceSeconds: { doc: 'Window in which a just-rotated refresh token is still accepted.', format: 'count', default: 10 },
+    PasswordHashCost: { doc: 'log2 of the scrypt cost N for new password hashes (15: 32 MiB, about 0.1 s).', format: 'positive', default: 15 },
+    Throttle: {
+      AccountFailures: { doc: 'Failed logins of one account within the window before it is throttled.', format: 'positive', default: 5 },
+      AddressFailures: { doc: 'Failed logins from one client address within the window before it is throttled.', format: 'positive', default: 20 },
+      WindowSeconds: { doc: 'The throttling window.', format: 'positive', default: 900 },
+    },
     AllowedOrigins: { doc: 'Origins besides the server itself allowed to send cookie-authenticated unsafe requests.', format: 'string-list', default: [] as string[] },
     Cookie: {
       Keys: { doc: 'Keys signing the session cookie (newest first).', format: 'string-list', default: [] as string[], sensitive: true },

@@ -23,6 +23,18 @@ export interface RouteCall<P, Q, B> {
   created(path: string): void;
   /** Set a response header, such as an ETag; a GET whose ETag matches If-None-Match answers 304. */
   header(name: string, value: string): void;
+  /** The caller's address (from X-Forwarded-For only when Server:TrustProxy is set). */
+  clientAddress: string;
+  /** Cookie login (variant A): starts a fresh session (new id) for the user. */
+  signIn(user: SignedInUser): Promise<void>;
+  /** Ends the cookie session, if any. */
+  signOut(): Promise<void>;
+}
+
+export interface SignedInUser {
+  userName: string;
+  name: string;
+  roles: string[];
 }
 
 export interface RouteSpec<P, Q, B, R> {
@@ -31,6 +43,8 @@ export interface RouteSpec<P, Q, B, R> {
   /** When given, the caller needs one of these roles. */
   roles?: readonly string[];
   summary: string;
+  /** The route exists only under this `Authentication:Variant`. */
+  variant?: 'A' | 'B';
   params?: Struct<P, unknown>;
   query?: QuerySchema<Q>;
   body?: Struct<B, unknown>;

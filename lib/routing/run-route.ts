@@ -8,6 +8,7 @@ import { respond } from '../http/respond.js';
 import { validateInput } from '../validation/validate.js';
 import { message } from '../envelope/error-message.js';
 import type { Route } from './route.js';
+import { cookieSession, endCookieSession } from '../auth/cookie-session.js';
 
 function unexpectedQuery(search: URLSearchParams): ErrorMessage[] {
   return [...new Set(search.keys())].map((key) =>
@@ -44,6 +45,17 @@ export function runRoute(route: Route, prefix: string) {
             location = prefix + path;
           },
           header: (name, value) => ctx.set(name, value),
+          clientAddress: ctx.ip,
+          async signIn(user) {
+            const session = cookieSession(ctx);
+            session.user = user;
+            session.loginAt = Date.now();
+            // A fresh key at login: a session id planted before login (fixation) is worth nothing.
+            await session.regenerate();
+          },
+          async signOut() {
+            endCookieSession(ctx);
+          },
         });
       } catch (err) {
         errors.addAll(messagesOf(ctx, err));

@@ -53,7 +53,47 @@ export interface SalesOrderTable {
   modified_date: DbDate;
 }
 
+export interface AppUserTable {
+  user_key: string;
+  user_name: string;
+  display_name: string;
+  /** JSON array of role names. */
+  roles: string;
+  password_hash: string;
+  disabled: DbBool;
+  created_date: DbDate;
+}
+
+/** One login (variant A): its refresh tokens rotate within it; revoking it ends them all. */
+export interface AuthSessionTable {
+  session_id: string;
+  user_key: string;
+  created_date: DbDate;
+  expires_date: DbDate;
+  revoked_date: DbDate | null;
+}
+
+export interface RefreshTokenTable {
+  /** SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
+  session_id: string;
+  issued_date: DbDate;
+  rotated_date: DbDate | null;
+}
+
+/** koa-session's external store for cookie logins. */
+export interface CookieSessionTable {
+  session_key: string;
+  user_key: string | null;
+  data: string;
+  expires_date: DbDate;
+}
+
 export interface Tables {
+  app_user: AppUserTable;
+  auth_session: AuthSessionTable;
+  refresh_token: RefreshTokenTable;
+  cookie_session: CookieSessionTable;
   sales_territory: SalesTerritoryTable;
   sales_person: SalesPersonTable;
   sales_order_status: SalesOrderStatusTable;

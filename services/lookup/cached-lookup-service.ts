@@ -24,4 +24,9 @@ export class CachedLookupService implements ILookupService {
     else await this.cache.remove(type);
     return Output.of();
   }
+
+  async removeAll(): Promise<Output> {
+    await this.cache.remove(null);
+    return Output.of();
+  }
 }

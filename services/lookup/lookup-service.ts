@@ -7,4 +7,6 @@ export interface ILookupService {
   read(type: string): Promise<Output<CachedTable>>;
   /** Drops the table from the cache of every instance; it reloads on next use. */
   remove(type: string): Promise<Output>;
+  /** Drops every table from the cache of every instance. */
+  removeAll(): Promise<Output>;
 }

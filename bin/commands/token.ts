@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { currentErrors } from '../../lib/envelope/request-scope.js';
+import { Output } from '../../lib/envelope/output.js';
+import { CliError } from '../cli-error.js';
+import { parsePositive } from './options.js';
+import { printJson, runOperation } from './service-context.js';
+
+export function tokenCommand(program: Command) {
+  const token = program.command('token').description('issue and reset tokens');
+
+  token
+    .command('issue')
+    .description('variant A: print an AuthToken for a new session of the user; variant B: print a JWT')
+    .requiredOption('--user <name>', 'the user the token is for')
+    .option('--minutes <m>', 'access token lifetime in minutes', parsePositive)
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { user: string; minutes?: number; json?: boolean }) => {
+      const lifetime = opts.minutes && opts.minutes * 60;
+      const issued = await runOperation(async (s, config) => {
+        const { result: user, messages } = await s.users.read(opts.user);
+        if (!user) return new Output<string>(undefined, messages);
+        if (user.disabled) {
+          currentErrors().error('Functional', 'User_Disabled', `User '${user.userName}' is disabled.`);
+          return Output.of();
+        }
+        return config.Authentication.Variant === 'A' ? s.tokens.issue(user, lifetime) : s.tokens.accessToken(user, lifetime);
+      });
+      if (typeof issued === 'string') process.stdout.write(opts.json ? JSON.stringify({ token: issued }) + '\n' : issued + '\n');
+      else printJson(issued);
+    });
+
+  token
+    .command('rotate')
+    .description('reset refresh tokens: those users log in again once their access token expires')
+    .option('--user <name>', 'one user')
+    .option('--all', 'every user')
+    .action(async (opts: { user?: string; all?: boolean }) => {
+      if (!opts.user === !opts.all) throw new CliError('give exactly one of --user NAME and --all', 2);
+      const count = await runOperation((s) => s.tokens.rotate(opts.all ? null : opts.user!));
+      process.stdout.write(`${count} refresh token(s) reset for ${opts.all ? 'all users' : opts.user}\n`);
+    });
+}

@@ -1,0 +1,52 @@
+import type { Middleware } from 'koa';
+import createSession from 'koa-session';
+import type { CookieSessionData, CookieSessionStore } from '../../services/auth/cookie-session-store.js';
+import type { App } from '../app.js';
+import type { AppContext, AppExtensions, AppState } from '../http/context.js';
+
+export const SESSION_COOKIE = 'restlayer.sid';
+
+export interface CookieSession extends CookieSessionData {
+  regenerate(): Promise<void>;
+}
+
+export interface CookieSessionOptions {
+  store: CookieSessionStore;
+  idleMinutes: number;
+}
+
+/**
+ * koa-session with the session kept server-side: the signed, HttpOnly, SameSite=Lax cookie carries only the key;
+ * Secure is set whenever the request came over HTTPS. The idle lifetime renews as the session is used.
+ */
+export function cookieSessions(app: App, options: CookieSessionOptions): Middleware<AppState, AppExtensions> {
+  return createSession({
+    key: SESSION_COOKIE,
+    maxAge: options.idleMinutes * 60_000,
+    httpOnly: true,
+    signed: true,
+    sameSite: 'lax',
+    renew: true,
+    store: {
+      get: (key: string) => options.store.get(key),
+      set: (key: string, session: CookieSessionData, maxAge: number) => options.store.set(key, session, maxAge),
+      destroy: (key: string) => options.store.destroy(key),
+    },
+  }, app as never) as Middleware<AppState, AppExtensions>;
+}
+
+type WithSession = AppContext & { session?: CookieSession | null };
+
+export function hasCookieSessions(ctx: AppContext): boolean {
+  return (ctx as WithSession).session !== undefined;
+}
+
+export function cookieSession(ctx: AppContext): CookieSession {
+  const session = (ctx as WithSession).session;
+  if (!session) throw new Error('Cookie sessions are only available under Authentication:Variant A.');
+  return session;
+}
+
+export function endCookieSession(ctx: AppContext): void {
+  if (hasCookieSessions(ctx)) (ctx as WithSession).session = null;
+}

@@ -1,0 +1,30 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * scrypt (memory-hard) password hashes, stored as `scrypt$logN$r$p$salt$hash` so the cost can rise later
+ * without invalidating existing hashes.
+ */
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
+  const N = 2 ** logN;
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))));
+}
+
+export async function hashPassword(password: string, logN = 15): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, logN, 8, 1);
+  return ['scrypt', logN, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+/** A hash of a random password: verifying against it costs what a real check costs, for unknown users. */
+export const decoyHash = (logN = 15) => hashPassword(randomBytes(16).toString('hex'), logN);
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, logN, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await derive(password, Buffer.from(salt, 'base64'), Number(logN), Number(r), Number(p));
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

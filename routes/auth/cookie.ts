@@ -1,0 +1,15 @@
+import { route } from '../../lib/routing/route.js';
+import { Credentials } from '../../services/auth/auth-models.js';
+import { login } from './_login.js';
+
+export const POST = route({
+  summary: 'Log in with a session cookie; answers the user.',
+  variant: 'A',
+  anonymous: true,
+  body: Credentials,
+  async handle(call) {
+    const output = await login(call, 'Cookies');
+    if (output.result) await call.signIn(output.result);
+    return output;
+  },
+});

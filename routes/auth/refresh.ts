@@ -1,0 +1,10 @@
+import { route } from '../../lib/routing/route.js';
+import { RefreshInput } from '../../services/auth/auth-models.js';
+
+export const POST = route({
+  summary: 'Exchange an (expired) access token and its refresh token for a new pair; the refresh token rotates.',
+  variant: 'A',
+  anonymous: true,
+  body: RefreshInput,
+  handle: ({ body, services }) => services.tokens.refresh(body),
+});

@@ -1,0 +1,7 @@
+import { route } from '../../lib/routing/route.js';
+
+export const DELETE = route({
+  summary: 'Drop every lookup table from the cache of every running instance.',
+  roles: ['Administrator'],
+  handle: ({ services }) => services.lookup.removeAll(),
+});

@@ -1,0 +1,39 @@
+import type { Infer } from 'superstruct';
+import { model, optional, array, text } from '../../lib/validation/fields.js';
+
+/** The authenticated user as the login routes answer it. */
+export interface UserInfo {
+  userName: string;
+  name: string;
+  roles: string[];
+  authenticationType: 'Cookies' | 'Bearer';
+}
+
+/** What `/auth/jwt` and `/auth/refresh` answer. */
+export interface AuthToken {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export const Credentials = model({ userName: text({ min: 1, max: 100 }), password: text({ min: 1, max: 1024 }) });
+export type Credentials = Infer<typeof Credentials>;
+
+export const RefreshInput = model({ accessToken: text({ min: 1, max: 8192 }), refreshToken: text({ min: 1, max: 512 }) });
+export type RefreshInput = Infer<typeof RefreshInput>;
+
+export const NewUser = model({
+  userName: text({ min: 1, max: 100 }),
+  name: optional(text({ max: 200 })),
+  roles: array(text({ min: 1, max: 100 })),
+  password: text({ min: 8, max: 1024 }),
+});
+export type NewUser = Infer<typeof NewUser>;
+
+export interface UserSummary {
+  userName: string;
+  name: string;
+  roles: string[];
+  disabled: boolean;
+  createdDate: Date;
+}
+

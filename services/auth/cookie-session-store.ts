@@ -1,0 +1,48 @@
+import type { Storage } from '../../lib/storage/storage.js';
+import { userKey } from './user-store.js';
+
+/** What a cookie login keeps on the server; the cookie itself only carries the signed session key. */
+export interface CookieSessionData {
+  user?: { userName: string; name: string; roles: string[] };
+  /** Epoch ms of the login, for the absolute lifetime. */
+  loginAt?: number;
+  [key: string]: unknown;
+}
+
+/** koa-session's external store over SQL, so that disabling a user can end its cookie sessions at once. */
+export class CookieSessionStore {
+  constructor(private readonly storage: Storage) {}
+
+  async get(key: string): Promise<CookieSessionData | undefined> {
+    const { db, values } = this.storage;
+    const row = await db.selectFrom('cookie_session').select(['data', 'expires_date']).where('session_key', '=', key).executeTakeFirst();
+    if (!row || values.toDate(row.expires_date).getTime() <= Date.now()) return undefined;
+    return JSON.parse(row.data) as CookieSessionData;
+  }
+
+  async set(key: string, session: CookieSessionData, maxAge: number | 'session' | undefined): Promise<void> {
+    const { db, values } = this.storage;
+    const ttl = typeof maxAge === 'number' ? maxAge : 86_400_000;
+    const row = {
+      session_key: key,
+      user_key: session.user ? userKey(session.user.userName) : null,
+      data: JSON.stringify(session),
+      expires_date: values.date(new Date(Date.now() + ttl)),
+    };
+    await db.insertInto('cookie_session').values(row)
+      .onConflict((oc) => oc.column('session_key').doUpdateSet({ user_key: row.user_key, data: row.data, expires_date: row.expires_date }))
+      .execute();
+  }
+
+  async destroy(key: string): Promise<void> {
+    await this.storage.db.deleteFrom('cookie_session').where('session_key', '=', key).execute();
+  }
+
+  async destroyForUser(userName: string): Promise<void> {
+    const { db, values } = this.storage;
+    await db.deleteFrom('cookie_session').where((eb) => eb.or([
+      eb('user_key', '=', userKey(userName)),
+      eb('expires_date', '<', values.date(new Date())),
+    ])).execute();
+  }
+}

@@ -1,0 +1,28 @@
+import { message } from '../../lib/envelope/error-message.js';
+import { currentErrors } from '../../lib/envelope/request-scope.js';
+import { Output } from '../../lib/envelope/output.js';
+import { decoyHash, verifyPassword } from '../../lib/auth/password.js';
+import type { Credentials, UserInfo } from './auth-models.js';
+import type { ILoginService } from './login-service.js';
+import type { UserStore } from './user-store.js';
+
+export const invalidCredentials = () =>
+  message('Security', 'Login_InvalidCredentials', 'Invalid user name or password.', { status: 401 });
+
+export class PasswordLoginService implements ILoginService {
+  private decoy: Promise<string> | undefined;
+
+  constructor(private readonly users: UserStore, private readonly hashCost: number) {}
+
+  async authenticate(credentials: Credentials, authenticationType: UserInfo['authenticationType']): Promise<Output<UserInfo>> {
+    const user = await this.users.find(credentials.userName);
+    // An unknown user still costs one full hash check, so timing does not tell which names exist.
+    const hash = user?.passwordHash ?? (await (this.decoy ??= decoyHash(this.hashCost)));
+    const valid = await verifyPassword(credentials.password, hash);
+    if (!user || !valid || user.disabled) {
+      currentErrors().add(invalidCredentials());
+      return Output.of();
+    }
+    return Output.of({ userName: user.userName, name: user.name, roles: user.roles, authenticationType });
+  }
+}

@@ -1,0 +1,164 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { signAccessToken } from '../../lib/auth/tokens.js';
+import { type TokenSettings, candidateKeys } from '../../lib/auth/token-keys.js';
+import { CLOCK_TOLERANCE_SECONDS } from '../../lib/auth/authenticate.js';
+import type { TokenClaims } from '../../lib/auth/principal.js';
+import { message } from '../../lib/envelope/error-message.js';
+import { currentErrors } from '../../lib/envelope/request-scope.js';
+import { Output } from '../../lib/envelope/output.js';
+import type { Storage } from '../../lib/storage/storage.js';
+import type { AuthToken, RefreshInput, UserInfo } from './auth-models.js';
+import type { ITokenService } from './token-service.js';
+import { type UserStore, userKey } from './user-store.js';
+
+export interface TokenServiceOptions {
+  settings: TokenSettings;
+  refreshTokenDays: number;
+  reuseGraceSeconds: number;
+}
+
+const invalidAccessToken = () => message('Security', 'Security_InvalidAccessToken', 'Invalid access token', { status: 401 });
+const invalidRefreshToken = () => message('Security', 'Security_InvalidRefreshToken', 'Invalid refresh token', { status: 401 });
+const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** How long "this session is active" is believed before the store is asked again. */
+const REVOCATION_CACHE_MS = 2_000;
+const REVOCATION_CACHE_SIZE = 10_000;
+
+export class SessionTokenService implements ITokenService {
+  private readonly activeCache = new Map<string, { active: boolean; at: number }>();
+
+  constructor(private readonly storage: Storage, private readonly users: UserStore, private readonly options: TokenServiceOptions) {}
+
+  async issue(user: Pick<UserInfo, 'userName' | 'name' | 'roles'>, lifetimeSeconds?: number): Promise<Output<AuthToken>> {
+    const { db, values } = this.storage;
+    const now = new Date();
+    const sessionId = randomUUID();
+    const refreshToken = randomBytes(32).toString('base64url');
+    await db.transaction().execute(async (trx) => {
+      // Each login prunes its user's finished sessions, so the table does not grow without bound.
+      await trx.deleteFrom('auth_session').where('user_key', '=', userKey(user.userName)).where('expires_date', '<', values.date(now)).execute();
+      await trx.insertInto('auth_session').values({
+        session_id: sessionId,
+        user_key: userKey(user.userName),
+        created_date: values.date(now),
+        expires_date: values.date(new Date(now.getTime() + this.options.refreshTokenDays * 86_400_000)),
+        revoked_date: null,
+      }).execute();
+      await trx.insertInto('refresh_token').values({ token_hash: sha256(refreshToken), session_id: sessionId, issued_date: values.date(now), rotated_date: null }).execute();
+    });
+    const accessToken = signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, sid: sessionId }, lifetimeSeconds);
+    return Output.of({ accessToken, refreshToken });
+  }
+
+  async accessToken(user: Pick<UserInfo, 'userName' | 'name' | 'roles'>, lifetimeSeconds?: number): Promise<Output<string>> {
+    return Output.of(signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles }, lifetimeSeconds));
+  }
+
+  /** Signature, algorithm, issuer and audience are checked; the lifetime is not (the caller is refreshing it). */
+  private verifyExpired(accessToken: string): TokenClaims | undefined {
+    const { settings } = this.options;
+    const decoded = jwt.decode(accessToken, { complete: true });
+    if (!decoded || typeof decoded.payload !== 'object') return undefined;
+    for (const key of candidateKeys(settings, decoded.header.kid, decoded.payload.iss)) {
+      try {
+        return jwt.verify(accessToken, key, {
+          algorithms: [settings.algorithm], issuer: settings.issuers as [string, ...string[]], audience: settings.audience,
+          ignoreExpiration: true, ignoreNotBefore: false, clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        }) as TokenClaims;
+      } catch {
+        /* try the next key */
+      }
+    }
+    return undefined;
+  }
+
+  async refresh(input: RefreshInput): Promise<Output<AuthToken>> {
+    const errors = currentErrors();
+    const claims = this.verifyExpired(input.accessToken);
+    if (!claims || typeof claims.sub !== 'string') {
+      errors.add(invalidAccessToken());
+      return Output.of();
+    }
+    const outcome = await this.spend(input.refreshToken, claims);
+    if (outcome.kind !== 'ok') {
+      errors.add(invalidRefreshToken());
+      return Output.of();
+    }
+    const user = await this.users.find(claims.sub);
+    if (!user || user.disabled) {
+      errors.add(invalidRefreshToken());
+      return Output.of();
+    }
+    const accessToken = signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, sid: outcome.sessionId });
+    return Output.of({ accessToken, refreshToken: outcome.refreshToken });
+  }
+
+  /**
+   * Spends a refresh token in one transaction: a current token rotates; a token rotated within the grace window
+   * (a concurrent refresh) also gets a new one; any older reuse revokes the whole session.
+   */
+  private async spend(refreshToken: string, claims: TokenClaims): Promise<{ kind: 'ok'; sessionId: string; refreshToken: string } | { kind: 'invalid' | 'revoked' }> {
+    const { db, values } = this.storage;
+    const hash = sha256(refreshToken);
+    const now = new Date();
+    const outcome = await db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('refresh_token as t')
+        .innerJoin('auth_session as s', 's.session_id', 't.session_id')
+        .select(['t.token_hash', 't.rotated_date', 's.session_id', 's.user_key', 's.expires_date', 's.revoked_date'])
+        .where('t.token_hash', '=', hash)
+        .executeTakeFirst();
+      const matches = row && timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))
+        && row.session_id === claims.sid && row.user_key === userKey(claims.sub!);
+      if (!row || !matches || row.revoked_date != null || values.toDate(row.expires_date) <= now) return { kind: 'invalid' as const };
+      if (row.rotated_date != null) {
+        const rotatedAgo = now.getTime() - values.toDate(row.rotated_date).getTime();
+        if (rotatedAgo > this.options.reuseGraceSeconds * 1000) {
+          await trx.updateTable('auth_session').set({ revoked_date: values.date(now) }).where('session_id', '=', row.session_id).execute();
+          return { kind: 'revoked' as const, sessionId: row.session_id };
+        }
+      } else {
+        await trx.updateTable('refresh_token').set({ rotated_date: values.date(now) }).where('token_hash', '=', hash).where('rotated_date', 'is', null).execute();
+      }
+      const next = randomBytes(32).toString('base64url');
+      await trx.insertInto('refresh_token').values({ token_hash: sha256(next), session_id: row.session_id, issued_date: values.date(now), rotated_date: null }).execute();
+      return { kind: 'ok' as const, sessionId: row.session_id, refreshToken: next };
+    });
+    if (outcome.kind === 'revoked') this.activeCache.delete(outcome.sessionId);
+    return outcome;
+  }
+
+  async rotate(userName: string | null): Promise<Output<number>> {
+    const { db } = this.storage;
+    const sessions = db.selectFrom('auth_session').select('session_id').$if(userName !== null, (q) => q.where('user_key', '=', userKey(userName!)));
+    const result = await db.deleteFrom('refresh_token').where('session_id', 'in', sessions).executeTakeFirst();
+    return Output.of(Number(result.numDeletedRows));
+  }
+
+  async revokeSession(sessionId: string): Promise<void> {
+    const { db, values } = this.storage;
+    await db.updateTable('auth_session').set({ revoked_date: values.date(new Date()) }).where('session_id', '=', sessionId).execute();
+    this.activeCache.delete(sessionId);
+  }
+
+  /** Ends every session of a user at once, access tokens included. */
+  async revokeUser(userName: string): Promise<void> {
+    const { db, values } = this.storage;
+    await db.updateTable('auth_session').set({ revoked_date: values.date(new Date()) })
+      .where('user_key', '=', userKey(userName)).where('revoked_date', 'is', null).execute();
+    this.activeCache.clear();
+  }
+
+  async isSessionActive(sessionId: string): Promise<boolean> {
+    const cached = this.activeCache.get(sessionId);
+    const now = Date.now();
+    if (cached && now - cached.at < REVOCATION_CACHE_MS) return cached.active;
+    const { db, values } = this.storage;
+    const row = await db.selectFrom('auth_session').select(['revoked_date', 'expires_date']).where('session_id', '=', sessionId).executeTakeFirst();
+    const active = !!row && row.revoked_date == null && values.toDate(row.expires_date).getTime() > now;
+    if (this.activeCache.size >= REVOCATION_CACHE_SIZE) this.activeCache.clear();
+    this.activeCache.set(sessionId, { active, at: now });
+    return active;
+  }
+}

@@ -1,0 +1,133 @@
+import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
+import { withErrorScope } from '../../lib/envelope/request-scope.js';
+import { type TestServer, TEST_AUDIENCE, TEST_ISSUER, TEST_KEY, startTestServer } from '../support/server.js';
+import { FAST_HASH, addUser } from '../support/users.js';
+
+interface Pair {
+  accessToken: string;
+  refreshToken: string;
+}
+
+describe('variant A: refresh tokens', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ config: { Authentication: { ...FAST_HASH.Authentication, RefreshReuseGraceSeconds: 1 } } });
+    await addUser(server, 'bob', 'bob-password-1', ['User']);
+    await addUser(server, 'carol', 'carol-password-1', ['User']);
+  });
+  after(() => server.stop());
+
+  const loginPair = async (user = 'bob'): Promise<Pair> => {
+    const reply = await server.call('/auth/jwt', { method: 'POST', token: null, body: { userName: user, password: `${user}-password-1` } });
+    expect(reply.status).to.equal(200);
+    return reply.body.result as Pair;
+  };
+  const refresh = (pair: Pair) => server.call('/auth/refresh', { method: 'POST', token: null, body: pair });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('answers a new pair and the new access token works', async () => {
+    const pair = await loginPair();
+    const reply = await refresh(pair);
+    expect(reply.status).to.equal(200);
+    const next = reply.body.result as Pair;
+    expect(next.refreshToken).to.not.equal(pair.refreshToken);
+    expect(next.accessToken).to.not.equal(pair.accessToken);
+    expect((await server.call('/sales-order/43659', { token: next.accessToken })).status).to.equal(200);
+  });
+
+  it('accepts an expired access token (lifetime is not checked) but checks its signature, issuer and audience', async () => {
+    const pair = await loginPair();
+    const claims = jwt.decode(pair.accessToken) as Record<string, unknown>;
+    const key = Buffer.from(TEST_KEY, 'base64');
+    const expired = jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200, nbf: Math.floor(Date.now() / 1000) - 7200 }, key, { algorithm: 'HS256' });
+    const ok = await refresh({ accessToken: expired, refreshToken: pair.refreshToken });
+    expect(ok.status).to.equal(200);
+
+    const pair2 = await loginPair();
+    const claims2 = jwt.decode(pair2.accessToken) as Record<string, unknown>;
+    const forged = [
+      jwt.sign(claims2, Buffer.from('another-key-another-key-another-key!'), { algorithm: 'HS256' }),
+      jwt.sign({ ...claims2, iss: 'someone-else' }, key, { algorithm: 'HS256' }),
+      jwt.sign({ ...claims2, aud: 'another-audience' }, key, { algorithm: 'HS256' }),
+      jwt.sign(claims2, key, { algorithm: 'HS512' }),
+      'not.a.token',
+    ];
+    for (const accessToken of forged) {
+      const reply = await refresh({ accessToken, refreshToken: pair2.refreshToken });
+      expect(reply.status, accessToken).to.equal(401);
+      expect(reply.body.messages).to.deep.equal([{ code: 'Security_InvalidAccessToken', message: 'Invalid access token', severity: 'Error', type: 'Security' }]);
+    }
+    expect(TEST_ISSUER).to.be.a('string');
+    expect(TEST_AUDIENCE).to.be.a('string');
+  });
+
+  it('refuses a refresh token that is wrong or belongs to another session, with the exact text', async () => {
+    const bob = await loginPair('bob');
+    const carol = await loginPair('carol');
+    for (const body of [{ ...bob, refreshToken: 'x'.repeat(43) }, { accessToken: bob.accessToken, refreshToken: carol.refreshToken }]) {
+      const reply = await refresh(body);
+      expect(reply.status).to.equal(401);
+      expect(reply.body.messages).to.deep.equal([{ code: 'Security_InvalidRefreshToken', message: 'Invalid refresh token', severity: 'Error', type: 'Security' }]);
+    }
+  });
+
+  it('two concurrent refreshes with the same token both succeed inside the grace window', async () => {
+    const pair = await loginPair();
+    const [a, b] = await Promise.all([refresh(pair), refresh(pair)]);
+    expect([a.status, b.status]).to.deep.equal([200, 200]);
+    // Both new refresh tokens are usable.
+    expect((await refresh(a.body.result as Pair)).status).to.equal(200);
+    expect((await refresh(b.body.result as Pair)).status).to.equal(200);
+  });
+
+  it('reuse of a rotated-out token after the grace window revokes the whole session', async () => {
+    const pair = await loginPair();
+    const next = (await refresh(pair)).body.result as Pair;
+    await sleep(1300);
+    const reuse = await refresh(pair);
+    expect(reuse.status).to.equal(401);
+    expect(reuse.body.messages[0].code).to.equal('Security_InvalidRefreshToken');
+    // Every token of that login is dead: the newest refresh token and the access tokens.
+    expect((await refresh(next)).status).to.equal(401);
+    const call = await server.call('/sales-order/43659', { token: next.accessToken });
+    expect(call.status).to.equal(401);
+    expect(call.body.messages[0].code).to.equal('Security_TokenInvalid');
+    // Other logins of the same user are untouched.
+    expect((await refresh(await loginPair())).status).to.equal(200);
+  });
+
+  it('a session past its absolute lifetime cannot refresh', async () => {
+    const pair = await loginPair();
+    const sid = (jwt.decode(pair.accessToken) as { sid: string }).sid;
+    const { db, values } = server.services.storage;
+    await db.updateTable('auth_session').set({ expires_date: values.date(new Date(Date.now() - 1000)) }).where('session_id', '=', sid).execute();
+    const reply = await refresh(pair);
+    expect(reply.status).to.equal(401);
+    expect(reply.body.messages[0].code).to.equal('Security_InvalidRefreshToken');
+  });
+
+  it('a disabled user: refresh fails, access tokens and cookie sessions stop at once', async () => {
+    await addUser(server, 'dave', 'dave-password-1', ['User']);
+    const pair = await loginPair('dave');
+    const cookieLogin = await server.call('/auth/cookie', { method: 'POST', token: null, body: { userName: 'dave', password: 'dave-password-1' } });
+    const cookie = cookieLogin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    expect((await server.call('/sales-order/43659', { token: null, headers: { Cookie: cookie } })).status).to.equal(200);
+    await withErrorScope(() => server.services.users.disable('dave'));
+    expect((await server.call('/sales-order/43659', { token: pair.accessToken })).status).to.equal(401);
+    expect((await server.call('/sales-order/43659', { token: null, headers: { Cookie: cookie } })).status).to.equal(401);
+    expect((await refresh(pair)).status).to.equal(401);
+    const relogin = await server.call('/auth/jwt', { method: 'POST', token: null, body: { userName: 'dave', password: 'dave-password-1' } });
+    expect(relogin.status).to.equal(401);
+    expect(relogin.body.messages[0].code).to.equal('Login_InvalidCredentials');
+  });
+
+  it('token rotation resets refresh tokens; access tokens live until they expire', async () => {
+    const pair = await loginPair('carol');
+    await withErrorScope(() => server.services.tokens.rotate('carol'));
+    expect((await server.call('/sales-order/43659', { token: pair.accessToken })).status).to.equal(200);
+    const reply = await refresh(pair);
+    expect(reply.status).to.equal(401);
+    expect(reply.body.messages[0].message).to.equal('Invalid refresh token');
+  });
+});
