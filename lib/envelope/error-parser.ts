@@ -22,6 +22,9 @@ export const GENERIC_ERROR_TEXT = 'Unexpected server error occurred. Please cont
 /** Storage failures that mean "try again later" rather than "the server is broken". */
 const unavailableCodes = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03']);
 
+/** zlib's codes for compressed input that is corrupt or cut short. */
+const corruptBodyCodes = new Set(['Z_DATA_ERROR', 'Z_BUF_ERROR', 'Z_NEED_DICT']);
+
 /** Turns anything thrown while serving a request into envelope messages. */
 export function createErrorParser(options: { production: boolean }) {
   return function parseError(err: unknown): ParsedError {
@@ -33,6 +36,10 @@ export function createErrorParser(options: { production: boolean }) {
         messages: [message('System', 'Storage_Unavailable', 'The data store is temporarily unavailable. Please retry shortly.', { status: 503 })],
         unhandled: false,
       };
+    }
+    if (e.code && corruptBodyCodes.has(e.code)) {
+      // A compressed body (Content-Encoding gzip or deflate) that does not decompress: the client's fault, not a defect.
+      return { messages: [message('Validation', 'Request_MalformedJson', 'The request body is not valid JSON: it could not be decompressed as its Content-Encoding says.')], unhandled: false };
     }
     if (status === 413) {
       return { messages: [message('Validation', 'Request_TooLarge', 'The request body is larger than the server accepts.', { status: 413 })], unhandled: false };

@@ -8,6 +8,8 @@ import type { AppContext, AppExtensions, AppState } from './context.js';
 export function jsonBody(limitBytes: number): Middleware<AppState, AppExtensions> {
   const parse = koaBody({
     json: true, urlencoded: false, text: false, multipart: false,
+    // The same types the 415 check below lets through: application/json and any +json type.
+    jsonTypes: ['application/json', '+json'],
     jsonLimit: limitBytes, jsonStrict: false,
   }) as unknown as Middleware<AppState, AppExtensions>;
   return async (ctx: AppContext, next: Next) => {

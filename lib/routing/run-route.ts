@@ -16,6 +16,18 @@ function unexpectedQuery(search: URLSearchParams): ErrorMessage[] {
 }
 
 /**
+ * If-None-Match evaluated as RFC 9110 13.1.2 says (weak comparison). Koa's `ctx.fresh` is not used: it treats a
+ * request with `Cache-Control: no-cache` as stale, and fetch() adds exactly that to every request that sets
+ * If-None-Match itself, so such clients would never get their 304.
+ */
+function notModified(ifNoneMatch: string, etag: string): boolean {
+  if (!ifNoneMatch || !etag) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+/**
  * The envelope middleware every route runs inside: validate params, query and body (every problem, each with its
  * property), call the operation inside a fresh error scope, and send its Output with the derived status.
  */
@@ -63,7 +75,7 @@ export function runRoute(route: Route, prefix: string) {
       const messages = errors.addAll(output?.messages ?? []).messages;
       respond(ctx, messages, output?.result, output?.totalCount, location ? 201 : 200);
       if (ctx.status === 201) ctx.set('Location', location!);
-      else if (ctx.status === 200 && ctx.method === 'GET' && ctx.response.get('ETag') && ctx.fresh) {
+      else if (ctx.status === 200 && (ctx.method === 'GET' || ctx.method === 'HEAD') && notModified(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {
         ctx.status = 304;
         ctx.body = null;
       }

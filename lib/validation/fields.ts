@@ -50,12 +50,20 @@ export function boolean(): Struct<boolean, null> {
 
 const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** JavaScript rolls 2024-02-30 over to March 1st; a day the month does not have is not a date. */
+function isCalendarDay(v: string): boolean {
+  const [y, m, d] = v.slice(0, 10).split('-').map(Number);
+  const day = new Date(0);
+  day.setUTCFullYear(y, m - 1, d);
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
+
 /** ISO 8601 dates; a date without a time is midnight UTC, a time without an offset is UTC. */
 export function date(): Struct<Date, null> {
   const base = leaf<Date>('date', (v) =>
     v instanceof Date && !Number.isNaN(v.getTime()) ? true : fail('Input_InvalidType', 'must be an ISO 8601 date, e.g. 2024-05-31 or 2024-05-31T14:30:00Z.'));
   return coerce(base, unknown(), (v) => {
-    if (typeof v !== 'string' || !isoDate.test(v)) return v;
+    if (typeof v !== 'string' || !isoDate.test(v) || !isCalendarDay(v)) return v;
     const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(v) && v.includes('T');
     return new Date(v.includes('T') && !hasOffset ? v + 'Z' : v);
   });

@@ -107,7 +107,8 @@ export class SqlSalesOrderService implements ISalesOrderService {
 
     if (rows.length > take) {
       rows.length = take;
-      if (take === maxRows) {
+      // Only a cut made by the cap is worth a warning; a caller's own (smaller or equal) take is not.
+      if (criteria.take == null || criteria.take > maxRows) {
         currentErrors().warning('Service_MaxRows', `Only the first ${maxRows} rows are returned. Narrow the criteria or page with skip and take.`);
       }
     }
