@@ -127,7 +127,7 @@ describe('transport-level errors (contract part 2)', () => {
   });
 
   describe('unknown path', () => {
-    for (const [method, path] of [['GET', '/no-such-route'], ['POST', '/sales-orders'], ['DELETE', '/sales-order/1/lines'], ['GET', '/lookup-table'], ['GET', '/']] as const) {
+    for (const [method, path] of [['GET', '/no-such-route'], ['POST', '/sales-orders'], ['DELETE', '/sales-order/1/lines'], ['GET', '/lookup-tables'], ['GET', '/']] as const) {
       it(`answers 404 Route_NotFound to ${method} ${path}, authenticated or not`, async () => {
         for (const token of [undefined, null, 'not-a-token']) {
           const reply = await call(path, { method, token });
