@@ -5,6 +5,7 @@ import type { AppConfig } from './config/schema.js';
 import { type App, createApp } from './app.js';
 import type { Logger } from './log.js';
 import { loadRoutes } from './routing/load-routes.js';
+import { openSharedState } from './shared/shared-state.js';
 import { openStorage } from './storage/open-storage.js';
 import { type Services, createServices } from '../services/services.js';
 
@@ -27,14 +28,17 @@ export interface StartOptions {
   port?: number;
   host?: string;
   routesDir?: string;
+  /** Migrate and seed the store before serving (default); workers leave it to their primary. */
+  prepareStorage?: boolean;
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config, log } = options;
   // Route files are checked before anything is opened, so a broken one stops startup cheaply.
   const routes = await loadRoutes(options.routesDir ?? defaultRoutesDir);
-  const storage = await openStorage(config, (text) => log.info(text));
-  const services = createServices(storage, config);
+  const storage = await openStorage(config, { log: (text) => log.info(text), prepare: options.prepareStorage });
+  const shared = openSharedState(config, (text) => log.warn(text));
+  const services = createServices(storage, config, shared);
   const app = createApp({ config, services, routes, log });
 
   let closing = false;
@@ -53,6 +57,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       server.listen(options.port ?? config.Server.Port, host, () => resolve());
     });
   } catch (err) {
+    await shared.close();
     await storage.close();
     throw err;
   }
@@ -73,6 +78,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await done;
     }
     clearInterval(sweep);
+    await shared.close();
     await storage.close();
   })());
 

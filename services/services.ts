@@ -1,9 +1,10 @@
-import { LoginThrottle } from '../lib/auth/login-throttle.js';
+import type { LoginThrottle } from '../lib/auth/login-throttle.js';
 import { tokenSettings } from '../lib/auth/token-keys.js';
 import type { AppConfig } from '../lib/config/schema.js';
-import { type InvalidationBus, LookupCache, localBus } from '../lib/lookup/lookup-cache.js';
+import { LookupCache } from '../lib/lookup/lookup-cache.js';
+import type { SharedState } from '../lib/shared/shared-state.js';
 import type { Storage } from '../lib/storage/storage.js';
-import { CookieSessionStore } from './auth/cookie-session-store.js';
+import { type ICookieSessionStore, SqlCookieSessionStore } from './auth/cookie-session-store.js';
 import type { ILoginService } from './auth/login-service.js';
 import { PasswordLoginService } from './auth/password-login-service.js';
 import { SessionTokenService } from './auth/session-token-service.js';
@@ -25,13 +26,14 @@ export interface Services {
   users: IUserService;
   tokens: ITokenService;
   /** Shared state the HTTP layer needs: cookie sessions and login throttling. */
-  cookieSessions: CookieSessionStore;
+  cookieSessions: ICookieSessionStore;
   throttle: LoginThrottle;
   storage: Storage;
+  shared: SharedState;
 }
 
-export function createServices(storage: Storage, config: AppConfig, bus: InvalidationBus = localBus): Services {
-  const cache = registerLookupTables(new LookupCache(bus), storage);
+export function createServices(storage: Storage, config: AppConfig, shared: SharedState): Services {
+  const cache = registerLookupTables(new LookupCache(shared.bus), storage);
   const auth = config.Authentication;
   const users = new UserStore(storage);
   const tokens = new SessionTokenService(storage, users, {
@@ -39,7 +41,7 @@ export function createServices(storage: Storage, config: AppConfig, bus: Invalid
     refreshTokenDays: auth.RefreshTokenDays,
     reuseGraceSeconds: auth.RefreshReuseGraceSeconds,
   });
-  const cookieSessions = new CookieSessionStore(storage);
+  const cookieSessions = shared.cookieSessions ?? new SqlCookieSessionStore(storage);
   return {
     storage,
     lookup: new CachedLookupService(cache),
@@ -48,10 +50,7 @@ export function createServices(storage: Storage, config: AppConfig, bus: Invalid
     users: new SqlUserService(users, tokens, cookieSessions, auth.PasswordHashCost),
     tokens,
     cookieSessions,
-    throttle: LoginThrottle.inMemory({
-      accountFailures: auth.Throttle.AccountFailures,
-      addressFailures: auth.Throttle.AddressFailures,
-      windowSeconds: auth.Throttle.WindowSeconds,
-    }),
+    throttle: shared.throttle,
+    shared,
   };
 }

@@ -2,6 +2,7 @@ import { isError } from '../../lib/envelope/error-message.js';
 import type { Output } from '../../lib/envelope/output.js';
 import { withErrorScope } from '../../lib/envelope/request-scope.js';
 import type { AppConfig } from '../../lib/config/schema.js';
+import { openSharedState } from '../../lib/shared/shared-state.js';
 import { openStorage } from '../../lib/storage/open-storage.js';
 import { type Services, createServices } from '../../services/services.js';
 import { CliError } from '../cli-error.js';
@@ -14,8 +15,9 @@ import { configOrFail } from './config-context.js';
 export async function runOperation<T>(operation: (services: Services, config: AppConfig) => Promise<Output<T>>): Promise<T | undefined> {
   const { config } = configOrFail();
   const storage = await openStorage(config);
+  const shared = openSharedState(config);
   try {
-    const services = createServices(storage, config);
+    const services = createServices(storage, config, shared);
     return await withErrorScope(async () => {
       const output = await operation(services, config);
       const errors = output.messages.filter(isError);
@@ -24,6 +26,7 @@ export async function runOperation<T>(operation: (services: Services, config: Ap
       return output.result;
     });
   } finally {
+    await shared.close();
     await storage.close();
   }
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import createSession from 'koa-session';
-import type { CookieSessionData, CookieSessionStore } from '../../services/auth/cookie-session-store.js';
+import type { CookieSessionData, ICookieSessionStore } from '../../services/auth/cookie-session-store.js';
 import type { App } from '../app.js';
 import type { AppContext, AppExtensions, AppState } from '../http/context.js';
 
@@ -11,7 +11,7 @@ export interface CookieSession extends CookieSessionData {
 }
 
 export interface CookieSessionOptions {
-  store: CookieSessionStore;
+  store: ICookieSessionStore;
   idleMinutes: number;
 }
 

@@ -1,4 +1,5 @@
-import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { type RateLimiterAbstract, RateLimiterCluster, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { userKey } from '../../services/auth/user-store.js';
 
 export interface ThrottleSettings {
@@ -14,11 +15,23 @@ export interface ThrottleSettings {
 export class LoginThrottle {
   constructor(private readonly byAccount: RateLimiterAbstract, private readonly byAddress: RateLimiterAbstract) {}
 
+  private static create(s: ThrottleSettings, make: (keyPrefix: string, points: number) => RateLimiterAbstract): LoginThrottle {
+    return new LoginThrottle(make('login-account', s.accountFailures), make('login-address', s.addressFailures));
+  }
+
+  /** One process: counters in memory. */
   static inMemory(s: ThrottleSettings): LoginThrottle {
-    return new LoginThrottle(
-      new RateLimiterMemory({ keyPrefix: 'login-account', points: s.accountFailures, duration: s.windowSeconds }),
-      new RateLimiterMemory({ keyPrefix: 'login-address', points: s.addressFailures, duration: s.windowSeconds }),
-    );
+    return LoginThrottle.create(s, (keyPrefix, points) => new RateLimiterMemory({ keyPrefix, points, duration: s.windowSeconds }));
+  }
+
+  /** Workers of one `serve --workers N`: counters kept by the primary (which runs RateLimiterClusterMaster). */
+  static inCluster(s: ThrottleSettings): LoginThrottle {
+    return LoginThrottle.create(s, (keyPrefix, points) => new RateLimiterCluster({ keyPrefix, points, duration: s.windowSeconds, timeoutMs: 2_000 }));
+  }
+
+  /** Every instance: counters in Redis. */
+  static inRedis(s: ThrottleSettings, client: Redis): LoginThrottle {
+    return LoginThrottle.create(s, (keyPrefix, points) => new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: s.windowSeconds }));
   }
 
   /** Seconds the caller must wait, or 0 when the attempt may go ahead. */

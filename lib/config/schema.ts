@@ -109,7 +109,12 @@ export const schema = {
     Sqlite: { Path: { doc: 'SQLite database file.', format: String, default: 'data/restlayer.db' } },
     Postgres: { Url: { doc: 'PostgreSQL connection URL.', format: String, default: '', sensitive: true } },
   },
-  Cache: { Redis: { Url: { doc: 'Redis URL; shares sessions, throttling and lookup flushes between instances.', format: String, default: '', sensitive: true } } },
+  Cache: {
+    Redis: {
+      Url: { doc: 'Redis URL; shares sessions, throttling and lookup flushes between instances.', format: String, default: '', sensitive: true },
+      KeyPrefix: { doc: 'Prefix of every Redis key and channel of this deployment.', format: String, default: 'restlayer:' },
+    },
+  },
   Log: { Level: { doc: 'debug, info, warn or error.', format: ['debug', 'info', 'warn', 'error'], default: 'info' } },
 };
 

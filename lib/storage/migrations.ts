@@ -1,14 +1,14 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import { insertReferenceData } from './sample-data.js';
-import type { Storage } from './storage.js';
+import type { SqlValues } from './sql-values.js';
 import type { Tables } from './tables.js';
 
 /**
  * Versioned schema changes, applied in name order and recorded by Kysely's migrator. Column types differ by
  * provider only where the providers differ (identity, dates, booleans); everything else is shared.
  */
-function migrations(storage: Storage): Record<string, Migration> {
-  const { provider } = storage.values;
+function migrations(values: SqlValues): Record<string, Migration> {
+  const { provider } = values;
   const dateType = provider === 'sqlite' ? 'text' : 'timestamptz';
   const boolType = provider === 'sqlite' ? 'integer' : 'boolean';
   const numberType = provider === 'sqlite' ? 'real' : 'double precision';
@@ -62,7 +62,7 @@ function migrations(storage: Storage): Record<string, Migration> {
         }
         await db.schema.createIndex('ux_sales_order_number').on('sales_order').column('sales_order_number').unique().execute();
         // Reference data is part of the schema version: it commits or rolls back with the tables.
-        await insertReferenceData(db as Kysely<Tables>, storage.values);
+        await insertReferenceData(db as Kysely<Tables>, values);
       },
       async down(db: Kysely<unknown>) {
         for (const table of ['sales_order', 'customer', 'sales_order_status', 'sales_person', 'sales_territory']) {
@@ -112,11 +112,8 @@ function migrations(storage: Storage): Record<string, Migration> {
 }
 
 /** Brings the schema up to date and answers the migrations it applied. */
-export async function migrate(storage: Storage): Promise<string[]> {
-  const migrator = new Migrator({
-    db: storage.db,
-    provider: { getMigrations: async () => migrations(storage) },
-  });
+export async function migrate(db: Kysely<Tables>, values: SqlValues): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(values) } });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);

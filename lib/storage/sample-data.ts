@@ -1,6 +1,5 @@
-import type { Insertable, Kysely } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { SqlValues } from './sql-values.js';
-import type { Storage } from './storage.js';
 import type { CustomerTable, SalesOrderTable, Tables } from './tables.js';
 
 /**
@@ -120,8 +119,7 @@ export async function insertReferenceData(db: Kysely<Tables>, values: SqlValues)
 }
 
 /** Fills a database that has no customers and no orders; answers how many orders it wrote (0 when not empty). */
-export async function seedSampleData(storage: Storage): Promise<number> {
-  const { db, values } = storage;
+export async function seedSampleData(db: Kysely<Tables>, values: SqlValues): Promise<number> {
   const customer = await db.selectFrom('customer').select('customer_id').limit(1).executeTakeFirst();
   const order = await db.selectFrom('sales_order').select('sales_order_id').limit(1).executeTakeFirst();
   if (customer || order) return 0;
@@ -130,6 +128,10 @@ export async function seedSampleData(storage: Storage): Promise<number> {
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < customers.length; i += 500) await trx.insertInto('customer').values(customers.slice(i, i + 500)).execute();
     for (let i = 0; i < orders.length; i += 500) await trx.insertInto('sales_order').values(orders.slice(i, i + 500)).execute();
+    if (values.provider === 'postgres') {
+      // Explicit ids bypass the identity sequence; move it past them so new orders get fresh ids.
+      await sql`select setval(pg_get_serial_sequence('sales_order', 'sales_order_id'), (select max(sales_order_id) from sales_order))`.execute(trx);
+    }
   });
   return orders.length;
 }

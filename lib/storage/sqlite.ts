@@ -21,6 +21,8 @@ export function openSqlite(path: string): Storage {
     async ping() {
       await sql`select 1`.execute(db);
     },
+    // One process owns a database file (workers are prepared by their primary), so no cross-process lock is needed.
+    exclusive: (fn) => fn(db),
     async close() {
       await db.destroy();
     },

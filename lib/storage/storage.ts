@@ -9,6 +9,8 @@ import type { Tables } from './tables.js';
 export interface Storage {
   readonly db: Kysely<Tables>;
   readonly values: SqlValues;
+  /** Runs `fn` while no other process runs its own `exclusive` work on this database (schema setup, seeding). */
+  exclusive<T>(fn: (db: Kysely<Tables>) => Promise<T>): Promise<T>;
   /** Resolves when the store answers a trivial query; readiness checks use it. */
   ping(): Promise<void>;
   close(): Promise<void>;

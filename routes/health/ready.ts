@@ -6,12 +6,10 @@ export const GET = route({
   summary: 'Readiness: every store the server needs answers; 503 while one does not.',
   anonymous: true,
   async handle({ services }) {
-    try {
-      await services.storage.ping();
-      return Output.of({ status: 'Healthy' });
-    } catch {
-      currentErrors().error('External', 'Health_NotReady', 'The database is unreachable; the server is not ready.', { status: 503 });
-      return Output.of();
-    }
+    const [database, cache] = await Promise.allSettled([services.storage.ping(), services.shared.ping()]);
+    const down = [database.status === 'rejected' && 'the database', cache.status === 'rejected' && 'Redis'].filter(Boolean);
+    if (!down.length) return Output.of({ status: 'Healthy' });
+    currentErrors().error('External', 'Health_NotReady', `${down.join(' and ')} unreachable: the server is not ready.`, { status: 503 });
+    return Output.of();
   },
 });

@@ -9,8 +9,16 @@ export interface CookieSessionData {
   [key: string]: unknown;
 }
 
-/** koa-session's external store over SQL, so that disabling a user can end its cookie sessions at once. */
-export class CookieSessionStore {
+/** koa-session's external store; it can end every session of a user at once (when the user is disabled). */
+export interface ICookieSessionStore {
+  get(key: string): Promise<CookieSessionData | undefined>;
+  set(key: string, session: CookieSessionData, maxAge: number | 'session' | undefined): Promise<void>;
+  destroy(key: string): Promise<void>;
+  destroyForUser(userName: string): Promise<void>;
+}
+
+/** Cookie sessions in the database: shared by every process that uses it. */
+export class SqlCookieSessionStore implements ICookieSessionStore {
   constructor(private readonly storage: Storage) {}
 
   async get(key: string): Promise<CookieSessionData | undefined> {

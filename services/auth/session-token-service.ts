@@ -108,6 +108,8 @@ export class SessionTokenService implements ITokenService {
         .innerJoin('auth_session as s', 's.session_id', 't.session_id')
         .select(['t.token_hash', 't.rotated_date', 's.session_id', 's.user_key', 's.expires_date', 's.revoked_date'])
         .where('t.token_hash', '=', hash)
+        // PostgreSQL: concurrent refreshes of one token queue here instead of racing (SQLite serialises writers anyway).
+        .$if(values.provider === 'postgres', (q) => q.forUpdate())
         .executeTakeFirst();
       const matches = row && timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))
         && row.session_id === claims.sid && row.user_key === userKey(claims.sub!);

@@ -2,7 +2,7 @@ import { hashPassword } from '../../lib/auth/password.js';
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
 import type { NewUser, UserSummary } from './auth-models.js';
-import type { CookieSessionStore } from './cookie-session-store.js';
+import type { ICookieSessionStore } from './cookie-session-store.js';
 import type { ITokenService } from './token-service.js';
 import type { IUserService } from './user-service.js';
 import type { StoredUser, UserStore } from './user-store.js';
@@ -13,7 +13,7 @@ export class SqlUserService implements IUserService {
   constructor(
     private readonly users: UserStore,
     private readonly tokens: ITokenService,
-    private readonly cookies: CookieSessionStore,
+    private readonly cookies: ICookieSessionStore,
     private readonly hashCost: number,
   ) {}
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
@@ -160,7 +161,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
       const { sales_order_id } = await trx.insertInto('sales_order').values({
         ...this.columnsOf(data),
         // A unique placeholder until the id is known; replaced in the same transaction.
-        sales_order_number: `new-${crypto.randomUUID()}`,
+        sales_order_number: `new-${randomBytes(8).toString('hex')}`,
         order_date: v.date(now),
         due_date: v.date(data.dueDate ?? new Date(now.getTime() + 12 * DAY)),
         customer_id: data.customerId,

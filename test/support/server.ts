@@ -7,6 +7,7 @@ import { loadConfig } from '../../lib/config/load.js';
 import type { AppConfig } from '../../lib/config/schema.js';
 import { type LogLevel, createLogger } from '../../lib/log.js';
 import { type RunningServer, startServer } from '../../lib/server.js';
+import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl, testProvider, testRedis } from './test-stores.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -61,6 +62,12 @@ export interface TestServerOptions {
 /** Starts a real server on an ephemeral port over its own SQLite file; `stop()` closes it and removes the file. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'restlayer-test-'));
+  const database = testProvider === 'postgres' ? await createTestDatabase(options.sampleData ?? true) : undefined;
+  const stores: JsonObject = database
+    ? { Storage: { Provider: 'postgres', Postgres: { Url: database.url }, SampleData: options.sampleData ?? true } }
+    : { Storage: { Sqlite: { Path: join(dir, 'test.db') }, SampleData: options.sampleData ?? true } };
+  const prefix = redisPrefix();
+  if (testRedis) stores.Cache = { Redis: { Url: redisUrl, KeyPrefix: prefix } };
   const { config } = loadConfig({
     env: {
       NODE_ENV: 'test',
@@ -72,7 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     overrides: merge(
       {
         Authentication: { Schemes: { Bearer: { ValidIssuer: TEST_ISSUER, ValidAudience: TEST_AUDIENCE } } },
-        Storage: { Sqlite: { Path: join(dir, 'test.db') }, SampleData: options.sampleData ?? true },
+        ...stores,
       },
       options.config ?? {},
     ),
@@ -110,6 +117,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     token,
     async stop() {
       await running.close();
+      await database?.drop();
+      if (testRedis) await dropRedisKeys(prefix);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,62 @@
+import cluster from 'node:cluster';
+import type { Redis } from 'ioredis';
+import type { ICookieSessionStore } from '../../services/auth/cookie-session-store.js';
+import { RedisCookieSessionStore } from '../../services/auth/redis-cookie-session-store.js';
+import { LoginThrottle, type ThrottleSettings } from '../auth/login-throttle.js';
+import type { AppConfig } from '../config/schema.js';
+import { type InvalidationBus, localBus } from '../lookup/lookup-cache.js';
+import { clusterWorkerBus } from './cluster-bus.js';
+import { redisBus } from './redis-bus.js';
+import { connectRedis, pingRedis } from './redis.js';
+
+/**
+ * What instances of one deployment must share: lookup flushes, login throttling and (with Redis) cookie sessions.
+ * With `Cache:Redis:Url` Redis holds them for every instance; without it, workers of one `serve --workers N`
+ * share through their primary, and a single process keeps them in memory.
+ */
+export interface SharedState {
+  bus: InvalidationBus;
+  throttle: LoginThrottle;
+  /** Where cookie sessions live when not in the database. */
+  cookieSessions?: ICookieSessionStore;
+  /** Rejects while a shared store is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function throttleSettings(config: AppConfig): ThrottleSettings {
+  const t = config.Authentication.Throttle;
+  return { accountFailures: t.AccountFailures, addressFailures: t.AddressFailures, windowSeconds: t.WindowSeconds };
+}
+
+export function openSharedState(config: AppConfig, log: (text: string) => void = () => {}): SharedState {
+  const settings = throttleSettings(config);
+  const { Url: url, KeyPrefix: prefix } = config.Cache.Redis;
+  if (!url) {
+    const worker = cluster.isWorker;
+    return {
+      bus: worker ? clusterWorkerBus() : localBus,
+      throttle: worker ? LoginThrottle.inCluster(settings) : LoginThrottle.inMemory(settings),
+      ping: async () => {},
+      close: async () => {},
+    };
+  }
+  let lastError = '';
+  const onError = (err: Error) => {
+    // ioredis reports every failed reconnect; one line per distinct problem keeps the log readable.
+    if (err.message !== lastError) log(`Redis: ${err.message}`);
+    lastError = err.message;
+  };
+  const client: Redis = connectRedis({ url, prefix, onError });
+  const subscriber: Redis = connectRedis({ url, prefix, onError });
+  return {
+    bus: redisBus(client, subscriber, `${prefix}lookup-flush`),
+    throttle: LoginThrottle.inRedis(settings, client),
+    cookieSessions: new RedisCookieSessionStore(client),
+    ping: () => pingRedis(client),
+    async close() {
+      client.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Storage } from './storage.js';
+import { postgresValues } from './sql-values.js';
+import type { Tables } from './tables.js';
+
+/** An arbitrary constant naming restlayer's advisory lock: one instance at a time migrates and seeds. */
+const SETUP_LOCK = 7_274_001;
+
+// COUNT(*) is int8, which pg returns as a string by default; counts here always fit a JavaScript number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/** The scale-out store: a connection pool; every instance and worker shares the same database. */
+export function openPostgres(url: string, onError: (err: Error) => void = () => {}): Storage {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+  // An idle client losing its server (restart, network) must not crash the process; the pool reconnects on demand.
+  pool.on('error', onError);
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    values: postgresValues,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    exclusive: (fn) =>
+      db.connection().execute(async (conn) => {
+        await sql`select pg_advisory_lock(${SETUP_LOCK})`.execute(conn);
+        try {
+          return await fn(conn);
+        } finally {
+          await sql`select pg_advisory_unlock(${SETUP_LOCK})`.execute(conn);
+        }
+      }),
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { Redis } from 'ioredis';
+import type { CookieSessionData, ICookieSessionStore } from './cookie-session-store.js';
+import { userKey } from './user-store.js';
+
+const DAY = 86_400_000;
+
+/** Cookie sessions in Redis (with their own expiry), plus a set per user so a disabled user's sessions can end. */
+export class RedisCookieSessionStore implements ICookieSessionStore {
+  constructor(private readonly redis: Redis) {}
+
+  private key = (key: string) => `session:${key}`;
+  private userSet = (userName: string) => `user-sessions:${userKey(userName)}`;
+
+  async get(key: string): Promise<CookieSessionData | undefined> {
+    const data = await this.redis.get(this.key(key));
+    return data ? (JSON.parse(data) as CookieSessionData) : undefined;
+  }
+
+  async set(key: string, session: CookieSessionData, maxAge: number | 'session' | undefined): Promise<void> {
+    const ttl = typeof maxAge === 'number' ? maxAge : DAY;
+    const multi = this.redis.multi().set(this.key(key), JSON.stringify(session), 'PX', ttl);
+    if (session.user) multi.sadd(this.userSet(session.user.userName), key).pexpire(this.userSet(session.user.userName), 30 * DAY);
+    await multi.exec();
+  }
+
+  async destroy(key: string): Promise<void> {
+    await this.redis.del(this.key(key));
+  }
+
+  async destroyForUser(userName: string): Promise<void> {
+    const keys = await this.redis.smembers(this.userSet(userName));
+    if (keys.length) await this.redis.del(...keys.map(this.key));
+    await this.redis.del(this.userSet(userName));
+  }
+}
