@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import convict from 'convict';
-import { type AppConfig, type SigningKeyConfig, environmentOnly, schema } from './schema.js';
+import { type AppConfig, type SigningKeyConfig, environmentOnly, schema, signingKeyProperties } from './schema.js';
 
 /** Invalid configuration: one line per problem, each naming its key. */
 export class ConfigError extends Error {
@@ -71,7 +71,11 @@ function fromEnvironment(env: NodeJS.ProcessEnv, problems: string[]): JsonObject
       continue;
     }
     const index = Number(rest[0]);
-    if (!Number.isInteger(index) || rest.length > 2 || !(leaf.format === 'signing-keys' || leaf.format === 'string-list')) {
+    const isList = leaf.format === 'signing-keys' || leaf.format === 'string-list' || leaf.format === 'key-list';
+    const prop = rest.length === 2 ? signingKeyProperties.find((p) => p.toLowerCase() === rest[1].toLowerCase()) : undefined;
+    // `__0` names an entry of a list of strings; `__0__Value` a property of a signing key, and nothing else.
+    const known = rest.length === 1 ? leaf.format !== 'signing-keys' : leaf.format === 'signing-keys' && prop !== undefined;
+    if (!/^\d+$/.test(rest[0]) || !Number.isSafeInteger(index) || rest.length > 2 || !isList || !known) {
       problems.push(`${parts.join(':')}: no such configuration key (from environment variable ${name})`);
       continue;
     }
@@ -80,8 +84,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv, problems: string[]): JsonObject
     if (rest.length === 1) list.set(index, raw);
     else {
       const entry = (list.get(index) as JsonObject | undefined) ?? {};
-      const prop = { issuer: 'Issuer', value: 'Value', id: 'Id' }[rest[1].toLowerCase()] ?? rest[1];
-      entry[prop] = raw;
+      entry[prop!] = raw;
       list.set(index, entry);
     }
   }
@@ -136,6 +139,10 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
       problems.push(`${file}: cannot read configuration file (${(err as Error).message})`);
       continue;
     }
+    if (typeof content !== 'object' || content === null || Array.isArray(content)) {
+      problems.push(`${file}: a configuration file must hold a JSON object`);
+      continue;
+    }
     for (const key of environmentOnly) {
       if (!isEmpty(getPath(content, key))) {
         problems.push(`${specKey(key)}: a secret must come from the environment (${key.split('.').join('__')}), not from ${file}`);
@@ -156,19 +163,19 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
       problems.push(line.replace(/^([A-Za-z.]+):/, (_, key: string) => `${specKey(key)}:`).replace(/^configuration param '([^']+)'/, (_, key: string) => `${specKey(key)}: configuration key`));
     }
   }
-  if (problems.length) throw new ConfigError(problems);
-
   const config = c.getProperties() as unknown as AppConfig;
-  ensureSecrets(config, problems, warnings);
+  // Missing secrets are reported with every other problem, unless a setting they depend on is itself invalid.
+  const invalid = (key: string) => problems.some((p) => p.startsWith(`${key}:`));
+  if (!['env', 'Authentication:Variant', 'Authentication:Schemes:Bearer:ValidIssuer'].some(invalid)) ensureSecrets(config, problems, warnings, invalid);
   if (problems.length) throw new ConfigError(problems);
   return { config, warnings, redacted: () => c.toString() };
 }
 
 /** Production needs real keys; elsewhere a random per-process key keeps development friction-free. */
-function ensureSecrets(config: AppConfig, problems: string[], warnings: string[]) {
+function ensureSecrets(config: AppConfig, problems: string[], warnings: string[], invalid: (key: string) => boolean) {
   const production = config.env === 'production';
-  const need = (key: string, missing: boolean, generate: () => void) => {
-    if (!missing) return;
+  const need = (key: string, missing: () => boolean, generate: () => void) => {
+    if (invalid(key) || !missing()) return;
     if (production) problems.push(`${key}: required in production (set ${key.split(':').join('__')})`);
     else {
       generate();
@@ -177,18 +184,18 @@ function ensureSecrets(config: AppConfig, problems: string[], warnings: string[]
   };
   const bearer = config.Authentication.Schemes.Bearer;
   if (config.Authentication.Variant === 'A') {
-    need('Authentication:Schemes:Bearer:SigningKeys', !bearer.SigningKeys.some((k) => k.Issuer === bearer.ValidIssuer), () => {
+    need('Authentication:Schemes:Bearer:SigningKeys', () => !bearer.SigningKeys.some((k) => k.Issuer === bearer.ValidIssuer), () => {
       const key: SigningKeyConfig = { Issuer: bearer.ValidIssuer, Value: randomBytes(32).toString('base64'), Id: 'generated' };
       bearer.SigningKeys = [...bearer.SigningKeys, key];
     });
-    need('Authentication:Cookie:Keys', config.Authentication.Cookie.Keys.length === 0, () => {
+    need('Authentication:Cookie:Keys', () => config.Authentication.Cookie.Keys.length === 0, () => {
       config.Authentication.Cookie.Keys = [randomBytes(32).toString('base64')];
     });
   } else {
-    need('AuthConfig:SigningKey', !config.AuthConfig.SigningKey, () => {
+    need('AuthConfig:SigningKey', () => !config.AuthConfig.SigningKey, () => {
       config.AuthConfig.SigningKey = randomBytes(32).toString('base64');
     });
-    if (config.AuthConfig.SigningKey && Buffer.byteLength(config.AuthConfig.SigningKey) < 32) {
+    if (!invalid('AuthConfig:SigningKey') && config.AuthConfig.SigningKey && Buffer.byteLength(config.AuthConfig.SigningKey) < 32) {
       problems.push('AuthConfig:SigningKey: must be at least 32 bytes (256 bits) long');
     }
   }

@@ -7,6 +7,9 @@ export interface SigningKeyConfig {
   Id?: string;
 }
 
+/** The properties of a `SigningKeys` entry. */
+export const signingKeyProperties = ['Issuer', 'Value', 'Id'];
+
 const strictInt = (min: number) => ({
   validate(v: unknown) {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new Error(`must be an integer of at least ${min}`);
@@ -39,16 +42,38 @@ convict.addFormat({
       if (typeof k?.Value !== 'string' || !/^[A-Za-z0-9+/=_-]+$/.test(k.Value)) throw new Error(`entry ${i}: Value must be Base64`);
       if (Buffer.from(k.Value, 'base64').length < 32) throw new Error(`entry ${i}: Value must decode to at least 32 bytes (256 bits)`);
       if (typeof k.Issuer !== 'string' || !k.Issuer) throw new Error(`entry ${i}: Issuer is required`);
+      if (k.Id !== undefined && (typeof k.Id !== 'string' || !k.Id)) throw new Error(`entry ${i}: Id must be a non-empty string`);
+      const unknown = Object.keys(k).filter((p) => !signingKeyProperties.includes(p));
+      if (unknown.length) throw new Error(`entry ${i}: unknown propert${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')} (allowed: ${signingKeyProperties.join(', ')})`);
     });
   },
-  coerce: (v: string) => JSON.parse(v),
+  coerce: (v: string) => parseJsonOr(v, v),
 });
+/** Broken JSON is left as text, so validation reports it as a problem of its key instead of throwing. */
+function parseJsonOr(text: string, fallback: unknown): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+const listCoerce = (v: string) => (v.trim().startsWith('[') ? parseJsonOr(v, v) : v.split(',').map((s) => s.trim()).filter(Boolean));
 convict.addFormat({
   name: 'string-list',
   validate(v: unknown) {
-    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) throw new Error('must be a list of strings');
+    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) throw new Error('must be a list of strings (comma-separated or a JSON array)');
   },
-  coerce: (v: string) => (v.trim().startsWith('[') ? JSON.parse(v) : v.split(',').map((s) => s.trim()).filter(Boolean)),
+  coerce: listCoerce,
+});
+convict.addFormat({
+  name: 'key-list',
+  validate(v: unknown) {
+    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) throw new Error('must be a list of strings (comma-separated or a JSON array)');
+    v.forEach((s: string, i) => {
+      if (Buffer.byteLength(s) < 32) throw new Error(`entry ${i}: must be at least 32 bytes (256 bits) long`);
+    });
+  },
+  coerce: listCoerce,
 });
 
 /** Every key of the spec. Names and nesting are the wire names: `RestAPI:Path` is `RestAPI.Path` here. */
@@ -78,7 +103,7 @@ export const schema = {
     },
     AllowedOrigins: { doc: 'Origins besides the server itself allowed to send cookie-authenticated unsafe requests.', format: 'string-list', default: [] as string[] },
     Cookie: {
-      Keys: { doc: 'Keys signing the session cookie (newest first).', format: 'string-list', default: [] as string[], sensitive: true },
+      Keys: { doc: 'Keys signing the session cookie (newest first), each at least 32 bytes.', format: 'key-list', default: [] as string[], sensitive: true },
       IdleMinutes: { doc: 'A cookie session ends after this long unused.', format: 'positive', default: 30 },
       AbsoluteHours: { doc: 'A cookie session ends this long after login.', format: 'positive', default: 12 },
     },

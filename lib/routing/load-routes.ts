@@ -14,8 +14,8 @@ export interface LoadedRoute {
 
 /** A route file that does not follow the conventions; startup stops with this message. */
 export class RouteFileError extends Error {
-  constructor(file: string, problem: string) {
-    super(`routes/${file}: ${problem}`);
+  constructor(file: string, problem: string, options?: { cause?: unknown }) {
+    super(`routes/${file}: ${problem}`, options);
     this.name = 'RouteFileError';
   }
 }
@@ -65,10 +65,17 @@ function check(file: string, path: string, verb: Verb, route: Route) {
  */
 export async function loadRoutes(dir: string): Promise<LoadedRoute[]> {
   const routes: LoadedRoute[] = [];
+  const served = new Map<string, { file: string; path: string }>();
   for (const full of listFiles(dir).sort()) {
     const file = relative(dir, full);
     const path = routePath(file);
-    const exports = (await import(pathToFileURL(full).href)) as Record<string, unknown>;
+    let exports: Record<string, unknown>;
+    try {
+      exports = (await import(pathToFileURL(full).href)) as Record<string, unknown>;
+    } catch (err) {
+      // A syntax error or a throw at import time says nothing about which file it came from.
+      throw new RouteFileError(file, `cannot be loaded: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
     const names = Object.keys(exports);
     if (!names.length) throw new RouteFileError(file, 'exports no verb (GET, POST, PUT, PATCH, DELETE)');
     for (const name of names) {
@@ -76,6 +83,11 @@ export async function loadRoutes(dir: string): Promise<LoadedRoute[]> {
       const value = exports[name];
       if (!isRoute(value)) throw new RouteFileError(file, `${name} must be made with route({ ... })`);
       check(file, path, name as Verb, value);
+      // `a.ts` and `a/index.ts`, or `[id].ts` and `[key].ts` side by side, would both serve the same requests.
+      const shape = `${name} ${path.replace(/:[\w$]+/g, ':')}`;
+      const other = served.get(shape);
+      if (other) throw new RouteFileError(file, `${name} ${path} is also served by routes/${other.file} (${other.path})`);
+      served.set(shape, { file, path });
       routes.push({ file, path, verb: name as Verb, route: value });
     }
   }

@@ -1,0 +1,144 @@
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { childEnv, killChildren, runCli } from '../support/processes.js';
+import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
+import { newKey } from '../support/tokens.js';
+
+const stackLine = /^\s+at\s/m;
+
+/** The lines of stderr that report a problem of `key` (indented below the "invalid configuration:" line). */
+const problemLines = (stderr: string, key: string) => stderr.split('\n').filter((line) => line.trim().startsWith(`${key}:`));
+
+describe('restlayer config check (a real process)', function () {
+  this.timeout(60_000);
+  let cwd: string;
+  const key = newKey();
+  const cookieKey = newKey();
+  const keys = {
+    Authentication__Schemes__Bearer__SigningKeys__0__Issuer: 'restlayer',
+    Authentication__Schemes__Bearer__SigningKeys__0__Value: key,
+    Authentication__Cookie__Keys: cookieKey,
+  };
+
+  before(() => {
+    cwd = makeTempDir('restlayer-cli-cwd-');
+  });
+  after(async () => {
+    await killChildren();
+    removeTempDirs();
+  });
+
+  it('exits 0, prints the configuration from `__` variables and redacts the secrets', async () => {
+    const run = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, RestAPI__Path: '/api', restapi__maxrows: '77', Storage__Postgres__Url: 'postgres://u:pg-secret@db/x' }) });
+    expect(run.code, run.stderr).to.equal(0);
+    const [first, ...rest] = run.stdout.split('\n');
+    expect(first).to.equal('configuration is valid');
+    const printed = JSON.parse(rest.join('\n'));
+    expect(printed.RestAPI).to.deep.include({ Path: '/api', MaxRows: 77 });
+    expect(printed.env).to.equal('test');
+    for (const secret of [key, cookieKey, 'pg-secret']) {
+      expect(run.stdout).to.not.include(secret);
+      expect(run.stderr).to.not.include(secret);
+    }
+    expect(printed.Authentication.Schemes.Bearer.SigningKeys).to.be.a('string').and.not.include(key);
+    expect(run.stderr).to.equal('');
+  });
+
+  it('--json prints parseable JSON with the configuration and the warnings', async () => {
+    const run = await runCli(['config', 'check', '--json'], { cwd, env: childEnv({ ...keys, AuthConfig__ExpiresMin: '45' }) });
+    expect(run.code, run.stderr).to.equal(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.valid).to.equal(true);
+    expect(out.warnings).to.deep.equal([]);
+    expect(out.config.AuthConfig.ExpiresMin).to.equal(45);
+    expect(run.stdout).to.not.include(key).and.not.include(cookieKey);
+  });
+
+  it('warns about a generated development key, and --json still prints nothing but JSON on stdout', async () => {
+    const plain = await runCli(['config', 'check'], { cwd, env: childEnv() });
+    expect(plain.code, plain.stderr).to.equal(0);
+    expect(plain.stderr.split('\n').filter((l) => l.startsWith('warning:') && l.includes('Authentication:Schemes:Bearer:SigningKeys'))).to.have.length(1);
+
+    const json = await runCli(['config', 'check', '--json'], { cwd, env: childEnv() });
+    expect(json.code, json.stderr).to.equal(0);
+    const out = JSON.parse(json.stdout);
+    expect(out.warnings.filter((w: string) => w.includes('Authentication:Schemes:Bearer:SigningKeys'))).to.have.length(1);
+  });
+
+  it('exits 1 on invalid configuration with one stderr line per problem and no stack trace', async () => {
+    const run = await runCli(['config', 'check'], {
+      cwd,
+      env: childEnv({ ...keys, RestAPI__MaxRows: 'lots', AuthConfig__ExpiresMin: '-3', Authentication__Variant: 'Z', RestAPI__Nope: 'x' }),
+    });
+    expect(run.code).to.equal(1);
+    expect(run.stdout).to.equal('');
+    for (const k of ['RestAPI:MaxRows', 'AuthConfig:ExpiresMin', 'Authentication:Variant', 'RestAPI:Nope']) {
+      expect(problemLines(run.stderr, k), `${k} in:\n${run.stderr}`).to.have.length(1);
+    }
+    expect(run.stderr).to.not.match(stackLine);
+    expect(run.stderr).to.not.include(key);
+  });
+
+  it('exits 1 with --json too, keeping errors on stderr', async () => {
+    const run = await runCli(['config', 'check', '--json'], { cwd, env: childEnv({ ...keys, RestAPI__Path: 'no-slash' }) });
+    expect(run.code).to.equal(1);
+    expect(run.stdout).to.equal('');
+    expect(problemLines(run.stderr, 'RestAPI:Path')).to.have.length(1);
+    expect(run.stderr).to.not.match(stackLine);
+  });
+
+  it('exits 1 in production without keys, naming each missing key', async () => {
+    const run = await runCli(['config', 'check'], { cwd, env: childEnv({ NODE_ENV: 'production' }) });
+    expect(run.code).to.equal(1);
+    expect(problemLines(run.stderr, 'Authentication:Schemes:Bearer:SigningKeys')).to.have.length(1);
+    expect(problemLines(run.stderr, 'Authentication:Cookie:Keys')).to.have.length(1);
+    expect(run.stderr).to.not.match(stackLine);
+  });
+
+  it('exits 1 for a RESTLAYER_CONFIG file holding an unknown key or a secret', async () => {
+    const dir = writeFiles(makeTempDir(), {
+      'unknown.json': { RestAPI: { MaxRowz: 5 } },
+      'secret.json': { AuthConfig: { SigningKey: 'a-secret-that-must-not-live-in-a-file' } },
+      'broken.json': '{ "RestAPI": ',
+    });
+    const unknown = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, RESTLAYER_CONFIG: join(dir, 'unknown.json') }) });
+    expect(unknown.code).to.equal(1);
+    expect(problemLines(unknown.stderr, 'RestAPI:MaxRowz')).to.have.length(1);
+
+    const secret = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, RESTLAYER_CONFIG: join(dir, 'secret.json') }) });
+    expect(secret.code).to.equal(1);
+    expect(problemLines(secret.stderr, 'AuthConfig:SigningKey')).to.have.length(1);
+    expect(secret.stderr).to.not.include('a-secret-that-must-not-live-in-a-file');
+
+    const broken = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, RESTLAYER_CONFIG: join(dir, 'broken.json') }) });
+    expect(broken.code).to.equal(1);
+    expect(broken.stderr).to.include('broken.json');
+    expect(broken.stderr).to.not.match(stackLine);
+  });
+
+  it('exits 1, naming the key, when a list variable holds broken JSON', async () => {
+    const run = await runCli(['config', 'check'], {
+      cwd,
+      env: childEnv({ Authentication__Cookie__Keys: cookieKey, Authentication__Schemes__Bearer__SigningKeys: '[{"Issuer":' }),
+    });
+    expect(run.code).to.equal(1);
+    expect(problemLines(run.stderr, 'Authentication:Schemes:Bearer:SigningKeys')).to.have.length(1);
+    expect(run.stderr).to.not.match(stackLine);
+  });
+
+  it('exits 2 on a usage error: unknown option, unknown command, extra argument', async () => {
+    const option = await runCli(['config', 'check', '--bogus'], { cwd, env: childEnv(keys) });
+    expect(option.code).to.equal(2);
+    expect(option.stderr).to.include("unknown option '--bogus'");
+    expect(option.stdout).to.equal('');
+
+    const command = await runCli(['frobnicate'], { cwd, env: childEnv(keys) });
+    expect(command.code).to.equal(2);
+    expect(command.stderr).to.include("unknown command 'frobnicate'");
+
+    const extra = await runCli(['config', 'check', 'please'], { cwd, env: childEnv(keys) });
+    expect(extra.code).to.equal(2);
+    expect(extra.stdout).to.equal('');
+    for (const run of [option, command, extra]) expect(run.stderr).to.not.match(stackLine);
+  });
+});
