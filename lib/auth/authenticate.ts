@@ -79,8 +79,9 @@ export function bearerVerification(settings: TokenSettings): Middleware<AppState
       return typeof decoded.sid === 'string' && !(await ctx.services.tokens.isSessionActive(decoded.sid));
     },
   } as koaJwt.Options) as unknown as Middleware<AppState, AppExtensions>;
-  // koa-jwt would report a missing token as a bad one; no credentials at all is a different answer.
-  return (ctx, next) => (ctx.get('Authorization') ? verify(ctx, next) : next());
+  // koa-jwt would report a missing token (or another scheme, such as Basic) as a bad token; no bearer token at all
+  // is a different answer: Security_Unauthenticated.
+  return (ctx, next) => (/^bearer\s/i.test(ctx.get('Authorization')) ? verify(ctx, next) : next());
 }
 
 function reject(ctx: AppContext, m: ErrorMessage, error?: string) {

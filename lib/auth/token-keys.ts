@@ -31,7 +31,7 @@ export function tokenSettings(config: AppConfig): TokenSettings {
       issuers: [key.issuer],
       keys: [key],
       signing: key,
-      lifetimeSeconds: config.AuthConfig.ExpiresMin * 60,
+      lifetimeSeconds: Math.round(config.AuthConfig.ExpiresMin * 60),
     };
   }
   const bearer = config.Authentication.Schemes.Bearer;
@@ -46,7 +46,7 @@ export function tokenSettings(config: AppConfig): TokenSettings {
     issuers: [...new Set([bearer.ValidIssuer, ...keys.map((k) => k.issuer)])],
     keys,
     signing: own[own.length - 1],
-    lifetimeSeconds: config.Authentication.AccessTokenMinutes * 60,
+    lifetimeSeconds: Math.round(config.Authentication.AccessTokenMinutes * 60),
   };
 }
 

@@ -20,6 +20,13 @@ const strictInt = (min: number) => ({
 convict.addFormat({ name: 'count', ...strictInt(0) });
 convict.addFormat({ name: 'positive', ...strictInt(1) });
 convict.addFormat({
+  name: 'minutes',
+  validate(v: unknown) {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 1 / 60) throw new Error('must be a number of minutes of at least 1/60 (one second)');
+  },
+  coerce: (v: string) => (/^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+});
+convict.addFormat({
   name: 'bool',
   validate(v: unknown) {
     if (typeof v !== 'boolean') throw new Error('must be true or false');
@@ -92,7 +99,7 @@ export const schema = {
   },
   Authentication: {
     Variant: { doc: 'A: /auth/cookie, /auth/jwt, /auth/refresh. B: /authentication.', format: ['A', 'B'], default: 'A' },
-    AccessTokenMinutes: { doc: 'Lifetime of variant A access tokens.', format: 'positive', default: 15 },
+    AccessTokenMinutes: { doc: 'Lifetime of variant A access tokens (fractions allowed: 0.5 is 30 s).', format: 'minutes', default: 15 },
     RefreshTokenDays: { doc: 'Absolute lifetime of a refresh token session.', format: 'positive', default: 14 },
     RefreshReuseGraceSeconds: { doc: 'Window in which a just-rotated refresh token is still accepted.', format: 'count', default: 10 },
     PasswordHashCost: { doc: 'log2 of the scrypt cost N for new password hashes (15: 32 MiB, about 0.1 s).', format: 'positive', default: 15 },
@@ -119,7 +126,7 @@ export const schema = {
     SigningKey: { doc: 'Variant B signing secret (UTF-8).', format: String, default: '', sensitive: true },
     Issuer: { doc: 'Variant B token issuer.', format: String, default: 'restlayer' },
     Audience: { doc: 'Variant B token audience.', format: String, default: 'restlayer' },
-    ExpiresMin: { doc: 'Variant B token lifetime in minutes.', format: 'positive', default: 60 },
+    ExpiresMin: { doc: 'Variant B token lifetime in minutes (fractions allowed).', format: 'minutes', default: 60 },
   },
   RemoteApi: {
     ClientName: { doc: 'Name the client sends as User-Agent.', format: String, default: 'restlayer-client' },

@@ -43,6 +43,8 @@ export interface RouteSpec<P, Q, B, R> {
   /** When given, the caller needs one of these roles. */
   roles?: readonly string[];
   summary: string;
+  /** The service operation this verb exposes, e.g. `ISalesOrderService.read`; proxies and the OpenAPI document use it. */
+  operation?: `${string}.${string}`;
   /** The route exists only under this `Authentication:Variant`. */
   variant?: 'A' | 'B';
   params?: Struct<P, unknown>;

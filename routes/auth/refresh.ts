@@ -3,6 +3,7 @@ import { RefreshInput } from '../../services/auth/auth-models.js';
 
 export const POST = route({
   summary: 'Exchange an (expired) access token and its refresh token for a new pair; the refresh token rotates.',
+  operation: 'ITokenService.refresh',
   variant: 'A',
   anonymous: true,
   body: RefreshInput,

@@ -6,6 +6,7 @@ const LookupTableKey = model({ type: text({ min: 1, max: 100 }) });
 
 export const GET = route({
   summary: 'A lookup table from the global cache; answers 304 to a matching If-None-Match.',
+  operation: 'ILookupService.read',
   params: LookupTableKey,
   async handle({ params, services, header }) {
     const output = await services.lookup.read(params.type);
@@ -17,6 +18,7 @@ export const GET = route({
 
 export const DELETE = route({
   summary: 'Drop a lookup table from the cache of every running instance.',
+  operation: 'ILookupService.remove',
   roles: ['Administrator'],
   params: LookupTableKey,
   handle: ({ params, services }) => services.lookup.remove(params.type),

@@ -3,12 +3,14 @@ import { SalesOrderKey, SalesOrderUpdateData } from '../../services/sales-order/
 
 export const GET = route({
   summary: 'Read one sales order.',
+  operation: 'ISalesOrderService.read',
   params: SalesOrderKey,
   handle: ({ params, services }) => services.salesOrder.read(params._salesOrderId),
 });
 
 export const PUT = route({
   summary: 'Update a sales order; a stale revisionNumber is a 409.',
+  operation: 'ISalesOrderService.update',
   params: SalesOrderKey,
   body: SalesOrderUpdateData,
   handle: ({ params, body, services }) => services.salesOrder.update(params._salesOrderId, body),
@@ -16,6 +18,7 @@ export const PUT = route({
 
 export const DELETE = route({
   summary: 'Delete a sales order.',
+  operation: 'ISalesOrderService.delete',
   params: SalesOrderKey,
   handle: ({ params, services }) => services.salesOrder.delete(params._salesOrderId),
 });

@@ -3,12 +3,14 @@ import { SalesOrderCreateData, salesOrderCriteria } from '../../services/sales-o
 
 export const GET = route({
   summary: 'List sales orders matching the criteria.',
+  operation: 'ISalesOrderService.readList',
   query: salesOrderCriteria,
   handle: ({ query, services }) => services.salesOrder.readList(query),
 });
 
 export const POST = route({
   summary: 'Create a sales order.',
+  operation: 'ISalesOrderService.create',
   body: SalesOrderCreateData,
   async handle({ body, services, created }) {
     const output = await services.salesOrder.create(body);
