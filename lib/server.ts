@@ -38,6 +38,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const routes = await loadRoutes(options.routesDir ?? defaultRoutesDir);
   const storage = await openStorage(config, { log: (text) => log.info(text), prepare: options.prepareStorage });
   const shared = openSharedState(config, (text) => log.warn(text));
+  // Give Redis its first connection before serving; if it is down, serve anyway and report not ready until it answers.
+  await shared.ping().catch((err: Error) => log.warn(`shared state not reachable at startup: ${err.message}`));
   const services = createServices(storage, config, shared);
   const app = createApp({ config, services, routes, log });
 

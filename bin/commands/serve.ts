@@ -1,8 +1,21 @@
+import cluster from 'node:cluster';
 import type { Command } from 'commander';
+import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { createLogger } from '../../lib/log.js';
 import { startServer } from '../../lib/server.js';
+import { relayClusterFlushes } from '../../lib/shared/cluster-bus.js';
+import { openStorage } from '../../lib/storage/open-storage.js';
+import { reportListening, runWorkerPool } from '../../lib/workers.js';
 import { configOrFail } from './config-context.js';
-import { parsePort } from './options.js';
+import { parsePort, parsePositive } from './options.js';
+
+interface ServeOptions {
+  port?: number;
+  host?: string;
+  workers?: number;
+}
+
+const announce = (url: string) => process.stdout.write(`restlayer is serving ${url} (try ${url}/health/live)\n`);
 
 export function serveCommand(program: Command) {
   program
@@ -10,18 +23,36 @@ export function serveCommand(program: Command) {
     .description('start the server (an empty database gets its schema and the sample data)')
     .option('--port <n>', 'port to listen on (also PORT; default 8080)', parsePort)
     .option('--host <h>', 'address to listen on (default 0.0.0.0)')
-    .action(async (opts: { port?: number; host?: string }) => {
-      const { config, warnings } = configOrFail();
+    .option('--workers <n>', 'processes sharing the port (default 1)', parsePositive)
+    .action(async (opts: ServeOptions) => {
+      const { config, warnings, generatedEnv } = configOrFail();
       const log = createLogger(config.Log.Level);
-      for (const w of warnings) log.warn(w);
-      const server = await startServer({ config, log, port: opts.port, host: opts.host });
-      log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider });
-      process.stdout.write(`restlayer is serving ${server.url} (try ${server.url}/health/live)\n`);
+      const workers = opts.workers ?? 1;
+
+      if (workers > 1 && cluster.isPrimary) {
+        for (const w of warnings) log.warn(w);
+        // The primary prepares the store once, so workers never race to migrate or seed it.
+        await (await openStorage(config, { log: (text) => log.info(text) })).close();
+        if (!config.Cache.Redis.Url) {
+          // Without Redis, workers share login throttling and lookup flushes through the primary.
+          new RateLimiterClusterMaster();
+          relayClusterFlushes();
+        }
+        process.exitCode = await runWorkerPool({ count: workers, log, env: generatedEnv, onListening: announce });
+        return;
+      }
+
+      if (!cluster.isWorker) for (const w of warnings) log.warn(w);
+      const server = await startServer({ config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker });
+      log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
+      if (cluster.isWorker) reportListening(server.url);
+      else announce(server.url);
+
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
         stopping = true;
-        log.info(`${signal}: finishing in-flight requests`);
+        log.info(`${signal}: finishing in-flight requests`, { pid: process.pid });
         server.close().then(() => process.exit(0), (err: Error) => {
           log.error('shutdown failed', { error: err.message });
           process.exit(1);

@@ -16,6 +16,11 @@ export interface LoadedConfig {
   config: AppConfig;
   /** Things the operator should know but that do not stop startup (e.g. a generated development key). */
   warnings: string[];
+  /**
+   * Environment variables carrying the keys generated for this process (development only), so that worker
+   * processes started from it use the same keys.
+   */
+  generatedEnv: Record<string, string>;
   /** The configuration as JSON with secrets replaced. */
   redacted(): string;
 }
@@ -121,6 +126,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const dir = options.configDir ?? defaultConfigDir;
   const problems: string[] = [];
   const warnings: string[] = [];
+  const generated: Record<string, string> = {};
   const nodeEnv = env.NODE_ENV || 'development';
   const c = convict(schema, { env: {}, args: [] });
   try {
@@ -164,21 +170,24 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     }
   }
   const config = c.getProperties() as unknown as AppConfig;
-  // Missing secrets are reported with every other problem, unless a setting they depend on is itself invalid.
   const invalid = (key: string) => problems.some((p) => p.startsWith(`${key}:`));
-  if (!['env', 'Authentication:Variant', 'Authentication:Schemes:Bearer:ValidIssuer'].some(invalid)) ensureSecrets(config, problems, warnings, invalid);
+  if (config.Storage.Provider === 'postgres' && !config.Storage.Postgres.Url && !invalid('Storage:Provider')) {
+    problems.push('Storage:Postgres:Url: required when Storage:Provider is postgres (e.g. postgres://user@host:5432/db)');
+  }
+  // Missing secrets are reported with every other problem, unless a setting they depend on is itself invalid.
+  if (!['env', 'Authentication:Variant', 'Authentication:Schemes:Bearer:ValidIssuer'].some(invalid)) ensureSecrets(config, problems, warnings, invalid, generated);
   if (problems.length) throw new ConfigError(problems);
-  return { config, warnings, redacted: () => c.toString() };
+  return { config, warnings, generatedEnv: generated, redacted: () => c.toString() };
 }
 
 /** Production needs real keys; elsewhere a random per-process key keeps development friction-free. */
-function ensureSecrets(config: AppConfig, problems: string[], warnings: string[], invalid: (key: string) => boolean) {
+function ensureSecrets(config: AppConfig, problems: string[], warnings: string[], invalid: (key: string) => boolean, generated: Record<string, string>) {
   const production = config.env === 'production';
-  const need = (key: string, missing: () => boolean, generate: () => void) => {
+  const need = (key: string, missing: () => boolean, generate: () => string) => {
     if (invalid(key) || !missing()) return;
     if (production) problems.push(`${key}: required in production (set ${key.split(':').join('__')})`);
     else {
-      generate();
+      generated[key.split(':').join('__')] = generate();
       warnings.push(`${key} is not set: using a random key for this process only; tokens and cookies will not survive a restart.`);
     }
   };
@@ -187,13 +196,16 @@ function ensureSecrets(config: AppConfig, problems: string[], warnings: string[]
     need('Authentication:Schemes:Bearer:SigningKeys', () => !bearer.SigningKeys.some((k) => k.Issuer === bearer.ValidIssuer), () => {
       const key: SigningKeyConfig = { Issuer: bearer.ValidIssuer, Value: randomBytes(32).toString('base64'), Id: 'generated' };
       bearer.SigningKeys = [...bearer.SigningKeys, key];
+      return JSON.stringify(bearer.SigningKeys);
     });
     need('Authentication:Cookie:Keys', () => config.Authentication.Cookie.Keys.length === 0, () => {
       config.Authentication.Cookie.Keys = [randomBytes(32).toString('base64')];
+      return JSON.stringify(config.Authentication.Cookie.Keys);
     });
   } else {
     need('AuthConfig:SigningKey', () => !config.AuthConfig.SigningKey, () => {
       config.AuthConfig.SigningKey = randomBytes(32).toString('base64');
+      return config.AuthConfig.SigningKey;
     });
     if (!invalid('AuthConfig:SigningKey') && config.AuthConfig.SigningKey && Buffer.byteLength(config.AuthConfig.SigningKey) < 32) {
       problems.push('AuthConfig:SigningKey: must be at least 32 bytes (256 bits) long');

@@ -19,8 +19,14 @@ interface HttpLikeError {
 
 export const GENERIC_ERROR_TEXT = 'Unexpected server error occurred. Please contact your system administrator.';
 
-/** Storage failures that mean "try again later" rather than "the server is broken". */
-const unavailableCodes = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03']);
+/**
+ * Storage failures that mean "try again later" rather than "the server is broken": SQLite contention, sockets
+ * refused or cut, PostgreSQL's connection exceptions (class 08) and shutdowns (57P01-57P03).
+ */
+const unavailableCodes = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
+  '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03']);
+/** What pg and ioredis say when their server is gone, for errors that carry no code. */
+const unavailableText = /Connection terminated|timeout exceeded when trying to connect|Connection is closed|enableOfflineQueue|Reached the max retries per request/i;
 
 /** zlib's codes for compressed input that is corrupt or cut short. */
 const corruptBodyCodes = new Set(['Z_DATA_ERROR', 'Z_BUF_ERROR', 'Z_NEED_DICT']);
@@ -31,7 +37,7 @@ export function createErrorParser(options: { production: boolean }) {
     if (err instanceof ServiceError) return { messages: [...err.messages], unhandled: false };
     const e = (typeof err === 'object' && err !== null ? err : {}) as HttpLikeError;
     const status = e.status ?? e.statusCode;
-    if (e.code && unavailableCodes.has(e.code)) {
+    if ((e.code && unavailableCodes.has(e.code)) || (err instanceof Error && unavailableText.test(err.message))) {
       return {
         messages: [message('System', 'Storage_Unavailable', 'The data store is temporarily unavailable. Please retry shortly.', { status: 503 })],
         unhandled: false,

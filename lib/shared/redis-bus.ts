@@ -4,9 +4,11 @@ import type { InvalidationBus } from '../lookup/lookup-cache.js';
 /** Lookup flushes over Redis pub/sub: every instance subscribed to the channel drops the table. */
 export function redisBus(publisher: Redis, subscriber: Redis, channel: string): InvalidationBus {
   const listeners: ((type: string | null) => void)[] = [];
-  void subscriber.subscribe(channel).catch(() => {
-    /* retried on reconnect: ioredis re-subscribes */
-  });
+  // The client has no offline queue, so subscribing must wait for a connection; doing it on every 'ready'
+  // also covers reconnects after Redis restarts.
+  const subscribe = () => void subscriber.subscribe(channel).catch(() => {});
+  subscriber.on('ready', subscribe);
+  if (subscriber.status === 'ready') subscribe();
   subscriber.on('message', (ch: string, payload: string) => {
     if (ch !== channel) return;
     const type = payload === '*' ? null : payload;

@@ -1,17 +1,17 @@
-import { dropTestDatabases, postgresProblem, testProvider, testRedis, redisUrl } from './test-stores.js';
-import { Redis } from 'ioredis';
+import { dropTestDatabases, postgresProblem, redisProblem, testProvider, testRedis } from './test-stores.js';
 
-async function redisProblem(): Promise<string | undefined> {
-  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  try {
-    await client.connect();
-    await client.ping();
-    return undefined;
-  } catch (err) {
-    return `Redis is not reachable at ${redisUrl} (${(err as Error).message})`;
-  } finally {
-    client.disconnect();
-  }
+const underCi = /^(1|true)$/i.test(process.env.CI ?? '');
+
+/**
+ * Skips the calling suite (or hook's suite) with the reason when a service it needs is missing; under CI
+ * (CI=true) a missing service is a failure instead.
+ */
+export async function requireServices(context: Mocha.Context, services: ('postgres' | 'redis')[], what: string): Promise<void> {
+  const problems = (await Promise.all(services.map((s) => (s === 'postgres' ? postgresProblem() : redisProblem())))).filter(Boolean);
+  if (!problems.length) return;
+  if (underCi) throw new Error(`${what}: ${problems.join('; ')}. Under CI a missing service is a failure.`);
+  console.warn(`\n  SKIPPED ${what}: ${problems.join('; ')}. (Under CI=true this is a failure.)\n`);
+  context.skip();
 }
 
 /**
@@ -20,13 +20,9 @@ async function redisProblem(): Promise<string | undefined> {
  */
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
-    const problems = [testProvider === 'postgres' ? await postgresProblem() : undefined, testRedis ? await redisProblem() : undefined].filter(Boolean);
-    if (!problems.length) return;
-    if (/^(1|true)$/i.test(process.env.CI ?? '')) throw new Error(`${problems.join('; ')}. Under CI a missing service is a failure.`);
-    console.warn(`\n  SKIPPED: the ${testProvider}${testRedis ? ' + Redis' : ''} suites need a service that is missing: ${problems.join('; ')}.\n`);
-    this.skip();
+    await requireServices(this, [...(testProvider === 'postgres' ? ['postgres' as const] : []), ...(testRedis ? ['redis' as const] : [])], `the ${testProvider} suites`);
   },
   async afterAll() {
-    if (testProvider === 'postgres') await dropTestDatabases();
+    await dropTestDatabases();
   },
 };

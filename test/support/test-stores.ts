@@ -83,10 +83,25 @@ export async function postgresProblem(): Promise<string | undefined> {
   }
 }
 
+/** Whether Redis answers; the reason when it does not. */
+export async function redisProblem(): Promise<string | undefined> {
+  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  try {
+    await client.connect();
+    await client.ping();
+    return undefined;
+  } catch (err) {
+    return `Redis is not reachable at ${redisUrl} (${(err as Error).message})`;
+  } finally {
+    client.disconnect();
+  }
+}
+
 /** Drops this run's templates and databases of runs older than an hour (a crashed run leaves them behind). */
 export async function dropTestDatabases(): Promise<void> {
   const names = Object.values(templates);
   templates = {};
+  if (!names.length) return;
   await admin(async (c) => {
     for (const name of await Promise.allSettled(names)) {
       if (name.status === 'fulfilled') await c.query(`DROP DATABASE IF EXISTS ${name.value} WITH (FORCE)`);
