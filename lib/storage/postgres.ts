@@ -13,8 +13,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 /** The scale-out store: a connection pool; every instance and worker shares the same database. */
 export function openPostgres(url: string, onError: (err: Error) => void = () => {}): Storage {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
-  // An idle client losing its server (restart, network) must not crash the process; the pool reconnects on demand.
+  // A client losing its server (restart, network) must not crash the process: idle clients report through the
+  // pool, checked-out ones through their own listener; the failed query itself rejects and answers 503.
   pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

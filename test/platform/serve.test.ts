@@ -227,9 +227,7 @@ describe('restlayer serve (a real process)', function () {
     }
   });
 
-  // DEFECT (bin/commands/serve.ts, not fixed here): contract part 8 lists `restlayer serve [--workers N]`, but serve has
-  // no --workers option, so `restlayer serve --workers 2` is a usage error (exit 2, "unknown option '--workers'").
-  it.skip('runs --workers N worker processes behind one port, and all of them stop on SIGTERM', async () => {
+  it('runs --workers N worker processes behind one port, and all of them stop on SIGTERM', async () => {
     const server = await startServe(['--port', '0', '--workers', '2', ...local], { cwd: dir, env: serveEnv(join(dir, 'workers.db')) });
     expect(await totalCount(server)).to.be.at.least(10_000);
     const replies = await Promise.all(Array.from({ length: 8 }, () => callUrl(`${server.url}/health/live`)));
