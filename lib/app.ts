@@ -8,7 +8,9 @@ import { createErrorParser } from './envelope/error-parser.js';
 import { jsonBody } from './http/body.js';
 import type { AppExtensions, AppState } from './http/context.js';
 import { errorBoundary } from './http/error-boundary.js';
+import { corsFor, queryLimit, securityHeaders } from './http/protections.js';
 import { requestId } from './http/request-id.js';
+import { requestLog } from './http/request-log.js';
 import type { Logger } from './log.js';
 import type { LoadedRoute } from './routing/load-routes.js';
 import { runRoute } from './routing/run-route.js';
@@ -49,12 +51,17 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
     const chain: Middleware<AppState, AppExtensions>[] = [];
     if (!route.anonymous) chain.push(verify, requireCaller(route.roles ?? [], callerOptions));
     if (route.body) chain.push(body);
-    chain.push(runRoute(route, prefix));
+    chain.push(runRoute(route, prefix, config.RestAPI.RequestTimeoutSeconds * 1000));
     router.register(path, [verb], chain);
   }
 
   app.use(requestId);
+  app.use(requestLog);
   app.use(errorBoundary);
+  app.use(securityHeaders());
+  const allowCors = corsFor(config.RestAPI.Cors.Origins);
+  if (allowCors) app.use(allowCors);
+  app.use(queryLimit(config.RestAPI.MaxQueryLength));
   if (auth.Variant === 'A') {
     app.keys = auth.Cookie.Keys;
     app.use(cookieSessions(app, { store: services.cookieSessions, idleMinutes: auth.Cookie.IdleMinutes }));

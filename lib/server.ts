@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { AppConfig } from './config/schema.js';
 import { type App, createApp } from './app.js';
+import { answerClientError } from './http/client-errors.js';
 import type { Logger } from './log.js';
 import { loadRoutes } from './routing/load-routes.js';
 import { openSharedState } from './shared/shared-state.js';
@@ -48,8 +49,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     if (closing) ctx.set('Connection', 'close');
     await next();
   });
-  const server = createServer(app.callback());
-  server.headersTimeout = 30_000;
+  const server = createServer({ maxHeaderSize: config.RestAPI.MaxHeaderBytes }, app.callback());
+  server.on('clientError', answerClientError);
+  // Slow senders hold a connection at most this long (slowloris); operations have their own RequestTimeoutSeconds.
+  server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
 
   const host = options.host ?? config.Server.Host;

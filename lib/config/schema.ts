@@ -96,6 +96,12 @@ export const schema = {
     Path: { doc: 'Prefix of every API route, e.g. /api.', format: 'url-path', default: '' },
     MaxRows: { doc: 'Default and maximum `take` of list operations.', format: 'positive', default: 1000 },
     MaxBodyBytes: { doc: 'Largest accepted request body.', format: 'positive', default: 1048576 },
+    MaxHeaderBytes: { doc: 'Largest accepted request head (request line and headers); larger answers 431.', format: 'positive', default: 16384 },
+    MaxQueryLength: { doc: 'Longest accepted query string in characters; longer answers 414.', format: 'positive', default: 8192 },
+    RequestTimeoutSeconds: { doc: 'An operation still running after this long answers 503 Request_Timeout.', format: 'positive', default: 30 },
+    Cors: {
+      Origins: { doc: 'Origins of browser apps allowed to call the API from another site (CORS); empty: none.', format: 'string-list', default: [] as string[] },
+    },
   },
   Authentication: {
     Variant: { doc: 'A: /auth/cookie, /auth/jwt, /auth/refresh. B: /authentication.', format: ['A', 'B'], default: 'A' },

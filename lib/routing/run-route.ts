@@ -2,6 +2,7 @@ import type { Next } from 'koa';
 import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
 import { withErrorScope } from '../envelope/request-scope.js';
+import { ServiceError } from '../envelope/error-list.js';
 import type { AppContext } from '../http/context.js';
 import { messagesOf } from '../http/error-boundary.js';
 import { respond } from '../http/respond.js';
@@ -31,7 +32,17 @@ function notModified(ifNoneMatch: string, etag: string): boolean {
  * The envelope middleware every route runs inside: validate params, query and body (every problem, each with its
  * property), call the operation inside a fresh error scope, and send its Output with the derived status.
  */
-export function runRoute(route: Route, prefix: string) {
+/** Races an operation against the request timeout; the operation itself runs on, its late answer is dropped. */
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ServiceError([message('System', 'Request_Timeout',
+      `The operation did not finish within ${ms / 1000} seconds. It may still complete; check before retrying.`, { status: 503 })])), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function runRoute(route: Route, prefix: string, timeoutMs: number) {
   return async (ctx: AppContext, _next: Next) => {
     await withErrorScope(async (errors) => {
       const problems: ErrorMessage[] = [];
@@ -49,7 +60,7 @@ export function runRoute(route: Route, prefix: string) {
       let location: string | undefined;
       let output: Output<unknown> | undefined;
       try {
-        output = await route.handle({
+        output = await withTimeout(route.handle({
           params, query, body,
           services: ctx.services,
           principal: ctx.state.principal,
@@ -68,7 +79,7 @@ export function runRoute(route: Route, prefix: string) {
           async signOut() {
             endCookieSession(ctx);
           },
-        });
+        }), timeoutMs);
       } catch (err) {
         errors.addAll(messagesOf(ctx, err));
       }

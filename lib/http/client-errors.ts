@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { envelope } from '../envelope/envelope.js';
+import { message } from '../envelope/error-message.js';
+
+/**
+ * Requests that never reach Koa (malformed HTTP, a head over RestAPI:MaxHeaderBytes, a request not received in
+ * time) get the envelope too, written straight to the socket, instead of node's bare status line.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, m] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, message('Validation', 'Request_HeadersTooLarge', 'The request headers are larger than the server accepts.', { status: 431 })]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, message('Validation', 'Request_Timeout', 'The request was not received completely in time.', { status: 408 })]
+        : [400, message('Validation', 'Request_Malformed', 'The request is not valid HTTP.')];
+  const body = JSON.stringify(envelope([m]));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
