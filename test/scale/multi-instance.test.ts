@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { until } from '../support/wait.js';
 import pg from 'pg';
 import { type UrlReply, callUrl } from '../support/http.js';
 import { type Deployment, deployment } from '../support/cluster-env.js';
@@ -8,16 +9,6 @@ import { dropRedisKeys } from '../support/test-stores.js';
 
 const local = ['--host', '127.0.0.1', '--port', '0'];
 
-/** The flush reaches other instances over pub/sub a moment after the DELETE answers; poll briefly for it. */
-async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 3_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (value !== expected && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
-}
 
 describe('scale-out: two instances on one PostgreSQL and one Redis', function () {
   this.timeout(60_000);
@@ -103,12 +94,13 @@ describe('scale-out: two instances on one PostgreSQL and one Redis', function ()
       await client.query(`update sales_order_status set name = 'On back order' where status_id = 3`);
       expect(await text(b), 'cached until flushed').to.equal('Backordered');
       expect((await callUrl(`${a.url}/lookup-table/sales-order-status`, { method: 'DELETE', token })).status).to.equal(200);
-      expect(await eventually(() => text(b), 'On back order')).to.equal('On back order');
+      // The flush reaches the other instance over pub/sub a moment after the DELETE answers.
+      await until(async () => (await text(b)) === 'On back order', 'the other instance to drop the table', 3_000, 50);
 
       await client.query(`update sales_order_status set name = 'Waiting for stock' where status_id = 3`);
       const flush = await runCli(['lookup', 'flush', 'sales-order-status', '--url', a.url], { env: d.env });
       expect(flush.code, flush.stderr).to.equal(0);
-      expect(await eventually(() => text(b), 'Waiting for stock')).to.equal('Waiting for stock');
+      await until(async () => (await text(b)) === 'Waiting for stock', 'the other instance to drop the table', 3_000, 50);
     } finally {
       await client.end();
     }

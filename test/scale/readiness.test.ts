@@ -1,17 +1,11 @@
 import { expect } from 'chai';
+import { until } from '../support/wait.js';
 import { requireServices } from '../support/hooks.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { type TcpProxy, tcpProxy } from '../support/tcp-proxy.js';
 import { createTestDatabase, dropRedisKeys, pgAdminUrl, redisPrefix, redisUrl } from '../support/test-stores.js';
 import { addUser } from '../support/users.js';
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('readiness follows PostgreSQL and Redis, and the server recovers by itself', function () {
   this.timeout(90_000);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { until } from '../support/wait.js';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -15,13 +16,6 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('serve --workers N (one machine, no Redis)', function () {
   this.timeout(60_000);
