@@ -9,6 +9,7 @@ export interface Sent {
   url: URL;
   headers: Headers;
   body?: string;
+  credentials?: RequestCredentials;
   status: number;
 }
 
@@ -21,6 +22,7 @@ export function recordingFetch(answer?: (request: Omit<Sent, 'status'>) => Respo
       url: new URL(String(input)),
       headers: new Headers(init.headers),
       body: typeof init.body === 'string' ? init.body : undefined,
+      credentials: init.credentials,
     };
     const entry: Sent = { ...request, status: 0 };
     sent.push(entry);
