@@ -11,6 +11,8 @@ export interface Sent {
   body?: string;
   credentials?: RequestCredentials;
   status: number;
+  /** The answer's body. */
+  text?: string;
 }
 
 /** A fetch that passes requests on (to the real fetch unless `answer` is given) and records each of them. */
@@ -28,6 +30,7 @@ export function recordingFetch(answer?: (request: Omit<Sent, 'status'>) => Respo
     sent.push(entry);
     const response = answer ? await answer(request) : await fetch(input, init);
     entry.status = response.status;
+    entry.text = await response.clone().text();
     return response;
   };
   return {
