@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
 import { configCommand } from './commands/config-check.js';
 import { lookupCommand } from './commands/lookup.js';
+import { openapiCommand } from './commands/openapi.js';
 import { serveCommand } from './commands/serve.js';
 import { tokenCommand } from './commands/token.js';
 import { userCommand } from './commands/user.js';
@@ -18,6 +19,7 @@ configCommand(program);
 userCommand(program);
 tokenCommand(program);
 lookupCommand(program);
+openapiCommand(program);
 
 /** Errors are one line on stderr with no stack: exit 1 when the operation failed, 2 on a usage error. */
 try {

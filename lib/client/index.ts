@@ -1,0 +1,18 @@
+/**
+ * The restlayer client: platform fetch, URL, URLSearchParams and EventTarget only, so it runs in Node 20 and in a
+ * browser bundle alike. Proxies implementing the service interfaces live beside their services
+ * (services/sales-order/sales-order-proxy.ts, services/lookup/lookup-proxy.ts). See docs/client.md.
+ */
+export { RestClient, createClient, type CallInput, type ClientOptions } from './client.js';
+export { CookieJar } from './cookie-jar.js';
+export { CookieSession } from './cookie-session.js';
+export { criteriaToQuery } from './criteria.js';
+export { type DateKeys, type DateProperties, reviveDates } from './dates.js';
+export {
+  OperationNotSupportedError, SESSION_EXPIRED_CODE, SESSION_EXPIRED_TEXT, SessionExpiredError, SessionExpiredEvent, clientOutput,
+} from './errors.js';
+export { type Environment, type HttpCall, HttpCore, type HttpOptions, type HttpReply } from './http.js';
+export { type OperationRoute, type OperationTable, type ProxyDescription, notExposed } from './operations.js';
+export { type RemoteApi, apiBase, apiUrl, remoteApiDefaults, remoteApiFromConfig } from './remote-api.js';
+export { ClientSession } from './session.js';
+export { type TokenPair, TokenService, type TokenServiceOptions, jwtClaims } from './token-service.js';

@@ -1,0 +1,206 @@
+import { readFileSync } from 'node:fs';
+import { SESSION_COOKIE } from '../auth/cookie-session.js';
+import type { AppConfig } from '../config/schema.js';
+import type { LoadedRoute } from '../routing/load-routes.js';
+import type { Route, Verb } from '../routing/route.js';
+import { type AnyFieldSpec, CriteriaSchema, OPERATORS, type Operator, arityOf } from '../validation/criteria.js';
+import { type JsonSchema, isOptional, structSchema } from './struct-schema.js';
+
+export interface OpenApiOptions {
+  /** `Authentication:Variant`: only that variant's routes exist. */
+  variant: 'A' | 'B';
+  /** `RestAPI:Path`, the prefix of every path (the document's server URL). */
+  prefix: string;
+  /** `RestAPI:MaxRows`: default and maximum `take`. */
+  maxRows: number;
+}
+
+export function openApiOptions(config: Pick<AppConfig, 'Authentication' | 'RestAPI'>): OpenApiOptions {
+  return { variant: config.Authentication.Variant, prefix: config.RestAPI.Path, maxRows: config.RestAPI.MaxRows };
+}
+
+const packageVersion = (() => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+})();
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const typeSchema: Record<AnyFieldSpec['type'], JsonSchema> = {
+  string: { type: 'string' },
+  integer: { type: 'integer' },
+  number: { type: 'number' },
+  date: { type: 'string', format: 'date-time' },
+  boolean: { type: 'boolean' },
+};
+const sampleText: Record<AnyFieldSpec['type'], string> = { string: 'a', integer: '1', number: '1', date: '2024-01-01', boolean: 'true' };
+
+/** The operators a criteria field takes, asked of the parser itself so the document cannot disagree with it. */
+function operatorsOf(criteria: CriteriaSchema<Record<string, AnyFieldSpec>, string>, name: string): Operator[] {
+  const spec = criteria.fields[name];
+  return OPERATORS.filter((op) => {
+    const search = new URLSearchParams({ [`${name}.operator`]: op });
+    const [min] = arityOf(op);
+    for (let i = 0; i < min; i++) search.append(name, sampleText[spec.type]);
+    const parsed = criteria.parse(search);
+    return parsed.ok || !parsed.messages.some((m) => m.code === 'Operator_NotSupported');
+  });
+}
+
+function criteriaParameters(criteria: CriteriaSchema<Record<string, AnyFieldSpec>, string>, options: OpenApiOptions): JsonSchema[] {
+  const parameters: JsonSchema[] = [];
+  for (const [name, spec] of Object.entries(criteria.fields)) {
+    const implied = spec.kind === 'range' ? 'one value means EQ, two mean BW (both ends included)'
+      : spec.kind === 'boolean' ? 'one value means EQ' : 'one value means EQ, several mean In';
+    parameters.push({
+      name, in: 'query', required: false, style: 'form', explode: true,
+      description: `Filter on ${name}: give the parameter once or repeat it; without ${name}.operator ${implied}.`,
+      schema: { type: 'array', items: typeSchema[spec.type] },
+    });
+    parameters.push({
+      name: `${name}.operator`, in: 'query', required: false,
+      description: `The operator of the ${name} filter (case-insensitive). NL and NNL take no value, BW and NBW two, In and NIn several.`,
+      schema: { type: 'string', enum: operatorsOf(criteria, name) },
+    });
+  }
+  parameters.push(
+    { name: 'skip', in: 'query', required: false, description: 'Rows to skip.', schema: { type: 'integer', minimum: 0 } },
+    {
+      name: 'take', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: options.maxRows },
+      description: `Rows to answer; defaults to and is capped at ${options.maxRows} (RestAPI:MaxRows), with a Service_MaxRows warning when the cap cut the list.`,
+    },
+    { name: 'getTotalCount', in: 'query', required: false, description: 'Add totalCount, the number of matching rows.', schema: { type: 'boolean' } },
+    {
+      name: 'sort[0].fieldName', in: 'query', required: false, schema: { type: 'string', enum: [...criteria.sortable] },
+      description: 'The first sort key; sort[1].fieldName, sort[2].fieldName, ... add more. Rows are finally ordered by id.',
+    },
+    {
+      name: 'sort[0].sortDirection', in: 'query', required: false, schema: { type: 'string', enum: ['Ascending', 'Descending'], default: 'Ascending' },
+      description: 'The direction of the first sort key (sort[i].sortDirection for the others).',
+    },
+  );
+  return parameters;
+}
+
+const unsafe = new Set<Verb>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function operation(path: string, verb: Verb, route: Route, options: OpenApiOptions, secured: JsonSchema[]): JsonSchema {
+  const op: JsonSchema = {
+    operationId: route.operation ?? `${verb.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    summary: route.summary,
+    tags: [path.split('/')[1] || 'root'],
+  };
+  const parameters: JsonSchema[] = [];
+  if (route.params) {
+    for (const [name, struct] of Object.entries((route.params as { schema: Record<string, never> }).schema)) {
+      parameters.push({ name, in: 'path', required: true, schema: structSchema(struct) });
+    }
+  }
+  if (route.query instanceof CriteriaSchema) parameters.push(...criteriaParameters(route.query, options));
+  if (parameters.length) op.parameters = parameters;
+  if (route.body) {
+    op.requestBody = {
+      required: !isOptional(route.body),
+      description: 'Property names match case-insensitively; unknown properties are refused.',
+      content: { 'application/json': { schema: structSchema(route.body) } },
+    };
+  }
+  const success = verb === 'POST'
+    ? { '2XX': { description: 'Success: 200, or 201 with a Location header when the operation created something.', headers: { 'X-Request-Id': ref('headers', 'RequestId'), Location: { description: 'Where the created resource is, for 201.', schema: { type: 'string' } } }, content: { 'application/json': { schema: ref('schemas', 'Envelope') } } } }
+    : { '200': ref('responses', 'Success') };
+  const responses: JsonSchema = { ...success };
+  if (parameters.length || route.body) responses['400'] = ref('responses', 'InvalidInput');
+  if (!route.anonymous) responses['401'] = ref('responses', 'Unauthenticated');
+  if (!route.anonymous && (route.roles?.length || (options.variant === 'A' && unsafe.has(verb)))) responses['403'] = ref('responses', 'Forbidden');
+  responses.default = ref('responses', 'Error');
+  op.responses = responses;
+  op.security = route.anonymous ? [] : secured;
+  if (route.roles?.length) {
+    op['x-roles'] = [...route.roles];
+    op.description = `Requires one of the roles: ${route.roles.join(', ')}.`;
+  }
+  return op;
+}
+
+/**
+ * The OpenAPI 3.1 document of the API as the loaded route files define it: each route's verb and path (`{param}`
+ * for `[param]`), its `operation` as operationId, path parameters and the JSON body from its superstruct schemas,
+ * list criteria as query parameters, security per route (none when anonymous; bearer token, and in variant A the
+ * session cookie, otherwise), and the envelope as the schema of every answer.
+ */
+export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): JsonSchema {
+  const secured = options.variant === 'A' ? [{ bearer: [] }, { cookie: [] }] : [{ bearer: [] }];
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const { path, verb, route } of routes) {
+    if (route.variant && route.variant !== options.variant) continue;
+    const openPath = path.replace(/:([\w$]+)/g, '{$1}');
+    (paths[openPath] ??= {})[verb.toLowerCase()] = operation(path, verb, route, options, secured);
+  }
+  const envelope = (description: string) => ({ description, headers: { 'X-Request-Id': ref('headers', 'RequestId') }, content: { 'application/json': { schema: ref('schemas', 'Envelope') } } });
+  const securitySchemes: JsonSchema = {
+    bearer: {
+      type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+      description: options.variant === 'A' ? 'An access token from POST /auth/jwt, renewed at POST /auth/refresh.' : 'The JWT from POST /authentication.',
+    },
+  };
+  if (options.variant === 'A') {
+    securitySchemes.cookie = {
+      type: 'apiKey', in: 'cookie', name: SESSION_COOKIE,
+      description: 'The session cookie of POST /auth/cookie. Changes (POST, PUT, PATCH, DELETE) must also carry an Origin of this server or an allowed one.',
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'restlayer',
+      version: packageVersion,
+      description: 'Every answer, success or failure, is the envelope { result?, messages[], totalCount? }; the HTTP status follows the messages.',
+    },
+    servers: [{ url: options.prefix || '/' }],
+    security: secured,
+    paths,
+    components: {
+      schemas: {
+        Message: {
+          type: 'object',
+          required: ['code', 'message', 'severity', 'type'],
+          additionalProperties: false,
+          properties: {
+            code: { type: 'string', description: 'Stable identifier, e.g. Entity_NotFound.' },
+            message: { type: 'string', description: 'Text for a person.' },
+            severity: { type: 'string', enum: ['Info', 'Warning', 'Error', 'Critical'] },
+            type: { type: 'string', enum: ['Validation', 'Functional', 'Security', 'Data', 'Concurrency', 'External', 'System', 'Message'] },
+            property: { type: 'string', description: 'The input the message is about, e.g. customer.name or sort[0].fieldName.' },
+          },
+        },
+        Envelope: {
+          type: 'object',
+          required: ['messages'],
+          additionalProperties: false,
+          properties: {
+            result: { description: "The operation's result; absent when null or when a message is an Error or Critical. Nulls are never written." },
+            messages: { type: 'array', items: ref('schemas', 'Message') },
+            totalCount: { type: 'integer', minimum: 0, description: 'Only on lists, when getTotalCount=true was asked.' },
+          },
+        },
+      },
+      headers: {
+        RequestId: { description: 'The request id (echoed when the caller sent a valid one); server logs carry it.', schema: { type: 'string' } },
+      },
+      responses: {
+        Success: envelope('Success: the envelope with the result.'),
+        InvalidInput: envelope('Invalid input: one Validation message per problem, each with its property.'),
+        Unauthenticated: {
+          ...envelope('No valid credentials: Security_Unauthenticated, Security_TokenExpired or Security_TokenInvalid.'),
+          headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'WWW-Authenticate': { schema: { type: 'string' } } },
+        },
+        Forbidden: envelope('Security_Forbidden (a role is missing) or Security_CsrfRejected (a cookie-authenticated change from another origin).'),
+        Error: envelope('Any other failure; the status follows the messages (404 Data, 409 Concurrency, 429 throttled, 500 System, 502 External, 503 unavailable).'),
+      },
+      securitySchemes,
+    },
+  };
+}

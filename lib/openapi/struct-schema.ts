@@ -1,0 +1,99 @@
+import { type Struct, is, validate } from 'superstruct';
+
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
+export type JsonSchema = { [key: string]: unknown };
+
+type AnyStruct = Struct<any, any>;
+
+/** The longest text probed for a maximum length: longer limits are reported as none. */
+const PROBE_LENGTH = 1 << 20;
+
+/** The first failure superstruct reports for `value` (coercing, as routes validate), with the leaf's code and text. */
+function failure(struct: AnyStruct, value: unknown): { code?: string; message: string } | undefined {
+  const [error] = validate(value, struct, { coerce: true });
+  return error?.failures()[0] as { code?: string; message: string } | undefined;
+}
+
+const accepts = (struct: AnyStruct, value: unknown) => is(value, struct);
+
+/**
+ * The leaves of lib/validation/fields.ts keep their options (min, max, lengths, values) inside closures, so they are
+ * read back from what a leaf answers to probe values: its failure texts name the limits ("must be between 1 and
+ * 9007199254740991.", "must be at most 25 characters long.", "must be one of A, B."). Probing the real validator means
+ * the document can never claim a limit the server does not apply.
+ */
+function leafSchema(struct: AnyStruct): JsonSchema | undefined {
+  switch (struct.type) {
+    case 'integer': {
+      const schema: JsonSchema = { type: 'integer' };
+      for (const probe of [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]) {
+        const f = failure(struct, probe);
+        const range = f?.code === 'Input_OutOfRange' ? /between (-?\d+) and (-?\d+)/.exec(f.message) : null;
+        if (range) {
+          if (Number(range[1]) !== Number.MIN_SAFE_INTEGER) schema.minimum = Number(range[1]);
+          if (Number(range[2]) !== Number.MAX_SAFE_INTEGER) schema.maximum = Number(range[2]);
+          break;
+        }
+      }
+      return schema;
+    }
+    case 'decimal':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date-time', description: 'ISO 8601. A date without a time is midnight UTC; a time without an offset is UTC.' };
+    case 'text': {
+      const schema: JsonSchema = { type: 'string' };
+      const short = failure(struct, '');
+      if (short?.code === 'Input_Required') schema.minLength = 1;
+      else if (short?.code === 'Input_TooShort') schema.minLength = Number(/at least (\d+)/.exec(short.message)?.[1] ?? 0);
+      const long = failure(struct, 'x'.repeat(PROBE_LENGTH));
+      if (long?.code === 'Input_TooLong') schema.maxLength = Number(/at most (\d+)/.exec(long.message)?.[1]);
+      return schema;
+    }
+    case 'oneOf': {
+      const f = failure(struct, 0);
+      const values = f && /must be one of (.*)\.$/.exec(f.message)?.[1].split(', ');
+      return values ? { type: 'string', enum: values } : { type: 'string' };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function withNull(schema: JsonSchema): JsonSchema {
+  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+/** Whether a property may be left out (`optional`, `maybe`). */
+export function isOptional(struct: AnyStruct): boolean {
+  return accepts(struct, undefined);
+}
+
+/**
+ * The JSON Schema of a route input struct: the leaves of lib/validation/fields.ts (integer, decimal, boolean, date,
+ * text, oneOf), `model` (an object: required properties, no others; names match case-insensitively on the wire),
+ * `array`, and the wrappers `optional` (not required) and `maybe` (optional and nullable). superstruct keeps the
+ * inner type's name on `optional`/`nullable`, so those are recognised by what the struct accepts.
+ */
+export function structSchema(struct: AnyStruct): JsonSchema {
+  let schema: JsonSchema;
+  if (struct.type === 'object' && struct.schema && typeof struct.schema === 'object') {
+    const entries = Object.entries(struct.schema as Record<string, AnyStruct>);
+    schema = {
+      type: 'object',
+      properties: Object.fromEntries(entries.map(([name, child]) => [name, structSchema(child)])),
+      additionalProperties: false,
+    };
+    const required = entries.filter(([, child]) => !isOptional(child)).map(([name]) => name);
+    if (required.length) schema.required = required;
+  } else if (struct.type === 'array') {
+    schema = { type: 'array' };
+    if (struct.schema) schema.items = structSchema(struct.schema as AnyStruct);
+  } else {
+    schema = leafSchema(struct) ?? { description: `A value of type ${struct.type}.` };
+  }
+  return accepts(struct, null) ? withNull(schema) : schema;
+}

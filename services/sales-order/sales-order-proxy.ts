@@ -1,0 +1,65 @@
+import type { Output } from '../../lib/envelope/output.js';
+import type { RestClient } from '../../lib/client/client.js';
+import { criteriaToQuery } from '../../lib/client/criteria.js';
+import type { DateKeys } from '../../lib/client/dates.js';
+import { type OperationTable, notExposed } from '../../lib/client/operations.js';
+import type {
+  SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
+  SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
+} from './sales-order-models.js';
+import type { ISalesOrderService } from './sales-order-service.js';
+
+/**
+ * Where each operation is served. No drift: the table is written out here (so the proxy needs no route files or
+ * node:fs and works in a browser bundle), the compiler makes it cover every method of ISalesOrderService that is
+ * not listed in `notExposed`, and test/client/drift.test.ts records every proxy call and fails when its verb, path,
+ * query, body or anonymity disagrees with the route whose `operation` names it, or when a route exposes an
+ * operation that no proxy method sends.
+ */
+const operations = {
+  read: { verb: 'GET', path: '/sales-order/{_salesOrderId}' },
+  readList: { verb: 'GET', path: '/sales-order' },
+  create: { verb: 'POST', path: '/sales-order' },
+  update: { verb: 'PUT', path: '/sales-order/{_salesOrderId}' },
+  delete: { verb: 'DELETE', path: '/sales-order/{_salesOrderId}' },
+} as const satisfies OperationTable<ISalesOrderService, 'purgeCancelled'>;
+
+/** The result properties that are dates; the check below fails to compile when a model gains a Date property not listed. */
+const dates = ['orderDate', 'dueDate', 'shipDate', 'modifiedDate'] as const satisfies readonly SalesOrderDate[];
+type SalesOrderDate = DateKeys<SalesOrder_ReadOutput> | DateKeys<SalesOrder_ReadListOutput> | DateKeys<SalesOrder_UpdateOutput> | DateKeys<SalesOrder_CreateOutput>;
+const everyDateListed: [Exclude<SalesOrderDate, (typeof dates)[number]>] extends [never] ? true : never = true;
+void everyDateListed;
+
+/** ISalesOrderService over HTTP: the same interface as the service on the server, for clients. */
+export class SalesOrderProxy implements ISalesOrderService {
+  static readonly service = 'ISalesOrderService';
+  static readonly operations = operations;
+  static readonly notExposed = ['purgeCancelled'] as const;
+
+  constructor(private readonly client: RestClient) {}
+
+  read(salesOrderId: number): Promise<Output<SalesOrder_ReadOutput>> {
+    return this.client.call(operations.read, { params: { _salesOrderId: salesOrderId }, dates });
+  }
+
+  readList(criteria: SalesOrder_ReadListInput_Criteria): Promise<Output<SalesOrder_ReadListOutput[]>> {
+    return this.client.call(operations.readList, { query: criteriaToQuery(criteria), dates });
+  }
+
+  create(data: SalesOrder_CreateInput_Data): Promise<Output<SalesOrder_CreateOutput>> {
+    return this.client.call(operations.create, { body: data, dates });
+  }
+
+  update(salesOrderId: number, data: SalesOrder_UpdateInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
+    return this.client.call(operations.update, { params: { _salesOrderId: salesOrderId }, body: data, dates });
+  }
+
+  delete(salesOrderId: number): Promise<Output> {
+    return this.client.call(operations.delete, { params: { _salesOrderId: salesOrderId } });
+  }
+
+  /** Not exposed via REST: rejects with OperationNotSupportedError. */
+  purgeCancelled(_orderedBefore: Date): Promise<Output<number>> {
+    return notExposed('ISalesOrderService.purgeCancelled');
+  }
+}

@@ -1,0 +1,228 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { expect } from 'chai';
+import { array, optional } from 'superstruct';
+import { join } from 'node:path';
+import { loadConfig } from '../../lib/config/load.js';
+import { type OpenApiOptions, buildOpenApi, openApiOptions } from '../../lib/openapi/document.js';
+import { type JsonSchema, structSchema } from '../../lib/openapi/struct-schema.js';
+import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
+import { defaultRoutesDir } from '../../lib/server.js';
+import { boolean, date, decimal, integer, maybe, model, oneOf, text } from '../../lib/validation/fields.js';
+import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
+import { callUrl } from '../support/http.js';
+import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { makeTempDir, removeTempDirs } from '../support/temp.js';
+import { FAST_HASH, addUser } from '../support/users.js';
+import { clientFor, recordingFetch } from '../client/support.js';
+
+type Doc = JsonSchema & { paths: Record<string, Record<string, any>>; components: any; servers: { url: string }[] };
+
+async function expectValid(doc: JsonSchema) {
+  const validator = new Validator();
+  const result = await validator.validate(doc);
+  expect(result.errors, JSON.stringify(result.errors, null, 1)).to.equal(undefined);
+  expect(result.valid).to.equal(true);
+  expect(validator.version).to.equal('3.1');
+}
+
+/** JSON Schema validation of payloads against the document's schemas (Ajv, draft 2020-12 as OpenAPI 3.1 uses). */
+function schemaChecker(doc: Doc) {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  ajv.addSchema({ $id: 'openapi', components: { schemas: doc.components.schemas } });
+  const envelope = ajv.getSchema('openapi#/components/schemas/Envelope')!;
+  return {
+    envelope: (value: unknown) => envelope(value) || expect.fail(`not an Envelope: ${ajv.errorsText(envelope.errors)}: ${JSON.stringify(value)}`),
+    body: (path: string, verb: string) => ajv.compile(doc.paths[path][verb].requestBody.content['application/json'].schema as object),
+  };
+}
+
+const variants: OpenApiOptions[] = [{ variant: 'A', prefix: '', maxRows: 1000 }, { variant: 'B', prefix: '/api', maxRows: 50 }];
+
+describe('OpenAPI 3.1 document', () => {
+  let routes: LoadedRoute[];
+  before(async () => {
+    routes = await loadRoutes(defaultRoutesDir);
+  });
+  after(async () => {
+    await killChildren();
+    removeTempDirs();
+  });
+
+  for (const options of variants) {
+    describe(`variant ${options.variant}, prefix "${options.prefix}"`, () => {
+      let doc: Doc;
+      before(() => {
+        doc = buildOpenApi(routes, options) as Doc;
+      });
+
+      it('is a valid OpenAPI 3.1 document', async () => {
+        await expectValid(doc);
+        expect(doc.openapi).to.equal('3.1.0');
+        expect(doc.servers).to.deep.equal([{ url: options.prefix || '/' }]);
+      });
+
+      it("has every route of the variant, and none of the other's, with its operation as operationId", () => {
+        const mine = routes.filter((r) => !r.route.variant || r.route.variant === options.variant);
+        const listed = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((verb) => `${verb.toUpperCase()} ${path}`));
+        expect(listed.sort()).to.deep.equal(mine.map((r) => `${r.verb} ${r.path.replace(/:(\w+)/g, '{$1}')}`).sort());
+        for (const r of mine.filter((m) => m.route.operation)) {
+          expect(doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.verb.toLowerCase()].operationId).to.equal(r.route.operation);
+        }
+        const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
+        expect(new Set(ids).size).to.equal(ids.length);
+        expect(listed).to.include(options.variant === 'A' ? 'POST /auth/jwt' : 'POST /authentication');
+        expect(listed).to.not.include(options.variant === 'A' ? 'POST /authentication' : 'POST /auth/jwt');
+      });
+
+      it('declares security per route: none for anonymous routes, bearer (and the cookie in variant A) otherwise', () => {
+        const schemes = Object.keys(doc.components.securitySchemes);
+        expect(schemes).to.deep.equal(options.variant === 'A' ? ['bearer', 'cookie'] : ['bearer']);
+        for (const r of routes.filter((m) => !m.route.variant || m.route.variant === options.variant)) {
+          const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.verb.toLowerCase()];
+          expect(op.security, `${r.verb} ${r.path}`).to.deep.equal(r.route.anonymous ? [] : schemes.map((s) => ({ [s]: [] })));
+          expect('401' in op.responses, `${r.verb} ${r.path}`).to.equal(!r.route.anonymous);
+        }
+        expect(doc.paths['/lookup-table/{type}'].delete['x-roles']).to.deep.equal(['Administrator']);
+        expect(doc.paths['/health/live'].get.security).to.deep.equal([]);
+        expect(doc.paths['/openapi.json'].get.security).to.deep.equal([]);
+      });
+
+      it('describes inputs from the route schemas: path parameters, list criteria, JSON bodies', () => {
+        const item = doc.paths['/sales-order/{_salesOrderId}'];
+        expect(item.get.parameters).to.deep.equal([{ name: '_salesOrderId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }]);
+        const body = item.put.requestBody;
+        expect(body.required).to.equal(true);
+        expect(body.content['application/json'].schema).to.deep.include({ type: 'object', additionalProperties: false, required: ['status', 'onlineOrderFlag'] });
+        expect(body.content['application/json'].schema.properties.comment).to.deep.equal({ type: ['string', 'null'], maxLength: 128 });
+        expect(body.content['application/json'].schema.properties.revisionNumber).to.deep.equal({ type: ['integer', 'null'], minimum: 1 });
+        expect(doc.paths['/sales-order'].post.requestBody.content['application/json'].schema.required).to.deep.equal(['status', 'onlineOrderFlag', 'customerId']);
+        const list = Object.fromEntries((doc.paths['/sales-order'].get.parameters as any[]).map((p) => [p.name, p]));
+        expect(list.status.schema).to.deep.equal({ type: 'array', items: { type: 'integer' } });
+        expect(list['status.operator'].schema.enum).to.deep.equal(['EQ', 'NEQ', 'In', 'NIn', 'LT', 'LE', 'GT', 'GE', 'BW', 'NBW', 'NL', 'NNL']);
+        expect(list['customerName.operator'].schema.enum).to.have.length(16);
+        expect(list['onlineOrderFlag.operator'].schema.enum).to.deep.equal(['EQ', 'NEQ', 'NL', 'NNL']);
+        expect(list.orderDate.schema.items).to.deep.equal({ type: 'string', format: 'date-time' });
+        expect(list.take.schema).to.deep.equal({ type: 'integer', minimum: 0, default: options.maxRows });
+        expect(list['sort[0].fieldName'].schema.enum).to.include.members(['orderDate', 'salesOrderId', 'totalDue']);
+        expect(Object.keys(list)).to.include.members(['skip', 'getTotalCount', 'sort[0].sortDirection']);
+        if (options.variant === 'A') expect(doc.paths['/auth/logout'].post.requestBody.required).to.equal(false);
+      });
+
+      it('answers the envelope everywhere', () => {
+        for (const ops of Object.values(doc.paths)) {
+          for (const op of Object.values(ops)) {
+            for (const response of Object.values(op.responses) as any[]) {
+              const resolved = response.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response;
+              expect(resolved.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Envelope' });
+            }
+          }
+        }
+      });
+    });
+  }
+
+  describe('schemas of the leaf types', () => {
+    it('converts integer, decimal, boolean, date, text, oneOf, model, maybe, optional and array', () => {
+      expect(structSchema(integer())).to.deep.equal({ type: 'integer' });
+      expect(structSchema(integer({ min: -5, max: 10 }))).to.deep.equal({ type: 'integer', minimum: -5, maximum: 10 });
+      expect(structSchema(decimal())).to.deep.equal({ type: 'number' });
+      expect(structSchema(boolean())).to.deep.equal({ type: 'boolean' });
+      expect(structSchema(date())).to.deep.include({ type: 'string', format: 'date-time' });
+      expect(structSchema(text())).to.deep.equal({ type: 'string' });
+      expect(structSchema(text({ min: 1, max: 8192 }))).to.deep.equal({ type: 'string', minLength: 1, maxLength: 8192 });
+      expect(structSchema(text({ min: 8 }))).to.deep.equal({ type: 'string', minLength: 8 });
+      expect(structSchema(oneOf(['Ascending', 'Descending']))).to.deep.equal({ type: 'string', enum: ['Ascending', 'Descending'] });
+      expect(structSchema(maybe(integer({ min: 1 })))).to.deep.equal({ type: ['integer', 'null'], minimum: 1 });
+      expect(structSchema(array(text({ max: 3 })))).to.deep.equal({ type: 'array', items: { type: 'string', maxLength: 3 } });
+      expect(structSchema(model({ a: integer(), b: optional(text()), c: maybe(model({ d: array(boolean()) })) }))).to.deep.equal({
+        type: 'object',
+        additionalProperties: false,
+        required: ['a'],
+        properties: {
+          a: { type: 'integer' },
+          b: { type: 'string' },
+          c: { type: ['object', 'null'], additionalProperties: false, required: ['d'], properties: { d: { type: 'array', items: { type: 'boolean' } } } },
+        },
+      });
+    });
+
+    it('body schemas accept what the client sends and refuse what the server refuses', () => {
+      const check = schemaChecker(buildOpenApi(routes, variants[0]) as Doc);
+      const update = check.body('/sales-order/{_salesOrderId}', 'put');
+      const sent = JSON.parse(JSON.stringify({ status: 2, onlineOrderFlag: false, shipDate: new Date(), comment: null, revisionNumber: 4 }));
+      expect(update(sent), JSON.stringify(update.errors)).to.equal(true);
+      for (const bad of [{ status: 2 }, { status: 2, onlineOrderFlag: true, comment: 'x'.repeat(129) }, { status: 2, onlineOrderFlag: true, colour: 'red' }, { status: 2, onlineOrderFlag: true, revisionNumber: 0 }]) {
+        expect(update(bad), JSON.stringify(bad)).to.equal(false);
+      }
+      const login = check.body('/auth/jwt', 'post');
+      expect(login({ userName: 'a', password: 'b' })).to.equal(true);
+      expect(login({ userName: '', password: 'b' })).to.equal(false);
+    });
+  });
+
+  describe('served at GET /openapi.json and printed by restlayer openapi', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ config: FAST_HASH });
+      await addUser(server, 'oli', 'oli-password-1');
+    });
+    after(() => server.stop());
+
+    it('GET /openapi.json answers anonymously, the document as the result of the envelope, with an ETag', async () => {
+      const reply = await server.call('/openapi.json', { token: null });
+      expect(reply.status).to.equal(200);
+      expect(reply.body.messages).to.deep.equal([]);
+      expect(reply.body.result).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, openApiOptions(loadConfig().config)))));
+      await expectValid(reply.body.result);
+      const etag = reply.headers.get('ETag')!;
+      expect(etag).to.match(/^"/);
+      const again = await server.call('/openapi.json', { token: null, headers: { 'If-None-Match': etag } });
+      expect(again.status).to.equal(304);
+    });
+
+    it('real answers of the API match the Envelope schema of the document', async () => {
+      const check = schemaChecker((await server.call('/openapi.json', { token: null })).body.result);
+      const recorder = recordingFetch();
+      const client = clientFor(server, {}, { fetch: recorder.fetch });
+      await client.login('oli', 'oli-password-1');
+      const proxy = new SalesOrderProxy(client);
+      await proxy.readList({ take: 2, getTotalCount: true });
+      await proxy.read(1);
+      await proxy.update(43659, { status: 99, onlineOrderFlag: true, comment: 'x'.repeat(500) });
+      await proxy.create({ customerId: 11000, status: 1, onlineOrderFlag: false });
+      for (const path of ['/nope', '/sales-order/x', '/health/ready']) check.envelope((await server.call(path)).body);
+      expect(recorder.sent.map((s) => s.status)).to.deep.equal([200, 200, 404, 400, 201]);
+      for (const sent of recorder.sent) check.envelope(JSON.parse(sent.text!));
+    });
+
+    it('a `restlayer serve` process serves the document of its configuration (variant B under /api)', async function () {
+      const dir = makeTempDir('restlayer-openapi-');
+      const serve = await startServe(['--port', '0', '--host', '127.0.0.1'], {
+        cwd: dir,
+        env: childEnv({ Authentication__Variant: 'B', RestAPI__Path: '/api', RestAPI__MaxRows: '50', Storage__Sqlite__Path: join(dir, 'db.sqlite'), Storage__SampleData: 'false' }),
+      });
+      try {
+        const reply = await callUrl(`${serve.url}/openapi.json`);
+        expect(reply.status).to.equal(200);
+        expect(reply.body.result).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, { variant: 'B', prefix: '/api', maxRows: 50 }))));
+        expect(reply.body.result.paths).to.have.property('/authentication');
+      } finally {
+        serve.child.kill('SIGTERM');
+        await serve.exited;
+      }
+    });
+
+    it('restlayer openapi prints the bare document of the configured variant and prefix', async () => {
+      const printed = await runCli(['openapi'], { env: childEnv({ Authentication__Variant: 'B', RestAPI__Path: '/api', RestAPI__MaxRows: '50' }) });
+      expect(printed.code, printed.stderr).to.equal(0);
+      const doc = JSON.parse(printed.stdout);
+      expect(doc).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, { variant: 'B', prefix: '/api', maxRows: 50 }))));
+      await expectValid(doc);
+      const invalid = await runCli(['openapi'], { env: childEnv({ RestAPI__Path: 'no-slash' }) });
+      expect(invalid.code).to.equal(1);
+      expect(invalid.stderr).to.match(/RestAPI:Path/);
+    });
+  });
+});
