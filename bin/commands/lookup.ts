@@ -3,6 +3,7 @@ import { signAccessToken } from '../../lib/auth/tokens.js';
 import { tokenSettings } from '../../lib/auth/token-keys.js';
 import { CliError } from '../cli-error.js';
 import { configOrFail } from './config-context.js';
+import { signingKeyOrFail } from './service-context.js';
 
 interface EnvelopeReply {
   messages?: { message: string; severity: string }[];
@@ -16,13 +17,15 @@ export function lookupCommand(program: Command) {
   program
     .command('lookup')
     .description('manage lookup tables of running servers')
+    // Usage errors are one line, like every other error (contract part 8): no help text after them.
+    .showHelpAfterError(false)
     .command('flush [types...]')
     .description('drop lookup tables from the cache of every running instance')
     .option('--all', 'every lookup table')
     .option('--url <url>', 'the API base URL of a running server (default http://127.0.0.1:<Server:Port><RestAPI:Path>)')
     .action(async (types: string[], opts: { all?: boolean; url?: string }) => {
       if (!opts.all === !types.length) throw new CliError('give lookup table types, or --all', 2);
-      const { config } = configOrFail();
+      const { config } = signingKeyOrFail(configOrFail());
       const base = (opts.url ?? `http://127.0.0.1:${config.Server.Port}${config.RestAPI.Path}`).replace(/\/$/, '');
       const token = signAccessToken(tokenSettings(config), { sub: 'restlayer-cli', name: 'restlayer CLI', role: ['Administrator'] }, 60);
       for (const path of opts.all ? [''] : types.map((t) => '/' + encodeURIComponent(t))) {

@@ -1,6 +1,7 @@
 import { isError } from '../../lib/envelope/error-message.js';
 import type { Output } from '../../lib/envelope/output.js';
 import { withErrorScope } from '../../lib/envelope/request-scope.js';
+import type { LoadedConfig } from '../../lib/config/load.js';
 import type { AppConfig } from '../../lib/config/schema.js';
 import { openSharedState } from '../../lib/shared/shared-state.js';
 import { openStorage } from '../../lib/storage/open-storage.js';
@@ -33,4 +34,18 @@ export async function runOperation<T>(operation: (services: Services, config: Ap
 
 export function printJson(value: unknown) {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/**
+ * Tokens the CLI signs must verify on the running servers. Without a configured key the configuration falls back to
+ * a random one for this process alone, and every token signed with it would be refused: that is a failure here.
+ */
+export function signingKeyOrFail(loaded: LoadedConfig): LoadedConfig {
+  const variantA = loaded.config.Authentication.Variant === 'A';
+  const key = variantA ? 'Authentication:Schemes:Bearer:SigningKeys' : 'AuthConfig:SigningKey';
+  if (loaded.warnings.some((w) => w.startsWith(`${key} is not set`))) {
+    const variable = key.split(':').join('__') + (variantA ? '__0__Value' : '');
+    throw new CliError(`${key} is not set: set ${variable} to the key the servers use (a key of this process alone would sign tokens no server accepts)`);
+  }
+  return loaded;
 }

@@ -3,10 +3,12 @@ import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
 import { CliError } from '../cli-error.js';
 import { parsePositive } from './options.js';
-import { printJson, runOperation } from './service-context.js';
+import { configOrFail } from './config-context.js';
+import { printJson, runOperation, signingKeyOrFail } from './service-context.js';
 
 export function tokenCommand(program: Command) {
-  const token = program.command('token').description('issue and reset tokens');
+  // Usage errors are one line, like every other error (contract part 8): no help text after them.
+  const token = program.command('token').description('issue and reset tokens').showHelpAfterError(false);
 
   token
     .command('issue')
@@ -15,6 +17,7 @@ export function tokenCommand(program: Command) {
     .option('--minutes <m>', 'access token lifetime in minutes', parsePositive)
     .option('--json', 'machine-readable output')
     .action(async (opts: { user: string; minutes?: number; json?: boolean }) => {
+      signingKeyOrFail(configOrFail());
       const lifetime = opts.minutes && opts.minutes * 60;
       const issued = await runOperation(async (s, config) => {
         const { result: user, messages } = await s.users.read(opts.user);
@@ -36,7 +39,11 @@ export function tokenCommand(program: Command) {
     .option('--all', 'every user')
     .action(async (opts: { user?: string; all?: boolean }) => {
       if (!opts.user === !opts.all) throw new CliError('give exactly one of --user NAME and --all', 2);
-      const count = await runOperation((s) => s.tokens.rotate(opts.all ? null : opts.user!));
+      const count = await runOperation(async (s) => {
+        // A misspelt name must not look like a user without sessions: an unknown user is a failure.
+        if (!opts.all && !(await s.users.read(opts.user!)).result) return Output.of<number>();
+        return s.tokens.rotate(opts.all ? null : opts.user!);
+      });
       process.stdout.write(`${count} refresh token(s) reset for ${opts.all ? 'all users' : opts.user}\n`);
     });
 }

@@ -13,7 +13,8 @@ async function readStdin(): Promise<string> {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function userCommand(program: Command) {
-  const user = program.command('user').description('manage users who can log in');
+  // Usage errors are one line, like every other error (contract part 8): no help text after them.
+  const user = program.command('user').description('manage users who can log in').showHelpAfterError(false);
 
   user
     .command('add <name>')

@@ -22,12 +22,15 @@ const invalidAccessToken = () => message('Security', 'Security_InvalidAccessToke
 const invalidRefreshToken = () => message('Security', 'Security_InvalidRefreshToken', 'Invalid refresh token', { status: 401 });
 const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-/** How long "this session is active" is believed before the store is asked again. */
-const REVOCATION_CACHE_MS = 2_000;
-const REVOCATION_CACHE_SIZE = 10_000;
+/** How many ended sessions are remembered (ending is final, so they never need asking again). */
+const ENDED_CACHE_SIZE = 10_000;
 
 export class SessionTokenService implements ITokenService {
-  private readonly activeCache = new Map<string, { active: boolean; at: number }>();
+  /**
+   * Sessions known to have ended. Only the end is cached: a session may be revoked at any moment by another process
+   * (`restlayer user disable`, another worker's logout or reuse detection), so "still active" is asked every time.
+   */
+  private readonly ended = new Set<string>();
 
   constructor(private readonly storage: Storage, private readonly users: UserStore, private readonly options: TokenServiceOptions) {}
 
@@ -127,7 +130,7 @@ export class SessionTokenService implements ITokenService {
       await trx.insertInto('refresh_token').values({ token_hash: sha256(next), session_id: row.session_id, issued_date: values.date(now), rotated_date: null }).execute();
       return { kind: 'ok' as const, sessionId: row.session_id, refreshToken: next };
     });
-    if (outcome.kind === 'revoked') this.activeCache.delete(outcome.sessionId);
+    if (outcome.kind === 'revoked') this.remember(outcome.sessionId);
     return outcome;
   }
 
@@ -141,7 +144,7 @@ export class SessionTokenService implements ITokenService {
   async revokeSession(sessionId: string): Promise<void> {
     const { db, values } = this.storage;
     await db.updateTable('auth_session').set({ revoked_date: values.date(new Date()) }).where('session_id', '=', sessionId).execute();
-    this.activeCache.delete(sessionId);
+    this.remember(sessionId);
   }
 
   /** Ends every session of a user at once, access tokens included. */
@@ -149,18 +152,19 @@ export class SessionTokenService implements ITokenService {
     const { db, values } = this.storage;
     await db.updateTable('auth_session').set({ revoked_date: values.date(new Date()) })
       .where('user_key', '=', userKey(userName)).where('revoked_date', 'is', null).execute();
-    this.activeCache.clear();
   }
 
   async isSessionActive(sessionId: string): Promise<boolean> {
-    const cached = this.activeCache.get(sessionId);
-    const now = Date.now();
-    if (cached && now - cached.at < REVOCATION_CACHE_MS) return cached.active;
+    if (this.ended.has(sessionId)) return false;
     const { db, values } = this.storage;
     const row = await db.selectFrom('auth_session').select(['revoked_date', 'expires_date']).where('session_id', '=', sessionId).executeTakeFirst();
-    const active = !!row && row.revoked_date == null && values.toDate(row.expires_date).getTime() > now;
-    if (this.activeCache.size >= REVOCATION_CACHE_SIZE) this.activeCache.clear();
-    this.activeCache.set(sessionId, { active, at: now });
+    const active = !!row && row.revoked_date == null && values.toDate(row.expires_date).getTime() > Date.now();
+    if (!active) this.remember(sessionId);
     return active;
+  }
+
+  private remember(sessionId: string) {
+    if (this.ended.size >= ENDED_CACHE_SIZE) this.ended.clear();
+    this.ended.add(sessionId);
   }
 }

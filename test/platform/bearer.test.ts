@@ -54,6 +54,10 @@ describe('secured calls (contract part 4)', () => {
       expectRefused(await call(null), 'Security_Unauthenticated');
     });
 
+    it('another scheme (Basic) counts as no credentials: 401 Security_Unauthenticated, WWW-Authenticate: Bearer', async () => {
+      expectRefused(await call(null, { Authorization: 'Basic dGVzdGVyOnNlY3JldA==' }), 'Security_Unauthenticated');
+    });
+
     it('expired token: 401 Security_TokenExpired', async () => {
       expectRefused(await call(handMadeToken({ alg: 'HS256', typ: 'JWT' }, goodClaims({ iat: now() - 3600, exp: now() - 600 }), testKey)), 'Security_TokenExpired');
     });
