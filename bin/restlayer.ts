@@ -11,7 +11,6 @@ import { userCommand } from './commands/user.js';
 const program = new Command()
   .name('restlayer')
   .description('restlayer server and admin CLI')
-  .showHelpAfterError()
   .exitOverride();
 program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
 serveCommand(program);

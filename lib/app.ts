@@ -32,6 +32,7 @@ export type App = Koa<AppState, AppExtensions>;
 export function createApp({ config, services, routes, log }: AppOptions): App {
   const app: App = new Koa<AppState, AppExtensions>();
   app.context.services = services;
+  app.context.server = { config, routes };
   app.context.log = log;
   app.context.parseError = createErrorParser({ production: config.env === 'production' });
   // Errors are answered and logged by the boundary; Koa's own printer would only add noise.

@@ -18,7 +18,6 @@ export function lookupCommand(program: Command) {
     .command('lookup')
     .description('manage lookup tables of running servers')
     // Usage errors are one line, like every other error (contract part 8): no help text after them.
-    .showHelpAfterError(false)
     .command('flush [types...]')
     .description('drop lookup tables from the cache of every running instance')
     .option('--all', 'every lookup table')

@@ -8,7 +8,7 @@ import { printJson, runOperation, signingKeyOrFail } from './service-context.js'
 
 export function tokenCommand(program: Command) {
   // Usage errors are one line, like every other error (contract part 8): no help text after them.
-  const token = program.command('token').description('issue and reset tokens').showHelpAfterError(false);
+  const token = program.command('token').description('issue and reset tokens');
 
   token
     .command('issue')

@@ -14,7 +14,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 export function userCommand(program: Command) {
   // Usage errors are one line, like every other error (contract part 8): no help text after them.
-  const user = program.command('user').description('manage users who can log in').showHelpAfterError(false);
+  const user = program.command('user').description('manage users who can log in');
 
   user
     .command('add <name>')

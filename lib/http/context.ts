@@ -1,7 +1,9 @@
 import type { ParameterizedContext } from 'koa';
 import type { Principal, TokenClaims } from '../auth/principal.js';
 import type { ParsedError } from '../envelope/error-parser.js';
+import type { AppConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
+import type { LoadedRoute } from '../routing/load-routes.js';
 import type { Services } from '../../services/services.js';
 
 export interface AppState {
@@ -16,8 +18,15 @@ export interface AppState {
 /** What the application adds to every Koa context (via `app.context`). */
 export interface AppExtensions {
   services: Services;
+  /** What the server was started with, for routes that describe the server itself (the OpenAPI document). */
+  server: ServerDescription;
   log: Logger;
   parseError(err: unknown): ParsedError;
+}
+
+export interface ServerDescription {
+  readonly config: AppConfig;
+  readonly routes: readonly LoadedRoute[];
 }
 
 export type AppContext = ParameterizedContext<AppState, AppExtensions>;

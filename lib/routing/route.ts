@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Output } from '../envelope/output.js';
 import type { ValidationResult } from '../validation/validate.js';
 import type { Services } from '../../services/services.js';
+import type { ServerDescription } from '../http/context.js';
 
 export const VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type Verb = (typeof VERBS)[number];
@@ -18,6 +19,8 @@ export interface RouteCall<P, Q, B> {
   query: Q;
   body: B;
   services: Services;
+  /** The configuration and route table the server runs with. */
+  server: ServerDescription;
   principal: Principal | undefined;
   /** Answer 201 with `Location` (a path below the API prefix) when the operation succeeds. */
   created(path: string): void;

@@ -63,6 +63,7 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
         output = await withTimeout(route.handle({
           params, query, body,
           services: ctx.services,
+          server: ctx.server,
           principal: ctx.state.principal,
           created(path) {
             location = prefix + path;
