@@ -7,6 +7,7 @@ import { respond } from '../http/respond.js';
 import { cookieSession, endCookieSession, hasCookieSessions } from './cookie-session.js';
 import { type Principal, principalFromClaims, type TokenClaims } from './principal.js';
 import { type TokenSettings, candidateKeys } from './token-keys.js';
+import { VerifiedTokenCache } from './verified-tokens.js';
 
 /** Tokens without `exp` never expire, which we refuse: they cannot be contained once leaked. */
 class TokenRejected extends Error {}
@@ -73,15 +74,33 @@ export function bearerVerification(settings: TokenSettings): Middleware<AppState
       if (!keys.length) throw new TokenRejected('no key for this token');
       return keys as unknown as Buffer[];
     },
-    isRevoked: async (ctx: AppContext, decoded: TokenClaims) => {
+    isRevoked: async (_ctx: AppContext, decoded: TokenClaims) => {
       if (typeof decoded.exp !== 'number') throw new TokenRejected('token without exp');
-      // Tokens of a revoked login (reuse detected, user disabled) stop at once, not when they expire.
-      return typeof decoded.sid === 'string' && !(await ctx.services.tokens.isSessionActive(decoded.sid));
+      return false;
     },
   } as koaJwt.Options) as unknown as Middleware<AppState, AppExtensions>;
-  // koa-jwt would report a missing token (or another scheme, such as Basic) as a bad token; no bearer token at all
-  // is a different answer: Security_Unauthenticated.
-  return (ctx, next) => (/^bearer\s/i.test(ctx.get('Authorization')) ? verify(ctx, next) : next());
+  const verified = new VerifiedTokenCache(CLOCK_TOLERANCE_SECONDS);
+  const afterVerify = async () => {};
+
+  return async (ctx, next) => {
+    const authorization = ctx.get('Authorization');
+    // koa-jwt would report a missing token (or another scheme, such as Basic) as a bad token; no bearer token at all
+    // is a different answer: Security_Unauthenticated.
+    if (!/^bearer\s/i.test(authorization)) return next();
+    const token = authorization.slice(7).trim();
+    let claims = verified.get(token);
+    if (!claims) {
+      await verify(ctx, afterVerify);
+      claims = ctx.state.claims;
+      if (claims) verified.set(token, claims);
+    }
+    // Tokens of a revoked login (reuse detected, user disabled, logout) stop at once, not when they expire.
+    if (claims && typeof claims.sid === 'string' && !(await ctx.services.tokens.isSessionActive(claims.sid))) {
+      ctx.state.claims = undefined;
+      ctx.state.jwtOriginalError = new TokenRejected('the login session of this token has ended');
+    } else if (claims) ctx.state.claims = claims;
+    return next();
+  };
 }
 
 function reject(ctx: AppContext, m: ErrorMessage, error?: string) {

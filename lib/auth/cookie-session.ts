@@ -20,7 +20,7 @@ export interface CookieSessionOptions {
  * Secure is set whenever the request came over HTTPS. The idle lifetime renews as the session is used.
  */
 export function cookieSessions(app: App, options: CookieSessionOptions): Middleware<AppState, AppExtensions> {
-  return createSession({
+  const middleware = createSession({
     key: SESSION_COOKIE,
     maxAge: options.idleMinutes * 60_000,
     httpOnly: true,
@@ -33,6 +33,8 @@ export function cookieSessions(app: App, options: CookieSessionOptions): Middlew
       destroy: (key: string) => options.store.destroy(key),
     },
   }, app as never) as Middleware<AppState, AppExtensions>;
+  // A bearer call without cookies has no session to load or save: skip the store round trip and the commit.
+  return (ctx, next) => (ctx.get('Authorization') && !ctx.get('Cookie') ? next() : middleware(ctx, next));
 }
 
 type WithSession = AppContext & { session?: CookieSession | null };
