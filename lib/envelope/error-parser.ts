@@ -28,8 +28,9 @@ const unavailableCodes = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED'
 /** What pg and ioredis say when their server is gone, for errors that carry no code. */
 const unavailableText = /Connection terminated|timeout exceeded when trying to connect|Connection is closed|enableOfflineQueue|Reached the max retries per request/i;
 
-/** zlib's codes for compressed input that is corrupt or cut short. */
+/** zlib's codes for compressed input that is corrupt or cut short; Brotli's are `ERR__ERROR_FORMAT_...` and the like. */
 const corruptBodyCodes = new Set(['Z_DATA_ERROR', 'Z_BUF_ERROR', 'Z_NEED_DICT']);
+const isCorruptBody = (code: string) => corruptBodyCodes.has(code) || code.startsWith('ERR__ERROR_');
 
 /** Turns anything thrown while serving a request into envelope messages. */
 export function createErrorParser(options: { production: boolean }) {
@@ -43,7 +44,7 @@ export function createErrorParser(options: { production: boolean }) {
         unhandled: false,
       };
     }
-    if (e.code && corruptBodyCodes.has(e.code)) {
+    if (typeof e.code === 'string' && isCorruptBody(e.code)) {
       // A compressed body (Content-Encoding gzip or deflate) that does not decompress: the client's fault, not a defect.
       return { messages: [message('Validation', 'Request_MalformedJson', 'The request body is not valid JSON: it could not be decompressed as its Content-Encoding says.')], unhandled: false };
     }
