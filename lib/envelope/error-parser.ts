@@ -25,6 +25,8 @@ export const GENERIC_ERROR_TEXT = 'Unexpected server error occurred. Please cont
  */
 const unavailableCodes = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
   '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03']);
+/** better-sqlite3 reports SQLite's extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED_SHAREDCACHE, ...). */
+const isUnavailable = (code: string) => unavailableCodes.has(code) || /^SQLITE_(BUSY|LOCKED)_/.test(code);
 /** What pg and ioredis say when their server is gone, for errors that carry no code. */
 const unavailableText = /Connection terminated|timeout exceeded when trying to connect|Connection is closed|enableOfflineQueue|Reached the max retries per request/i;
 
@@ -38,7 +40,7 @@ export function createErrorParser(options: { production: boolean }) {
     if (err instanceof ServiceError) return { messages: [...err.messages], unhandled: false };
     const e = (typeof err === 'object' && err !== null ? err : {}) as HttpLikeError;
     const status = e.status ?? e.statusCode;
-    if ((e.code && unavailableCodes.has(e.code)) || (err instanceof Error && unavailableText.test(err.message))) {
+    if ((typeof e.code === 'string' && isUnavailable(e.code)) || (err instanceof Error && unavailableText.test(err.message))) {
       return {
         messages: [message('System', 'Storage_Unavailable', 'The data store is temporarily unavailable. Please retry shortly.', { status: 503 })],
         unhandled: false,

@@ -3,6 +3,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Agent, request } from 'node:http';
 import { expect } from 'chai';
 import { array } from 'superstruct';
+import { createErrorParser } from '../../lib/envelope/error-parser.js';
 import { text } from '../../lib/validation/fields.js';
 import { validateInput } from '../../lib/validation/validate.js';
 import { expectError } from '../support/api.js';
@@ -112,6 +113,15 @@ describe('hardening regressions', () => {
     const good = await post('/sales-order', brotliCompressSync('{"status":1,"onlineOrderFlag":true,"customerId":11000}'), { 'Content-Encoding': 'br' });
     expect(good.status, good.text).to.equal(201);
     expect(await salesOrderFingerprint(server.services.storage)).to.not.equal(before);
+  });
+
+  it("maps SQLite's extended busy and locked codes to 503 Storage_Unavailable (SQLITE_BUSY_SNAPSHOT was a 500)", () => {
+    const parse = createErrorParser({ production: true });
+    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED', 'SQLITE_LOCKED_SHAREDCACHE']) {
+      const parsed = parse(Object.assign(new Error('database is locked'), { code }));
+      expect([parsed.unhandled, parsed.messages.map((m) => [m.code, m.status])], code).to.deep.equal([false, [['Storage_Unavailable', 503]]]);
+    }
+    expect(parse(Object.assign(new Error('constraint failed'), { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' })).unhandled).to.equal(true);
   });
 
   describe('a keep-alive connection after a body the server gave up on (was reset: the next request got ECONNRESET)', () => {
