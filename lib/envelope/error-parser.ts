@@ -25,11 +25,14 @@ export const GENERIC_ERROR_TEXT = 'Unexpected server error occurred. Please cont
  */
 const unavailableCodes = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
   '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03']);
+/** better-sqlite3 reports SQLite's extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED_SHAREDCACHE, ...). */
+const isUnavailable = (code: string) => unavailableCodes.has(code) || /^SQLITE_(BUSY|LOCKED)_/.test(code);
 /** What pg and ioredis say when their server is gone, for errors that carry no code. */
 const unavailableText = /Connection terminated|timeout exceeded when trying to connect|Connection is closed|enableOfflineQueue|Reached the max retries per request/i;
 
-/** zlib's codes for compressed input that is corrupt or cut short. */
+/** zlib's codes for compressed input that is corrupt or cut short; Brotli's are `ERR__ERROR_FORMAT_...` and the like. */
 const corruptBodyCodes = new Set(['Z_DATA_ERROR', 'Z_BUF_ERROR', 'Z_NEED_DICT']);
+const isCorruptBody = (code: string) => corruptBodyCodes.has(code) || code.startsWith('ERR__ERROR_');
 
 /** Turns anything thrown while serving a request into envelope messages. */
 export function createErrorParser(options: { production: boolean }) {
@@ -37,13 +40,13 @@ export function createErrorParser(options: { production: boolean }) {
     if (err instanceof ServiceError) return { messages: [...err.messages], unhandled: false };
     const e = (typeof err === 'object' && err !== null ? err : {}) as HttpLikeError;
     const status = e.status ?? e.statusCode;
-    if ((e.code && unavailableCodes.has(e.code)) || (err instanceof Error && unavailableText.test(err.message))) {
+    if ((typeof e.code === 'string' && isUnavailable(e.code)) || (err instanceof Error && unavailableText.test(err.message))) {
       return {
         messages: [message('System', 'Storage_Unavailable', 'The data store is temporarily unavailable. Please retry shortly.', { status: 503 })],
         unhandled: false,
       };
     }
-    if (e.code && corruptBodyCodes.has(e.code)) {
+    if (typeof e.code === 'string' && isCorruptBody(e.code)) {
       // A compressed body (Content-Encoding gzip or deflate) that does not decompress: the client's fault, not a defect.
       return { messages: [message('Validation', 'Request_MalformedJson', 'The request body is not valid JSON: it could not be decompressed as its Content-Encoding says.')], unhandled: false };
     }

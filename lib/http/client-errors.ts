@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { envelope } from '../envelope/envelope.js';
 import { message } from '../envelope/error-message.js';
+import { securityHeaderPairs } from './protections.js';
 
 /**
  * Requests that never reach Koa (malformed HTTP, a head over RestAPI:MaxHeaderBytes, a request not received in
@@ -20,8 +21,10 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
         ? [408, message('Validation', 'Request_Timeout', 'The request was not received completely in time.', { status: 408 })]
         : [400, message('Validation', 'Request_Malformed', 'The request is not valid HTTP.')];
   const body = JSON.stringify(envelope([m]));
+  // The security headers every other answer carries, too: these are JSON bodies a browser might be shown.
+  const security = securityHeaderPairs().map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\n${security}Connection: close\r\n\r\n${body}`,
   );
 }

@@ -15,12 +15,30 @@ export async function errorBoundary(ctx: AppContext, next: Next) {
     } else if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
       respond(ctx, [message('Validation', 'Route_MethodNotAllowed',
         `Method ${ctx.method} is not allowed on ${ctx.path}. Allowed: ${ctx.response.get('Allow') || 'none'}.`, { status: 405 })]);
+    } else if (ctx.method === 'OPTIONS' && ctx.status === 200 && (ctx.body == null || ctx.body === '')) {
+      // The router answers OPTIONS with the Allow header and an empty body; every body of the API is the envelope.
+      respond(ctx, []);
     }
   } catch (err) {
     const messages = messagesOf(ctx, err);
     if (ctx.headerSent || !ctx.writable) return;
     respond(ctx, messages);
+    leaveAbandonedBody(ctx);
   }
+}
+
+/**
+ * A body that was read in part and then given up (it did not decompress, it grew over the limit) leaves its rest
+ * unread on the connection, which node then resets: a client that reuses the keep-alive connection the answer
+ * offered gets ECONNRESET. So the answer says `Connection: close`, and the rest is read and dropped meanwhile so the
+ * close does not reset the answer away. (A body never started is drained by node itself.)
+ */
+function leaveAbandonedBody(ctx: AppContext): void {
+  const req = ctx.req;
+  if (req.complete || !req.readableDidRead) return;
+  ctx.set('Connection', 'close');
+  req.unpipe();
+  req.resume();
 }
 
 /** The envelope messages for a thrown error; a defect is logged with the request id (and its stack, server-side only). */

@@ -1,5 +1,6 @@
 import cors from '@koa/cors';
 import type { Middleware, Next } from 'koa';
+import helmetBase from 'helmet';
 import helmet from 'koa-helmet';
 import { message } from '../envelope/error-message.js';
 import type { AppContext, AppExtensions, AppState } from './context.js';
@@ -9,11 +10,32 @@ import { respond } from './respond.js';
  * Security headers for a JSON API (koa-helmet): nothing may be framed, sniffed or loaded from a response.
  * HSTS goes out on every response; browsers only honour it over HTTPS.
  */
+const helmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  crossOriginResourcePolicy: { policy: 'same-site' as const },
+};
+
 export function securityHeaders(): Middleware<AppState, AppExtensions> {
-  return helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    crossOriginResourcePolicy: { policy: 'same-site' },
-  }) as unknown as Middleware<AppState, AppExtensions>;
+  return helmet(helmetOptions) as unknown as Middleware<AppState, AppExtensions>;
+}
+
+let fixedHeaders: [string, string][] | undefined;
+
+/**
+ * The same headers as name/value pairs, for answers written straight to a socket (malformed HTTP, 431), which
+ * never pass through Koa. Computed once by letting helmet set them on a stand-in response.
+ */
+export function securityHeaderPairs(): [string, string][] {
+  if (!fixedHeaders) {
+    const pairs: [string, string][] = [];
+    const response = {
+      setHeader: (name: string, value: string | number | string[]) => pairs.push([name, Array.isArray(value) ? value.join(', ') : String(value)]),
+      removeHeader: (name: string) => pairs.splice(0, pairs.length, ...pairs.filter(([n]) => n.toLowerCase() !== name.toLowerCase())),
+    };
+    (helmetBase(helmetOptions) as unknown as (req: object, res: object, next: (err?: unknown) => void) => void)({ headers: {} }, response, () => {});
+    fixedHeaders = pairs;
+  }
+  return fixedHeaders;
 }
 
 /** CORS for browser apps on the listed origins only (@koa/cors); credentials allowed so cookie login works. */

@@ -1,20 +1,161 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery, type DatabaseConnection, type Driver, Kysely, type QueryCompiler, type QueryResult, SqliteDialect, type SqliteDialectConfig,
+  SqliteDriver, type TransactionSettings, sql,
+} from 'kysely';
 import type { Storage } from './storage.js';
 import { sqliteValues } from './sql-values.js';
 import type { Tables } from './tables.js';
 
+/** How long a query waits for another process's lock on the file before it fails (and the request answers 503). */
+export const SQLITE_LOCK_WAIT_MS = 5_000;
+
+/** Pauses between attempts, as SQLite's own busy handler spaces them; the last one repeats. */
+const PAUSES_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
+
+/** "Someone else holds the lock": worth waiting for. (SQLITE_BUSY_SNAPSHOT is not: no wait makes a stale snapshot fresh.) */
+const isBusy = (err: unknown) => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_RECOVERY' || code === 'SQLITE_BUSY_TIMEOUT';
+};
+
+/**
+ * The connection as Kysely sees it. better-sqlite3 is synchronous, so SQLite's own busy_timeout would wait for a lock
+ * inside one call and stop the whole process meanwhile: no request, not even a health check, is answered while
+ * another process (a worker, the CLI) holds the write lock. Here a busy query waits asynchronously instead, and,
+ * outside a transaction, gives the connection to this process's other queries while it waits.
+ */
+class WaitingConnection implements DatabaseConnection {
+  inTransaction = false;
+
+  constructor(
+    private readonly driver: SqliteDriver,
+    private connection: DatabaseConnection,
+    private readonly waitMs: number,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const deadline = Date.now() + this.waitMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.connection.executeQuery<R>(query);
+      } catch (err) {
+        if (!isBusy(err) || Date.now() >= deadline) throw err;
+      }
+      const pause = Math.max(1, Math.min(PAUSES_MS[Math.min(attempt, PAUSES_MS.length - 1)], deadline - Date.now()));
+      if (this.inTransaction) {
+        await sleep(pause);
+      } else {
+        // Nothing is held between statements outside a transaction: let the other queries of this process run.
+        await this.driver.releaseConnection();
+        try {
+          await sleep(pause);
+        } finally {
+          this.connection = await this.driver.acquireConnection();
+        }
+      }
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.connection.streamQuery<R>(query, chunkSize);
+  }
+}
+
+class WaitingSqliteDriver implements Driver {
+  constructor(
+    private readonly driver: SqliteDriver,
+    private readonly waitMs: number,
+  ) {}
+
+  init() {
+    return this.driver.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new WaitingConnection(this.driver, await this.driver.acquireConnection(), this.waitMs);
+  }
+
+  /**
+   * BEGIN IMMEDIATE takes the write lock first (waiting for it like any busy query, holding nothing), so a
+   * transaction that reads and then writes can never find its snapshot stale when it comes to write: with a plain
+   * BEGIN, two processes refreshing one token at once failed with SQLITE_BUSY / SQLITE_BUSY_SNAPSHOT.
+   */
+  async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    const c = connection as WaitingConnection;
+    await c.executeQuery(CompiledQuery.raw('begin immediate'));
+    c.inTransaction = true;
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const c = connection as WaitingConnection;
+    await c.executeQuery(CompiledQuery.raw('commit'));
+    c.inTransaction = false;
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const c = connection as WaitingConnection;
+    try {
+      await c.executeQuery(CompiledQuery.raw('rollback'));
+    } finally {
+      c.inTransaction = false;
+    }
+  }
+
+  savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
+    return this.driver.savepoint(connection, name, compile);
+  }
+
+  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
+    return this.driver.rollbackToSavepoint(connection, name, compile);
+  }
+
+  releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
+    return this.driver.releaseSavepoint(connection, name, compile);
+  }
+
+  releaseConnection(_connection: DatabaseConnection): Promise<void> {
+    return this.driver.releaseConnection();
+  }
+
+  destroy() {
+    return this.driver.destroy();
+  }
+}
+
+class WaitingSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly waitMs: number,
+  ) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new WaitingSqliteDriver(new SqliteDriver(this.settings), this.waitMs);
+  }
+}
+
+export interface SqliteOptions {
+  /** How long a query waits for a lock held by another process (default SQLITE_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
+}
+
 /** The embedded default: one file, WAL journal, every commit synced so a crash loses nothing committed. */
-export function openSqlite(path: string): Storage {
+export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new Database(path);
+  // Opening may meet another process's lock: wait for it here, where blocking is harmless (nothing is served yet).
+  database.pragma(`busy_timeout = ${options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS}`);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+  // From now on, waits happen in WaitingConnection, without stopping the process.
+  database.pragma('busy_timeout = 0');
+  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database }, options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS) });
   return {
     db,
     values: sqliteValues,

@@ -1,6 +1,6 @@
 import { type Struct, array } from 'superstruct';
 import { type ErrorMessage, message } from '../envelope/error-message.js';
-import { boolean, date, decimal, integer, text, oneOf } from './fields.js';
+import { INT32, boolean, date, decimal, integer, text, oneOf } from './fields.js';
 import { type ValidationResult, validateInput } from './validate.js';
 
 export const OPERATORS = ['EQ', 'NEQ', 'In', 'NIn', 'LT', 'LE', 'GT', 'GE', 'BW', 'NBW', 'CN', 'NCN', 'SW', 'NSW', 'NL', 'NNL'] as const;
@@ -39,7 +39,8 @@ export type AnyFieldSpec = FieldSpec<string> | FieldSpec<number> | FieldSpec<Dat
 
 export const field = {
   text: (): FieldSpec<string> => ({ kind: 'text', type: 'string', value: text() }),
-  list: (): FieldSpec<number> => ({ kind: 'list', type: 'integer', value: integer() }),
+  // List fields hold ids: SQL `integer` columns, so their values are 32-bit.
+  list: (): FieldSpec<number> => ({ kind: 'list', type: 'integer', value: integer(INT32) }),
   dateRange: (): FieldSpec<Date> => ({ kind: 'range', type: 'date', value: date() }),
   numberRange: (): FieldSpec<number> => ({ kind: 'range', type: 'number', value: decimal() }),
   flag: (): FieldSpec<boolean> => ({ kind: 'boolean', type: 'boolean', value: boolean() }),

@@ -20,6 +20,9 @@ function leaf<T>(name: string, check: (value: unknown) => true | InputFailure): 
 }
 
 const integerText = /^[+-]?\d{1,16}$/;
+
+/** The range of SQL's `integer` (32 bits): ids and other whole numbers that are stored in such a column. */
+export const INT32 = { min: -2_147_483_648, max: 2_147_483_647 } as const;
 const numberText = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 export function integer(options: { min?: number; max?: number } = {}): Struct<number, null> {
@@ -73,6 +76,8 @@ export function text(options: { max?: number; min?: number } = {}): Struct<strin
   const { max, min = 0 } = options;
   return leaf<string>('text', (v) => {
     if (typeof v !== 'string') return fail('Input_InvalidType', 'must be a string.');
+    // Text databases (PostgreSQL) cannot store U+0000, and no one types it: it is refused here, not by the store.
+    if (v.includes('\u0000')) return fail('Input_InvalidValue', 'must not contain the NUL character (U+0000).');
     if (max !== undefined && v.length > max) return fail('Input_TooLong', `must be at most ${max} characters long.`);
     if (v.length < min) return min === 1 ? required : fail('Input_TooShort', `must be at least ${min} characters long.`);
     return true;
@@ -93,15 +98,27 @@ export function maybe<T>(struct: Struct<T, unknown>): Struct<T | null | undefine
 
 export { optional, array };
 
+/** What an unknown property's value, or a body that is not an object, is checked as (see `model`). */
+const rejected = Symbol.for('restlayer.rejected');
+
 /**
  * A JSON object whose property names match case-insensitively and whose unknown properties are rejected.
  * Keys are renamed to the schema's spelling before validation, at every level that is a `model`.
+ *
+ * Values that can only fail (an unknown property's, a body that is an array) are replaced by a stand-in before
+ * superstruct sees them: it prints every value it rejects into a text with `${value}`, which overflows the stack
+ * on a deeply nested array and throws on an object with a `toString` property of its own. Their messages never
+ * show the value anyway.
  */
 export function model<S extends ObjectSchema>(schema: S) {
   const names = new Map(Object.keys(schema).map((k) => [k.toLowerCase(), k]));
   return coerce(object(schema), unknown(), (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) return rejected;
     // fromEntries defines own properties, so a "__proto__" key stays a plain (and rejected) property.
-    return Object.fromEntries(Object.entries(value).map(([key, v]) => [names.get(key.toLowerCase()) ?? key, v]));
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => {
+      const name = names.get(key.toLowerCase());
+      return name ? [name, v] : [key, rejected];
+    }));
   });
 }

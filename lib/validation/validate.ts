@@ -35,17 +35,30 @@ export function validateInput<T>(
   prefix: (string | number)[] = [],
   rename: (path: (string | number)[]) => (string | number)[] = (p) => p,
 ): ValidationResult<T> {
-  const [error, coerced] = validate(value, struct, { coerce: true });
-  if (!error) return { ok: true, value: coerced as T };
-  const seen = new Set<string>();
-  const messages: ErrorMessage[] = [];
-  for (const failure of error.failures()) {
-    const m = describe(failure, propertyPath([...prefix, ...rename(failure.path)]));
-    const key = `${m.property}|${m.code}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      messages.push(m);
+  try {
+    const [error, coerced] = validate(value, struct, { coerce: true });
+    if (!error) return { ok: true, value: coerced as T };
+    const seen = new Set<string>();
+    const messages: ErrorMessage[] = [];
+    // failures() is lazy: superstruct builds the texts of the later failures while this loop runs.
+    for (const failure of error.failures()) {
+      const m = describe(failure, propertyPath([...prefix, ...rename(failure.path)]));
+      const key = `${m.property}|${m.code}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        messages.push(m);
+      }
     }
+    return { ok: false, messages };
+  } catch (err) {
+    // superstruct prints rejected values into its texts; a value it cannot print (nested too deeply, a `toString`
+    // property of its own) must not turn bad input into a server error.
+    if (!(err instanceof RangeError || err instanceof TypeError)) throw err;
+    const property = propertyPath(prefix);
+    return {
+      ok: false,
+      messages: [message('Validation', 'Input_Invalid', `${property || 'The request body'} cannot be checked: it is nested too deeply or holds values of an unexpected kind.`,
+        property ? { property } : {})],
+    };
   }
-  return { ok: false, messages };
 }

@@ -1,6 +1,6 @@
 import type { Infer } from 'superstruct';
 import { type Criteria, defineCriteria, field } from '../../lib/validation/criteria.js';
-import { boolean, date, integer, maybe, model, text } from '../../lib/validation/fields.js';
+import { INT32, boolean, date, integer, maybe, model, text } from '../../lib/validation/fields.js';
 
 /** An item of the sales order list (`SalesOrder_ReadListOutput`). */
 export interface SalesOrder_ReadListOutput {
@@ -57,15 +57,18 @@ type CriteriaFields = typeof salesOrderCriteria.fields;
 export type SalesOrderSortField = (typeof salesOrderCriteria.sortable)[number];
 export type SalesOrder_ReadListInput_Criteria = Criteria<CriteriaFields, SalesOrderSortField>;
 
+/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */
+const id = () => integer({ min: 1, max: INT32.max });
+
 const updateFields = {
-  status: integer(),
+  status: integer(INT32),
   onlineOrderFlag: boolean(),
   purchaseOrderNumber: maybe(text({ max: 25 })),
   accountNumber: maybe(text({ max: 15 })),
   shipDate: maybe(date()),
   dueDate: maybe(date()),
   comment: maybe(text({ max: 128 })),
-  revisionNumber: maybe(integer({ min: 1 })),
+  revisionNumber: maybe(id()),
 };
 
 /** The body of PUT (`SalesOrder_UpdateInput_Data`). Absent optional fields are cleared: PUT replaces. */
@@ -73,7 +76,7 @@ export const SalesOrderUpdateData = model(updateFields);
 export type SalesOrder_UpdateInput_Data = Infer<typeof SalesOrderUpdateData>;
 
 /** The body of POST: the update fields plus the customer. */
-export const SalesOrderCreateData = model({ ...updateFields, customerId: integer({ min: 1 }) });
+export const SalesOrderCreateData = model({ ...updateFields, customerId: id() });
 export type SalesOrder_CreateInput_Data = Infer<typeof SalesOrderCreateData>;
 
-export const SalesOrderKey = model({ _salesOrderId: integer({ min: 1 }) });
+export const SalesOrderKey = model({ _salesOrderId: id() });
