@@ -49,7 +49,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     if (closing) ctx.set('Connection', 'close');
     await next();
   });
-  const server = createServer({ maxHeaderSize: config.RestAPI.MaxHeaderBytes }, app.callback());
+  // Without a Host header node would answer a bare 400 itself; the app answers such requests like any other.
+  const server = createServer({ maxHeaderSize: config.RestAPI.MaxHeaderBytes, requireHostHeader: false }, app.callback());
   server.on('clientError', answerClientError);
   // Slow senders hold a connection at most this long (slowloris); operations have their own RequestTimeoutSeconds.
   server.headersTimeout = 20_000;

@@ -53,6 +53,8 @@ describe('readiness follows PostgreSQL and Redis, and the server recovers by its
   });
 
   it('answers 503 while PostgreSQL is unreachable, requests get a 503 envelope, and it recovers', async () => {
+    const login = await server.call('/auth/jwt', { method: 'POST', token: null, body: { userName: 'rita', password: 'rita-password-1' } });
+    const sessionToken = (login.body.result as { accessToken: string }).accessToken;
     await pgProxy.stop();
     await until(async () => (await ready()).status === 503, 'readiness to drop');
     const down = await ready();
@@ -61,6 +63,10 @@ describe('readiness follows PostgreSQL and Redis, and the server recovers by its
     const call = await server.call('/sales-order/43659');
     expect(call.status).to.equal(503);
     expect(call.body.messages[0].code).to.equal('Storage_Unavailable');
+    // A token of a login session (with sid) must not turn into a 401 during the outage: the session check is storage too.
+    const withSession = await server.call('/sales-order/43659', { token: sessionToken });
+    expect(withSession.status).to.equal(503);
+    expect(withSession.body.messages[0].code).to.equal('Storage_Unavailable');
     expect((await server.call('/health/live', { token: null })).status).to.equal(200);
 
     await pgProxy.start();
