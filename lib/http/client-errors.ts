@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { envelope } from '../envelope/envelope.js';
+import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import { message } from '../envelope/error-message.js';
 import { securityHeaderPairs } from './protections.js';
 
@@ -20,7 +20,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, message('Validation', 'Request_Timeout', 'The request was not received completely in time.', { status: 408 })]
         : [400, message('Validation', 'Request_Malformed', 'The request is not valid HTTP.')];
-  const body = JSON.stringify(envelope([m]));
+  const body = serializeEnvelope(envelope([m]));
   // The security headers every other answer carries, too: these are JSON bodies a browser might be shown.
   const security = securityHeaderPairs().map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(

@@ -1,5 +1,5 @@
 import type { ErrorMessage } from '../envelope/error-message.js';
-import { envelope } from '../envelope/envelope.js';
+import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import { ErrorList } from '../envelope/error-list.js';
 import type { AppContext } from './context.js';
 
@@ -7,5 +7,6 @@ import type { AppContext } from './context.js';
 export function respond(ctx: AppContext, messages: readonly ErrorMessage[], result?: unknown, totalCount?: number, successStatus = 200): void {
   const status = new ErrorList().addAll(messages).status(successStatus);
   ctx.status = status;
-  ctx.body = envelope(messages, result, totalCount);
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = serializeEnvelope(envelope(messages, result, totalCount));
 }

@@ -70,7 +70,7 @@ function criteriaParameters(criteria: CriteriaSchema<Record<string, AnyFieldSpec
     { name: 'skip', in: 'query', required: false, description: 'Rows to skip.', schema: { type: 'integer', minimum: 0 } },
     {
       name: 'take', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: options.maxRows },
-      description: `Rows to answer; defaults to and is capped at ${options.maxRows} (RestAPI:MaxRows), with a Service_MaxRows warning when the cap cut the list.`,
+      description: `Rows to answer; RestAPI:MaxRows (${options.maxRows}) is the default and the cap, with a Service_MaxRows warning when the cap cut the list.`,
     },
     { name: 'getTotalCount', in: 'query', required: false, description: 'Add totalCount, the number of matching rows.', schema: { type: 'boolean' } },
     {

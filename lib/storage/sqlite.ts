@@ -139,6 +139,26 @@ class WaitingSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * Kysely prepares every query anew; compiling the SQL text is a fifth of a list request's time. The same text
+ * always compiles to the same statement, so prepared statements are kept (a bounded number) and reused.
+ */
+function withStatementCache(database: Database.Database, max = 500): SqliteDialectConfig['database'] {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= max) statements.delete(statements.keys().next().value!);
+        statement = database.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export interface SqliteOptions {
   /** How long a query waits for a lock held by another process (default SQLITE_LOCK_WAIT_MS). */
   lockWaitMs?: number;
@@ -155,7 +175,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   database.pragma('foreign_keys = ON');
   // From now on, waits happen in WaitingConnection, without stopping the process.
   database.pragma('busy_timeout = 0');
-  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database }, options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS) });
+  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: withStatementCache(database) }, options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS) });
   return {
     db,
     values: sqliteValues,

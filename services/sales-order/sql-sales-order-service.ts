@@ -103,8 +103,10 @@ export class SqlSalesOrderService implements ISalesOrderService {
 
     let query = filtered.select(listColumns);
     for (const s of criteria.sort ?? []) query = query.orderBy(sql.ref(columns[s.fieldName]), s.sortDirection === 'Descending' ? 'desc' : 'asc');
-    // The id breaks ties, so pages never overlap or skip rows.
-    const rows = await query.orderBy('so.sales_order_id').limit(take + 1).offset(criteria.skip ?? 0).execute();
+    // The id breaks ties, so pages never overlap or skip rows. It runs in the first key's direction because every
+    // index ends with the id: `orderDate desc` then walks the order_date index backwards, with no sort step.
+    const tieBreak = criteria.sort?.[0]?.sortDirection === 'Descending' ? 'desc' : 'asc';
+    const rows = await query.orderBy('so.sales_order_id', tieBreak).limit(take + 1).offset(criteria.skip ?? 0).execute();
 
     if (rows.length > take) {
       rows.length = take;

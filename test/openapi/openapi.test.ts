@@ -91,12 +91,12 @@ describe('OpenAPI 3.1 document', () => {
 
       it('describes inputs from the route schemas: path parameters, list criteria, JSON bodies', () => {
         const item = doc.paths['/sales-order/{_salesOrderId}'];
-        expect(item.get.parameters).to.deep.equal([{ name: '_salesOrderId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }]);
+        expect(item.get.parameters).to.deep.equal([{ name: '_salesOrderId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } }]);
         const body = item.put.requestBody;
         expect(body.required).to.equal(true);
         expect(body.content['application/json'].schema).to.deep.include({ type: 'object', additionalProperties: false, required: ['status', 'onlineOrderFlag'] });
         expect(body.content['application/json'].schema.properties.comment).to.deep.equal({ type: ['string', 'null'], maxLength: 128 });
-        expect(body.content['application/json'].schema.properties.revisionNumber).to.deep.equal({ type: ['integer', 'null'], minimum: 1 });
+        expect(body.content['application/json'].schema.properties.revisionNumber).to.deep.equal({ type: ['integer', 'null'], minimum: 1, maximum: 2147483647 });
         expect(doc.paths['/sales-order'].post.requestBody.content['application/json'].schema.required).to.deep.equal(['status', 'onlineOrderFlag', 'customerId']);
         const list = Object.fromEntries((doc.paths['/sales-order'].get.parameters as any[]).map((p) => [p.name, p]));
         expect(list.status.schema).to.deep.equal({ type: 'array', items: { type: 'integer' } });
