@@ -122,6 +122,22 @@ describe('web app: serving', function () {
     });
   });
 
+  describe('Web:Enabled with an empty RestAPI:Path, started as a library (no serve default)', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ sampleData: false, config: { Web: { Enabled: true } } });
+    });
+    after(() => server.stop());
+
+    it('shares the root: the app\'s files first, every other path is the API', async () => {
+      const html = await (await fetch(`${server.url}/`)).text();
+      expect(html).to.include('<meta name="restlayer-api-path" content="">');
+      expect((await callUrl(`${server.url}/health/live`)).status).to.equal(200);
+      expect((await callUrl(`${server.url}/sales-order/43659`)).body.messages[0].code).to.equal('Security_Unauthenticated');
+      expect((await callUrl(`${server.url}/nope`)).body.messages[0].code).to.equal('Route_NotFound');
+    });
+  });
+
   it('refuses to start the app when it is not built, naming the setting and the fix', () => {
     const empty = makeTempDir('restlayer-web-');
     expect(() => webApp({ RestAPI: { Path: '/api' } } as never, empty)).to.throw(/Web:Enabled: the browser app is not built .* run npm run build/);
