@@ -414,7 +414,7 @@ describe('web app in Chromium', function () {
     const other = await context.newPage();
     const otherProblems = await watchPage(other);
     await other.goto(appUrl);
-    await other.getByRole('heading', { level: 1, name: 'Sales orders' }).waitFor();
+    await other.waitForFunction(() => document.querySelector('#results')?.getAttribute('aria-busy') === 'false');
     await other.getByRole('button', { name: 'Log out' }).click();
     await other.getByRole('status').filter({ hasText: 'You have logged out.' }).waitFor();
     await other.close();

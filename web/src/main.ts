@@ -27,6 +27,8 @@ const LIST_KEY = 'restlayer.list';
 
 let view: View | undefined;
 let loggedIn = false;
+/** Set from the logout button until the next login: a late 401 of a call still in flight is no expiry then. */
+let loggedOut = false;
 /** Unsaved input of the screen that was showing when the session ended, for the same screen after the next login. */
 let kept: { hash: string; data: unknown } | undefined;
 
@@ -78,6 +80,7 @@ function showLogin(notice?: { kind: 'expired' | 'info'; text: string }): void {
 
 function loggedInAs(user: UserInfo): void {
   loggedIn = true;
+  loggedOut = false;
   sessionStorage.setItem(USER_KEY, user.name || user.userName);
   showUser(user.name || user.userName);
   view = undefined;
@@ -86,11 +89,12 @@ function loggedInAs(user: UserInfo): void {
 
 // The end of the session, raised once by the client however many calls failed with it.
 client.onSessionExpired((error) => {
+  forgetLookups();
+  if (loggedOut) return;
   const hadSession = loggedIn || sessionStorage.getItem(USER_KEY) !== null;
   const snapshot = view?.snapshot?.();
   kept = snapshot === undefined ? undefined : { hash: location.hash, data: snapshot };
   sessionStorage.removeItem(USER_KEY);
-  forgetLookups();
   showLogin(hadSession ? { kind: 'expired', text: error.message } : undefined);
 });
 
@@ -109,6 +113,8 @@ window.addEventListener('hashchange', () => {
 });
 
 logoutButton.addEventListener('click', async () => {
+  loggedOut = true;
+  view?.dispose?.();
   logoutButton.disabled = true;
   try {
     await client.logout();
