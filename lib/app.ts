@@ -11,6 +11,7 @@ import { errorBoundary } from './http/error-boundary.js';
 import { corsFor, queryLimit, securityHeaders } from './http/protections.js';
 import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
+import { webApp } from './http/web-app.js';
 import type { Logger } from './log.js';
 import type { LoadedRoute } from './routing/load-routes.js';
 import { runRoute } from './routing/run-route.js';
@@ -63,6 +64,8 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
   const allowCors = corsFor(config.RestAPI.Cors.Origins);
   if (allowCors) app.use(allowCors);
   app.use(queryLimit(config.RestAPI.MaxQueryLength));
+  // The browser app (Web:Enabled) at `/`: it answers only GET/HEAD of its own files outside RestAPI:Path.
+  if (config.Web.Enabled) app.use(webApp(config));
   if (auth.Variant === 'A') {
     app.keys = auth.Cookie.Keys;
     app.use(cookieSessions(app, { store: services.cookieSessions, idleMinutes: auth.Cookie.IdleMinutes }));

@@ -1,11 +1,13 @@
 import cluster from 'node:cluster';
 import type { Command } from 'commander';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
+import { applyWebDefaults, webAppProblem } from '../../lib/http/web-app.js';
 import { createLogger } from '../../lib/log.js';
 import { startServer } from '../../lib/server.js';
 import { relayClusterFlushes } from '../../lib/shared/cluster-bus.js';
 import { openStorage } from '../../lib/storage/open-storage.js';
 import { reportListening, runWorkerPool } from '../../lib/workers.js';
+import { CliError } from '../cli-error.js';
 import { configOrFail } from './config-context.js';
 import { parsePort, parsePositive } from './options.js';
 
@@ -13,9 +15,15 @@ interface ServeOptions {
   port?: number;
   host?: string;
   workers?: number;
+  web?: boolean;
 }
 
-const announce = (url: string) => process.stdout.write(`restlayer is serving ${url} (try ${url}/health/live)\n`);
+/**
+ * The line tests and people read: the API base first (`/restlayer is serving (http:\/\/\S+)/` captures it), then,
+ * when the browser app is served, where it is: `...; app at http://127.0.0.1:8080/`.
+ */
+const announcer = (web: boolean) => (url: string) =>
+  process.stdout.write(`restlayer is serving ${url} (try ${url}/health/live)${web ? `; app at ${new URL(url).origin}/` : ''}\n`);
 
 export function serveCommand(program: Command) {
   program
@@ -24,8 +32,14 @@ export function serveCommand(program: Command) {
     .option('--port <n>', 'port to listen on (also PORT; default 8080)', parsePort)
     .option('--host <h>', 'address to listen on (default 0.0.0.0)')
     .option('--workers <n>', 'processes sharing the port (default 1)', parsePositive)
+    .option('--web', 'also serve the browser app at / (Web:Enabled); the API moves to /api unless RestAPI:Path is set')
     .action(async (opts: ServeOptions) => {
       const { config, warnings, generatedEnv } = configOrFail();
+      if (opts.web) config.Web.Enabled = true;
+      applyWebDefaults(config);
+      const problem = config.Web.Enabled ? webAppProblem() : undefined;
+      if (problem) throw new CliError(problem);
+      const announce = announcer(config.Web.Enabled);
       const log = createLogger(config.Log.Level);
       const workers = opts.workers ?? 1;
 

@@ -154,6 +154,9 @@ export const schema = {
     },
   },
   Log: { Level: { doc: 'debug, info, warn or error.', format: ['debug', 'info', 'warn', 'error'], default: 'info' } },
+  Web: {
+    Enabled: { doc: 'Serve the browser app (dist/web) at / beside the API (restlayer serve --web); an empty RestAPI:Path then becomes /api.', format: 'bool', default: false },
+  },
 };
 
 /** Keys whose values may only come from the environment. */

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { send } from '@koa/send';
+import type { Middleware, Next } from 'koa';
+import type { AppConfig } from '../config/schema.js';
+import type { AppContext, AppExtensions, AppState } from './context.js';
+
+/** Where `npm run build` puts the browser app (web/ built by Vite): dist/web, beside dist/lib. */
+export const webAppDir = fileURLToPath(new URL('../../web/', import.meta.url));
+
+/** Where the API goes when the app is served and `RestAPI:Path` is empty: the app owns `/`. */
+export const DEFAULT_API_PATH_WITH_WEB = '/api';
+
+/**
+ * The page's policy (the API keeps helmet's `default-src 'none'`): scripts, styles, fetches, images and fonts from
+ * this origin only, no inline script or style, no plugins, no framing, forms post nowhere else, no <base>.
+ */
+export const WEB_APP_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Hashed bundles (Vite writes `assets/name-HASH.ext`): their name changes with their content. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** index.html and unhashed files: always revalidated, so a new build is picked up at once. */
+const REVALIDATE = 'no-cache';
+
+/** `serve --web` and `Web:Enabled`: with the app at `/`, an unprefixed API moves to `/api`. */
+export function applyWebDefaults(config: AppConfig): void {
+  if (config.Web.Enabled && !config.RestAPI.Path) config.RestAPI.Path = DEFAULT_API_PATH_WITH_WEB;
+}
+
+/** Why the app cannot be served (not built), or undefined when it can. */
+export function webAppProblem(dir = webAppDir): string | undefined {
+  if (!existsSync(join(dir, 'index.html'))) return `Web:Enabled: the browser app is not built (${join(dir, 'index.html')} is missing); run npm run build`;
+  return undefined;
+}
+
+/** The API base path the app calls, written into index.html's `<meta name="restlayer-api-path">`. */
+function withApiPath(html: string, apiPath: string): string {
+  const escaped = apiPath.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const tag = /<meta\s+name="restlayer-api-path"\s+content="[^"]*"\s*\/?>/;
+  if (!tag.test(html)) throw new Error('web app: index.html has no <meta name="restlayer-api-path"> tag');
+  return html.replace(tag, `<meta name="restlayer-api-path" content="${escaped}">`);
+}
+
+/**
+ * Serves the built browser app (dist/web) at `/` beside the API, which lives under `RestAPI:Path`: GET and HEAD of
+ * `/` (and `/index.html`) answer index.html with the API path filled in; other paths answer the file of that name
+ * (@koa/send: no dot-files, no way out of the folder). Anything else — every path under the API prefix, other
+ * verbs, files that do not exist — goes on to the API, whose envelope answers 404/405. The app routes in the URL
+ * hash (`#/orders/43659`), so no path needs an index.html fallback.
+ *
+ * Its responses carry the app's own CSP (WEB_APP_CSP, replacing the API's `default-src 'none'`) and cache headers:
+ * hashed assets for a year (immutable), index.html and other files `no-cache` (index.html with an ETag).
+ */
+export function webApp(config: Pick<AppConfig, 'RestAPI'>, dir = webAppDir): Middleware<AppState, AppExtensions> {
+  const problem = webAppProblem(dir);
+  if (problem) throw new Error(problem);
+  const apiPath = config.RestAPI.Path;
+  const index = withApiPath(readFileSync(join(dir, 'index.html'), 'utf8'), apiPath);
+  const indexTag = `"${createHash('sha256').update(index).digest('base64url').slice(0, 27)}"`;
+  const underApi = (path: string) => apiPath !== '' && (path === apiPath || path.startsWith(`${apiPath}/`));
+
+  return async (ctx: AppContext, next: Next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || underApi(ctx.path)) return next();
+    if (ctx.path === '/' || ctx.path === '/index.html') {
+      ctx.set('Content-Security-Policy', WEB_APP_CSP);
+      ctx.set('Cache-Control', REVALIDATE);
+      ctx.set('ETag', indexTag);
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.status = 200;
+      if (ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.body = index;
+      return;
+    }
+    let served: string | undefined;
+    try {
+      served = await send(ctx, ctx.path, {
+        root: dir,
+        index: false,
+        format: false,
+        setHeaders: (res, path) => res.setHeader('Cache-Control', /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.\w+$/.test(path) ? IMMUTABLE : REVALIDATE),
+      });
+    } catch (err) {
+      // Missing (404), outside the folder (403) or undecodable (400): not the app's; the API answers it.
+      const status = (err as { status?: number }).status;
+      if (status && status >= 400 && status < 500) return next();
+      throw err;
+    }
+    if (!served) return next();
+    ctx.set('Content-Security-Policy', WEB_APP_CSP);
+  };
+}

@@ -1,0 +1,144 @@
+import './styles.css';
+import type { UserInfo } from '../../services/auth/auth-models.js';
+import { SessionExpiredError } from '../../lib/client/index.js';
+import { client, forgetLookups, sessionEvents } from './api.js';
+import { focusElement, h } from './dom.js';
+import { loginView } from './login.js';
+import { type OrderDraft, orderView } from './order.js';
+import { ordersView } from './orders.js';
+import { canonicalHash, parseHash } from './routes.js';
+import type { View } from './view.js';
+
+/**
+ * The app shell: a hash router over three screens (list, order, login). Whether there is a session is learnt from
+ * the API: a screen loads its data; when the session has ended (or never began) the client raises
+ * Login_SessionExpired and the login form replaces the screen, keeping the URL hash, so that after the login the
+ * user is back where they were (the list with its filters, or the order with its unsaved changes).
+ */
+
+const main = document.getElementById('main')!;
+const account = document.getElementById('account')!;
+const userName = document.getElementById('user-name')!;
+const logoutButton = document.getElementById('logout') as HTMLButtonElement;
+
+/** Per tab: who is logged in (for the header) and the list page to go back to; no secrets (the cookie is HttpOnly). */
+const USER_KEY = 'restlayer.user';
+const LIST_KEY = 'restlayer.list';
+
+let view: View | undefined;
+let loggedIn = false;
+/** Set from the logout button until the next login: a late 401 of a call still in flight is no expiry then. */
+let loggedOut = false;
+/** Unsaved input of the screen that was showing when the session ended, for the same screen after the next login. */
+let kept: { hash: string; data: unknown } | undefined;
+
+function showUser(name: string | undefined): void {
+  userName.textContent = name ? `Logged in as ${name}` : '';
+}
+
+function mount(next: View, focus: boolean): void {
+  view?.dispose?.();
+  view = next;
+  // Log out is offered on every screen but the login form.
+  account.hidden = next.el.classList.contains('login');
+  main.replaceChildren(next.el);
+  document.title = `${next.title} – restlayer orders`;
+  if (focus) next.focus();
+}
+
+/** Shows the screen of the current hash (in place when the screen can take it, e.g. a new page of the list). */
+function route(focus: boolean): void {
+  const parsed = parseHash(location.hash);
+  const canonical = canonicalHash(parsed);
+  if (canonical && canonical !== location.hash) history.replaceState(history.state, '', canonical);
+  const hash = canonical ?? location.hash;
+  if (parsed.name === 'orders') sessionStorage.setItem(LIST_KEY, hash);
+  if (view?.update?.(hash)) return;
+  const draft = kept && kept.hash === hash ? kept.data : undefined;
+  kept = undefined;
+  switch (parsed.name) {
+    case 'orders':
+      return mount(ordersView(hash), focus);
+    case 'order':
+      return mount(orderView(parsed.id, { backHash: sessionStorage.getItem(LIST_KEY) ?? '#/orders', draft: draft as OrderDraft | undefined }), focus);
+    default: {
+      const heading = h('h1', { tabindex: '-1' }, 'Page not found');
+      return mount({
+        el: h('section', { class: 'screen' }, heading, h('p', {}, 'There is nothing at this address. ', h('a', { href: '#/orders' }, 'Go to the sales orders'), '.')),
+        title: 'Page not found',
+        focus: () => focusElement(heading),
+      }, focus);
+    }
+  }
+}
+
+function showLogin(notice?: { kind: 'expired' | 'info'; text: string }): void {
+  loggedIn = false;
+  showUser(undefined);
+  mount(loginView({ notice, onLogin: loggedInAs }), true);
+}
+
+function loggedInAs(user: UserInfo): void {
+  loggedIn = true;
+  loggedOut = false;
+  sessionStorage.setItem(USER_KEY, user.name || user.userName);
+  showUser(user.name || user.userName);
+  view = undefined;
+  route(true);
+}
+
+// The end of the session, raised once by the client however many calls failed with it.
+client.onSessionExpired((error) => {
+  forgetLookups();
+  if (loggedOut) return;
+  const hadSession = loggedIn || sessionStorage.getItem(USER_KEY) !== null;
+  const snapshot = view?.snapshot?.();
+  kept = snapshot === undefined ? undefined : { hash: location.hash, data: snapshot };
+  sessionStorage.removeItem(USER_KEY);
+  showLogin(hadSession ? { kind: 'expired', text: error.message } : undefined);
+});
+
+sessionEvents.addEventListener('alive', () => {
+  loggedIn = true;
+});
+
+// A call that failed because the session ended is handled by the event above; nothing else to report.
+window.addEventListener('unhandledrejection', (event) => {
+  if (event.reason instanceof SessionExpiredError) event.preventDefault();
+});
+
+window.addEventListener('hashchange', () => {
+  // While the login form shows, the hash only says where to go after the login.
+  if (view && main.contains(view.el) && !view.el.classList.contains('login')) route(true);
+});
+
+logoutButton.addEventListener('click', async () => {
+  loggedOut = true;
+  view?.dispose?.();
+  logoutButton.disabled = true;
+  try {
+    await client.logout();
+  } finally {
+    logoutButton.disabled = false;
+  }
+  sessionStorage.removeItem(USER_KEY);
+  sessionStorage.removeItem(LIST_KEY);
+  kept = undefined;
+  forgetLookups();
+  history.replaceState(history.state, '', '#/orders');
+  showLogin({ kind: 'info', text: 'You have logged out.' });
+});
+
+// The skip link moves focus without touching the hash, which belongs to the router.
+document.getElementById('skip-link')!.addEventListener('click', (event) => {
+  event.preventDefault();
+  focusElement(main.querySelector<HTMLElement>('h1') ?? main);
+});
+
+// Start: show the screen of the hash; its first API call tells whether a session is there.
+const known = sessionStorage.getItem(USER_KEY);
+if (known) {
+  loggedIn = true;
+  showUser(known);
+}
+route(false);

@@ -1,0 +1,277 @@
+import type { ErrorMessage } from '../../lib/envelope/error-message.js';
+import type { SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data } from '../../services/sales-order/sales-order-models.js';
+import { type Lookups, errorsOf, guarded, loadLookups, salesOrders } from './api.js';
+import { announce, focusElement, h, options } from './dom.js';
+import { dayStart, isoDay, showDay, showMoney, showStamp } from './format.js';
+import { type Field, type View, field, messageBox } from './view.js';
+
+/** What the edit form holds, as the controls hold it. */
+interface FormValues {
+  status: string;
+  onlineOrderFlag: boolean;
+  purchaseOrderNumber: string;
+  accountNumber: string;
+  dueDate: string;
+  shipDate: string;
+  comment: string;
+}
+
+/** Unsaved changes kept across the end of a session: the next login brings them back. */
+export interface OrderDraft {
+  id: number;
+  revisionNumber: number;
+  values: FormValues;
+}
+
+export interface OrderOptions {
+  /** The list page to go back to (with its filters). */
+  backHash: string;
+  draft?: OrderDraft;
+}
+
+const COMMENT_MAX = 128;
+
+/** One sales order: its facts and an edit form (validation next to the fields, conflicts with a way to reload). */
+export function orderView(id: number, opts: OrderOptions): View {
+  let loads = 0;
+  let order: SalesOrder_ReadOutput | undefined;
+  let loaded: FormValues | undefined;
+  let revision = 0;
+
+  const heading = h('h1', { id: 'order-heading', tabindex: '-1' }, 'Order');
+  const back = h('a', { href: opts.backHash, class: 'back' }, '← Back to the orders');
+  const top = h('div', { class: 'order-messages', id: 'order-messages' });
+  const facts = h('dl', { class: 'facts card' });
+  const body = h('div', { class: 'order-body' }, h('p', { class: 'loading', role: 'status' }, 'Loading the order…'));
+  const el = h('section', { class: 'screen order-screen', 'aria-labelledby': 'order-heading' },
+    h('p', { class: 'back-line' }, back), heading, top, body);
+
+  // The form, built once; filled when the order arrives.
+  const status = field('order-status', 'Status', h('select', { name: 'status', required: true }));
+  const online = field('order-online', 'Online order', h('input', { type: 'checkbox', name: 'onlineOrderFlag' }));
+  const po = field('order-po', 'Purchase order number', h('input', { type: 'text', name: 'purchaseOrderNumber', autocomplete: 'off' }), 'Up to 25 characters');
+  const account = field('order-account', 'Account number', h('input', { type: 'text', name: 'accountNumber', autocomplete: 'off' }), 'Up to 15 characters');
+  const due = field('order-due', 'Due date', h('input', { type: 'date', name: 'dueDate', required: true }));
+  const ship = field('order-ship', 'Ship date', h('input', { type: 'date', name: 'shipDate' }), 'Empty while the order has not shipped');
+  const commentHint = h('span');
+  const comment = field('order-comment', 'Comment', h('textarea', { name: 'comment', rows: 3 }), commentHint);
+  const fields: Record<string, Field<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>> = {
+    status, onlineorderflag: online, purchaseordernumber: po, accountnumber: account, duedate: due, shipdate: ship, comment,
+  };
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Save changes');
+  const saved = h('p', { class: 'save-status', id: 'save-status', role: 'status' });
+  const form = h('form', { class: 'order-form card', id: 'order-form', novalidate: true, 'aria-labelledby': 'edit-heading' },
+    h('h2', { id: 'edit-heading' }, 'Edit the order'),
+    h('div', { class: 'form-grid' }, status.wrap, online.wrap, po.wrap, account.wrap, due.wrap, ship.wrap, comment.wrap),
+    h('div', { class: 'actions' }, save, h('a', { href: opts.backHash, class: 'button-link secondary' }, 'Cancel')),
+    saved);
+
+  /** The line under the form: what happened to the last save (`ok`), why it did not happen (`failed`), or a note. */
+  const say = (text: string, kind: 'ok' | 'failed' | 'note' = 'ok') => {
+    saved.className = `save-status ${kind === 'ok' ? '' : kind}`.trim();
+    announce(saved, text);
+  };
+
+  const countComment = () => {
+    const used = comment.control.value.length;
+    commentHint.textContent = `Up to ${COMMENT_MAX} characters (${used} used)`;
+  };
+  comment.control.addEventListener('input', countComment);
+
+  const readForm = (): FormValues => ({
+    status: status.control.value,
+    onlineOrderFlag: (online.control as HTMLInputElement).checked,
+    purchaseOrderNumber: po.control.value,
+    accountNumber: account.control.value,
+    dueDate: due.control.value,
+    shipDate: ship.control.value,
+    comment: comment.control.value,
+  });
+
+  const fillForm = (values: FormValues) => {
+    status.control.value = values.status;
+    (online.control as HTMLInputElement).checked = values.onlineOrderFlag;
+    po.control.value = values.purchaseOrderNumber;
+    account.control.value = values.accountNumber;
+    due.control.value = values.dueDate;
+    ship.control.value = values.shipDate;
+    comment.control.value = values.comment;
+    countComment();
+  };
+
+  const valuesOf = (o: SalesOrder_ReadOutput): FormValues => ({
+    status: String(o.status),
+    onlineOrderFlag: o.onlineOrderFlag,
+    purchaseOrderNumber: o.purchaseOrderNumber ?? '',
+    accountNumber: o.accountNumber ?? '',
+    dueDate: isoDay(o.dueDate),
+    shipDate: isoDay(o.shipDate),
+    comment: o.comment ?? '',
+  });
+
+  const clearErrors = () => {
+    for (const f of Object.values(fields)) f.setError(undefined);
+    top.replaceChildren();
+  };
+
+  const renderFacts = (o: SalesOrder_ReadOutput, l: Lookups) => {
+    const fact = (term: string, value: string, name: string) => [h('dt', {}, term), h('dd', { 'data-fact': name }, value)];
+    facts.replaceChildren(
+      ...fact('Customer', o.customerName, 'customerName'),
+      ...fact('Order date', showDay(o.orderDate), 'orderDate'),
+      ...fact('Total due', showMoney(o.totalDue), 'totalDue'),
+      ...fact('Territory', l.territory.text(o.territoryId), 'territory'),
+      ...fact('Sales person', l.person.text(o.salesPersonId), 'salesPerson'),
+      ...fact('Revision', String(revision), 'revisionNumber'),
+      ...fact('Last modified', showStamp(o.modifiedDate), 'modifiedDate'),
+    );
+  };
+
+  /** Reads the order (again) and shows it; `draft` puts unsaved changes kept over a new login back in the form. */
+  async function load(draft?: OrderDraft): Promise<boolean> {
+    const mine = ++loads;
+    form.setAttribute('aria-busy', 'true');
+    const [l, output] = await Promise.all([loadLookups(), guarded(salesOrders.read(id))]);
+    if (mine !== loads || l === undefined || output === undefined) return false;
+    form.removeAttribute('aria-busy');
+    if (Array.isArray(l)) {
+      body.replaceChildren(messageBox(l, 'The order could not be shown.'));
+      return false;
+    }
+    const errors = errorsOf(output);
+    if (errors.length || !output.result) {
+      heading.textContent = `Order ${id}`;
+      body.replaceChildren(messageBox(errors, 'The order could not be shown.'));
+      return false;
+    }
+    order = output.result;
+    revision = order.revisionNumber;
+    heading.textContent = `Order ${order.salesOrderNumber}`;
+    document.title = `Order ${order.salesOrderNumber} – restlayer orders`;
+    const statuses = l.status.items.filter((i) => i.isActive || String(i.id) === String(order!.status));
+    options(status.control as HTMLSelectElement, statuses.map((i) => ({ value: String(i.id), text: i.text })));
+    loaded = valuesOf(order);
+    fillForm(loaded);
+    clearErrors();
+    say('');
+    if (draft && draft.id === id) {
+      fillForm(draft.values);
+      revision = draft.revisionNumber;
+      say('Your unsaved changes were kept while you logged in again. Check them and save.', 'note');
+    }
+    renderFacts(order, l);
+    body.replaceChildren(facts, form);
+    el.dataset.loaded = String(revision);
+    return true;
+  }
+
+  /** The update body: PUT replaces the order, so every field is sent; revisionNumber makes a stale save a 409. */
+  const updateData = (values: FormValues): SalesOrder_UpdateInput_Data => {
+    // A date left as it was keeps its time of day; a changed one is that day at midnight UTC.
+    const dateOf = (value: string, original: Date | null | undefined) =>
+      !value ? null : original && isoDay(original) === value ? original : dayStart(value) ?? null;
+    return {
+      status: Number(values.status),
+      onlineOrderFlag: values.onlineOrderFlag,
+      purchaseOrderNumber: values.purchaseOrderNumber || null,
+      accountNumber: values.accountNumber || null,
+      dueDate: dateOf(values.dueDate, order?.dueDate),
+      shipDate: dateOf(values.shipDate, order?.shipDate),
+      comment: values.comment || null,
+      revisionNumber: revision,
+    };
+  };
+
+  const showConflict = (messages: ErrorMessage[]) => {
+    const reload = h('button', { type: 'button', class: 'primary', id: 'conflict-reload' }, 'Reload the order');
+    const box = h('div', { class: 'message-box conflict', role: 'alert', id: 'conflict', tabindex: '-1' },
+      h('h2', {}, 'Someone else changed this order'),
+      h('p', {}, 'Your changes were not saved, because the order was changed after you opened it. ',
+        'Reload it to see the current version, then make your changes again.'),
+      h('p', { class: 'server-text' }, messages.map((m) => m.message).join(' ')),
+      h('div', { class: 'actions' }, reload));
+    reload.addEventListener('click', async () => {
+      reload.disabled = true;
+      if (await load()) {
+        say(`Reloaded: this is the current version (revision ${revision}). Your changes were discarded.`, 'note');
+        focusElement(status.control);
+      } else reload.disabled = false;
+    });
+    top.replaceChildren(box);
+    focusElement(box);
+  };
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (!order || save.disabled) return;
+    clearErrors();
+    say('');
+    const values = readForm();
+    if (!values.dueDate) {
+      due.setError('Enter a due date: every order has one.');
+      return focusElement(due.control);
+    }
+    save.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    let output;
+    try {
+      output = await guarded(salesOrders.update(id, updateData(values)));
+    } finally {
+      save.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+    if (!output) return;
+    const errors = errorsOf(output);
+    if (errors.some((m) => m.type === 'Concurrency' || m.code === 'Entity_Concurrency')) return showConflict(errors);
+    if (errors.length || !output.result) {
+      // Each message with a property goes next to its field; the rest above the form.
+      const general = errors.filter((m) => {
+        const target = m.property ? fields[m.property.split(/[.[]/)[0].toLowerCase()] : undefined;
+        if (target && !target.error.textContent) target.setError(m.message);
+        return !target;
+      });
+      if (general.length) top.replaceChildren(messageBox(general, 'The order was not saved.'));
+      const invalid = form.querySelector<HTMLElement>('[aria-invalid="true"]');
+      say(general.length ? 'The order was not saved.' : 'The order was not saved: correct the marked fields.', 'failed');
+      return focusElement(general.length ? top.firstElementChild as HTMLElement : invalid);
+    }
+    revision = output.result.revisionNumber;
+    order = { ...order, ...updateDataAsRead(updateData(values)), revisionNumber: revision, modifiedDate: output.result.modifiedDate };
+    loaded = valuesOf(order);
+    const l = await loadLookups();
+    if (l && !Array.isArray(l)) renderFacts(order, l);
+    el.dataset.loaded = String(revision);
+    const notes = output.messages.filter((m) => m.severity === 'Warning' || m.severity === 'Info').map((m) => ` ${m.message}`).join('');
+    say(`Changes saved (revision ${revision}).${notes}`);
+  });
+
+  void load(opts.draft);
+
+  return {
+    el,
+    title: `Order ${id}`,
+    focus: () => focusElement(heading),
+    snapshot(): OrderDraft | undefined {
+      if (!order || !loaded) return undefined;
+      const values = readForm();
+      return JSON.stringify(values) === JSON.stringify(loaded) ? undefined : { id, revisionNumber: revision, values };
+    },
+    dispose() {
+      loads++;
+    },
+  };
+}
+
+/** What was saved, in the read model's shape (the due date is always sent: the form requires it). */
+function updateDataAsRead(data: SalesOrder_UpdateInput_Data): Partial<SalesOrder_ReadOutput> {
+  const read: Partial<SalesOrder_ReadOutput> = {
+    status: data.status,
+    onlineOrderFlag: data.onlineOrderFlag,
+    purchaseOrderNumber: data.purchaseOrderNumber ?? null,
+    accountNumber: data.accountNumber ?? null,
+    shipDate: data.shipDate ?? null,
+    comment: data.comment ?? null,
+  };
+  if (data.dueDate) read.dueDate = data.dueDate;
+  return read;
+}
