@@ -83,10 +83,10 @@ try {
     const target = { url: server.url, pid: server.pid, request: route.request, requests };
     const options = { connections: Number(values.connections), pipelining: 1, timeout: 60 };
     if (Number(values.warmup) > 0) await runLoad(target, { ...options, duration: Number(values.warmup) });
-    // The summary covers the measured run only (no startup, no warm-up): samples are on the same monotonic clock.
-    const window = { fromUs: Number(process.hrtime.bigint() / 1000n) };
+    // The summary covers the measured window only (no startup, warm-up or connection ramp): the profile's samples
+    // are on the same monotonic clock.
     const r = await runLoad(target, { ...options, duration: Number(values.duration) });
-    window.toUs = Number(process.hrtime.bigint() / 1000n);
+    const window = r.windowUs;
     await server.stop(120_000);
     const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f));
     if (!files.length) throw new Error(`${name}: no .cpuprofile written in ${dir}`);
@@ -96,7 +96,7 @@ try {
       `# CPU profile: restlayer ${route.title}`,
       '',
       `${new Date().toISOString()} · node --cpu-prof · ${values.connections} connections for ${values.warmup} s warm-up + ${values.duration} s ` +
-        `(summarised: the samples of the measured run only, \`--from-us ${window.fromUs} --to-us ${window.toUs}\`) · ${pin ? 'server pinned to CPU 1, autocannon to CPU 0' : 'no pinning'}`,
+        `(summarised: the samples of the measured window only, after the connection ramp, \`--from-us ${window.fromUs} --to-us ${window.toUs}\`) · ${pin ? 'server pinned to CPU 1, autocannon to CPU 0' : 'no pinning'}`,
       '',
       `Measured run: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.latencyMs.p50.toFixed(1)} ms, p99 ${r.latencyMs.p99.toFixed(1)} ms, ` +
         `server CPU ${Math.round(r.serverCpuMicrosPerRequest)} µs/request, errors ${r.errors}, non-2xx ${r.non2xx}. Profiling slows the server down; compare shares, not speeds.`,

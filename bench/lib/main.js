@@ -29,9 +29,9 @@ const usage = `npm run bench [-- options]
 const peerTargets = [
   { name: 'node-http', file: 'node-http.js', auth: false, description: 'raw node:http, URL split by hand, JSON.stringify per request (the ceiling)' },
   { name: 'koa', file: 'koa.js', auth: false, baseline: true, description: 'bare Koa 3 + @koa/router, no auth (the baseline of every ratio)' },
-  { name: 'koa-jwt', file: 'koa.js', auth: true, description: 'Koa 3 + @koa/router + koa-jwt (HS256, issuer and audience checked)' },
+  { name: 'koa-jwt', file: 'koa.js', auth: true, description: 'Koa 3 + @koa/router + koa-jwt (HS256, issuer and audience checked; the key as a KeyObject, see peers/common.js)' },
   { name: 'express', file: 'express.js', auth: false, description: 'Express 5 with its defaults (res.json, so a weak ETag is computed per response)' },
-  { name: 'express-jwt', file: 'express.js', auth: true, description: 'Express 5 + express-jwt (HS256, issuer and audience checked)' },
+  { name: 'express-jwt', file: 'express.js', auth: true, description: 'Express 5 + express-jwt (HS256, issuer and audience checked; the key as a KeyObject, see peers/common.js)' },
   { name: 'fastify', file: 'fastify.js', auth: false, description: 'Fastify 5, no response schema (JSON.stringify)' },
   { name: 'fastify-jwt', file: 'fastify.js', auth: true, description: 'Fastify 5 + @fastify/jwt in an onRequest hook (HS256, issuer and audience checked)' },
 ];
@@ -264,7 +264,7 @@ export async function main() {
         t.rounds.push(r);
         const problems = r.errors || r.non2xx ? `  errors ${r.errors} non-2xx ${r.non2xx} ${JSON.stringify(r.statusCodes)}` : '';
         console.log(`  ${t.name.padEnd(17)} ${Math.round(r.requestsPerSecond).toString().padStart(7)} req/s  p50 ${r.latencyMs.p50.toFixed(2).padStart(7)} ms  ` +
-          `p99 ${r.latencyMs.p99.toFixed(2).padStart(8)} ms  peak RSS ${(r.peakRssBytes / 2 ** 20).toFixed(0).padStart(4)} MB  CPU ${r.cpuCores.server.toFixed(2)}/${r.cpuCores.loadGenerator.toFixed(2)}/${r.cpuCores.otherProcesses.toFixed(2)}${problems}` +
+          `p99 ${r.latencyMs.p99.toFixed(2).padStart(8)} ms  peak RSS ${(r.peakRssBytes / 2 ** 20).toFixed(0).padStart(4)} MB  ramp ${Number.isFinite(r.rampS) ? r.rampS.toFixed(1) + ' s' : r.connectionsAdmitted + ' conn.'}  CPU ${r.cpuCores.server.toFixed(2)}/${r.cpuCores.loadGenerator.toFixed(2)}/${r.cpuCores.otherProcesses.toFixed(2)}${problems}` +
           (r.idleWaitMs > 1000 ? `  (server busy ${seconds(r.idleWaitMs)} after the run)` : ''));
       }
     }

@@ -14,9 +14,10 @@ export function summarise(rounds) {
     p50Ms: median(rounds.map((r) => r.latencyMs.p50)),
     p99Ms: median(rounds.map((r) => r.latencyMs.p99)),
     cpuMicrosPerRequest: median(rounds.map((r) => r.serverCpuMicrosPerRequest)),
+    rampS: median(rounds.map((r) => r.rampS)),
+    connectionsAdmitted: Math.min(...rounds.map((r) => r.connectionsAdmitted)),
     peakRssMB: Math.max(...rounds.map((r) => r.peakRssBytes)) / 2 ** 20,
     errors: rounds.reduce((n, r) => n + r.errors, 0),
-    timeouts: rounds.reduce((n, r) => n + r.timeouts, 0),
     non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
     ok: rounds.reduce((n, r) => n + r.ok, 0),
     cpuCores: {
@@ -70,7 +71,7 @@ const fixed = (n, digits) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 const ms = (n) => (!Number.isFinite(n) ? '–' : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 
 export function table(targets) {
-  const head = ['target', 'request', 'req/s', '× Koa', 'p50 ms', '× Koa', 'p99 ms', '× Koa', 'server CPU µs/req', '× Koa', 'peak RSS MB', '× Koa', 'errors', 'non-2xx', 'CPU server / autocannon / others', 'req/s by round'];
+  const head = ['target', 'request', 'req/s', '× Koa', 'p50 ms', '× Koa', 'p99 ms', '× Koa', 'server CPU µs/req', '× Koa', 'peak RSS MB', '× Koa', 'errors', 'non-2xx', 'ramp s', 'CPU server / autocannon / others', 'req/s by round'];
   const rows = targets.map((t) => [
     t.name + (t.baseline ? ' (baseline)' : ''),
     t.request,
@@ -84,13 +85,14 @@ export function table(targets) {
     fixed(t.ratio.cpuMicrosPerRequest, 2),
     fixed(t.summary.peakRssMB, 0),
     fixed(t.ratio.peakRssMB, 2),
-    String(t.summary.errors + (t.summary.timeouts ? ` (${t.summary.timeouts} timeouts)` : '')),
+    String(t.summary.errors),
     String(t.summary.non2xx),
+    Number.isFinite(t.summary.rampS) ? fixed(t.summary.rampS, 1) : `${t.summary.connectionsAdmitted} conn. only`,
     [t.summary.cpuCores.server, t.summary.cpuCores.loadGenerator, t.summary.cpuCores.otherProcesses].map((c) => fixed(c, 2)).join(' / '),
     t.rounds.map((r) => int(r.requestsPerSecond)).join(' / '),
   ]);
   const line = (cells) => `| ${cells.join(' | ')} |`;
-  return [line(head), line(head.map((_, i) => (i >= 2 && i <= 14 ? '---:' : '---'))), ...rows.map(line)].join('\n');
+  return [line(head), line(head.map((_, i) => (i >= 2 && i <= 15 ? '---:' : '---'))), ...rows.map(line)].join('\n');
 }
 
 export function markdown(report) {
@@ -110,7 +112,10 @@ export function markdown(report) {
     '',
     table(report.targets),
     '',
-    'Server CPU µs/req: the server process\'s CPU time (all its threads, /proc/PID/stat) divided by its successful ' +
+    'Each run opens its connections at once; a busy Node server accepts one connection per event-loop turn, so the ' +
+      'window is measured only once every connection has had a first response (ramp s: how long that took, median; ' +
+      'the first responses are not counted). Figures are thus at the full number of concurrent connections. ' +
+      'Server CPU µs/req: the server process\'s CPU time (all its threads, /proc/PID/stat) divided by its successful ' +
       'responses; unlike req/s and latency it hardly depends on what else the machine runs, so its ratio is the steadiest comparison. ' +
       'CPU: cores used during the measured runs (medians) by the server process, by the runner (autocannon), and by every ' +
       'other process on the machine (noise from outside the benchmark). A server near 1.00 on its pinned CPU is saturated; ' +
