@@ -2,7 +2,9 @@
 // Summarises V8 CPU profiles (node --cpu-prof): self and inclusive time by function, by file and by package.
 //
 //   node bench/profile-summary.js PROFILE.cpuprofile [MORE.cpuprofile ...] [--top 15] [--json] [--from-us T --to-us T]
+//                                  [--match REGEX]
 //
+// --match lists the inclusive and self time of the functions whose "name file:line" matches REGEX.
 // --from-us/--to-us keep only the samples taken in that window (µs of the monotonic clock, as the profile's startTime
 // and process.hrtime.bigint() / 1000n), e.g. the measured run without startup and warm-up.
 // Self time is read from the samples and their time deltas (not hitCount × interval). Shares are of the busy time:
@@ -130,11 +132,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       top: { type: 'string', default: '15' },
       json: { type: 'boolean', default: false },
       'from-us': { type: 'string' },
+      match: { type: 'string' },
       'to-us': { type: 'string' },
     },
   });
   if (!positionals.length) {
-    console.error('usage: node bench/profile-summary.js PROFILE.cpuprofile [...] [--top 15] [--json] [--from-us T --to-us T]');
+    console.error('usage: node bench/profile-summary.js PROFILE.cpuprofile [...] [--top 15] [--json] [--from-us T --to-us T] [--match REGEX]');
     process.exit(2);
   }
   const window = {
@@ -144,7 +147,16 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const acc = emptyAccumulator();
   for (const file of positionals) accumulate(JSON.parse(readFileSync(file, 'utf8')), acc, window);
   const n = Number(values.top);
-  if (values.json) {
+  if (values.match) {
+    // Inclusive and self time of the functions whose "name file:line" matches, e.g. --match 'jsonwebtoken|koa-session'.
+    const re = new RegExp(values.match);
+    const rows = [...acc.total.fn.entries()].filter(([key]) => re.test(key)).sort((a, b) => b[1] - a[1]).slice(0, n);
+    console.log('| function (file:line) | inclusive ms | inclusive share | self ms | self share |\n| --- | ---: | ---: | ---: | ---: |');
+    for (const [key, ms] of rows) {
+      const self = acc.self.fn.get(key) ?? 0;
+      console.log(`| \`${key}\` | ${ms.toFixed(0)} | ${((ms / acc.busyMs) * 100).toFixed(1)} % | ${self.toFixed(0)} | ${((self / acc.busyMs) * 100).toFixed(1)} % |`);
+    }
+  } else if (values.json) {
     const out = { busyMs: acc.busyMs, idleMs: acc.idleMs };
     for (const kind of ['self', 'total']) for (const by of ['fn', 'file', 'pkg']) out[`${kind}By${by[0].toUpperCase()}${by.slice(1)}`] = top(acc[kind][by], acc.busyMs, n);
     console.log(JSON.stringify(out, null, 2));
