@@ -112,7 +112,8 @@ export function markdown(report) {
     '',
     table(report.targets),
     '',
-    'Each run opens its connections at once; a busy Node server accepts one connection per event-loop turn, so the ' +
+    '× Koa: the figure divided by bare Koa\'s; above 1 is better for req/s, worse for latency, CPU per request and RSS. ' +
+      'Each run opens its connections at once; a busy Node server accepts one connection per event-loop turn, so the ' +
       'window is measured only once every connection has had a first response (ramp s: how long that took, median; ' +
       'the first responses are not counted). Figures are thus at the full number of concurrent connections. ' +
       'Server CPU µs/req: the server process\'s CPU time (all its threads, /proc/PID/stat) divided by its successful ' +
