@@ -1,0 +1,318 @@
+// The benchmark: starts every server as its own process, checks they answer the same bytes, warms them up, then
+// drives them in interleaved rounds (A, B, C, …, A, B, C, …) and reports medians and ratios to bare Koa.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runLoad } from './load.js';
+import { canPin, cpuTicks, killAll, machineBusyTicks, pinSelf, startProcess, waitIdle } from './processes.js';
+import { issueTargets, markdown, ratios, summarise, table } from './report.js';
+import { benchPassword, benchUser, prepareRestlayer, startRestlayer } from './restlayer.js';
+import { benchDir, projectRoot, resultsDir } from './setup.js';
+
+const usage = `npm run bench [-- options]
+
+  --quick             smoke run: 3 s runs, 1 s warm-up, 2 rounds; writes results/quick.*.tmp
+  --duration S        seconds per measured run (default 10)
+  --warmup S          seconds of warm-up per target before the rounds (default 5)
+  --rounds N          interleaved rounds, the median is reported (default 3, at least 2)
+  --connections N     concurrent connections (default 100)
+  --pipelining N      requests in flight per connection (default 1)
+  --timeout S         autocannon request timeout (default 60: logins queue behind scrypt)
+  --table T           lookup table the lookup targets serve: operators (16 rows, default) or sales-order-status (6)
+  --only a,b          only these targets (the baseline koa is always included)
+  --no-pin            do not pin the runner and the servers to separate CPUs
+  --out NAME          results/NAME.json and .md (default latest, or quick.*.tmp with --quick)
+`;
+
+const peerTargets = [
+  { name: 'node-http', file: 'node-http.js', auth: false, description: 'raw node:http, URL split by hand, JSON.stringify per request (the ceiling)' },
+  { name: 'koa', file: 'koa.js', auth: false, baseline: true, description: 'bare Koa 3 + @koa/router, no auth (the baseline of every ratio)' },
+  { name: 'koa-jwt', file: 'koa.js', auth: true, description: 'Koa 3 + @koa/router + koa-jwt (HS256, issuer and audience checked; the key as a KeyObject, see peers/common.js)' },
+  { name: 'express', file: 'express.js', auth: false, description: 'Express 5 with its defaults (res.json, so a weak ETag is computed per response)' },
+  { name: 'express-jwt', file: 'express.js', auth: true, description: 'Express 5 + express-jwt (HS256, issuer and audience checked; the key as a KeyObject, see peers/common.js)' },
+  { name: 'fastify', file: 'fastify.js', auth: false, description: 'Fastify 5, no response schema (JSON.stringify)' },
+  { name: 'fastify-jwt', file: 'fastify.js', auth: true, description: 'Fastify 5 + @fastify/jwt in an onRequest hook (HS256, issuer and audience checked)' },
+];
+
+const listPath = '/sales-order?take=50&status=5&sort[0].fieldName=orderDate&sort[0].sortDirection=Descending';
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      rounds: { type: 'string' },
+      connections: { type: 'string', default: '100' },
+      pipelining: { type: 'string', default: '1' },
+      timeout: { type: 'string', default: '60' },
+      table: { type: 'string', default: 'operators' },
+      only: { type: 'string' },
+      'no-pin': { type: 'boolean', default: false },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
+  const number = (name, fallback, min = 1) => {
+    const n = Number(values[name] ?? fallback);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}`);
+    return n;
+  };
+  if (!['operators', 'sales-order-status'].includes(values.table)) throw new Error('--table must be operators or sales-order-status');
+  return {
+    mode: values.quick ? 'quick' : 'full',
+    duration: number('duration', values.quick ? 3 : 10),
+    warmup: number('warmup', values.quick ? 1 : 5, 0),
+    rounds: number('rounds', values.quick ? 2 : 3, 2),
+    connections: number('connections', 100),
+    pipelining: number('pipelining', 1),
+    timeout: number('timeout', 60),
+    table: values.table,
+    only: values.only ? new Set(values.only.split(',').map((s) => s.trim()).concat('koa')) : undefined,
+    pin: !values['no-pin'],
+    out: values.out ?? (values.quick ? 'quick' : 'latest'),
+  };
+}
+
+const version = (pkg) => JSON.parse(readFileSync(join(benchDir, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+const git = (...args) => execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8' }).trim();
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+async function fetchChecked(url, init, what) {
+  const response = await fetch(url, init);
+  const body = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200) throw new Error(`${what}: ${url} answered ${response.status}: ${body.toString().slice(0, 300)}`);
+  return { response, body };
+}
+
+export async function main() {
+  const o = options();
+  const started = Date.now();
+  const loadAverageAtStart = loadavg().map((l) => Number(l.toFixed(2)));
+  // Two cores: the load generator gets one, the server under test the other, so they do not compete.
+  const pinnable = o.pin && cpus().length >= 2 && canPin();
+  const loadCpu = '0';
+  const serverCpus = pinnable ? '1' : undefined;
+  if (pinnable) pinSelf(loadCpu);
+  const pinning = pinnable
+    ? `runner and autocannon pinned to CPU ${loadCpu}, each server process (all its threads) to CPU ${serverCpus} (taskset)`
+    : 'no CPU pinning: the load generator and the server share the CPUs';
+
+  // How busy the machine is without us: other processes compete with both the server and the load generator.
+  const quiet = { machine: machineBusyTicks(), self: cpuTicks(process.pid) };
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const otherLoadAtStart = Math.max(0, (machineBusyTicks() - quiet.machine - (cpuTicks(process.pid) - quiet.self)) / 200);
+  if (otherLoadAtStart > 0.25) console.warn(`bench: other processes are using ${otherLoadAtStart.toFixed(2)} of ${cpus().length} CPUs: figures will be noisy (see the CPU column)`);
+
+  const dir = mkdtempSync(join(tmpdir(), 'restlayer-bench-'));
+  const servers = [];
+  const cleanup = () => {
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    cleanup();
+    process.exit(130);
+  });
+
+  try {
+    console.log(`bench: ${o.mode} run · ${o.connections} connections · ${o.duration} s × ${o.rounds} rounds · warm-up ${o.warmup} s · ${pinning}`);
+    console.log('bench: preparing restlayer (seeded database, bench user, token)');
+    const prepared = await prepareRestlayer(dir);
+    const auth = { authorization: `Bearer ${prepared.accessToken}` };
+
+    const wanted = (name) => !o.only || o.only.has(name);
+    const restlayerNames = ['restlayer-lookup', 'restlayer-list', 'restlayer-put', 'restlayer-login'];
+    const rl = {};
+    // The lookup instance always runs: it supplies the payload the peers serve.
+    for (const name of restlayerNames) {
+      if (name !== 'restlayer-lookup' && !wanted(name)) continue;
+      rl[name] = await startRestlayer(prepared, name, { cpus: serverCpus });
+      servers.push(rl[name]);
+    }
+
+    // The payloads, fetched once from restlayer itself, so the peers answer the very same bytes.
+    const payloads = {};
+    let expected;
+    for (const type of ['operators', 'sales-order-status']) {
+      const { body } = await fetchChecked(`${rl['restlayer-lookup'].url}/lookup-table/${type}`, { headers: auth }, 'payload');
+      payloads[type] = JSON.parse(body.toString('utf8'));
+      if (type === o.table) expected = body;
+    }
+    const payloadsFile = join(dir, 'payloads.json');
+    writeFileSync(payloadsFile, JSON.stringify(payloads));
+
+    let ids = [];
+    if (rl['restlayer-put']) {
+      const { body } = await fetchChecked(`${rl['restlayer-put'].url}/sales-order?take=1000&skip=500`, { headers: auth }, 'ids');
+      ids = JSON.parse(body.toString('utf8')).result.map((r) => r.salesOrderId);
+    }
+
+    const peers = {};
+    for (const peer of peerTargets.filter((p) => wanted(p.name))) {
+      peers[peer.name] = await startProcess({
+        name: peer.name,
+        nodeArgs: [join(benchDir, 'peers', peer.file)],
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'production',
+          PAYLOADS_FILE: payloadsFile,
+          AUTH: peer.auth ? 'jwt' : 'none',
+          JWT_KEY: prepared.keys.signing,
+          JWT_ISSUER: 'restlayer',
+          JWT_AUDIENCE: 'restlayer',
+        },
+        cwd: benchDir,
+        cpus: serverCpus,
+        ready: /peer is serving (http:\/\/\S+)/,
+      });
+      servers.push(peers[peer.name]);
+    }
+
+    // The targets, in the order each round runs them.
+    const lookupPath = `/lookup-table/${o.table}`;
+    const lookupRequest = { method: 'GET', path: lookupPath, headers: auth };
+    const targets = [];
+    for (const peer of peerTargets.filter((p) => peers[p.name])) {
+      targets.push({ ...peer, server: peers[peer.name], request: `GET ${lookupPath}`, load: { request: lookupRequest } });
+    }
+    if (wanted('restlayer-lookup')) {
+      targets.push({
+        name: 'restlayer-lookup', server: rl['restlayer-lookup'], request: `GET ${lookupPath} (bearer)`,
+        description: 'restlayer, NODE_ENV=production: the full chain (request id, error boundary, koa-session, koa-jwt + session check, envelope)',
+        load: { request: lookupRequest },
+      });
+    }
+    if (rl['restlayer-list']) {
+      targets.push({
+        name: 'restlayer-list', server: rl['restlayer-list'], request: 'GET /sales-order?take=50&status=5&sort by orderDate desc (bearer)',
+        description: `restlayer list route: \`GET ${listPath}\` over the 12,000 sample orders on SQLite`,
+        load: { request: { method: 'GET', path: listPath, headers: auth } },
+      });
+    }
+    if (rl['restlayer-put']) {
+      let next = 0;
+      targets.push({
+        name: 'restlayer-put', server: rl['restlayer-put'], request: `PUT /sales-order/{id} (bearer, ${ids.length} ids in turn)`,
+        description: `restlayer update: \`PUT /sales-order/{id}\` with \`{"status":2,"onlineOrderFlag":false}\` (no revisionNumber), ids rotating over ${ids.length} orders; SQLite WAL with synchronous=FULL on ${tmpdir()}`,
+        load: {
+          requests: [{
+            method: 'PUT',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ status: 2, onlineOrderFlag: false }),
+            setupRequest: (req) => ({ ...req, path: `/sales-order/${ids[next++ % ids.length]}` }),
+          }],
+        },
+      });
+    }
+    if (rl['restlayer-login']) {
+      targets.push({
+        name: 'restlayer-login', server: rl['restlayer-login'], request: 'POST /auth/jwt',
+        description: 'restlayer login: `POST /auth/jwt` (scrypt N=2^15, r=8: 32 MiB and ~0.1 s of CPU per login, on the libuv pool), answering a token pair',
+        load: {
+          request: {
+            method: 'POST', path: '/auth/jwt', headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ userName: benchUser, password: benchPassword }),
+          },
+        },
+      });
+    }
+    for (const t of targets) t.load.url = t.server.url.replace(/\/$/, '');
+
+    // Every lookup target must answer the same bytes; the others must succeed.
+    for (const t of targets) {
+      const { request } = t.load;
+      const init = t.load.requests
+        ? { method: 'PUT', headers: t.load.requests[0].headers, body: t.load.requests[0].body }
+        : { method: request.method, headers: request.headers, body: request.body };
+      const path = t.load.requests ? `/sales-order/${ids[0]}` : request.path;
+      const { response, body } = await fetchChecked(t.load.url + path, init, t.name);
+      if (request?.path === lookupPath && !body.equals(expected)) throw new Error(`${t.name} does not answer the same bytes as restlayer:\n${body}\n${expected}`);
+      if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) throw new Error(`${t.name} answers ${response.headers.get('content-type')}`);
+    }
+    console.log(`bench: ${targets.length} servers up, lookup payload ${expected.length} bytes, identical on every lookup target`);
+
+    const drive = async (t, duration) => {
+      const result = await runLoad({ url: t.load.url, pid: t.server.pid, ...t.load }, {
+        duration, connections: o.connections, pipelining: o.pipelining, timeout: o.timeout,
+      });
+      // Requests the generator abandoned (logins queued behind scrypt) must not run into the next target's turn.
+      const idleMs = await waitIdle(t.server.pid);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { ...result, idleWaitMs: idleMs };
+    };
+
+    if (o.warmup > 0) {
+      console.log(`bench: warm-up, ${o.warmup} s each`);
+      for (const t of targets) {
+        const r = await drive(t, o.warmup);
+        console.log(`  warm-up ${t.name.padEnd(17)} ${Math.round(r.requestsPerSecond).toString().padStart(7)} req/s`);
+      }
+    }
+
+    for (const t of targets) t.rounds = [];
+    for (let round = 1; round <= o.rounds; round++) {
+      console.log(`bench: round ${round}/${o.rounds}`);
+      for (const t of targets) {
+        const r = await drive(t, o.duration);
+        t.rounds.push(r);
+        const problems = r.errors || r.non2xx ? `  errors ${r.errors} non-2xx ${r.non2xx} ${JSON.stringify(r.statusCodes)}` : '';
+        console.log(`  ${t.name.padEnd(17)} ${Math.round(r.requestsPerSecond).toString().padStart(7)} req/s  p50 ${r.latencyMs.p50.toFixed(2).padStart(7)} ms  ` +
+          `p99 ${r.latencyMs.p99.toFixed(2).padStart(8)} ms  peak RSS ${(r.peakRssBytes / 2 ** 20).toFixed(0).padStart(4)} MB  ramp ${Number.isFinite(r.rampS) ? r.rampS.toFixed(1) + ' s' : r.connectionsAdmitted + ' conn.'}  CPU ${r.cpuCores.server.toFixed(2)}/${r.cpuCores.loadGenerator.toFixed(2)}/${r.cpuCores.otherProcesses.toFixed(2)}${problems}` +
+          (r.idleWaitMs > 1000 ? `  (server busy ${seconds(r.idleWaitMs)} after the run)` : ''));
+      }
+    }
+
+    const baseline = targets.find((t) => t.baseline);
+    for (const t of targets) t.summary = summarise(t.rounds);
+    for (const t of targets) t.ratio = ratios(t.summary, baseline.summary);
+    const byName = new Map(targets.map((t) => [t.name, t]));
+
+    const report = {
+      mode: o.mode,
+      startedAt: new Date(started).toISOString(),
+      finishedAt: new Date().toISOString(),
+      wallClockSeconds: Math.round((Date.now() - started) / 1000),
+      options: { duration: o.duration, warmup: o.warmup, rounds: o.rounds, connections: o.connections, pipelining: o.pipelining, timeout: o.timeout, table: o.table },
+      pinning,
+      machine: {
+        cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGB: Math.round(totalmem() / 2 ** 30), freeMemoryGB: Math.round(freemem() / 2 ** 30),
+        loadAverageAtStart, otherLoadAtStartCores: Number(otherLoadAtStart.toFixed(2)), node: process.versions.node, platform: `${process.platform} ${process.arch}`,
+      },
+      restlayer: { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--', '.', ':!bench').length > 0 },
+      versions: Object.fromEntries(['autocannon', 'koa', '@koa/router', 'koa-jwt', 'express', 'express-jwt', 'fastify', '@fastify/jwt', 'jsonwebtoken'].map((p) => [p, version(p)])),
+      payloadBytes: expected.length,
+      issueTargets: issueTargets(byName),
+      targets: targets.map((t) => ({
+        name: t.name, baseline: !!t.baseline, request: t.request, description: t.description,
+        summary: t.summary, ratio: t.ratio, rounds: t.rounds,
+      })),
+    };
+
+    console.log('');
+    console.log(table(report.targets));
+    console.log('');
+    for (const c of report.issueTargets) console.log(`${c.met ? 'met    ' : 'NOT met'}  ${c.target}: ${c.value}`);
+
+    mkdirSync(resultsDir, { recursive: true });
+    const suffix = o.out === 'quick' ? '.tmp' : '';
+    const jsonPath = join(resultsDir, `${o.out}.json${suffix}`);
+    const mdPath = join(resultsDir, `${o.out}.md${suffix}`);
+    writeFileSync(jsonPath, JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(mdPath, markdown(report));
+    console.log(`\nbench: wrote ${jsonPath} and ${mdPath} (${seconds(Date.now() - started)})`);
+
+    for (const s of servers) {
+      const exit = await s.stop();
+      if (exit.code && exit.code !== 0) console.warn(`bench: ${s.name} exited with ${exit.code}\n${s.stderr()}`);
+    }
+  } finally {
+    cleanup();
+  }
+}

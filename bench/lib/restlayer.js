@@ -1,0 +1,71 @@
+// restlayer as it runs in production: real signing keys in the environment, NODE_ENV=production, SQLite in a temp
+// folder. One seeded database (with the bench user and a long-lived token's session) is copied for each instance,
+// since a restlayer process owns its SQLite file.
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { cliPath, projectRoot } from './setup.js';
+import { startProcess } from './processes.js';
+
+export const benchUser = 'bench';
+export const benchPassword = 'bench-password-' + randomBytes(6).toString('hex');
+
+function runCli(args, env, input) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [cliPath, ...args], { env, cwd: projectRoot, timeout: 120_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`restlayer ${args.join(' ')} failed: ${err.message}\n${stderr}`));
+      else resolve(stdout);
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** The environment of every restlayer process of the run (CLI and servers), on database `dbPath`. */
+export function restlayerEnv(keys, dbPath) {
+  const env = { NODE_ENV: 'production' };
+  for (const name of ['PATH', 'HOME', 'TMPDIR']) if (process.env[name]) env[name] = process.env[name];
+  return {
+    ...env,
+    Authentication__Schemes__Bearer__SigningKeys__0__Issuer: 'restlayer',
+    Authentication__Schemes__Bearer__SigningKeys__0__Value: keys.signing,
+    Authentication__Cookie__Keys: keys.cookie,
+    Storage__Sqlite__Path: dbPath,
+    Log__Level: 'warn',
+  };
+}
+
+/**
+ * Creates and seeds the base database (the first CLI call migrates it and loads the sample orders), adds the
+ * bench user, and issues an access token good for the whole run (its session is in the database, so it is valid on
+ * every copy).
+ */
+export async function prepareRestlayer(dir, { tokenMinutes = 240 } = {}) {
+  const keys = { signing: randomBytes(32).toString('base64'), cookie: randomBytes(32).toString('base64') };
+  const basePath = join(dir, 'base.db');
+  const env = restlayerEnv(keys, basePath);
+  await runCli(['user', 'add', benchUser, '--role', 'User', '--password-stdin'], env, benchPassword + '\n');
+  const issued = JSON.parse(await runCli(['token', 'issue', '--user', benchUser, '--minutes', String(tokenMinutes), '--json'], env));
+  return { dir, keys, basePath, accessToken: issued.accessToken };
+}
+
+/** A copy of the base database for one instance (the CLI closed it, so the WAL is checkpointed, but copy it anyway). */
+export function copyDatabase(prepared, name) {
+  const path = join(prepared.dir, `${name}.db`);
+  copyFileSync(prepared.basePath, path);
+  for (const suffix of ['-wal', '-shm']) if (existsSync(prepared.basePath + suffix)) copyFileSync(prepared.basePath + suffix, path + suffix);
+  return path;
+}
+
+/** Starts `restlayer serve` on its own database copy; `nodeFlags` go before the script (e.g. --cpu-prof). */
+export function startRestlayer(prepared, name, { cpus, nodeFlags = [] } = {}) {
+  const env = restlayerEnv(prepared.keys, copyDatabase(prepared, name));
+  return startProcess({
+    name,
+    nodeArgs: [...nodeFlags, cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'],
+    env,
+    cwd: projectRoot,
+    cpus,
+    ready: /restlayer is serving (http:\/\/\S+)/,
+  });
+}

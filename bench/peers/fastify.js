@@ -1,0 +1,24 @@
+// Fastify 5 (no response schema, so JSON.stringify like the others), optionally with @fastify/jwt verifying an HS256
+// bearer token in an onRequest hook.
+import fastifyJwt from '@fastify/jwt';
+import Fastify from 'fastify';
+import { announce, host, jwtAudience, jwtIssuer, jwtKey, notFound, payloads, port, unauthorized, withJwt } from './common.js';
+
+const app = Fastify({ logger: false });
+if (withJwt) {
+  await app.register(fastifyJwt, { secret: jwtKey, verify: { algorithms: ['HS256'], allowedIss: jwtIssuer, allowedAud: jwtAudience } });
+  app.addHook('onRequest', async (request, reply) => {
+    try {
+      await request.jwtVerify();
+    } catch {
+      return reply.code(401).send(unauthorized);
+    }
+  });
+}
+app.get('/lookup-table/:type', async (request, reply) => {
+  const table = payloads.get(request.params.type);
+  reply.code(table ? 200 : 404).header('content-type', 'application/json; charset=utf-8');
+  return table ?? notFound;
+});
+await app.listen({ port, host });
+announce(app.server.address());
