@@ -60,7 +60,9 @@ export function runWorkerPool(options: WorkerPoolOptions): Promise<number> {
     });
     cluster.on('exit', (worker, code, signal) => {
       if (stopping) return;
-      if (!served.has(worker)) {
+      // A worker that failed by itself before serving (port taken, broken configuration) will fail again: stop.
+      // One killed from outside (a signal) is replaced like any other.
+      if (!served.has(worker) && signal === null && code !== 0) {
         log.error('a worker stopped before it could serve; stopping', { pid: worker.process.pid, code, signal });
         return stop(1);
       }

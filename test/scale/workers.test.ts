@@ -33,6 +33,7 @@ describe('serve --workers N (one machine, no Redis)', function () {
     expect(add.code, add.stderr).to.equal(0);
     server = await startServe(['--workers', '3', '--host', '127.0.0.1', '--port', '0'], { env, cwd: dir });
     await until(() => childrenOf(server.child.pid!).length === 3, 'three workers');
+    await until(() => (server.stderr().match(/restlayer listening on/g) ?? []).length >= 3, 'three workers serving');
   });
   after(async () => {
     await killChildren();
