@@ -27,7 +27,8 @@ export interface AppOptions {
 export type App = Koa<AppState, AppExtensions>;
 
 /**
- * The Koa application: request id → error boundary → router. Each route's own chain is
+ * The Koa application: request id → request log → error boundary → security headers → CORS → query limit →
+ * browser app (when enabled) → cookie sessions (variant A) → router. Each route's own chain is
  * [bearer verification → caller/role gate] unless anonymous, [JSON body] when it takes one, then the envelope runner.
  */
 export function createApp({ config, services, routes, log }: AppOptions): App {
