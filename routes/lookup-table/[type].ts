@@ -1,8 +1,18 @@
+import { RawJson } from '../../lib/envelope/envelope.js';
 import { Output } from '../../lib/envelope/output.js';
+import type { LookupTable } from '../../lib/lookup/lookup-table.js';
 import { route } from '../../lib/routing/route.js';
 import { model, text } from '../../lib/validation/fields.js';
 
 const LookupTableKey = model({ type: text({ min: 1, max: 100 }) });
+
+/** A cached table is the same object until it is flushed, so its JSON is made once and sent as is. */
+const json = new WeakMap<LookupTable, RawJson>();
+function serialised(table: LookupTable): RawJson {
+  let raw = json.get(table);
+  if (!raw) json.set(table, (raw = RawJson.of(table)));
+  return raw;
+}
 
 export const GET = route({
   summary: 'A lookup table from the global cache; answers 304 to a matching If-None-Match.',
@@ -12,7 +22,7 @@ export const GET = route({
     const output = await services.lookup.read(params.type);
     if (!output.result) return new Output(undefined, output.messages);
     header('ETag', output.result.etag);
-    return new Output(output.result.table, output.messages);
+    return new Output(serialised(output.result.table), output.messages);
   },
 });
 

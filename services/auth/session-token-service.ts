@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { CompiledQuery } from 'kysely';
 import jwt from 'jsonwebtoken';
 import { signAccessToken } from '../../lib/auth/tokens.js';
 import { type TokenSettings, candidateKeys } from '../../lib/auth/token-keys.js';
@@ -154,10 +155,15 @@ export class SessionTokenService implements ITokenService {
       .where('user_key', '=', userKey(userName)).where('revoked_date', 'is', null).execute();
   }
 
+  private sessionQuery?: CompiledQuery<{ revoked_date: string | Date | null; expires_date: string | Date }>;
+
   async isSessionActive(sessionId: string): Promise<boolean> {
     if (this.ended.has(sessionId)) return false;
     const { db, values } = this.storage;
-    const row = await db.selectFrom('auth_session').select(['revoked_date', 'expires_date']).where('session_id', '=', sessionId).executeTakeFirst();
+    // This runs on every bearer call: the query is built and compiled once, then run with each session id.
+    this.sessionQuery ??= db.selectFrom('auth_session').select(['revoked_date', 'expires_date']).where('session_id', '=', '').compile();
+    const { rows } = await db.executeQuery<{ revoked_date: string | Date | null; expires_date: string | Date }>({ ...this.sessionQuery, parameters: [sessionId] });
+    const row = rows[0];
     const active = !!row && row.revoked_date == null && values.toDate(row.expires_date).getTime() > Date.now();
     if (!active) this.remember(sessionId);
     return active;
