@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { type UrlReply, callUrl } from '../support/http.js';
-import { type ServeProcess, childEnv, killChildren, runCli, startServe } from '../support/processes.js';
+import { type ServeProcess, killChildren, runCli, sqliteServeEnv, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { expectEnvelope } from './hostile.js';
@@ -17,17 +17,8 @@ const key = newKey();
 const token = mint({ key, issuer: 'restlayer', audience: 'restlayer' });
 const local = ['--port', '0', '--host', '127.0.0.1'];
 
-function serveEnv(db: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return childEnv({
-    Authentication__Schemes__Bearer__SigningKeys__0__Issuer: 'restlayer',
-    Authentication__Schemes__Bearer__SigningKeys__0__Value: key,
-    Authentication__Cookie__Keys: newKey(),
-    Authentication__PasswordHashCost: '10',
-    Storage__Sqlite__Path: db,
-    Log__Level: 'warn',
-    ...extra,
-  });
-}
+const serveEnv = (db: string, extra: Record<string, string> = {}) =>
+  sqliteServeEnv(db, key, { Authentication__PasswordHashCost: '10', Log__Level: 'warn', ...extra });
 
 /** A call that reports a connection cut by the crash as `undefined` instead of failing. */
 async function attempt(url: string, init: Parameters<typeof callUrl>[1]): Promise<UrlReply | undefined> {

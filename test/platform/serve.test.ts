@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { callUrl, freePort, heldRequest } from '../support/http.js';
-import { type ServeProcess, childEnv, killChildren, runCli, startServe } from '../support/processes.js';
+import { type ServeProcess, killChildren, runCli, sqliteServeEnv, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 
@@ -13,16 +13,7 @@ const token = mint({ key, issuer: 'restlayer', audience: 'restlayer' });
 const local = ['--host', '127.0.0.1'];
 
 /** Configuration of a `restlayer serve` process over the SQLite file `db`. */
-function serveEnv(db: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  return childEnv({
-    Authentication__Schemes__Bearer__SigningKeys__0__Issuer: 'restlayer',
-    Authentication__Schemes__Bearer__SigningKeys__0__Value: key,
-    Authentication__Cookie__Keys: newKey(),
-    Storage__Sqlite__Path: db,
-    Log__Level: 'info',
-    ...extra,
-  });
-}
+const serveEnv = (db: string, extra: Record<string, string | undefined> = {}) => sqliteServeEnv(db, key, extra);
 
 /** SIGTERM, then the exit it leads to. */
 async function terminate(server: ServeProcess) {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newKey } from './tokens.js';
 
 /** The project folder (this file runs as dist/test/support/processes.js). */
 export const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -19,6 +20,21 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
     else env[name] = value;
   }
   return env;
+}
+
+/**
+ * The environment of a `restlayer serve` process over the SQLite file `db`, signing variant A tokens with `key`
+ * (issuer and audience `restlayer`) and a fresh cookie key; `extra` adds or overrides settings.
+ */
+export function sqliteServeEnv(db: string, key: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return childEnv({
+    Authentication__Schemes__Bearer__SigningKeys__0__Issuer: 'restlayer',
+    Authentication__Schemes__Bearer__SigningKeys__0__Value: key,
+    Authentication__Cookie__Keys: newKey(),
+    Storage__Sqlite__Path: db,
+    Log__Level: 'info',
+    ...extra,
+  });
 }
 
 const running = new Set<ChildProcess>();
