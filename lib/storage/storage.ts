@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { SqlValues } from './sql-values.js';
 import type { Tables } from './tables.js';
 
@@ -11,6 +11,12 @@ export interface Storage {
   readonly values: SqlValues;
   /** Runs `fn` while no other process runs its own `exclusive` work on this database (schema setup, seeding). */
   exclusive<T>(fn: (db: Kysely<Tables>) => Promise<T>): Promise<T>;
+  /**
+   * Runs a read at once, outside the query queue, where the store can do that safely (the embedded store, while its
+   * connection is idle); undefined otherwise, and the caller sends the query through `db`. For the small lookups
+   * made on every request, where the queue's own cost exceeds the query's.
+   */
+  readNow?<R>(query: CompiledQuery<R>): R[] | undefined;
   /** Resolves when the store answers a trivial query; readiness checks use it. */
   ping(): Promise<void>;
   close(): Promise<void>;

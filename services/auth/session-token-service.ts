@@ -26,6 +26,11 @@ const sha256 = (token: string) => createHash('sha256').update(token).digest('bas
 /** How many ended sessions are remembered (ending is final, so they never need asking again). */
 const ENDED_CACHE_SIZE = 10_000;
 
+interface SessionState {
+  revoked_date: string | Date | null;
+  expires_date: string | Date;
+}
+
 export class SessionTokenService implements ITokenService {
   /**
    * Sessions known to have ended. Only the end is cached: a session may be revoked at any moment by another process
@@ -155,14 +160,16 @@ export class SessionTokenService implements ITokenService {
       .where('user_key', '=', userKey(userName)).where('revoked_date', 'is', null).execute();
   }
 
-  private sessionQuery?: CompiledQuery<{ revoked_date: string | Date | null; expires_date: string | Date }>;
+  private sessionQuery?: CompiledQuery<SessionState>;
 
+  /** On every bearer call: read at once when the store allows it (see Storage.readNow), else queued as usual. */
   async isSessionActive(sessionId: string): Promise<boolean> {
     if (this.ended.has(sessionId)) return false;
     const { db, values } = this.storage;
     // This runs on every bearer call: the query is built and compiled once, then run with each session id.
     this.sessionQuery ??= db.selectFrom('auth_session').select(['revoked_date', 'expires_date']).where('session_id', '=', '').compile();
-    const { rows } = await db.executeQuery<{ revoked_date: string | Date | null; expires_date: string | Date }>({ ...this.sessionQuery, parameters: [sessionId] });
+    const query: CompiledQuery<SessionState> = { ...this.sessionQuery, parameters: [sessionId] };
+    const rows = this.storage.readNow?.(query) ?? (await db.executeQuery(query)).rows;
     const row = rows[0];
     const active = !!row && row.revoked_date == null && values.toDate(row.expires_date).getTime() > Date.now();
     if (!active) this.remember(sessionId);

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import { migrate } from '../../lib/storage/migrations.js';
+import { openSqlite } from '../../lib/storage/sqlite.js';
+import { StoredDate, sqliteValues } from '../../lib/storage/sql-values.js';
+import type { Storage } from '../../lib/storage/storage.js';
+
+describe('embedded storage (SQLite)', () => {
+  let dir: string;
+  let storage: Storage;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'restlayer-sqlite-'));
+    storage = openSqlite(join(dir, 'store.db'));
+    await migrate(storage.db, storage.values);
+  });
+
+  after(async () => {
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const personQuery = () => storage.db.selectFrom('sales_person').select(['name', 'territory_id']).where('sales_person_id', '=', 9001).compile();
+
+  it('answers rows as plain objects named by the select list, nulls included, for reads and writes alike', async () => {
+    await storage.db.insertInto('sales_person').values({ sales_person_id: 9001, name: 'Ann', territory_id: null, is_active: 1 }).execute();
+    const rows = await storage.db.selectFrom('sales_person').select(['sales_person_id as id', 'name', 'territory_id']).where('sales_person_id', '=', 9001).execute();
+    expect(rows).to.deep.equal([{ id: 9001, name: 'Ann', territory_id: null }]);
+    expect(Object.getPrototypeOf(rows[0])).to.equal(Object.prototype);
+    const { rows: counted } = await sql<{ n: number }>`select count(*) as n from sales_person where sales_person_id = 9001`.execute(storage.db);
+    expect(counted).to.deep.equal([{ n: 1 }]);
+  });
+
+  it('readNow reads at once on an idle connection, and declines while a transaction holds it', async () => {
+    expect(storage.readNow!(personQuery())).to.deep.equal([{ name: 'Ann', territory_id: null }]);
+    let during: unknown[] | undefined = [];
+    await storage.db.transaction().execute(async (trx) => {
+      await trx.updateTable('sales_person').set({ name: 'Ann B.' }).where('sales_person_id', '=', 9001).execute();
+      // The transaction's uncommitted change must not leak into a read made beside it.
+      during = storage.readNow!(personQuery());
+    });
+    expect(during).to.equal(undefined);
+    expect(storage.readNow!(personQuery())).to.deep.equal([{ name: 'Ann B.', territory_id: null }]);
+  });
+});
+
+describe('SQLite date values', () => {
+  it('a date read from canonical ISO text serialises to that text, and to its new instant once changed', () => {
+    const text = '2025-12-30T08:15:00.250Z';
+    const date = sqliteValues.toDate(text);
+    expect(date).to.be.instanceOf(StoredDate).and.instanceOf(Date);
+    expect(date.getTime()).to.equal(Date.parse(text));
+    expect(JSON.stringify({ date })).to.equal(`{"date":"${text}"}`);
+    date.setUTCFullYear(2024);
+    expect(JSON.stringify(date)).to.equal('"2024-12-30T08:15:00.250Z"');
+  });
+
+  it('other date text becomes a plain Date with the same instant', () => {
+    const date = sqliteValues.toDate('2025-12-30 08:15:00Z');
+    expect(date).not.to.be.instanceOf(StoredDate);
+    expect(date.toISOString()).to.equal('2025-12-30T08:15:00.000Z');
+  });
+});
