@@ -40,6 +40,7 @@ export function createServices(storage: Storage, config: AppConfig, shared: Shar
     settings: tokenSettings(config),
     refreshTokenDays: auth.RefreshTokenDays,
     reuseGraceSeconds: auth.RefreshReuseGraceSeconds,
+    sessionRecheckSeconds: auth.SessionRecheckSeconds,
   });
   const cookieSessions = shared.cookieSessions ?? new SqlCookieSessionStore(storage);
   return {

@@ -94,11 +94,15 @@ export function bearerVerification(settings: TokenSettings): Middleware<AppState
       claims = ctx.state.claims;
       if (claims) verified.set(token, claims);
     }
-    // Tokens of a revoked login (reuse detected, user disabled, logout) stop at once, not when they expire.
-    if (claims && typeof claims.sid === 'string' && !(await ctx.services.tokens.isSessionActive(claims.sid))) {
-      ctx.state.claims = undefined;
-      ctx.state.jwtOriginalError = new TokenRejected('the login session of this token has ended');
-    } else if (claims) ctx.state.claims = claims;
+    // Tokens of a revoked login (reuse detected, user disabled, logout) stop then, not when they expire.
+    if (claims && typeof claims.sid === 'string') {
+      const active = ctx.services.tokens.isSessionActive(claims.sid);
+      if (!(typeof active === 'boolean' ? active : await active)) {
+        ctx.state.jwtOriginalError = new TokenRejected('the login session of this token has ended');
+        claims = undefined;
+      }
+    }
+    ctx.state.claims = claims;
     return next();
   };
 }

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../bounded-map.js';
 import type { TokenClaims } from './principal.js';
 
 /**
@@ -6,9 +7,11 @@ import type { TokenClaims } from './principal.js';
  * verification allows) and the oldest go first when the cache is full, so its size stays bounded.
  */
 export class VerifiedTokenCache {
-  private readonly entries = new Map<string, TokenClaims & { exp: number }>();
+  private readonly entries: BoundedMap<string, TokenClaims & { exp: number }>;
 
-  constructor(private readonly toleranceSeconds: number, private readonly maxEntries = 10_000) {}
+  constructor(private readonly toleranceSeconds: number, maxEntries = 10_000) {
+    this.entries = new BoundedMap(maxEntries);
+  }
 
   get(token: string): TokenClaims | undefined {
     const claims = this.entries.get(token);
@@ -22,7 +25,6 @@ export class VerifiedTokenCache {
 
   set(token: string, claims: TokenClaims): void {
     if (typeof claims.exp !== 'number') return;
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(token, claims as TokenClaims & { exp: number });
   }
 }

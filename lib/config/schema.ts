@@ -108,6 +108,11 @@ export const schema = {
     AccessTokenMinutes: { doc: 'Lifetime of variant A access tokens (fractions allowed: 0.5 is 30 s).', format: 'minutes', default: 15 },
     RefreshTokenDays: { doc: 'Absolute lifetime of a refresh token session.', format: 'positive', default: 14 },
     RefreshReuseGraceSeconds: { doc: 'Window in which a just-rotated refresh token is still accepted.', format: 'count', default: 10 },
+    SessionRecheckSeconds: {
+      doc: 'How long a login session found active is trusted before the store is asked again. Sessions ended by this process stop at once; '
+        + 'ended by another (instance, worker, the CLI), within this time. 0 asks on every call.',
+      format: 'count', default: 1,
+    },
     PasswordHashCost: { doc: 'log2 of the scrypt cost N for new password hashes (15: 32 MiB, about 0.1 s).', format: 'positive', default: 15 },
     Throttle: {
       AccountFailures: { doc: 'Failed logins of one account within the window before it is throttled.', format: 'positive', default: 5 },

@@ -1,5 +1,12 @@
 import { type ErrorMessage, type ErrorType, type MessageOptions, isError, message, statusOf } from './error-message.js';
 
+/** The highest status among error messages, or `fallback` when there are none. */
+export function derivedStatus(messages: readonly ErrorMessage[], fallback = 200): number {
+  let status = 0;
+  for (const m of messages) if (isError(m)) status = Math.max(status, statusOf(m));
+  return status || fallback;
+}
+
 /** The problems found while serving one request. Services reach the current one through `currentErrors()`. */
 export class ErrorList {
   readonly messages: ErrorMessage[] = [];
@@ -28,9 +35,7 @@ export class ErrorList {
 
   /** The highest status among error messages, or `fallback` when there are none. */
   status(fallback = 200): number {
-    let status = 0;
-    for (const m of this.messages) if (isError(m)) status = Math.max(status, statusOf(m));
-    return status || fallback;
+    return derivedStatus(this.messages, fallback);
   }
 
   /** Stops the operation when errors were recorded; the envelope middleware reports them. */

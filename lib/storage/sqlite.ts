@@ -6,6 +6,7 @@ import {
   CompiledQuery, type DatabaseConnection, type Driver, Kysely, type QueryCompiler, type QueryResult, type SqliteDatabase, SqliteDialect,
   type SqliteDialectConfig, SqliteDriver, type SqliteStatement, type TransactionSettings, sql,
 } from 'kysely';
+import { BoundedMap } from '../bounded-map.js';
 import type { Storage } from './storage.js';
 import { sqliteValues } from './sql-values.js';
 import type { Tables } from './tables.js';
@@ -177,13 +178,12 @@ function objectRows(statement: Database.Statement): SqliteStatement {
  * always compiles to the same statement, so prepared statements are kept (a bounded number) and reused.
  */
 function withStatementCache(database: Database.Database, max = 500): SqliteDatabase {
-  const statements = new Map<string, SqliteStatement>();
+  const statements = new BoundedMap<string, SqliteStatement>(max);
   return {
     close: () => database.close(),
     prepare(text: string) {
       let statement = statements.get(text);
       if (!statement) {
-        if (statements.size >= max) statements.delete(statements.keys().next().value!);
         statement = objectRows(database.prepare(text));
         statements.set(text, statement);
       }

@@ -8,6 +8,7 @@ import type { TokenClaims } from '../../lib/auth/principal.js';
 import { message } from '../../lib/envelope/error-message.js';
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
+import { BoundedMap } from '../../lib/bounded-map.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { AuthToken, RefreshInput, UserInfo } from './auth-models.js';
 import type { ITokenService } from './token-service.js';
@@ -17,14 +18,16 @@ export interface TokenServiceOptions {
   settings: TokenSettings;
   refreshTokenDays: number;
   reuseGraceSeconds: number;
+  /** How long a session found active is trusted before it is read again (0: read on every call). */
+  sessionRecheckSeconds: number;
 }
 
 const invalidAccessToken = () => message('Security', 'Security_InvalidAccessToken', 'Invalid access token', { status: 401 });
 const invalidRefreshToken = () => message('Security', 'Security_InvalidRefreshToken', 'Invalid refresh token', { status: 401 });
 const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-/** How many ended sessions are remembered (ending is final, so they never need asking again). */
-const ENDED_CACHE_SIZE = 10_000;
+/** How many ended and active sessions are remembered. */
+const SESSION_CACHE_SIZE = 10_000;
 
 interface SessionState {
   revoked_date: string | Date | null;
@@ -32,11 +35,16 @@ interface SessionState {
 }
 
 export class SessionTokenService implements ITokenService {
+  /** Sessions known to have ended: ending is final, so they never need asking again. */
+  private readonly ended = new BoundedMap<string, true>(SESSION_CACHE_SIZE);
+
   /**
-   * Sessions known to have ended. Only the end is cached: a session may be revoked at any moment by another process
-   * (`restlayer user disable`, another worker's logout or reuse detection), so "still active" is asked every time.
+   * Sessions found active, with the time until which that answer is trusted. A read costs more than the rest of a
+   * cached lookup call (the store's locks, each time); another process (`restlayer user disable`, another worker's
+   * logout or reuse detection) may end a session at any moment, so the answer is trusted only for
+   * `sessionRecheckSeconds`. Ends made here take effect at once: they are remembered in `ended`, or clear this.
    */
-  private readonly ended = new Set<string>();
+  private readonly active = new BoundedMap<string, number>(SESSION_CACHE_SIZE);
 
   constructor(private readonly storage: Storage, private readonly users: UserStore, private readonly options: TokenServiceOptions) {}
 
@@ -158,26 +166,41 @@ export class SessionTokenService implements ITokenService {
     const { db, values } = this.storage;
     await db.updateTable('auth_session').set({ revoked_date: values.date(new Date()) })
       .where('user_key', '=', userKey(userName)).where('revoked_date', 'is', null).execute();
+    // Which cached sessions are the user's is not known here; forgetting all costs one read per session.
+    this.active.clear();
   }
 
   private sessionQuery?: CompiledQuery<SessionState>;
 
-  /** On every bearer call: read at once when the store allows it (see Storage.readNow), else queued as usual. */
-  async isSessionActive(sessionId: string): Promise<boolean> {
+  isSessionActive(sessionId: string): boolean | Promise<boolean> {
     if (this.ended.has(sessionId)) return false;
+    const trustedUntil = this.active.get(sessionId);
+    if (trustedUntil !== undefined && Date.now() < trustedUntil) return true;
+    return this.readSessionState(sessionId);
+  }
+
+  private async readSessionState(sessionId: string): Promise<boolean> {
     const { db, values } = this.storage;
-    // This runs on every bearer call: the query is built and compiled once, then run with each session id.
+    // The query is built and compiled once, then run with each session id; read at once when the store allows it.
     this.sessionQuery ??= db.selectFrom('auth_session').select(['revoked_date', 'expires_date']).where('session_id', '=', '').compile();
     const query: CompiledQuery<SessionState> = { ...this.sessionQuery, parameters: [sessionId] };
     const rows = this.storage.readNow?.(query) ?? (await db.executeQuery(query)).rows;
     const row = rows[0];
-    const active = !!row && row.revoked_date == null && values.toDate(row.expires_date).getTime() > Date.now();
-    if (!active) this.remember(sessionId);
-    return active;
+    const now = Date.now();
+    const expires = row ? values.toDate(row.expires_date).getTime() : 0;
+    if (!row || row.revoked_date != null || expires <= now) {
+      this.remember(sessionId);
+      return false;
+    }
+    // An end made here meanwhile wins over this read, which may have started before it.
+    if (this.options.sessionRecheckSeconds > 0 && !this.ended.has(sessionId)) {
+      this.active.set(sessionId, Math.min(now + this.options.sessionRecheckSeconds * 1000, expires));
+    }
+    return !this.ended.has(sessionId);
   }
 
   private remember(sessionId: string) {
-    if (this.ended.size >= ENDED_CACHE_SIZE) this.ended.clear();
-    this.ended.add(sessionId);
+    this.active.delete(sessionId);
+    this.ended.set(sessionId, true);
   }
 }

@@ -15,6 +15,9 @@ export interface ITokenService {
   revokeSession(sessionId: string): Promise<void>;
   /** Ends every session of a user at once, its access tokens included. */
   revokeUser(userName: string): Promise<void>;
-  /** Whether access tokens of this session may still be used (false once revoked). */
-  isSessionActive(sessionId: string): Promise<boolean>;
+  /**
+   * Whether access tokens of this session may still be used (false once revoked). Runs on every bearer call, so an
+   * answer already known comes back as is, not as a promise.
+   */
+  isSessionActive(sessionId: string): boolean | Promise<boolean>;
 }

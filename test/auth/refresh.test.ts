@@ -3,6 +3,7 @@ import jwt from 'jsonwebtoken';
 import { withErrorScope } from '../../lib/envelope/request-scope.js';
 import { type TestServer, TEST_AUDIENCE, TEST_ISSUER, TEST_KEY, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser } from '../support/users.js';
+import { until } from '../support/wait.js';
 
 interface Pair {
   accessToken: string;
@@ -84,6 +85,8 @@ describe('variant A: refresh tokens', () => {
   it('reuse of a rotated-out token after the grace window revokes the whole session', async () => {
     const pair = await loginPair();
     const next = (await refresh(pair)).body.result as Pair;
+    // In use before the theft is detected, so the server already knows its session as active.
+    expect((await server.call('/sales-order/43659', { token: next.accessToken })).status).to.equal(200);
     await sleep(1300);
     const reuse = await refresh(pair);
     expect(reuse.status).to.equal(401);
@@ -113,6 +116,7 @@ describe('variant A: refresh tokens', () => {
     const cookieLogin = await server.call('/auth/cookie', { method: 'POST', token: null, body: { userName: 'dave', password: 'dave-password-1' } });
     const cookie = cookieLogin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
     expect((await server.call('/sales-order/43659', { token: null, headers: { Cookie: cookie } })).status).to.equal(200);
+    expect((await server.call('/sales-order/43659', { token: pair.accessToken })).status).to.equal(200);
     await withErrorScope(() => server.services.users.disable('dave'));
     expect((await server.call('/sales-order/43659', { token: pair.accessToken })).status).to.equal(401);
     expect((await server.call('/sales-order/43659', { token: null, headers: { Cookie: cookie } })).status).to.equal(401);
@@ -120,6 +124,21 @@ describe('variant A: refresh tokens', () => {
     const relogin = await server.call('/auth/jwt', { method: 'POST', token: null, body: { userName: 'dave', password: 'dave-password-1' } });
     expect(relogin.status).to.equal(401);
     expect(relogin.body.messages[0].code).to.equal('Login_InvalidCredentials');
+  });
+
+  it('a session ended by another process stops its access tokens within Authentication:SessionRecheckSeconds', async () => {
+    expect(server.config.Authentication.SessionRecheckSeconds).to.equal(1);
+    const pair = await loginPair();
+    expect((await server.call('/sales-order/43659', { token: pair.accessToken })).status).to.equal(200);
+    // Written straight to the store, as another instance or the CLI would: this server's services are not told.
+    const sid = (jwt.decode(pair.accessToken) as { sid: string }).sid;
+    const { db, values } = server.services.storage;
+    await db.updateTable('auth_session').set({ revoked_date: values.date(new Date()) }).where('session_id', '=', sid).execute();
+    let last: Awaited<ReturnType<typeof server.call>> | undefined;
+    await until(async () => (last = await server.call('/sales-order/43659', { token: pair.accessToken })).status === 401,
+      'the revoked session to be noticed', 5_000, 50);
+    expect(last!.body.messages[0].code).to.equal('Security_TokenInvalid');
+    expect(last!.headers.get('www-authenticate')).to.equal('Bearer error="invalid_token"');
   });
 
   it('token rotation resets refresh tokens; access tokens live until they expire', async () => {

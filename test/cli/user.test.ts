@@ -29,7 +29,8 @@ describe('restlayer user (a real process against a running server)', function ()
     server.call('/sales-order/43659', { token: init.token ?? null, headers: init.cookie ? { Cookie: init.cookie } : {} });
 
   before(async () => {
-    server = await startTestServer({ config: FAST_HASH });
+    // Asked on every call, so a user disabled by the CLI (another process) is refused on the very next call.
+    server = await startTestServer({ config: { Authentication: { ...FAST_HASH.Authentication, SessionRecheckSeconds: 0 } } });
   });
   after(async () => {
     await killChildren();
