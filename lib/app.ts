@@ -7,10 +7,8 @@ import type { AppConfig } from './config/schema.js';
 import { createErrorParser } from './envelope/error-parser.js';
 import { jsonBody } from './http/body.js';
 import type { AppExtensions, AppState } from './http/context.js';
-import { errorBoundary } from './http/error-boundary.js';
-import { corsFor, queryLimit, securityHeaders } from './http/protections.js';
-import { requestId } from './http/request-id.js';
-import { requestLog } from './http/request-log.js';
+import { frontDoor } from './http/front-door.js';
+import { corsFor, queryLimit } from './http/protections.js';
 import { webApp } from './http/web-app.js';
 import type { Logger } from './log.js';
 import type { LoadedRoute } from './routing/load-routes.js';
@@ -27,9 +25,9 @@ export interface AppOptions {
 export type App = Koa<AppState, AppExtensions>;
 
 /**
- * The Koa application: request id → request log → error boundary → security headers → CORS → query limit →
- * browser app (when enabled) → cookie sessions (variant A) → router. Each route's own chain is
- * [bearer verification → caller/role gate] unless anonymous, [JSON body] when it takes one, then the envelope runner.
+ * The Koa application: front door (request id, security headers, error boundary, request log) → CORS → query limit →
+ * browser app (when enabled) → cookie sessions (variant A) → router. Each route's own chain is the caller/role gate
+ * (bearer token, else cookie session) unless anonymous, [JSON body] when it takes one, then the envelope runner.
  */
 export function createApp({ config, services, routes, log }: AppOptions): App {
   const app: App = new Koa<AppState, AppExtensions>();
@@ -52,16 +50,13 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
     // The other variant's routes do not exist: they answer 404 like any unknown path.
     if (route.variant && route.variant !== auth.Variant) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
-    if (!route.anonymous) chain.push(verify, requireCaller(route.roles ?? [], callerOptions));
+    if (!route.anonymous) chain.push(requireCaller(verify, route.roles ?? [], callerOptions));
     if (route.body) chain.push(body);
     chain.push(runRoute(route, prefix, config.RestAPI.RequestTimeoutSeconds * 1000));
     router.register(path, [verb], chain);
   }
 
-  app.use(requestId);
-  app.use(requestLog);
-  app.use(errorBoundary);
-  app.use(securityHeaders());
+  app.use(frontDoor);
   const allowCors = corsFor(config.RestAPI.Cors.Origins);
   if (allowCors) app.use(allowCors);
   app.use(queryLimit(config.RestAPI.MaxQueryLength));

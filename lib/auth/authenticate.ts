@@ -57,11 +57,15 @@ function cookiePrincipal(ctx: AppContext, cookieAbsoluteMs: number): Principal |
   return { ...session.user, authenticationType: 'Cookies' };
 }
 
+/** Sets `ctx.state.claims` or `ctx.state.jwtOriginalError` from the bearer header; a promise only when it must wait. */
+export type BearerVerification = (ctx: AppContext) => void | Promise<void>;
+
 /**
  * Verifies `Authorization: Bearer` with koa-jwt: HS256 only, issuer and audience checked, `exp` required, the key
  * picked by `kid` or issuer. It never answers by itself; `requireCaller` decides what a failure means for the route.
+ * A token verified before, of a session known active, is settled without waiting for anything.
  */
-export function bearerVerification(settings: TokenSettings): Middleware<AppState, AppExtensions> {
+export function bearerVerification(settings: TokenSettings): BearerVerification {
   const verify = koaJwt({
     passthrough: true,
     key: 'claims',
@@ -82,28 +86,34 @@ export function bearerVerification(settings: TokenSettings): Middleware<AppState
   const verified = new VerifiedTokenCache(CLOCK_TOLERANCE_SECONDS);
   const afterVerify = async () => {};
 
-  return async (ctx, next) => {
+  // Tokens of a revoked login (reuse detected, user disabled, logout) stop then, not when they expire.
+  const settle = (ctx: AppContext, claims: TokenClaims, active: boolean) => {
+    ctx.state.claims = active ? claims : undefined;
+    if (!active) ctx.state.jwtOriginalError = new TokenRejected('the login session of this token has ended');
+  };
+  const verifyUnknown = async (ctx: AppContext, token: string) => {
+    await verify(ctx, afterVerify);
+    const claims = ctx.state.claims;
+    if (!claims) return;
+    verified.set(token, claims);
+    if (typeof claims.sid === 'string') settle(ctx, claims, await ctx.services.tokens.isSessionActive(claims.sid));
+  };
+
+  return (ctx) => {
     const authorization = ctx.get('Authorization');
     // koa-jwt would report a missing token (or another scheme, such as Basic) as a bad token; no bearer token at all
     // is a different answer: Security_Unauthenticated.
-    if (!/^bearer\s/i.test(authorization)) return next();
+    if (!/^bearer\s/i.test(authorization)) return;
     const token = authorization.slice(7).trim();
-    let claims = verified.get(token);
-    if (!claims) {
-      await verify(ctx, afterVerify);
-      claims = ctx.state.claims;
-      if (claims) verified.set(token, claims);
+    const claims = verified.get(token);
+    if (!claims) return verifyUnknown(ctx, token);
+    if (typeof claims.sid !== 'string') {
+      ctx.state.claims = claims;
+      return;
     }
-    // Tokens of a revoked login (reuse detected, user disabled, logout) stop then, not when they expire.
-    if (claims && typeof claims.sid === 'string') {
-      const active = ctx.services.tokens.isSessionActive(claims.sid);
-      if (!(typeof active === 'boolean' ? active : await active)) {
-        ctx.state.jwtOriginalError = new TokenRejected('the login session of this token has ended');
-        claims = undefined;
-      }
-    }
-    ctx.state.claims = claims;
-    return next();
+    const active = ctx.services.tokens.isSessionActive(claims.sid);
+    if (typeof active === 'boolean') return settle(ctx, claims, active);
+    return active.then((known) => settle(ctx, claims, known));
   };
 }
 
@@ -116,10 +126,12 @@ function reject(ctx: AppContext, m: ErrorMessage, error?: string) {
  * The secured-by-default gate of one route: a caller is required (bearer token first, else the cookie session),
  * a cookie caller's unsafe request must come from an allowed origin, and one of `roles` when the route names any.
  */
-export function requireCaller(roles: readonly string[], options: CallerOptions): Middleware<AppState, AppExtensions> {
+export function requireCaller(verifyBearer: BearerVerification, roles: readonly string[], options: CallerOptions): Middleware<AppState, AppExtensions> {
   const allowed = new Set(options.allowedOrigins);
   return async (ctx: AppContext, next: Next) => {
     if (!ctx.state.principal) {
+      const verifying = verifyBearer(ctx);
+      if (verifying) await verifying;
       const failure = ctx.state.jwtOriginalError;
       if (failure) return reject(ctx, failure instanceof jwt.TokenExpiredError ? authMessages.expired() : authMessages.invalid(), 'invalid_token');
       const principal = ctx.state.claims ? principalFromClaims(ctx.state.claims) : cookiePrincipal(ctx, options.cookieAbsoluteMs);

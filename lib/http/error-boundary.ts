@@ -1,30 +1,29 @@
-import type { Next } from 'koa';
 import { type ErrorMessage, message } from '../envelope/error-message.js';
 import type { AppContext } from './context.js';
 import { respond } from './respond.js';
 
 /**
- * The outermost handler: whatever was thrown anywhere (body parsing, auth, routing, a route) and whatever
- * the router left unanswered becomes the envelope. A defect is logged once, with the request id.
+ * The error boundary, in two halves run by the front door around everything else: whatever the router left
+ * unanswered, and whatever was thrown anywhere (body parsing, auth, routing, a route), becomes the envelope.
  */
-export async function errorBoundary(ctx: AppContext, next: Next) {
-  try {
-    await next();
-    if (ctx.body == null && ctx.status === 404) {
-      respond(ctx, [message('Data', 'Route_NotFound', `No resource is found at ${ctx.method} ${ctx.path}.`, { status: 404 })]);
-    } else if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
-      respond(ctx, [message('Validation', 'Route_MethodNotAllowed',
-        `Method ${ctx.method} is not allowed on ${ctx.path}. Allowed: ${ctx.response.get('Allow') || 'none'}.`, { status: 405 })]);
-    } else if (ctx.method === 'OPTIONS' && ctx.status === 200 && (ctx.body == null || ctx.body === '')) {
-      // The router answers OPTIONS with the Allow header and an empty body; every body of the API is the envelope.
-      respond(ctx, []);
-    }
-  } catch (err) {
-    const messages = messagesOf(ctx, err);
-    if (ctx.headerSent || !ctx.writable) return;
-    respond(ctx, messages);
-    leaveAbandonedBody(ctx);
+export function answerUnanswered(ctx: AppContext): void {
+  if (ctx.body == null && ctx.status === 404) {
+    respond(ctx, [message('Data', 'Route_NotFound', `No resource is found at ${ctx.method} ${ctx.path}.`, { status: 404 })]);
+  } else if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
+    respond(ctx, [message('Validation', 'Route_MethodNotAllowed',
+      `Method ${ctx.method} is not allowed on ${ctx.path}. Allowed: ${ctx.response.get('Allow') || 'none'}.`, { status: 405 })]);
+  } else if (ctx.method === 'OPTIONS' && ctx.status === 200 && (ctx.body == null || ctx.body === '')) {
+    // The router answers OPTIONS with the Allow header and an empty body; every body of the API is the envelope.
+    respond(ctx, []);
   }
+}
+
+/** A thrown error as the envelope; a defect is logged once, with the request id. */
+export function answerFailure(ctx: AppContext, err: unknown): void {
+  const messages = messagesOf(ctx, err);
+  if (ctx.headerSent || !ctx.writable) return;
+  respond(ctx, messages);
+  leaveAbandonedBody(ctx);
 }
 
 /**

@@ -34,12 +34,8 @@ export function securityHeaderPairs(): [string, string][] {
   return fixedHeaders;
 }
 
-export function securityHeaders(): Middleware<AppState, AppExtensions> {
-  const pairs = securityHeaderPairs();
-  return (ctx, next) => {
-    for (const [name, value] of pairs) ctx.res.setHeader(name, value);
-    return next();
-  };
+export function setSecurityHeaders(ctx: AppContext): void {
+  for (const [name, value] of securityHeaderPairs()) ctx.res.setHeader(name, value);
 }
 
 /** CORS for browser apps on the listed origins only (@koa/cors); credentials allowed so cookie login works. */
