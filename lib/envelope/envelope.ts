@@ -30,9 +30,15 @@ export class RawJson {
   }
 }
 
-/** The envelope as the JSON sent to clients. */
+/**
+ * The envelope as the JSON sent to clients. A replacer costs a call per value (a third of a 50-row page's time), and
+ * most results hold no null at all: they are written without one, and again with it only when the text shows a null.
+ */
 export function serializeEnvelope(body: Envelope): string | Buffer {
-  if (!(body.result instanceof RawJson)) return JSON.stringify(body, dropNulls);
+  if (!(body.result instanceof RawJson)) {
+    const json = JSON.stringify(body);
+    return json.includes('null') ? JSON.stringify(body, dropNulls) : json;
+  }
   if (!body.messages.length && body.totalCount == null) return body.result.envelopeAlone;
   const { result, ...rest } = body;
   return `{"result":${result.json},${JSON.stringify(rest, dropNulls).slice(1)}`;

@@ -2,27 +2,30 @@ import type { Infer } from 'superstruct';
 import { type Criteria, defineCriteria, field } from '../../lib/validation/criteria.js';
 import { INT32, boolean, date, integer, maybe, model, text } from '../../lib/validation/fields.js';
 
-/** An item of the sales order list (`SalesOrder_ReadListOutput`). */
+/**
+ * An item of the sales order list (`SalesOrder_ReadListOutput`). Optional properties are absent, never null, when the
+ * order has no such value: the wire carries no nulls, so server and client see the same object.
+ */
 export interface SalesOrder_ReadListOutput {
   salesOrderId: number;
   salesOrderNumber: string;
   status: number;
   orderDate: Date;
   dueDate: Date;
-  shipDate: Date | null;
+  shipDate?: Date;
   customerId: number;
   customerName: string;
-  territoryId: number | null;
-  salesPersonId: number | null;
+  territoryId?: number;
+  salesPersonId?: number;
   totalDue: number;
   onlineOrderFlag: boolean;
 }
 
 /** One sales order (`SalesOrder_ReadOutput`). */
 export interface SalesOrder_ReadOutput extends SalesOrder_ReadListOutput {
-  purchaseOrderNumber: string | null;
-  accountNumber: string | null;
-  comment: string | null;
+  purchaseOrderNumber?: string;
+  accountNumber?: string;
+  comment?: string;
   revisionNumber: number;
   modifiedDate: Date;
 }

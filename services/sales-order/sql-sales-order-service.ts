@@ -59,11 +59,11 @@ export class SqlSalesOrderService implements ISalesOrderService {
       status: r.status,
       orderDate: v.toDate(r.order_date),
       dueDate: v.toDate(r.due_date),
-      shipDate: r.ship_date == null ? null : v.toDate(r.ship_date),
+      shipDate: r.ship_date == null ? undefined : v.toDate(r.ship_date),
       customerId: r.customer_id,
       customerName: r.customer_name,
-      territoryId: r.territory_id,
-      salesPersonId: r.sales_person_id,
+      territoryId: r.territory_id ?? undefined,
+      salesPersonId: r.sales_person_id ?? undefined,
       totalDue: Number(r.total_due),
       onlineOrderFlag: v.toBool(r.online_order_flag),
     };
@@ -85,9 +85,9 @@ export class SqlSalesOrderService implements ISalesOrderService {
     }
     return Output.of({
       ...this.listItem(r),
-      purchaseOrderNumber: r.purchase_order_number,
-      accountNumber: r.account_number,
-      comment: r.comment,
+      purchaseOrderNumber: r.purchase_order_number ?? undefined,
+      accountNumber: r.account_number ?? undefined,
+      comment: r.comment ?? undefined,
       revisionNumber: r.revision_number,
       modifiedDate: this.storage.values.toDate(r.modified_date),
     });

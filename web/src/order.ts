@@ -267,10 +267,10 @@ function updateDataAsRead(data: SalesOrder_UpdateInput_Data): Partial<SalesOrder
   const read: Partial<SalesOrder_ReadOutput> = {
     status: data.status,
     onlineOrderFlag: data.onlineOrderFlag,
-    purchaseOrderNumber: data.purchaseOrderNumber ?? null,
-    accountNumber: data.accountNumber ?? null,
-    shipDate: data.shipDate ?? null,
-    comment: data.comment ?? null,
+    purchaseOrderNumber: data.purchaseOrderNumber ?? undefined,
+    accountNumber: data.accountNumber ?? undefined,
+    shipDate: data.shipDate ?? undefined,
+    comment: data.comment ?? undefined,
   };
   if (data.dueDate) read.dueDate = data.dueDate;
   return read;
