@@ -53,10 +53,8 @@ export function corsFor(origins: readonly string[]): Middleware<AppState, AppExt
 
 /** Query strings past the limit are refused before anything parses them. */
 export function queryLimit(maxLength: number): Middleware<AppState, AppExtensions> {
-  return async (ctx: AppContext, next: Next) => {
-    if (ctx.querystring.length > maxLength) {
-      return respond(ctx, [message('Validation', 'Request_UriTooLong', `The query string is longer than the ${maxLength} characters the server accepts.`, { status: 414 })]);
-    }
-    await next();
+  return (ctx: AppContext, next: Next) => {
+    if (ctx.querystring.length <= maxLength) return next();
+    respond(ctx, [message('Validation', 'Request_UriTooLong', `The query string is longer than the ${maxLength} characters the server accepts.`, { status: 414 })]);
   };
 }

@@ -67,8 +67,8 @@ function paramsValidator(struct: Route['params']) {
  */
 export function runRoute(route: Route, prefix: string, timeoutMs: number) {
   const validParams = paramsValidator(route.params);
-  return async (ctx: AppContext, _next: Next) => {
-    await withErrorScope(async (errors) => {
+  return (ctx: AppContext, _next: Next) =>
+    withErrorScope(async (errors) => {
       const problems: ErrorMessage[] = [];
       const check = <T>(result: { ok: true; value: T } | { ok: false; messages: ErrorMessage[] }): T | undefined => {
         if (result.ok) return result.value;
@@ -118,5 +118,4 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
         ctx.body = null;
       }
     });
-  };
 }
