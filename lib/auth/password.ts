@@ -1,4 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
 
 /**
  * scrypt (memory-hard) password hashes, stored as `scrypt$logN$r$p$salt$hash` so the cost can rise later
@@ -6,10 +8,16 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
  */
 const KEY_LENGTH = 32;
 
+/**
+ * Each scrypt holds 128·N·r bytes (32 MiB at the default cost) while it runs. More of them at once than there are
+ * CPUs to run them adds memory, not speed: a burst of logins waits its turn here instead of filling the libuv pool.
+ */
+const oneAtATimePerCpu = pLimit(availableParallelism());
+
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
   const N = 2 ** logN;
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))));
+  return oneAtATimePerCpu(() => new Promise<Buffer>((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)))));
 }
 
 export async function hashPassword(password: string, logN = 15): Promise<string> {
