@@ -46,6 +46,9 @@ export class SessionTokenService implements ITokenService {
    */
   private readonly active = new BoundedMap<string, number>(SESSION_CACHE_SIZE);
 
+  /** Counts `revokeUser` calls: a read that started before one must not refill `active` after it. */
+  private userRevocations = 0;
+
   constructor(private readonly storage: Storage, private readonly users: UserStore, private readonly options: TokenServiceOptions) {}
 
   async issue(user: Pick<UserInfo, 'userName' | 'name' | 'roles'>, lifetimeSeconds?: number): Promise<Output<AuthToken>> {
@@ -167,6 +170,7 @@ export class SessionTokenService implements ITokenService {
     await db.updateTable('auth_session').set({ revoked_date: values.date(new Date()) })
       .where('user_key', '=', userKey(userName)).where('revoked_date', 'is', null).execute();
     // Which cached sessions are the user's is not known here; forgetting all costs one read per session.
+    this.userRevocations++;
     this.active.clear();
   }
 
@@ -181,6 +185,7 @@ export class SessionTokenService implements ITokenService {
 
   private async readSessionState(sessionId: string): Promise<boolean> {
     const { db, values } = this.storage;
+    const revocationsBefore = this.userRevocations;
     // The query is built and compiled once, then run with each session id; read at once when the store allows it.
     this.sessionQuery ??= db.selectFrom('auth_session').select(['revoked_date', 'expires_date']).where('session_id', '=', '').compile();
     const query: CompiledQuery<SessionState> = { ...this.sessionQuery, parameters: [sessionId] };
@@ -192,11 +197,12 @@ export class SessionTokenService implements ITokenService {
       this.remember(sessionId);
       return false;
     }
-    // An end made here meanwhile wins over this read, which may have started before it.
-    if (this.options.sessionRecheckSeconds > 0 && !this.ended.has(sessionId)) {
+    if (this.ended.has(sessionId)) return false;
+    // A request racing a revocation may pass, but its answer must not outlive the revocation in the cache.
+    if (this.options.sessionRecheckSeconds > 0 && this.userRevocations === revocationsBefore) {
       this.active.set(sessionId, Math.min(now + this.options.sessionRecheckSeconds * 1000, expires));
     }
-    return !this.ended.has(sessionId);
+    return true;
   }
 
   private remember(sessionId: string) {
