@@ -10,9 +10,11 @@ const KEY_LENGTH = 32;
 
 /**
  * Each scrypt holds 128·N·r bytes (32 MiB at the default cost) while it runs. More of them at once than there are
- * CPUs to run them adds memory, not speed: a burst of logins waits its turn here instead of filling the libuv pool.
+ * CPUs to run them adds memory, not speed; and one libuv pool thread stays free for file and DNS work. A burst of
+ * logins waits its turn here instead.
  */
-const oneAtATimePerCpu = pLimit(availableParallelism());
+const poolThreads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+const oneAtATimePerCpu = pLimit(Math.max(1, Math.min(availableParallelism(), poolThreads - 1)));
 
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
   const N = 2 ** logN;

@@ -10,9 +10,9 @@ export interface SqlValues {
 const canonicalIso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /**
- * A date read from text already in `toISOString()` form serialises back to that text as it is. JSON.stringify calls
- * Date#toJSON for every date, and toISOString costs ~0.6 µs: two thirds of a 50-row page's serialisation. Changed
- * after reading (setTime and friends), it serialises as any Date.
+ * A date read from text in `toISOString()`'s shape (every write goes through `date()`) serialises back to that text.
+ * JSON.stringify calls Date#toJSON for every date, and toISOString costs ~0.6 µs: two thirds of a 50-row page's
+ * serialisation. Changed after reading (setTime and friends), it serialises as any Date.
  */
 export class StoredDate extends Date {
   readonly #text: string;

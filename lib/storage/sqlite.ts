@@ -66,7 +66,10 @@ class WaitingConnection implements DatabaseConnection {
   }
 }
 
-/** How many queries or transactions hold the connection now (or are waiting with it in hand). */
+/**
+ * How many queries or transactions hold the connection now. A query waiting for another process's lock counts too,
+ * though it lends the connection out meanwhile: `readNow` then declines for up to the lock wait, which is safe.
+ */
 interface ConnectionUse {
   holders: number;
 }
@@ -153,9 +156,11 @@ class WaitingSqliteDialect extends SqliteDialect {
 /**
  * better-sqlite3 builds each row object in C++, one property at a time, which for a 50-row page costs as much as the
  * query itself. Rows are fetched as arrays and made into plain objects here: the same names and values, 40 % faster.
+ * The names are read once, so a `*` select is left to better-sqlite3: SQLite re-prepares a statement after a schema
+ * change (a newer CLI migrating the file under a running server), and `*` may then mean other columns.
  */
-function objectRows(statement: Database.Statement): SqliteStatement {
-  if (!statement.reader) return statement;
+function objectRows(text: string, statement: Database.Statement): SqliteStatement {
+  if (!statement.reader || text.includes('*')) return statement;
   const names = statement.columns().map((c) => c.name);
   const rows = statement.raw(true);
   const toObject = (values: unknown[]) => {
@@ -184,7 +189,7 @@ function withStatementCache(database: Database.Database, max = 500): SqliteDatab
     prepare(text: string) {
       let statement = statements.get(text);
       if (!statement) {
-        statement = objectRows(database.prepare(text));
+        statement = objectRows(text, database.prepare(text));
         statements.set(text, statement);
       }
       return statement;

@@ -186,6 +186,8 @@ export class SessionTokenService implements ITokenService {
   private async readSessionState(sessionId: string): Promise<boolean> {
     const { db, values } = this.storage;
     const revocationsBefore = this.userRevocations;
+    // The trust window counts from before the read: the store's answer may be that old when it arrives.
+    const asked = Date.now();
     // The query is built and compiled once, then run with each session id; read at once when the store allows it.
     this.sessionQuery ??= db.selectFrom('auth_session').select(['revoked_date', 'expires_date']).where('session_id', '=', '').compile();
     const query: CompiledQuery<SessionState> = { ...this.sessionQuery, parameters: [sessionId] };
@@ -200,7 +202,7 @@ export class SessionTokenService implements ITokenService {
     if (this.ended.has(sessionId)) return false;
     // A request racing a revocation may pass, but its answer must not outlive the revocation in the cache.
     if (this.options.sessionRecheckSeconds > 0 && this.userRevocations === revocationsBefore) {
-      this.active.set(sessionId, Math.min(now + this.options.sessionRecheckSeconds * 1000, expires));
+      this.active.set(sessionId, Math.min(asked + this.options.sessionRecheckSeconds * 1000, expires));
     }
     return true;
   }

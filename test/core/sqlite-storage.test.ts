@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { migrate } from '../../lib/storage/migrations.js';
@@ -32,6 +33,18 @@ describe('embedded storage (SQLite)', () => {
     expect(Object.getPrototypeOf(rows[0])).to.equal(Object.prototype);
     const { rows: counted } = await sql<{ n: number }>`select count(*) as n from sales_person where sales_person_id = 9001`.execute(storage.db);
     expect(counted).to.deep.equal([{ n: 1 }]);
+  });
+
+  it('a `*` select names its columns anew after another process rebuilt the table under it', async () => {
+    await sql`create table shuffled (a text, b integer)`.execute(storage.db);
+    await sql`insert into shuffled values ('x', 1)`.execute(storage.db);
+    const all = () => sql<Record<string, unknown>>`select * from shuffled`.execute(storage.db).then((r) => r.rows);
+    expect(await all()).to.deep.equal([{ a: 'x', b: 1 }]);
+    // Another connection (a newer CLI migrating the file) rebuilds the table with its columns the other way round.
+    const other = new Database(join(dir, 'store.db'));
+    other.exec("create table shuffled_new (b integer, a text); insert into shuffled_new select b, a from shuffled; drop table shuffled; alter table shuffled_new rename to shuffled;");
+    other.close();
+    expect(await all()).to.deep.equal([{ b: 1, a: 'x' }]);
   });
 
   it('readNow reads at once on an idle connection, and declines while a transaction holds it', async () => {

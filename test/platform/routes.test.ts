@@ -22,6 +22,8 @@ const conventions = () => routeFolder({
   'items/new.js': echoRoute('GET', 'items-new', anonymous),
   'items/[itemId]/parts.js': echoRoute('GET', 'item-parts', `${anonymous} ${itemParams}`),
   'open.js': echoRoute('GET', 'open', anonymous),
+  // Plain JavaScript is not held to the Promise return type.
+  'sync.js': "export const GET = route({ summary: 'sync', anonymous: true, handle: () => new Output({ sync: true }) });\n",
   'secured.js': echoRoute('GET', 'secured') +
     `export const POST = route({ summary: 'secured post', body: model({ name: text() }), handle: async ({ body }) => new Output({ posted: body.name }) });\n`,
   'admin.js': echoRoute('GET', 'admin', "roles: ['Administrator'],"),
@@ -66,10 +68,16 @@ describe('file-system route loader', () => {
         'GET /items/new items/new.js',
         'GET /open open.js',
         'GET /secured secured.js',
+        'GET /sync sync.js',
         'POST /items items/index.js',
         'POST /secured secured.js',
       ].map((line) => line.replace(/ (\S+)$/, (_, f: string) => ` ${f.split('/').join(sep)}`)));
       expect(routes.findIndex((r) => r.startsWith('GET /items/new '))).to.be.below(routes.findIndex((r) => r.startsWith('GET /items/:itemId ')));
+    });
+
+    it('a handler that answers its Output without a promise is served like any other', async () => {
+      const reply = await server.call('/sync', { token: null });
+      expect([reply.status, reply.body.result]).to.deep.equal([200, { sync: true }]);
     });
 
     it('index.js serves its folder, and the root folder at /', async () => {
