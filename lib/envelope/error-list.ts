@@ -33,11 +33,6 @@ export class ErrorList {
     return this.messages.some(isError);
   }
 
-  /** The highest status among error messages, or `fallback` when there are none. */
-  status(fallback = 200): number {
-    return derivedStatus(this.messages, fallback);
-  }
-
   /** Stops the operation when errors were recorded; the envelope middleware reports them. */
   abortIfHasErrors(): void {
     if (this.hasErrors) throw new ServiceError(this.messages);
