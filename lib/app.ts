@@ -13,11 +13,11 @@ import { webApp } from './http/web-app.js';
 import type { Logger } from './log.js';
 import type { LoadedRoute } from './routing/load-routes.js';
 import { runRoute } from './routing/run-route.js';
-import type { Services } from '../services/services.js';
+import type { LayerServices } from './services.js';
 
 export interface AppOptions {
   config: AppConfig;
-  services: Services;
+  services: LayerServices;
   routes: LoadedRoute[];
   log: Logger;
 }

@@ -1,47 +1,53 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { AppConfig } from './config/schema.js';
 import { type App, createApp } from './app.js';
 import { answerClientError } from './http/client-errors.js';
 import type { Logger } from './log.js';
+import type { ServiceModule } from './modules.js';
 import { loadRoutes } from './routing/load-routes.js';
+import { type LayerServices, allModules, createServices } from './services.js';
 import { openSharedState } from './shared/shared-state.js';
 import { openStorage } from './storage/open-storage.js';
-import { type Services, createServices } from '../services/services.js';
 
-export const defaultRoutesDir = fileURLToPath(new URL('../routes/', import.meta.url));
+/** What the application brings to the layer: its service modules and the folder of its route files. */
+export interface Application {
+  modules: readonly ServiceModule[];
+  /** Route files, one per URL path (see lib/routing/load-routes.ts). */
+  routesDir: string;
+}
 
 export interface RunningServer {
   /** Base URL including the API prefix, e.g. http://127.0.0.1:8080/api */
   url: string;
   port: number;
   app: App;
-  services: Services;
+  services: LayerServices;
   server: Server;
   /** Graceful: stop accepting, let in-flight requests finish (up to Server:ShutdownTimeoutSeconds), close the store. */
   close(): Promise<void>;
 }
 
 export interface StartOptions {
+  application: Application;
   config: AppConfig;
   log: Logger;
   port?: number;
   host?: string;
-  routesDir?: string;
   /** Migrate and seed the store before serving (default); workers leave it to their primary. */
   prepareStorage?: boolean;
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const { config, log } = options;
+  const { config, log, application } = options;
   // Route files are checked before anything is opened, so a broken one stops startup cheaply.
-  const routes = await loadRoutes(options.routesDir ?? defaultRoutesDir);
-  const storage = await openStorage(config, { log: (text) => log.info(text), prepare: options.prepareStorage });
+  const routes = await loadRoutes(application.routesDir);
+  const modules = allModules(application.modules);
+  const storage = await openStorage(config, modules, { log: (text) => log.info(text), prepare: options.prepareStorage });
   const shared = openSharedState(config, (text) => log.warn(text));
   // Give Redis its first connection before serving; if it is down, serve anyway and report not ready until it answers.
   await shared.ping().catch((err: Error) => log.warn(`shared state not reachable at startup: ${err.message}`));
-  const services = createServices(storage, config, shared);
+  const services = createServices(application.modules, storage, config, shared);
   const app = createApp({ config, services, routes, log });
 
   let closing = false;

@@ -7,6 +7,8 @@ import { startServer } from '../../lib/server.js';
 import { relayClusterFlushes } from '../../lib/shared/cluster-bus.js';
 import { openStorage } from '../../lib/storage/open-storage.js';
 import { reportListening, runWorkerPool } from '../../lib/workers.js';
+import { allModules } from '../../lib/services.js';
+import { application } from '../../services/index.js';
 import { CliError } from '../cli-error.js';
 import { configOrFail } from './config-context.js';
 import { parsePort, parsePositive } from './options.js';
@@ -46,7 +48,7 @@ export function serveCommand(program: Command) {
       if (workers > 1 && cluster.isPrimary) {
         for (const w of warnings) log.warn(w);
         // The primary prepares the store once, so workers never race to migrate or seed it.
-        await (await openStorage(config, { log: (text) => log.info(text) })).close();
+        await (await openStorage(config, allModules(application.modules), { log: (text) => log.info(text) })).close();
         if (!config.Cache.Redis.Url) {
           // Without Redis, workers share login throttling and lookup flushes through the primary.
           new RateLimiterClusterMaster();
@@ -57,7 +59,7 @@ export function serveCommand(program: Command) {
       }
 
       if (!cluster.isWorker) for (const w of warnings) log.warn(w);
-      const server = await startServer({ config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker });
+      const server = await startServer({ application, config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker });
       log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
       if (cluster.isWorker) reportListening(server.url);
       else announce(server.url);

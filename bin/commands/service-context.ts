@@ -5,7 +5,8 @@ import type { LoadedConfig } from '../../lib/config/load.js';
 import type { AppConfig } from '../../lib/config/schema.js';
 import { openSharedState } from '../../lib/shared/shared-state.js';
 import { openStorage } from '../../lib/storage/open-storage.js';
-import { type Services, createServices } from '../../services/services.js';
+import { allModules, createServices } from '../../lib/services.js';
+import { type AppServices, application } from '../../services/index.js';
 import { CliError } from '../cli-error.js';
 import { configOrFail } from './config-context.js';
 
@@ -13,12 +14,12 @@ import { configOrFail } from './config-context.js';
  * Runs one service operation the way a request would (same configuration, store and error list), outside HTTP.
  * Error messages become the command's one-line failure.
  */
-export async function runOperation<T>(operation: (services: Services, config: AppConfig) => Promise<Output<T>>): Promise<T | undefined> {
+export async function runOperation<T>(operation: (services: AppServices, config: AppConfig) => Promise<Output<T>>): Promise<T | undefined> {
   const { config } = configOrFail();
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, allModules(application.modules));
   const shared = openSharedState(config);
   try {
-    const services = createServices(storage, config, shared);
+    const services = createServices<AppServices>(application.modules, storage, config, shared);
     return await withErrorScope(async () => {
       const output = await operation(services, config);
       const errors = output.messages.filter(isError);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { validateInput } from '../../lib/validation/validate.js';
-import { NewUser } from '../../services/auth/auth-models.js';
+import { NewUser } from '../../lib/auth/auth-models.js';
 import { CliError } from '../cli-error.js';
 import { printJson, runOperation } from './service-context.js';
 

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import createSession from 'koa-session';
-import type { CookieSessionData, ICookieSessionStore } from '../../services/auth/cookie-session-store.js';
+import type { CookieSessionData, ICookieSessionStore } from './cookie-session-store.js';
 import type { App } from '../app.js';
 import type { AppContext, AppExtensions, AppState } from '../http/context.js';
 

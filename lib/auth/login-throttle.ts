@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterCluster, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import { userKey } from '../../services/auth/user-store.js';
+import { userKey } from './user-store.js';
 
 export interface ThrottleSettings {
   accountFailures: number;

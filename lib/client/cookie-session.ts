@@ -1,5 +1,5 @@
 import type { Output } from '../envelope/output.js';
-import type { UserInfo } from '../../services/auth/auth-models.js';
+import type { UserInfo } from '../auth/auth-models.js';
 import { clientOutput } from './errors.js';
 import type { HttpCall, HttpReply } from './http.js';
 import { ClientSession } from './session.js';

@@ -4,7 +4,7 @@ import type { ParsedError } from '../envelope/error-parser.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import type { LoadedRoute } from '../routing/load-routes.js';
-import type { Services } from '../../services/services.js';
+import type { LayerServices } from '../services.js';
 
 export interface AppState {
   requestId: string;
@@ -17,7 +17,8 @@ export interface AppState {
 
 /** What the application adds to every Koa context (via `app.context`). */
 export interface AppExtensions {
-  services: Services;
+  /** The layer's services and every module's; a route's own `call.services` is typed with the application's. */
+  services: LayerServices;
   /** What the server was started with, for routes that describe the server itself (the OpenAPI document). */
   server: ServerDescription;
   log: Logger;

@@ -1,8 +1,8 @@
 import type { Struct } from 'superstruct';
 import type { Principal } from '../auth/principal.js';
 import type { Output } from '../envelope/output.js';
+import type { LayerServices } from '../services.js';
 import type { ValidationResult } from '../validation/validate.js';
-import type { Services } from '../../services/services.js';
 import type { ServerDescription } from '../http/context.js';
 
 export const VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -14,11 +14,11 @@ export interface QuerySchema<Q> {
 }
 
 /** What a handler gets: validated inputs, the services, the caller, and the few HTTP facts an operation may set. */
-export interface RouteCall<P, Q, B> {
+export interface RouteCall<P, Q, B, S extends LayerServices = LayerServices> {
   params: P;
   query: Q;
   body: B;
-  services: Services;
+  services: S;
   /** The configuration and route table the server runs with. */
   server: ServerDescription;
   principal: Principal | undefined;
@@ -40,7 +40,7 @@ export interface SignedInUser {
   roles: string[];
 }
 
-export interface RouteSpec<P, Q, B, R> {
+export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> {
   /** Routes are secured unless this says otherwise. */
   anonymous?: true;
   /** When given, the caller needs one of these roles. */
@@ -53,16 +53,26 @@ export interface RouteSpec<P, Q, B, R> {
   params?: Struct<P, unknown>;
   query?: QuerySchema<Q>;
   body?: Struct<B, unknown>;
-  handle(call: RouteCall<P, Q, B>): Promise<Output<R>>;
+  handle(call: RouteCall<P, Q, B, S>): Promise<Output<R>>;
 }
 
 const routeMark = Symbol.for('restlayer.route');
 
-export type Route<P = unknown, Q = unknown, B = unknown, R = unknown> = Readonly<RouteSpec<P, Q, B, R>> & { readonly [routeMark]: true };
+export type Route<P = unknown, Q = unknown, B = unknown, R = unknown, S extends LayerServices = LayerServices> =
+  Readonly<RouteSpec<P, Q, B, R, S>> & { readonly [routeMark]: true };
 
-/** Declares one verb of a route file: `export const GET = route({ ... })`. */
+/** Declares one verb of a route file that needs only the layer's services: `export const GET = route({ ... })`. */
 export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(spec: RouteSpec<P, Q, B, R>): Route<P, Q, B, R> {
   return Object.freeze({ ...spec, [routeMark]: true as const });
+}
+
+/**
+ * A `route` whose handlers see the application's services (`ServicesOf<typeof modules>`): the application makes it
+ * once, next to its module list, and its route files use it.
+ */
+export function routeFor<S extends LayerServices>() {
+  return <P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(spec: RouteSpec<P, Q, B, R, S>): Route<P, Q, B, R, S> =>
+    Object.freeze({ ...spec, [routeMark]: true as const });
 }
 
 export function isRoute(value: unknown): value is Route {

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
-import type { ICookieSessionStore } from '../../services/auth/cookie-session-store.js';
-import { RedisCookieSessionStore } from '../../services/auth/redis-cookie-session-store.js';
+import type { ICookieSessionStore } from '../auth/cookie-session-store.js';
+import { RedisCookieSessionStore } from '../auth/redis-cookie-session-store.js';
 import { LoginThrottle, type ThrottleSettings } from '../auth/login-throttle.js';
 import type { AppConfig } from '../config/schema.js';
 import { type InvalidationBus, localBus } from '../lookup/lookup-cache.js';

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../config/schema.js';
-import { migrate } from './migrations.js';
+import type { ServiceModule } from '../modules.js';
+import { migrateModules } from './migrations.js';
 import { openPostgres } from './postgres.js';
-import { seedSampleData } from './sample-data.js';
 import { openSqlite } from './sqlite.js';
 import type { Storage } from './storage.js';
 
@@ -11,8 +11,8 @@ export interface OpenOptions {
   prepare?: boolean;
 }
 
-/** Opens the configured store and, unless told otherwise, brings it up to date: schema, reference data, sample data. */
-export async function openStorage(config: AppConfig, options: OpenOptions = {}): Promise<Storage> {
+/** Opens the configured store and, unless told otherwise, brings every module up to date: schema, then sample data. */
+export async function openStorage(config: AppConfig, modules: readonly ServiceModule[], options: OpenOptions = {}): Promise<Storage> {
   const log = options.log ?? (() => {});
   const storage = config.Storage.Provider === 'postgres'
     ? openPostgres(config.Storage.Postgres.Url, (err) => log(`PostgreSQL connection lost: ${err.message}`))
@@ -20,11 +20,14 @@ export async function openStorage(config: AppConfig, options: OpenOptions = {}):
   if (options.prepare === false) return storage;
   try {
     await storage.exclusive(async (db) => {
-      const applied = await migrate(db, storage.values);
+      const applied = await migrateModules(db, storage.values, modules);
       if (applied.length) log(`database schema updated: ${applied.join(', ')}`);
-      if (config.Storage.SampleData) {
-        const orders = await seedSampleData(db, storage.values);
-        if (orders) log(`empty database: loaded ${orders} sample sales orders`);
+      if (!config.Storage.SampleData) return;
+      // Seeds run on the connection that holds the setup lock, like the migrations before them.
+      const locked: Storage = { ...storage, db };
+      for (const module of modules) {
+        const seeded = await module.seed?.(locked);
+        if (seeded) log(`empty database: ${seeded}`);
       }
     });
     return storage;

@@ -1,5 +1,5 @@
 import { route } from '../../lib/routing/route.js';
-import { Credentials } from '../../services/auth/auth-models.js';
+import { Credentials } from '../../lib/auth/auth-models.js';
 import { login } from './_login.js';
 
 export const POST = route({

@@ -1,4 +1,4 @@
-import { route } from '../../lib/routing/route.js';
+import { route } from '../../services/index.js';
 import { SalesOrderKey, SalesOrderUpdateData } from '../../services/sales-order/sales-order-models.js';
 
 export const GET = route({

@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
 import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
 import { criterionSql } from '../../lib/storage/criteria-sql.js';
 import type { Storage } from '../../lib/storage/storage.js';
+import type { Tables } from '../../lib/storage/tables.js';
 import type { FieldCriterion } from '../../lib/validation/criteria.js';
 import type {
   SalesOrderSortField, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria,
   SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
 } from './sales-order-models.js';
 import type { ISalesOrderService } from './sales-order-service.js';
+import type { SalesTables } from './sales-order-tables.js';
 
 const DAY = 86_400_000;
 
@@ -37,14 +39,14 @@ export interface SalesOrderServiceOptions {
 }
 
 export class SqlSalesOrderService implements ISalesOrderService {
+  private readonly db: Kysely<Tables & SalesTables>;
+
   constructor(
     private readonly storage: Storage,
     private readonly lookups: LookupCache,
     private readonly options: SalesOrderServiceOptions,
-  ) {}
-
-  private get db() {
-    return this.storage.db;
+  ) {
+    this.db = storage.db.withTables<SalesTables>();
   }
 
   private selectOrders() {

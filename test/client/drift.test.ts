@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
 import type { Route } from '../../lib/routing/route.js';
-import { defaultRoutesDir } from '../../lib/server.js';
+import { application } from '../../services/index.js';
 import { model, integer, text } from '../../lib/validation/fields.js';
 import type { RestClient } from '../../lib/client/client.js';
-import { LookupProxy } from '../../services/lookup/lookup-proxy.js';
+import { LookupProxy } from '../../lib/lookup/lookup-proxy.js';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { type ProxyUnderTest, driftProblems, methodsOf } from './drift.js';
 
@@ -63,7 +63,7 @@ const withRoute = (r: LoadedRoute, spec: Record<string, unknown>): LoadedRoute =
 describe('client: no drift between proxies and routes', () => {
   let routes: LoadedRoute[];
   before(async () => {
-    routes = await loadRoutes(defaultRoutesDir);
+    routes = await loadRoutes(application.routesDir);
   });
 
   it('every exposed operation has a proxy method sending the verb, path, query and body its route takes', async () => {

@@ -4,19 +4,24 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { migrate } from '../../lib/storage/migrations.js';
+import { allModules } from '../../lib/services.js';
+import { migrateModules } from '../../lib/storage/migrations.js';
 import { openSqlite } from '../../lib/storage/sqlite.js';
 import { StoredDate, sqliteValues } from '../../lib/storage/sql-values.js';
 import type { Storage } from '../../lib/storage/storage.js';
+import { application } from '../../services/index.js';
+import { salesDb } from '../support/sales-db.js';
 
 describe('embedded storage (SQLite)', () => {
   let dir: string;
   let storage: Storage;
+  let db: ReturnType<typeof salesDb>;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'restlayer-sqlite-'));
     storage = openSqlite(join(dir, 'store.db'));
-    await migrate(storage.db, storage.values);
+    await migrateModules(storage.db, storage.values, allModules(application.modules));
+    db = salesDb(storage);
   });
 
   after(async () => {
@@ -24,21 +29,21 @@ describe('embedded storage (SQLite)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const personQuery = () => storage.db.selectFrom('sales_person').select(['name', 'territory_id']).where('sales_person_id', '=', 9001).compile();
+  const personQuery = () => db.selectFrom('sales_person').select(['name', 'territory_id']).where('sales_person_id', '=', 9001).compile();
 
   it('answers rows as plain objects named by the select list, nulls included, for reads and writes alike', async () => {
-    await storage.db.insertInto('sales_person').values({ sales_person_id: 9001, name: 'Ann', territory_id: null, is_active: 1 }).execute();
-    const rows = await storage.db.selectFrom('sales_person').select(['sales_person_id as id', 'name', 'territory_id']).where('sales_person_id', '=', 9001).execute();
+    await db.insertInto('sales_person').values({ sales_person_id: 9001, name: 'Ann', territory_id: null, is_active: 1 }).execute();
+    const rows = await db.selectFrom('sales_person').select(['sales_person_id as id', 'name', 'territory_id']).where('sales_person_id', '=', 9001).execute();
     expect(rows).to.deep.equal([{ id: 9001, name: 'Ann', territory_id: null }]);
     expect(Object.getPrototypeOf(rows[0])).to.equal(Object.prototype);
-    const { rows: counted } = await sql<{ n: number }>`select count(*) as n from sales_person where sales_person_id = 9001`.execute(storage.db);
+    const { rows: counted } = await sql<{ n: number }>`select count(*) as n from sales_person where sales_person_id = 9001`.execute(db);
     expect(counted).to.deep.equal([{ n: 1 }]);
   });
 
   it('a `*` select names its columns anew after another process rebuilt the table under it', async () => {
-    await sql`create table shuffled (a text, b integer)`.execute(storage.db);
-    await sql`insert into shuffled values ('x', 1)`.execute(storage.db);
-    const all = () => sql<Record<string, unknown>>`select * from shuffled`.execute(storage.db).then((r) => r.rows);
+    await sql`create table shuffled (a text, b integer)`.execute(db);
+    await sql`insert into shuffled values ('x', 1)`.execute(db);
+    const all = () => sql<Record<string, unknown>>`select * from shuffled`.execute(db).then((r) => r.rows);
     expect(await all()).to.deep.equal([{ a: 'x', b: 1 }]);
     // Another connection (a newer CLI migrating the file) rebuilds the table with its columns the other way round.
     const other = new Database(join(dir, 'store.db'));
@@ -50,7 +55,7 @@ describe('embedded storage (SQLite)', () => {
   it('readNow reads at once on an idle connection, and declines while a transaction holds it', async () => {
     expect(storage.readNow!(personQuery())).to.deep.equal([{ name: 'Ann', territory_id: null }]);
     let during: unknown[] | undefined = [];
-    await storage.db.transaction().execute(async (trx) => {
+    await db.transaction().execute(async (trx) => {
       await trx.updateTable('sales_person').set({ name: 'Ann B.' }).where('sales_person_id', '=', 9001).execute();
       // The transaction's uncommitted change must not leak into a read made beside it.
       during = storage.readNow!(personQuery());

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
 import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
-import { defaultRoutesDir } from '../../lib/server.js';
+import { application } from '../../services/index.js';
 import { handMadeToken, newKey, tamperSignature } from '../support/tokens.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
@@ -11,6 +11,7 @@ import {
   type RawReply, type RawRequest, SQL_METACHARACTERS, contentType, expectEnvelope, expectNoPollution, expectSaneAnswer, hostileBody, nearlyValidJson,
   hostileString, operatorName, parseRaw, pollutingJson, prototypeSnapshot, salesOrderChecksum, salesOrderFingerprint, send, sendRaw, urlPart,
 } from './hostile.js';
+import { salesDb } from '../support/sales-db.js';
 
 /**
  * Property-based hostile requests at every route the server loads (new route files are covered without touching
@@ -155,7 +156,7 @@ describe('hardening: hostile requests at every route (property-based)', function
 
   before(async () => {
     before0 = prototypeSnapshot();
-    routes = await loadRoutes(defaultRoutesDir);
+    routes = await loadRoutes(application.routesDir);
     const serverA = await startTestServer({ config: { ...FAST_HASH }, logLevel: 'error' });
     const serverB = await startTestServer({ config: { Authentication: { Variant: 'B', PasswordHashCost: 10 } }, env: { AuthConfig__SigningKey: B_SECRET }, logLevel: 'error' });
     await addUser(serverA, FUZZ_USER.userName, FUZZ_USER.password, ['User']);
@@ -350,7 +351,7 @@ describe('hardening: hostile requests at every route (property-based)', function
     let fragments: string[];
     before(async () => {
       server = await startTestServer({ logLevel: 'error' });
-      const rows = await server.services.storage.db.selectFrom('sales_order as so').innerJoin('customer as c', 'c.customer_id', 'so.customer_id')
+      const rows = await salesDb(server.services.storage).selectFrom('sales_order as so').innerJoin('customer as c', 'c.customer_id', 'so.customer_id')
         .select(['so.sales_order_number', 'c.name']).execute();
       orders = rows.map((r) => ({ salesOrderNumber: r.sales_order_number, customerName: r.name }));
       const names = [...new Set(orders.map((o) => o.customerName))].slice(0, 40);

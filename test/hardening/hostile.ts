@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Storage } from '../../lib/storage/storage.js';
+import { salesDb } from '../support/sales-db.js';
 
 /**
  * Shared by the hardening suites: raw HTTP (so paths and bodies go out byte for byte as generated), the checks every
@@ -159,7 +160,7 @@ export function expectNoPollution(before: Record<string, string[]>, context = ''
 
 /** A SHA-256 over every column of every sales order, in id order. */
 export async function salesOrderChecksum(storage: Storage): Promise<string> {
-  const rows = await storage.db.selectFrom('sales_order').selectAll().orderBy('sales_order_id').execute();
+  const rows = await salesDb(storage).selectFrom('sales_order').selectAll().orderBy('sales_order_id').execute();
   const hash = createHash('sha256');
   for (const row of rows) hash.update(JSON.stringify(row, (_k, v: unknown) => (v instanceof Date ? v.toISOString() : typeof v === 'bigint' ? String(v) : v)) + '\n');
   return hash.digest('hex');

@@ -7,7 +7,7 @@ import { loadConfig } from '../../lib/config/load.js';
 import { type OpenApiOptions, buildOpenApi, openApiOptions } from '../../lib/openapi/document.js';
 import { type JsonSchema, structSchema } from '../../lib/openapi/struct-schema.js';
 import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
-import { defaultRoutesDir } from '../../lib/server.js';
+import { application } from '../../services/index.js';
 import { boolean, date, decimal, integer, maybe, model, oneOf, text } from '../../lib/validation/fields.js';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { callUrl } from '../support/http.js';
@@ -43,7 +43,7 @@ const variants: OpenApiOptions[] = [{ variant: 'A', prefix: '', maxRows: 1000 },
 describe('OpenAPI 3.1 document', () => {
   let routes: LoadedRoute[];
   before(async () => {
-    routes = await loadRoutes(defaultRoutesDir);
+    routes = await loadRoutes(application.routesDir);
   });
   after(async () => {
     await killChildren();

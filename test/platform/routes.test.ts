@@ -244,7 +244,7 @@ describe('file-system route loader', () => {
       const dir = routeFolder({ ...valid, 'things/[thingId].js': echoRoute('GET', 'no params', anonymous) });
       let failure: Error | undefined;
       try {
-        const running = await startServer({ config, log: createLogger('error', () => {}), port: 0, host: '127.0.0.1', routesDir: dir });
+        const running = await startServer({ config, log: createLogger('error', () => {}), port: 0, host: '127.0.0.1', application: { modules: [], routesDir: dir } });
         await running.close();
       } catch (err) {
         failure = err as Error;

@@ -1,4 +1,4 @@
-import { SAMPLE_ORDER_COUNT, generateCustomers, generateOrders } from '../../lib/storage/sample-data.js';
+import { SAMPLE_ORDER_COUNT, generateCustomers, generateOrders } from '../../services/sales-order/sample-data.js';
 import type { OrderItem } from './api.js';
 
 /**

@@ -7,6 +7,7 @@ import { loadConfig } from '../../lib/config/load.js';
 import type { AppConfig } from '../../lib/config/schema.js';
 import { type LogLevel, createLogger } from '../../lib/log.js';
 import { type RunningServer, startServer } from '../../lib/server.js';
+import { application } from '../../services/index.js';
 import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl, testProvider, testRedis } from './test-stores.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -86,7 +87,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const logs: Record<string, unknown>[] = [];
   const log = createLogger(options.logLevel ?? 'debug', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));
-  const running = await startServer({ config, log, port: 0, host: '127.0.0.1', routesDir: options.routesDir });
+  const running = await startServer({
+    application: { ...application, routesDir: options.routesDir ?? application.routesDir }, config, log, port: 0, host: '127.0.0.1',
+  });
   const key = Buffer.from(TEST_KEY, 'base64');
 
   const token = (claims: Record<string, unknown> = {}, signOptions: jwt.SignOptions = {}) =>

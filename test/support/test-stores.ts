@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadConfig } from '../../lib/config/load.js';
+import { allModules } from '../../lib/services.js';
 import { openStorage } from '../../lib/storage/open-storage.js';
+import { application } from '../../services/index.js';
 
 /**
  * Which stores this test run uses. `RESTLAYER_TEST_STORAGE=postgres` runs the suites on PostgreSQL (one fresh
@@ -42,7 +44,7 @@ function template(kind: 'seeded' | 'empty'): Promise<string> {
       env: { NODE_ENV: 'test' },
       overrides: { Storage: { Provider: 'postgres', SampleData: kind === 'seeded', Postgres: { Url: databaseUrl(name) } } },
     });
-    const storage = await openStorage(config);
+    const storage = await openStorage(config, allModules(application.modules));
     await storage.close();
     return name;
   })());

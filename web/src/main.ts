@@ -1,5 +1,5 @@
 import './styles.css';
-import type { UserInfo } from '../../services/auth/auth-models.js';
+import type { UserInfo } from '../../lib/auth/auth-models.js';
 import { SessionExpiredError } from '../../lib/client/index.js';
 import { client, forgetLookups, sessionEvents } from './api.js';
 import { focusElement, h } from './dom.js';

@@ -1,4 +1,4 @@
-import type { Storage } from '../../lib/storage/storage.js';
+import type { Storage } from '../storage/storage.js';
 import { userKey } from './user-store.js';
 
 /** What a cookie login keeps on the server; the cookie itself only carries the signed session key. */

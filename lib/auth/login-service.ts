@@ -1,4 +1,4 @@
-import type { Output } from '../../lib/envelope/output.js';
+import type { Output } from '../envelope/output.js';
 import type { Credentials, UserInfo } from './auth-models.js';
 
 /** Checks credentials. Same answer (and comparable cost) for an unknown user and a wrong password. */

@@ -1,4 +1,4 @@
-import type { Storage } from '../../lib/storage/storage.js';
+import type { Storage } from '../storage/storage.js';
 
 export interface StoredUser {
   userKey: string;

@@ -1,5 +1,5 @@
-import type { Output } from '../../lib/envelope/output.js';
-import type { CachedTable } from '../../lib/lookup/lookup-cache.js';
+import type { Output } from '../envelope/output.js';
+import type { CachedTable } from './lookup-cache.js';
 
 /** Lookup tables for dropdowns and code validation, served from the process-wide cache. */
 export interface ILookupService {

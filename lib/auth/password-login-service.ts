@@ -1,7 +1,7 @@
-import { message } from '../../lib/envelope/error-message.js';
-import { currentErrors } from '../../lib/envelope/request-scope.js';
-import { Output } from '../../lib/envelope/output.js';
-import { decoyHash, verifyPassword } from '../../lib/auth/password.js';
+import { message } from '../envelope/error-message.js';
+import { currentErrors } from '../envelope/request-scope.js';
+import { Output } from '../envelope/output.js';
+import { decoyHash, verifyPassword } from './password.js';
 import type { Credentials, UserInfo } from './auth-models.js';
 import type { ILoginService } from './login-service.js';
 import type { UserStore } from './user-store.js';

@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
-import type { SqlValues } from './sql-values.js';
-import type { CustomerTable, SalesOrderTable, Tables } from './tables.js';
+import type { Storage } from '../../lib/storage/storage.js';
+import type { SqlValues } from '../../lib/storage/sql-values.js';
+import type { CustomerTable, SalesOrderTable, SalesTables } from './sales-order-tables.js';
 
 /**
  * A deterministic AdventureWorks-style data set: the same seed gives the same rows on every machine and
@@ -112,14 +113,16 @@ export function generateOrders(customers: CustomerTable[], count = SAMPLE_ORDER_
 }
 
 /** Reference data every database needs, sample or not; runs inside the migration that creates its tables. */
-export async function insertReferenceData(db: Kysely<Tables>, values: SqlValues): Promise<void> {
+export async function insertReferenceData(db: Kysely<SalesTables>, values: SqlValues): Promise<void> {
   await db.insertInto('sales_order_status').values(statuses.map(([status_id, name]) => ({ status_id, name, is_active: values.bool(true) }))).execute();
   await db.insertInto('sales_territory').values(territories.map(([territory_id, name, country_region_code, territory_group]) => ({ territory_id, name, country_region_code, territory_group }))).execute();
   await db.insertInto('sales_person').values(salesPeople.map(([sales_person_id, name, territory_id, active]) => ({ sales_person_id, name, territory_id, is_active: values.bool(active) }))).execute();
 }
 
 /** Fills a database that has no customers and no orders; answers how many orders it wrote (0 when not empty). */
-export async function seedSampleData(db: Kysely<Tables>, values: SqlValues): Promise<number> {
+export async function seedSampleData(storage: Storage): Promise<number> {
+  const db = storage.db.withTables<SalesTables>();
+  const { values } = storage;
   const customer = await db.selectFrom('customer').select('customer_id').limit(1).executeTakeFirst();
   const order = await db.selectFrom('sales_order').select('sales_order_id').limit(1).executeTakeFirst();
   if (customer || order) return 0;

@@ -1,4 +1,4 @@
-import type { Output } from '../../lib/envelope/output.js';
+import type { Output } from '../envelope/output.js';
 import type { AuthToken, RefreshInput, UserInfo } from './auth-models.js';
 
 /** Variant A tokens: an access JWT plus a rotating refresh token, both bound to one login session. */

@@ -1,9 +1,9 @@
-import type { Output } from '../../lib/envelope/output.js';
-import type { RestClient } from '../../lib/client/client.js';
-import { clientOutput } from '../../lib/client/errors.js';
-import type { OperationTable } from '../../lib/client/operations.js';
-import type { CachedTable } from '../../lib/lookup/lookup-cache.js';
-import type { LookupTable } from '../../lib/lookup/lookup-table.js';
+import type { Output } from '../envelope/output.js';
+import type { RestClient } from '../client/client.js';
+import { clientOutput } from '../client/errors.js';
+import type { OperationTable } from '../client/operations.js';
+import type { CachedTable } from './lookup-cache.js';
+import type { LookupTable } from './lookup-table.js';
 import type { ILookupService } from './lookup-service.js';
 
 /** Where each operation is served; kept in line with the routes as SalesOrderProxy's table is (test/client/drift.test.ts). */

@@ -1,5 +1,5 @@
 import type { Infer } from 'superstruct';
-import { model, optional, array, text } from '../../lib/validation/fields.js';
+import { model, optional, array, text } from '../validation/fields.js';
 
 /** The authenticated user as the login routes answer it. */
 export interface UserInfo {

@@ -1,17 +1,12 @@
 import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
 import type { Storage } from '../../lib/storage/storage.js';
-import { OPERATORS, arityOf } from '../../lib/validation/criteria.js';
+import type { SalesTables } from './sales-order-tables.js';
 
-const operatorText: Record<(typeof OPERATORS)[number], string> = {
-  EQ: 'Is equal to', NEQ: 'Is not equal to', In: 'Is one of', NIn: 'Is not one of', LT: 'Is less than',
-  LE: 'Is less than or equal to', GT: 'Is greater than', GE: 'Is greater than or equal to', BW: 'Is between',
-  NBW: 'Is not between', CN: 'Contains', NCN: 'Does not contain', SW: 'Starts with', NSW: 'Does not start with',
-  NL: 'Is null', NNL: 'Is not null',
-};
-
-/** The tables this server knows: three read from the database, `operators` from code. */
-export function registerLookupTables(cache: LookupCache, { db, values }: Storage): LookupCache {
-  return cache
+/** The sales-order module's lookup tables, read from its reference tables. */
+export function registerSalesLookups(cache: LookupCache, storage: Storage): void {
+  const db = storage.db.withTables<SalesTables>();
+  const { values } = storage;
+  cache
     .register('sales-order-status', async () => ({
       type: 'sales-order-status',
       caseSensitive: false,
@@ -29,13 +24,5 @@ export function registerLookupTables(cache: LookupCache, { db, values }: Storage
       caseSensitive: false,
       data: (await db.selectFrom('sales_person').selectAll().orderBy('name').execute())
         .map((r) => ({ id: r.sales_person_id, text: r.name, isActive: values.toBool(r.is_active), attributes: { territoryId: r.territory_id } })),
-    }))
-    .register('operators', async () => ({
-      type: 'operators',
-      caseSensitive: false,
-      data: OPERATORS.map((op) => {
-        const [min, max] = arityOf(op);
-        return { id: op, text: operatorText[op], isActive: true, attributes: { minValues: min, maxValues: max } };
-      }),
     }));
 }

@@ -1,4 +1,4 @@
-import type { Output } from '../../lib/envelope/output.js';
+import type { Output } from '../envelope/output.js';
 import type { NewUser, UserSummary } from './auth-models.js';
 
 /** User administration, for the CLI; not exposed via REST. */

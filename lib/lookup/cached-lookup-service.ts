@@ -1,6 +1,6 @@
-import { currentErrors } from '../../lib/envelope/request-scope.js';
-import { Output } from '../../lib/envelope/output.js';
-import type { CachedTable, LookupCache } from '../../lib/lookup/lookup-cache.js';
+import { currentErrors } from '../envelope/request-scope.js';
+import { Output } from '../envelope/output.js';
+import type { CachedTable, LookupCache } from './lookup-cache.js';
 import type { ILookupService } from './lookup-service.js';
 
 export class CachedLookupService implements ILookupService {

@@ -1,6 +1,6 @@
-import { hashPassword } from '../../lib/auth/password.js';
-import { currentErrors } from '../../lib/envelope/request-scope.js';
-import { Output } from '../../lib/envelope/output.js';
+import { hashPassword } from './password.js';
+import { currentErrors } from '../envelope/request-scope.js';
+import { Output } from '../envelope/output.js';
 import type { NewUser, UserSummary } from './auth-models.js';
 import type { ICookieSessionStore } from './cookie-session-store.js';
 import type { ITokenService } from './token-service.js';

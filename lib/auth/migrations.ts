@@ -1,0 +1,49 @@
+import type { Kysely, Migration } from 'kysely';
+import type { SqlValues } from '../storage/sql-values.js';
+
+/** The layer's own schema: users, login sessions with their refresh tokens, and cookie sessions. */
+export function authMigrations(values: SqlValues): Record<string, Migration> {
+  const dateType = values.provider === 'sqlite' ? 'text' : 'timestamptz';
+  const boolType = values.provider === 'sqlite' ? 'integer' : 'boolean';
+  return {
+    // Named as when one history held every table: databases made then keep their record (see adoptLegacyHistory).
+    '0002-auth': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.createTable('app_user')
+          .addColumn('user_key', 'varchar(100)', (c) => c.primaryKey())
+          .addColumn('user_name', 'varchar(100)', (c) => c.notNull())
+          .addColumn('display_name', 'varchar(200)', (c) => c.notNull())
+          .addColumn('roles', 'text', (c) => c.notNull())
+          .addColumn('password_hash', 'varchar(200)', (c) => c.notNull())
+          .addColumn('disabled', boolType, (c) => c.notNull())
+          .addColumn('created_date', dateType, (c) => c.notNull())
+          .execute();
+        await db.schema.createTable('auth_session')
+          .addColumn('session_id', 'varchar(64)', (c) => c.primaryKey())
+          .addColumn('user_key', 'varchar(100)', (c) => c.notNull().references('app_user.user_key').onDelete('cascade'))
+          .addColumn('created_date', dateType, (c) => c.notNull())
+          .addColumn('expires_date', dateType, (c) => c.notNull())
+          .addColumn('revoked_date', dateType)
+          .execute();
+        await db.schema.createIndex('ix_auth_session_user').on('auth_session').column('user_key').execute();
+        await db.schema.createTable('refresh_token')
+          .addColumn('token_hash', 'varchar(64)', (c) => c.primaryKey())
+          .addColumn('session_id', 'varchar(64)', (c) => c.notNull().references('auth_session.session_id').onDelete('cascade'))
+          .addColumn('issued_date', dateType, (c) => c.notNull())
+          .addColumn('rotated_date', dateType)
+          .execute();
+        await db.schema.createIndex('ix_refresh_token_session').on('refresh_token').column('session_id').execute();
+        await db.schema.createTable('cookie_session')
+          .addColumn('session_key', 'varchar(100)', (c) => c.primaryKey())
+          .addColumn('user_key', 'varchar(100)')
+          .addColumn('data', 'text', (c) => c.notNull())
+          .addColumn('expires_date', dateType, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('ix_cookie_session_user').on('cookie_session').column('user_key').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const table of ['cookie_session', 'refresh_token', 'auth_session', 'app_user']) await db.schema.dropTable(table).execute();
+      },
+    },
+  };
+}

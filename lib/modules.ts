@@ -1,0 +1,46 @@
+import type { Migration } from 'kysely';
+import type { AppConfig } from './config/schema.js';
+import type { LookupCache } from './lookup/lookup-cache.js';
+import type { LayerServices } from './services.js';
+import type { Storage } from './storage/storage.js';
+import type { SqlValues } from './storage/sql-values.js';
+
+/** What a module's `create` gets: the open store, the configuration, the lookup cache and the layer's own services. */
+export interface ModuleContext {
+  storage: Storage;
+  config: AppConfig;
+  lookups: LookupCache;
+  layer: LayerServices;
+}
+
+/**
+ * One business service with everything it brings: its schema history, its sample data, its lookup tables and the
+ * service objects routes reach as `call.services.<key>`. The application lists its modules once (services/index.ts);
+ * the layer migrates, seeds, registers and creates them in that order.
+ */
+export interface ServiceModule<S extends object = object> {
+  /** Unique and stable: it names the module's migration history in the database. */
+  readonly name: string;
+  /**
+   * Schema changes by name, applied in name order and recorded per module; a released migration is never edited,
+   * only followed by a new one. `values` tells the provider, for the few column types that differ.
+   */
+  migrations?(values: SqlValues): Record<string, Migration>;
+  /** Fills an empty store with sample data (only when `Storage:SampleData` is on); answers a line for the log, if it wrote any. */
+  seed?(storage: Storage): Promise<string | undefined>;
+  /** Registers the module's lookup tables with the process-wide cache. */
+  lookups?(cache: LookupCache, storage: Storage): void;
+  /** The module's services, keyed as routes reach them. */
+  create?(context: ModuleContext): S;
+}
+
+type Created<M> = M extends ServiceModule<infer S> ? S : never;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** The services a list of modules provides, on top of the layer's: `ServicesOf<typeof modules>`. */
+export type ServicesOf<M extends readonly ServiceModule[]> = LayerServices & Intersection<Created<M[number]>>;
+
+/** Declares a module with its services' type inferred from `create`. */
+export function serviceModule<S extends object>(module: ServiceModule<S>): ServiceModule<S> {
+  return module;
+}

@@ -1,0 +1,84 @@
+import type { Kysely, Migration } from 'kysely';
+import type { SqlValues } from '../../lib/storage/sql-values.js';
+import type { SalesTables } from './sales-order-tables.js';
+import { insertReferenceData } from './sample-data.js';
+
+/**
+ * The sales-order schema: reference tables, customers and orders. Column types differ by provider only where the
+ * providers differ (identity, dates, booleans). Names are kept from when one history held every table.
+ */
+export function salesOrderMigrations(values: SqlValues): Record<string, Migration> {
+  const { provider } = values;
+  const dateType = provider === 'sqlite' ? 'text' : 'timestamptz';
+  const boolType = provider === 'sqlite' ? 'integer' : 'boolean';
+  const numberType = provider === 'sqlite' ? 'real' : 'double precision';
+  return {
+    '0001-sales': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.createTable('sales_territory')
+          .addColumn('territory_id', 'integer', (c) => c.primaryKey())
+          .addColumn('name', 'varchar(50)', (c) => c.notNull())
+          .addColumn('country_region_code', 'varchar(3)', (c) => c.notNull())
+          .addColumn('territory_group', 'varchar(50)', (c) => c.notNull())
+          .execute();
+        await db.schema.createTable('sales_person')
+          .addColumn('sales_person_id', 'integer', (c) => c.primaryKey())
+          .addColumn('name', 'varchar(100)', (c) => c.notNull())
+          .addColumn('territory_id', 'integer', (c) => c.references('sales_territory.territory_id'))
+          .addColumn('is_active', boolType, (c) => c.notNull())
+          .execute();
+        await db.schema.createTable('sales_order_status')
+          .addColumn('status_id', 'integer', (c) => c.primaryKey())
+          .addColumn('name', 'varchar(50)', (c) => c.notNull())
+          .addColumn('is_active', boolType, (c) => c.notNull())
+          .execute();
+        await db.schema.createTable('customer')
+          .addColumn('customer_id', 'integer', (c) => c.primaryKey())
+          .addColumn('name', 'varchar(100)', (c) => c.notNull())
+          .addColumn('account_number', 'varchar(15)', (c) => c.notNull())
+          .addColumn('territory_id', 'integer', (c) => c.notNull().references('sales_territory.territory_id'))
+          .execute();
+        await db.schema.createTable('sales_order')
+          .addColumn('sales_order_id', 'integer', (c) =>
+            provider === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity())
+          .addColumn('sales_order_number', 'varchar(25)', (c) => c.notNull())
+          .addColumn('status', 'integer', (c) => c.notNull().references('sales_order_status.status_id'))
+          .addColumn('order_date', dateType, (c) => c.notNull())
+          .addColumn('due_date', dateType, (c) => c.notNull())
+          .addColumn('ship_date', dateType)
+          .addColumn('customer_id', 'integer', (c) => c.notNull().references('customer.customer_id'))
+          .addColumn('territory_id', 'integer', (c) => c.references('sales_territory.territory_id'))
+          .addColumn('sales_person_id', 'integer', (c) => c.references('sales_person.sales_person_id'))
+          .addColumn('total_due', numberType, (c) => c.notNull())
+          .addColumn('online_order_flag', boolType, (c) => c.notNull())
+          .addColumn('purchase_order_number', 'varchar(25)')
+          .addColumn('account_number', 'varchar(15)')
+          .addColumn('comment', 'varchar(128)')
+          .addColumn('revision_number', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('modified_date', dateType, (c) => c.notNull())
+          .execute();
+        for (const column of ['order_date', 'status', 'customer_id', 'territory_id', 'sales_person_id', 'total_due', 'due_date']) {
+          await db.schema.createIndex(`ix_sales_order_${column}`).on('sales_order').column(column).execute();
+        }
+        await db.schema.createIndex('ux_sales_order_number').on('sales_order').column('sales_order_number').unique().execute();
+        // Reference data is part of the schema version: it commits or rolls back with the tables.
+        await insertReferenceData(db as Kysely<SalesTables>, values);
+      },
+      async down(db: Kysely<unknown>) {
+        for (const table of ['sales_order', 'customer', 'sales_order_status', 'sales_person', 'sales_territory']) {
+          await db.schema.dropTable(table).execute();
+        }
+      },
+    },
+    '0003-list-indexes': {
+      // The most common list: one status, newest first. With (status, order_date) the rows come in order from the
+      // index (every SQLite index ends with the id), instead of sorting thousands of matches per request.
+      async up(db: Kysely<unknown>) {
+        await db.schema.createIndex('ix_sales_order_status_order_date').on('sales_order').columns(['status', 'order_date']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('ix_sales_order_status_order_date').execute();
+      },
+    },
+  };
+}

@@ -1,0 +1,5 @@
+import type { Storage } from '../../lib/storage/storage.js';
+import type { SalesTables } from '../../services/sales-order/sales-order-tables.js';
+
+/** The sales-order module's tables of a test server's store, for tests that change rows behind the API. */
+export const salesDb = (storage: Storage) => storage.db.withTables<SalesTables>();
