@@ -8,6 +8,7 @@ import { createErrorParser } from './envelope/error-parser.js';
 import { jsonBody } from './http/body.js';
 import type { AppExtensions, AppState } from './http/context.js';
 import { frontDoor } from './http/front-door.js';
+import { mergePatchType } from './http/merge-patch-type.js';
 import { corsFor, queryLimit } from './http/protections.js';
 import { webApp } from './http/web-app.js';
 import type { Logger } from './log.js';
@@ -51,6 +52,7 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
     if (route.variant && route.variant !== auth.Variant) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
     if (!route.anonymous) chain.push(requireCaller(verify, route.roles ?? [], callerOptions));
+    if (verb === 'PATCH') chain.push(mergePatchType);
     if (route.body) chain.push(body);
     chain.push(runRoute(route, prefix, config.RestAPI.RequestTimeoutSeconds * 1000));
     router.register(path, [verb], chain);

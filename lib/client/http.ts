@@ -91,7 +91,8 @@ export class HttpCore {
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);
-      headers.set('Content-Type', 'application/json');
+      // PATCH bodies are JSON merge patches (RFC 7396): null clears, absent keeps.
+      headers.set('Content-Type', call.verb === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
     }
     if (this.environment === 'node') {
       headers.set('User-Agent', this.settings.ClientName);

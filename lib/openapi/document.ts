@@ -105,7 +105,7 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
     op.requestBody = {
       required: !isOptional(route.body),
       description: 'Property names match case-insensitively; unknown properties are refused.',
-      content: { 'application/json': { schema: structSchema(route.body) } },
+      content: { [verb === 'PATCH' ? 'application/merge-patch+json' : 'application/json']: { schema: structSchema(route.body) } },
     };
   }
   const success = verb === 'POST'

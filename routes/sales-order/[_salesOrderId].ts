@@ -1,5 +1,5 @@
 import { route } from '../../services/index.js';
-import { SalesOrderKey, SalesOrderUpdateData } from '../../services/sales-order/sales-order-models.js';
+import { SalesOrderKey, SalesOrderPatchData, SalesOrderUpdateData } from '../../services/sales-order/sales-order-models.js';
 
 export const GET = route({
   summary: 'Read one sales order.',
@@ -14,6 +14,14 @@ export const PUT = route({
   params: SalesOrderKey,
   body: SalesOrderUpdateData,
   handle: ({ params, body, services }) => services.salesOrder.update(params._salesOrderId, body),
+});
+
+export const PATCH = route({
+  summary: 'Change only the fields the body names (JSON merge patch; null clears an optional field); a stale revisionNumber is a 409.',
+  operation: 'ISalesOrderService.patch',
+  params: SalesOrderKey,
+  body: SalesOrderPatchData,
+  handle: ({ params, body, services }) => services.salesOrder.patch(params._salesOrderId, body),
 });
 
 export const DELETE = route({

@@ -1,5 +1,6 @@
 import type { Infer } from 'superstruct';
 import { type Criteria, defineCriteria, field } from '../../lib/validation/criteria.js';
+import { type PatchOf, patchModel } from '../../lib/validation/merge-patch.js';
 import { INT32, boolean, date, integer, maybe, model, text } from '../../lib/validation/fields.js';
 
 /**
@@ -77,6 +78,10 @@ const updateFields = {
 /** The body of PUT (`SalesOrder_UpdateInput_Data`). Absent optional fields are cleared: PUT replaces. */
 export const SalesOrderUpdateData = model(updateFields);
 export type SalesOrder_UpdateInput_Data = Infer<typeof SalesOrderUpdateData>;
+
+/** The body of PATCH (`application/merge-patch+json`): only the fields named change; null clears an optional one. */
+export const SalesOrderPatchData = patchModel(SalesOrderUpdateData);
+export type SalesOrder_PatchInput_Data = PatchOf<SalesOrder_UpdateInput_Data>;
 
 /** The body of POST: the update fields plus the customer. */
 export const SalesOrderCreateData = model({ ...updateFields, customerId: id() });

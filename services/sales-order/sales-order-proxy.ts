@@ -5,7 +5,7 @@ import type { DateKeys } from '../../lib/client/dates.js';
 import { type OperationTable, notExposed } from '../../lib/client/operations.js';
 import type {
   SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
-  SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
+  SalesOrder_PatchInput_Data, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
 } from './sales-order-models.js';
 import type { ISalesOrderService } from './sales-order-service.js';
 
@@ -21,6 +21,7 @@ const operations = {
   readList: { verb: 'GET', path: '/sales-order' },
   create: { verb: 'POST', path: '/sales-order' },
   update: { verb: 'PUT', path: '/sales-order/{_salesOrderId}' },
+  patch: { verb: 'PATCH', path: '/sales-order/{_salesOrderId}' },
   delete: { verb: 'DELETE', path: '/sales-order/{_salesOrderId}' },
 } as const satisfies OperationTable<ISalesOrderService, 'purgeCancelled'>;
 
@@ -52,6 +53,10 @@ export class SalesOrderProxy implements ISalesOrderService {
 
   update(salesOrderId: number, data: SalesOrder_UpdateInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
     return this.client.call(operations.update, { params: { _salesOrderId: salesOrderId }, body: data, dates });
+  }
+
+  patch(salesOrderId: number, data: SalesOrder_PatchInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
+    return this.client.call(operations.patch, { params: { _salesOrderId: salesOrderId }, body: data, dates });
   }
 
   delete(salesOrderId: number): Promise<Output> {

@@ -7,14 +7,17 @@ import { criterionSql } from '../../lib/storage/criteria-sql.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { Tables } from '../../lib/storage/tables.js';
 import type { FieldCriterion } from '../../lib/validation/criteria.js';
+import { applyMergePatch, updateFieldsOf } from '../../lib/validation/merge-patch.js';
 import type {
   SalesOrderSortField, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria,
-  SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
+  SalesOrder_PatchInput_Data, SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
 } from './sales-order-models.js';
+import { SalesOrderUpdateData } from './sales-order-models.js';
 import type { ISalesOrderService } from './sales-order-service.js';
 import type { SalesTables } from './sales-order-tables.js';
 
 const DAY = 86_400_000;
+const updateFields = updateFieldsOf(SalesOrderUpdateData);
 
 /** Wire field → SQL column, for filters and sorting. Only these names ever reach SQL text. */
 const columns: Record<SalesOrderSortField, string> = {
@@ -217,6 +220,15 @@ export class SqlSalesOrderService implements ISalesOrderService {
       return Output.of();
     }
     return Output.of({ revisionNumber: updated.revision_number, modifiedDate: v.toDate(updated.modified_date) });
+  }
+
+  patch(salesOrderId: number, data: SalesOrder_PatchInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
+    return applyMergePatch({
+      patch: data,
+      read: () => this.read(salesOrderId),
+      toUpdate: updateFields,
+      update: (merged) => this.update(salesOrderId, merged),
+    });
   }
 
   async delete(salesOrderId: number): Promise<Output> {

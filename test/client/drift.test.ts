@@ -29,6 +29,7 @@ export function proxies(client: RestClient): ProxyUnderTest[] {
         }),
         create: () => salesOrder.create({ customerId: 11000, status: 1, onlineOrderFlag: true, dueDate: new Date('2025-03-01T00:00:00Z'), comment: null }),
         update: () => salesOrder.update(43659, { status: 2, onlineOrderFlag: false, shipDate: new Date(), revisionNumber: 3, purchaseOrderNumber: 'PO-1' }),
+        patch: () => salesOrder.patch(43659, { comment: null, revisionNumber: 3 }),
         delete: () => salesOrder.delete(43659),
         purgeCancelled: () => salesOrder.purgeCancelled(new Date()),
       },

@@ -100,6 +100,22 @@ function everyOperation(context: () => { proxy: SalesOrderProxy; recorder: Retur
     expect(codes(stale)).to.deep.equal(['Entity_Concurrency']);
   });
 
+  it('patch: PATCH sends a merge patch that changes only the fields it names; null clears', async () => {
+    const { proxy, recorder } = context();
+    const before = (await proxy.read(created.id)).result!;
+    recorder.clear();
+    const output = await proxy.patch(created.id, { comment: 'patched through the proxy', shipDate: null });
+    expect(codes(output)).to.deep.equal([]);
+    expect(recorder.sent.at(-1)!.method).to.equal('PATCH');
+    expect(recorder.sent.at(-1)!.headers.get('Content-Type')).to.equal('application/merge-patch+json');
+    expect(output.result!.revisionNumber).to.equal(before.revisionNumber + 1);
+    const after = (await proxy.read(created.id)).result!;
+    expect(after.comment).to.equal('patched through the proxy');
+    expect(after.shipDate).to.equal(undefined);
+    expect(after.status).to.equal(before.status);
+    expect(after.onlineOrderFlag).to.equal(before.onlineOrderFlag);
+  });
+
   it('delete: the order is gone', async () => {
     const { proxy } = context();
     expect((await proxy.delete(created.id)).messages).to.deep.equal([]);

@@ -1,0 +1,78 @@
+import { type Struct, define, object, optional } from 'superstruct';
+import type { ErrorMessage } from '../envelope/error-message.js';
+import { Output } from '../envelope/output.js';
+import { currentErrors, withErrorScope } from '../envelope/request-scope.js';
+
+/** The field structs of a `model` (superstruct keeps an object's schema on the struct). */
+const fieldsOf = <S>(update: { schema: S }) => update.schema as Record<string, Struct<unknown, unknown>>;
+
+/** A merge patch of an update model: any field may be absent; `null` clears a field that may be empty. */
+export type PatchOf<T> = { [K in keyof T]?: T[K] | null };
+
+/**
+ * The body of a PATCH (RFC 7396 JSON merge patch) for an update model: every field optional, each checked as the update
+ * checks it when present; `null` is accepted where the update accepts no value and refused, on that property, where
+ * the field is required. Property names match case-insensitively like every model's.
+ */
+export function patchModel<T extends object, S>(update: Struct<T, S>): Struct<PatchOf<T>, unknown> {
+  const fields = Object.fromEntries(Object.entries(fieldsOf(update)).map(([name, struct]) => {
+    const clearable = struct.validate(null)[0] === undefined;
+    const field = clearable ? struct : define<unknown>(struct.type, (value, context) =>
+      value === null ? { code: 'Input_Required', message: 'is required: it cannot be cleared.' } : struct.validator(value, context));
+    return [name, optional(field)];
+  }));
+  // The update model's own coercion (case-insensitive names, unknown properties refused) runs first, then these checks.
+  return Object.assign(object(fields), { coercer: update.coercer }) as unknown as Struct<PatchOf<T>, unknown>;
+}
+
+export interface MergePatchOperation<Current, Update, Result> {
+  /** The merge patch the caller sent, already validated with `patchModel`. */
+  patch: PatchOf<Update>;
+  /** Reads the current record (its Output reports not-found as usual). */
+  read(): Promise<Output<Current>>;
+  /** The update input the current record corresponds to: by default, its properties of the update model. */
+  toUpdate(current: Current): Update;
+  /** The service's own update, which checks the merged record as a PUT would. */
+  update(data: Update): Promise<Output<Result>>;
+  /** How often a merge that lost to a concurrent writer is read and applied again (default 3). */
+  attempts?: number;
+}
+
+const isConcurrency = (m: ErrorMessage) => m.code === 'Entity_Concurrency';
+
+/**
+ * PATCH as read → merge → update. The merged record carries the revision it was read at, so a write made in between
+ * is never overwritten with stale values of fields the patch did not name: the update then fails on the revision, and
+ * the patch is applied again to the newer record. A caller that sent `revisionNumber` itself gets the 409 instead,
+ * as with PUT.
+ */
+export async function applyMergePatch<Current extends { revisionNumber?: number }, Update extends { revisionNumber?: number | null }, Result>(
+  operation: MergePatchOperation<Current, Update, Result>,
+): Promise<Output<Result>> {
+  const { patch, attempts = 3 } = operation;
+  const callerRevision = patch.revisionNumber != null;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await withErrorScope(async (errors) => {
+      const current = await operation.read();
+      if (!current.result) return { output: new Output<Result>(undefined, current.messages), retry: false };
+      const merged = { ...operation.toUpdate(current.result), revisionNumber: current.result.revisionNumber } as Update;
+      for (const [key, value] of Object.entries(patch)) {
+        // A null revision asks for no check, which a patch cannot mean: the merge keeps the revision it read.
+        if (value !== undefined && !(key === 'revisionNumber' && value === null)) (merged as Record<string, unknown>)[key] = value;
+      }
+      const output = await operation.update(merged);
+      const lost = !callerRevision && errors.messages.some(isConcurrency);
+      return { output: new Output(output.result, [...errors.messages], output.totalCount), retry: lost };
+    });
+    if (!outcome.retry || attempt >= attempts) {
+      currentErrors().addAll(outcome.output.messages);
+      return Output.of(outcome.output.result);
+    }
+  }
+}
+
+/** `toUpdate` for the common case: the current record's values of the update model's fields, absent ones left out. */
+export function updateFieldsOf<T extends object, S>(update: Struct<T, S>): (current: object) => T {
+  const names = Object.keys(fieldsOf(update));
+  return (current) => Object.fromEntries(names.filter((n) => n in current).map((n) => [n, (current as Record<string, unknown>)[n]])) as T;
+}

@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import { expectError, expectOk, readOrder } from '../support/api.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+
+const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
+
+describe('PATCH /sales-order/{id}: JSON merge patch (contract part 3)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.stop());
+
+  const patch = (id: number, body: unknown, headers: Record<string, string> = mergePatch) =>
+    server.call(`/sales-order/${id}`, { method: 'PATCH', body, headers });
+
+  it('changes only the fields the body names and answers what PUT answers', async () => {
+    const before = await readOrder(server, 43660);
+    const reply = await patch(43660, { comment: 'Leave at the gate.' });
+    const { result } = expectOk(reply);
+    expect(Object.keys(result)).to.have.members(['revisionNumber', 'modifiedDate']);
+    expect(result.revisionNumber).to.equal((before.revisionNumber as number) + 1);
+    const after = await readOrder(server, 43660);
+    expect(after).to.deep.equal({ ...before, comment: 'Leave at the gate.', revisionNumber: result.revisionNumber, modifiedDate: result.modifiedDate });
+  });
+
+  it('null clears an optional field; property names match case-insensitively', async () => {
+    const before = await readOrder(server, 43659);
+    expect(before.purchaseOrderNumber).to.be.a('string');
+    expectOk(await patch(43659, { PurchaseOrderNumber: null, COMMENT: 'no PO' }));
+    const after = await readOrder(server, 43659);
+    expect(after).to.not.have.property('purchaseOrderNumber');
+    expect(after.comment).to.equal('no PO');
+    expect(after.status).to.equal(before.status);
+    expect(after.accountNumber).to.equal(before.accountNumber);
+  });
+
+  it('null on a required field is a 400 on that property, and nothing is written', async () => {
+    const before = await readOrder(server, 43662);
+    const m = expectError(await patch(43662, { status: null }), 400, 'Input_Required', 'status');
+    expect(m.message).to.match(/status/);
+    expect(await readOrder(server, 43662)).to.deep.equal(before);
+  });
+
+  it('each field is checked as PUT checks it: every problem reported, unknown properties refused', async () => {
+    const reply = await patch(43662, { comment: 'C'.repeat(129), status: 99, colour: 'red' });
+    expect(reply.status).to.equal(400);
+    expect(reply.body.messages.map((m) => m.property)).to.have.members(['comment', 'colour']);
+  });
+
+  it('checks the merged order as an update does (a status outside the lookup table)', async () => {
+    const before = await readOrder(server, 43662);
+    expectError(await patch(43662, { status: 99 }), 400, 'SalesOrder_InvalidStatus', 'status');
+    expect(await readOrder(server, 43662)).to.deep.equal(before);
+  });
+
+  it('a stale revisionNumber is a 409 Entity_Concurrency and nothing is written', async () => {
+    const before = await readOrder(server, 43663);
+    expectOk(await patch(43663, { comment: 'first', revisionNumber: before.revisionNumber }));
+    const after = await readOrder(server, 43663);
+    expectError(await patch(43663, { comment: 'second', revisionNumber: before.revisionNumber }), 409, 'Entity_Concurrency', 'revisionNumber');
+    expect(await readOrder(server, 43663)).to.deep.equal(after);
+  });
+
+  it('an unknown order is a 404 Entity_NotFound', async () => {
+    expectError(await patch(5, { comment: 'x' }), 404, 'Entity_NotFound');
+  });
+
+  it('plain application/json is read as a merge patch; JSON Patch (application/json-patch+json) is a 415', async () => {
+    expectOk(await patch(43664, { comment: 'as json' }, { 'Content-Type': 'application/json' }));
+    expect((await readOrder(server, 43664)).comment).to.equal('as json');
+    const m = expectError(await patch(43664, [{ op: 'replace', path: '/comment', value: 'x' }], { 'Content-Type': 'application/json-patch+json' }),
+      415, 'Request_UnsupportedMediaType');
+    expect(m.message).to.include('application/merge-patch+json');
+  });
+
+  it('concurrent patches of different fields lose none of them: every success is one revision, the last values stay', async () => {
+    const id = 43665;
+    const before = await readOrder(server, id);
+    const comments = Array.from({ length: 10 }, (_, i) => `comment ${i}`);
+    const accounts = Array.from({ length: 10 }, (_, i) => `ACC-${i}`);
+    const replies = await Promise.all([
+      ...comments.map((comment) => patch(id, { comment }).then((r) => ({ r, comment }))),
+      ...accounts.map((accountNumber) => patch(id, { accountNumber }).then((r) => ({ r, accountNumber }))),
+    ]);
+    for (const { r } of replies) expect([200, 409], r.text).to.include(r.status);
+    const ok = replies.filter(({ r }) => r.status === 200);
+    const after = await readOrder(server, id);
+    expect(after.revisionNumber).to.equal((before.revisionNumber as number) + ok.length);
+    // The highest revision written is the order's state: both fields hold a value some successful patch wrote.
+    const okComments = ok.filter((o) => 'comment' in o).map((o) => (o as { comment: string }).comment);
+    const okAccounts = ok.filter((o) => 'accountNumber' in o).map((o) => (o as { accountNumber: string }).accountNumber);
+    expect(okComments.length + okAccounts.length).to.be.greaterThan(0);
+    if (okComments.length) expect(okComments).to.include(after.comment);
+    else expect(after.comment).to.equal(before.comment);
+    if (okAccounts.length) expect(okAccounts).to.include(after.accountNumber);
+    else expect(after.accountNumber).to.equal(before.accountNumber);
+  });
+
+  it('is described in the OpenAPI document with an application/merge-patch+json body', async () => {
+    const doc = (await server.call('/openapi.json')).body.result;
+    const op = doc.paths['/sales-order/{_salesOrderId}'].patch;
+    expect(op.operationId).to.equal('ISalesOrderService.patch');
+    expect(Object.keys(op.requestBody.content)).to.deep.equal(['application/merge-patch+json']);
+  });
+});
