@@ -13,7 +13,8 @@ const LEGACY_HISTORY = 'kysely_migration';
  * are recorded in the module's own history (once, before its first run), so they are not applied twice.
  */
 async function adoptLegacyHistory<DB>(db: Kysely<DB>, table: string, names: string[]): Promise<void> {
-  const tables = await db.introspection.getTables();
+  // Kysely leaves its own history tables out of introspection unless asked.
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   if (!tables.some((t) => t.name === LEGACY_HISTORY) || tables.some((t) => t.name === table)) return;
   const legacy = await sql<{ name: string; timestamp: string }>`select name, timestamp from ${sql.table(LEGACY_HISTORY)}`.execute(db);
   const adopted = legacy.rows.filter((r) => names.includes(r.name));

@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { type Kysely, sql } from 'kysely';
+import { loadConfig } from '../../lib/config/load.js';
+import { createLogger } from '../../lib/log.js';
+import { type ServiceModule, serviceModule } from '../../lib/modules.js';
+import { startServer } from '../../lib/server.js';
+import { allModules } from '../../lib/services.js';
+import { historyTable, migrateModules } from '../../lib/storage/migrations.js';
+import { openSqlite } from '../../lib/storage/sqlite.js';
+import type { Storage } from '../../lib/storage/storage.js';
+import { application } from '../../services/index.js';
+
+const names = async <DB>(db: Kysely<DB>, table: string) =>
+  (await sql<{ name: string }>`select name from ${sql.table(table)} order by name`.execute(db)).rows.map((r) => r.name);
+
+const notesModule = serviceModule({
+  name: 'notes',
+  migrations: () => ({
+    '0001-notes': {
+      async up(db) {
+        await db.schema.createTable('note').addColumn('note_id', 'integer', (c) => c.primaryKey()).addColumn('text', 'text').execute();
+      },
+    },
+  }),
+  create: () => ({ notes: { count: () => 0 } }),
+});
+
+describe('service modules: migrations per module', () => {
+  let dir: string;
+  let storage: Storage;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'restlayer-modules-'));
+    storage = openSqlite(join(dir, 'store.db'));
+  });
+  afterEach(async () => {
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const modules = allModules(application.modules);
+
+  it('records each module in a history of its own and applies nothing twice', async () => {
+    const applied = await migrateModules(storage.db, storage.values, modules);
+    expect(applied).to.deep.equal(['auth/0002-auth', 'sales-order/0001-sales', 'sales-order/0003-list-indexes']);
+    expect(await names(storage.db, historyTable('auth'))).to.deep.equal(['0002-auth']);
+    expect(await names(storage.db, historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes']);
+    expect(await migrateModules(storage.db, storage.values, modules)).to.deep.equal([]);
+  });
+
+  it('a module added later gets its own migrations, and only those, applied', async () => {
+    await migrateModules(storage.db, storage.values, modules);
+    expect(await migrateModules(storage.db, storage.values, [...modules, notesModule])).to.deep.equal(['notes/0001-notes']);
+    expect(await names(storage.db, historyTable('notes'))).to.deep.equal(['0001-notes']);
+  });
+
+  it('a database made with one history for every table keeps its data and is not migrated again', async () => {
+    await migrateModules(storage.db, storage.values, modules);
+    // Rebuild the layout of the releases before per-module histories: every name in kysely_migration.
+    await sql`create table kysely_migration (name varchar(255) primary key, timestamp varchar(255) not null)`.execute(storage.db);
+    for (const module of ['auth', 'sales-order']) {
+      await sql`insert into kysely_migration select name, timestamp from ${sql.table(historyTable(module))}`.execute(storage.db);
+      await sql`drop table ${sql.table(historyTable(module))}`.execute(storage.db);
+    }
+    await sql`insert into sales_order_status (status_id, name, is_active) values (7, 'Kept', 1)`.execute(storage.db);
+    expect(await migrateModules(storage.db, storage.values, modules)).to.deep.equal([]);
+    expect(await names(storage.db, historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes']);
+    const kept = await sql<{ name: string }>`select name from sales_order_status where status_id = 7`.execute(storage.db);
+    expect(kept.rows).to.deep.equal([{ name: 'Kept' }]);
+  });
+});
+
+describe('service modules: registration', () => {
+  const config = () => loadConfig({ env: { NODE_ENV: 'test' }, overrides: { Storage: { Sqlite: { Path: ':memory:' }, SampleData: false } } }).config;
+  const start = (modules: readonly ServiceModule[]) =>
+    startServer({ application: { ...application, modules }, config: config(), log: createLogger('error', () => {}), port: 0, host: '127.0.0.1' });
+
+  it('refuses two modules of one name, naming it', async () => {
+    let error: unknown;
+    await start([...application.modules, { name: 'sales-order' }]).catch((err: unknown) => (error = err));
+    expect(String(error)).to.match(/two service modules are named 'sales-order'/);
+  });
+
+  it("refuses a module whose service key another module or the layer already provides", async () => {
+    let error: unknown;
+    await start([...application.modules, serviceModule({ name: 'shadow', create: () => ({ users: {} }) })]).catch((err: unknown) => (error = err));
+    expect(String(error)).to.match(/'shadow' provides 'users'/);
+  });
+
+  it('serves a module added next to the others: its services are created and reachable', async () => {
+    const running = await start([...application.modules, notesModule]);
+    try {
+      expect((running.services as unknown as { notes: { count(): number } }).notes.count()).to.equal(0);
+    } finally {
+      await running.close();
+    }
+  });
+});
