@@ -18,9 +18,15 @@ const poolThreads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
 export const CHECKS_AT_ONCE = Math.max(1, Math.min(availableParallelism(), poolThreads - 1));
 const oneAtATimePerCpu = pLimit(CHECKS_AT_ONCE);
 
-/** The most checks ever seen waiting for a turn at once in this process: what the bound on waiting logins holds down. */
+/**
+ * The most checks seen waiting for a turn at once in this process since the last reset: what the bound on waiting
+ * logins (CheckGate) holds down. For tests and diagnostics.
+ */
 let peakWaiting = 0;
 export const checksWaitingPeak = () => peakWaiting;
+export const resetChecksWaitingPeak = () => {
+  peakWaiting = oneAtATimePerCpu.pendingCount;
+};
 
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
   const N = 2 ** logN;
