@@ -77,7 +77,18 @@ try {
   // 30 bad logins at once (unknown names, each from its own address: no throttling applies), a good one just after.
   const bad = Array.from({ length: 30 }, (_, i) => login(`nobody-${i}`, 'wrong', address()));
   await new Promise((r) => setTimeout(r, 100));
-  const good = await login('burst', PASSWORD, address());
+  // A refused good login retries after Retry-After, as a client should: what counts is the time to the token.
+  const goodStarted = performance.now();
+  const goodAddress = address();
+  let good = await login('burst', PASSWORD, goodAddress);
+  const firstGood = good;
+  let tries = 1;
+  while (good.status === 429 && tries < 20) {
+    await new Promise((r) => setTimeout(r, Number(good.retryAfter) * 1000));
+    good = await login('burst', PASSWORD, goodAddress);
+    tries++;
+  }
+  const goodMs = performance.now() - goodStarted;
   const badReplies = await Promise.all(bad);
   await new Promise((r) => setTimeout(r, 1500));
 
@@ -93,7 +104,10 @@ try {
   console.log(JSON.stringify({
     workers: Number(opts.workers), hashCost: Number(opts.cost),
     singleLogin: { medianMs: round(median(single)), cpuMs: round(cpuPerLoginMs) },
-    goodLoginDuringBurstOf30Bad: { status: good.status, code: good.code, retryAfter: good.retryAfter, ms: round(good.ms), badStatuses: tally(badReplies), slowestBadMs: round(Math.max(...badReplies.map((r) => r.ms))) },
+    goodLoginDuringBurstOf30Bad: {
+      first: { status: firstGood.status, retryAfter: firstGood.retryAfter, ms: round(firstGood.ms) }, tries, finalStatus: good.status, msToToken: round(goodMs),
+      badStatuses: tally(badReplies), slowestBadMs: round(Math.max(...badReplies.map((r) => r.ms))),
+    },
     burstOf40WrongThenRight: { statuses: tally(guesses), right: right.status },
     spoofedLeftEntry24Failures: tally(spoofed),
   }, null, 1));

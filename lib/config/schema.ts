@@ -126,7 +126,7 @@ export const schema = {
       MaxPendingChecks: {
         doc: 'Logins one process lets wait for a password check besides those running; more at once answer 429 at once.',
         format: 'count',
-        default: 8,
+        default: 4,
       },
     },
     AllowedOrigins: { doc: 'Origins besides the server itself allowed to send cookie-authenticated unsafe requests.', format: 'string-list', default: [] as string[] },
