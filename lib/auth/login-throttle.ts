@@ -22,21 +22,22 @@ export type Attempt =
 /** What a refusal for "too many checks in hand" asks the caller to wait: a check takes a fraction of a second. */
 const BUSY_RETRY_SECONDS = 1;
 /**
- * A point is given back only while this much of its window is left. A give-back that reached the store after the
- * window ended would start the next window below zero: a free guess an attacker could farm by timing refusals.
+ * A point is given back only while this much of its window is left (a tenth of short windows). A give-back that
+ * reached the store after the window ended would start the next window below zero: a free guess an attacker could
+ * farm by timing refusals.
  */
 const GIVE_BACK_MARGIN_MS = 2_000;
 
 /** One point taken from a counter. */
 class Taken {
-  private readonly windowEnds: number;
+  private readonly giveBackBefore: number;
 
   constructor(private readonly limiter: RateLimiterAbstract, private readonly key: string, res: RateLimiterRes) {
-    this.windowEnds = performance.now() + res.msBeforeNext;
+    this.giveBackBefore = performance.now() + res.msBeforeNext - Math.min(GIVE_BACK_MARGIN_MS, limiter.duration * 100);
   }
 
   async giveBack(): Promise<void> {
-    if (performance.now() > this.windowEnds - GIVE_BACK_MARGIN_MS) return;
+    if (performance.now() >= this.giveBackBefore) return;
     try {
       await this.limiter.reward(this.key);
     } catch {
