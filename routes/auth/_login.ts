@@ -6,7 +6,9 @@ import type { Credentials, UserInfo } from '../../services/auth/auth-models.js';
 
 function refusalText(reason: RefusalReason, seconds: number): string {
   const wait = `Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
-  return reason === 'busy' ? `Too many logins are being checked at the moment. ${wait}` : `Too many failed login attempts. ${wait}`;
+  // Not "failed" attempts: the right password is refused too once the limit is reached, and so are more logins of
+  // one account at once than the limit, since each holds its place before its check.
+  return reason === 'busy' ? `Too many logins are being checked at the moment. ${wait}` : `Too many login attempts. ${wait}`;
 }
 
 /**

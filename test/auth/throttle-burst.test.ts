@@ -71,7 +71,7 @@ describe('login throttling under concurrency', () => {
     expectThrottled(burst.filter((r) => r.status === 429));
     const blocked = await attempt('ivan', 'ivan-password-1', from);
     expect(blocked.status).to.equal(429);
-    expect(blocked.body.messages[0].message).to.match(/^Too many failed login attempts\. Try again in \d+ seconds?\.$/);
+    expect(blocked.body.messages[0].message).to.match(/^Too many login attempts\. Try again in \d+ seconds?\.$/);
     // Refusals by the address do not count against the account they name: three of them, then ivan from elsewhere.
     for (let i = 0; i < 3; i++) expect((await attempt('ivan', `wrong-${i}`, from)).status).to.equal(429);
     expect((await attempt('ivan', 'ivan-password-1', freshAddress())).status).to.equal(200);
