@@ -40,6 +40,9 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
   app.silent = true;
 
   app.proxy = config.Server.TrustProxy;
+  // Each trusted proxy appends the address it saw to X-Forwarded-For; anything further left came from the client.
+  // Koa keeps the last maxIpsCount entries and takes the first of those as ctx.ip (contract part 4, "Client address").
+  app.maxIpsCount = config.Server.ProxyCount;
 
   const auth = config.Authentication;
   const prefix = config.RestAPI.Path;

@@ -1,22 +1,73 @@
 import type { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterCluster, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { userKey } from './user-store.js';
+import { CheckGate } from './check-gate.js';
+import { CHECKS_AT_ONCE } from './password.js';
 
 export interface ThrottleSettings {
   accountFailures: number;
   addressFailures: number;
   windowSeconds: number;
+  /** Logins one process lets wait for a password check besides those running. */
+  maxPendingChecks: number;
+}
+
+/** Why a login was refused before its password was checked. */
+export type RefusalReason = 'account' | 'address' | 'busy';
+
+export type Attempt =
+  | { allowed: true; finish(succeeded: boolean): Promise<void> }
+  | { allowed: false; reason: RefusalReason; retryAfter: number };
+
+/** What a refusal for "too many checks in hand" asks the caller to wait: a check takes a fraction of a second. */
+const BUSY_RETRY_SECONDS = 1;
+/**
+ * A point is given back only while this much of its window is left (a tenth of short windows). A give-back that
+ * reached the store after the window ended would start the next window below zero: a free guess an attacker could
+ * farm by timing refusals.
+ */
+const GIVE_BACK_MARGIN_MS = 2_000;
+
+/** One point taken from a counter. */
+class Taken {
+  private readonly giveBackBefore: number;
+
+  constructor(private readonly limiter: RateLimiterAbstract, private readonly key: string, res: RateLimiterRes) {
+    this.giveBackBefore = performance.now() + res.msBeforeNext - Math.min(GIVE_BACK_MARGIN_MS, limiter.duration * 100);
+  }
+
+  async giveBack(): Promise<void> {
+    if (performance.now() >= this.giveBackBefore) return;
+    try {
+      await this.limiter.reward(this.key);
+    } catch {
+      // The store is unreachable: the point stays counted until its window ends, which errs on the safe side.
+    }
+  }
+}
+
+/** A point taken, or how long until the counter's window ends when it was already spent. */
+async function take(limiter: RateLimiterAbstract, key: string): Promise<Taken | { refusedMs: number }> {
+  try {
+    return new Taken(limiter, key, await limiter.consume(key));
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return { refusedMs: err.msBeforeNext };
+    throw err;
+  }
 }
 
 /**
- * Failed logins counted per account and per client address (rate-limiter-flexible). Past either limit, attempts
- * are refused without checking the password until the window ends; a success clears the account's count.
+ * Login attempts counted per account and per client address (rate-limiter-flexible). Every attempt takes a point
+ * from both counters before its password is checked, in one atomic increment per counter (in memory, on the cluster
+ * primary or in Redis), so a burst sent at once cannot all pass a check made before any of them is counted. A success
+ * gives its points back; a failure keeps them until the window ends. A process also bounds the logins it has in
+ * hand at once (CheckGate).
  */
 export class LoginThrottle {
-  constructor(private readonly byAccount: RateLimiterAbstract, private readonly byAddress: RateLimiterAbstract) {}
+  constructor(private readonly byAccount: RateLimiterAbstract, private readonly byAddress: RateLimiterAbstract, private readonly gate: CheckGate) {}
 
   private static create(s: ThrottleSettings, make: (keyPrefix: string, points: number) => RateLimiterAbstract): LoginThrottle {
-    return new LoginThrottle(make('login-account', s.accountFailures), make('login-address', s.addressFailures));
+    return new LoginThrottle(make('login-account', s.accountFailures), make('login-address', s.addressFailures), new CheckGate(CHECKS_AT_ONCE, s.maxPendingChecks));
   }
 
   /** One process: counters in memory. */
@@ -34,21 +85,37 @@ export class LoginThrottle {
     return LoginThrottle.create(s, (keyPrefix, points) => new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: s.windowSeconds }));
   }
 
-  /** Seconds the caller must wait, or 0 when the attempt may go ahead. */
-  async retryAfter(userName: string, address: string): Promise<number> {
-    const [account, client] = await Promise.all([this.byAccount.get(userKey(userName)), this.byAddress.get(address)]);
-    let ms = 0;
-    if (account && account.consumedPoints >= this.byAccount.points) ms = Math.max(ms, account.msBeforeNext);
-    if (client && client.consumedPoints >= this.byAddress.points) ms = Math.max(ms, client.msBeforeNext);
-    return Math.ceil(ms / 1000);
-  }
-
-  async failed(userName: string, address: string): Promise<void> {
-    // consume() rejects once the limit is passed; that is the point of counting, not an error.
-    await Promise.allSettled([this.byAccount.consume(userKey(userName)), this.byAddress.consume(address)]);
-  }
-
-  async succeeded(userName: string): Promise<void> {
-    await this.byAccount.delete(userKey(userName));
+  /**
+   * Reserves one attempt for the account and the address. When allowed, the caller checks the password and then
+   * calls `finish` exactly once. A refusal holds nothing: a point taken from one counter while the other refused is
+   * given back, since no password was tried. Rejects when the counters' store cannot be reached.
+   */
+  async reserve(userName: string, address: string): Promise<Attempt> {
+    if (!this.gate.tryEnter()) return { allowed: false, reason: 'busy', retryAfter: BUSY_RETRY_SECONDS };
+    const [account, client] = await Promise.allSettled([take(this.byAccount, userKey(userName)), take(this.byAddress, address)]);
+    const taken = [account, client].flatMap((r) => (r.status === 'fulfilled' && r.value instanceof Taken ? [r.value] : []));
+    if (taken.length < 2) {
+      this.gate.leave();
+      await Promise.all(taken.map((t) => t.giveBack()));
+      if (account.status === 'rejected') throw account.reason;
+      if (client.status === 'rejected') throw client.reason;
+      // Named after the counter that keeps the caller out longest: that is the wait Retry-After announces.
+      const refusals = ([['account', account.value], ['address', client.value]] as const)
+        .flatMap(([reason, r]) => (r instanceof Taken ? [] : [{ reason, ms: r.refusedMs }]))
+        .sort((a, b) => b.ms - a.ms);
+      return { allowed: false, reason: refusals[0].reason, retryAfter: Math.max(1, Math.ceil(refusals[0].ms / 1000)) };
+    }
+    let finished = false;
+    return {
+      allowed: true,
+      finish: async (succeeded) => {
+        if (finished) return;
+        finished = true;
+        this.gate.leave();
+        // A success is no guess to count, for the account nor for the address (many users behind one office
+        // address log in all day); it returns only its own points, so earlier failures keep counting.
+        if (succeeded) await Promise.all(taken.map((t) => t.giveBack()));
+      },
+    };
   }
 }

@@ -14,12 +14,26 @@ const KEY_LENGTH = 32;
  * logins waits its turn here instead.
  */
 const poolThreads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
-const oneAtATimePerCpu = pLimit(Math.max(1, Math.min(availableParallelism(), poolThreads - 1)));
+/** How many scrypt checks one process runs at once; more wait their turn (see CheckGate for how many may). */
+export const CHECKS_AT_ONCE = Math.max(1, Math.min(availableParallelism(), poolThreads - 1));
+const oneAtATimePerCpu = pLimit(CHECKS_AT_ONCE);
+
+/**
+ * The most checks seen waiting for a turn at once in this process since the last reset: what the bound on waiting
+ * logins (CheckGate) holds down. For tests and diagnostics.
+ */
+let peakWaiting = 0;
+export const checksWaitingPeak = () => peakWaiting;
+export const resetChecksWaitingPeak = () => {
+  peakWaiting = oneAtATimePerCpu.pendingCount;
+};
 
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
   const N = 2 ** logN;
-  return oneAtATimePerCpu(() => new Promise<Buffer>((resolve, reject) =>
+  const derived = oneAtATimePerCpu(() => new Promise<Buffer>((resolve, reject) =>
     scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)))));
+  peakWaiting = Math.max(peakWaiting, oneAtATimePerCpu.pendingCount);
+  return derived;
 }
 
 export async function hashPassword(password: string, logN = 15): Promise<string> {

@@ -90,6 +90,11 @@ export const schema = {
     Port: { doc: 'Listening port (also PORT).', format: 'port', default: 8080 },
     Host: { doc: 'Listening address.', format: String, default: '0.0.0.0' },
     TrustProxy: { doc: 'Trust X-Forwarded-For/-Proto from a reverse proxy (client address, HTTPS detection).', format: 'bool', default: false },
+    ProxyCount: {
+      doc: 'With TrustProxy: how many proxies in front of the server append to X-Forwarded-For; the client is the entry this many places from the right.',
+      format: 'positive',
+      default: 1,
+    },
     ShutdownTimeoutSeconds: { doc: 'How long a graceful shutdown waits for in-flight requests.', format: 'positive', default: 10 },
   },
   RestAPI: {
@@ -118,6 +123,11 @@ export const schema = {
       AccountFailures: { doc: 'Failed logins of one account within the window before it is throttled.', format: 'positive', default: 5 },
       AddressFailures: { doc: 'Failed logins from one client address within the window before it is throttled.', format: 'positive', default: 20 },
       WindowSeconds: { doc: 'The throttling window.', format: 'positive', default: 900 },
+      MaxPendingChecks: {
+        doc: 'Logins one process lets wait for a password check besides those running; more at once answer 429 at once.',
+        format: 'count',
+        default: 4,
+      },
     },
     AllowedOrigins: { doc: 'Origins besides the server itself allowed to send cookie-authenticated unsafe requests.', format: 'string-list', default: [] as string[] },
     Cookie: {

@@ -1,5 +1,6 @@
 import type { Struct } from 'superstruct';
 import type { Principal } from '../auth/principal.js';
+import type { Logger } from '../log.js';
 import type { Output } from '../envelope/output.js';
 import type { LayerServices } from '../services.js';
 import type { ValidationResult } from '../validation/validate.js';
@@ -26,8 +27,14 @@ export interface RouteCall<P, Q, B, S extends LayerServices = LayerServices> {
   created(path: string): void;
   /** Set a response header, such as an ETag; a GET whose ETag matches If-None-Match answers 304. */
   header(name: string, value: string): void;
-  /** The caller's address (from X-Forwarded-For only when Server:TrustProxy is set). */
+  /**
+   * The caller's address: the socket's, or with Server:TrustProxy the X-Forwarded-For entry Server:ProxyCount places
+   * from the right. Log lines about the caller use this one.
+   */
   clientAddress: string;
+  /** The server's log, and the id its lines about this request carry. */
+  log: Logger;
+  requestId: string;
   /** Cookie login (variant A): starts a fresh session (new id) for the user. */
   signIn(user: SignedInUser): Promise<void>;
   /** Ends the cookie session, if any. */

@@ -97,6 +97,8 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
           // A plain value, not a getter: an object literal with an accessor kept every request's context alive
           // past the young generation (scavenges went from 0.5 to 5 ms); node caches the peer address per socket.
           clientAddress: ctx.ip,
+          log: ctx.log,
+          requestId: ctx.state.requestId,
           async signIn(user) {
             const session = cookieSession(ctx);
             session.user = user;

@@ -26,7 +26,7 @@ export interface SharedState {
 
 export function throttleSettings(config: AppConfig): ThrottleSettings {
   const t = config.Authentication.Throttle;
-  return { accountFailures: t.AccountFailures, addressFailures: t.AddressFailures, windowSeconds: t.WindowSeconds };
+  return { accountFailures: t.AccountFailures, addressFailures: t.AddressFailures, windowSeconds: t.WindowSeconds, maxPendingChecks: t.MaxPendingChecks };
 }
 
 export function openSharedState(config: AppConfig, log: (text: string) => void = () => {}): SharedState {

@@ -83,6 +83,7 @@ describe('hardening: soak (a real process under mixed load)', function () {
     const failures: string[] = [];
     let conflicts = 0;
     let networkErrors = 0;
+    let loginsRefused = 0;
     const applied = new Map<number, number>(SHARED_ORDERS.map((id) => [id, 0]));
     const counted = (kind: string) => (counts[kind] = (counts[kind] ?? 0) + 1);
 
@@ -119,6 +120,9 @@ describe('hardening: soak (a real process under mixed load)', function () {
       async login() {
         const reply = await call('login', '/auth/jwt', { method: 'POST', body: { userName: pick(USERS), password: PASSWORD } });
         if (reply?.status === 200) this.session = reply.body.result;
+        // A correct refusal (contract part 4): more logins in hand than the bound, or more of one account at once
+        // than its limit. The worker carries on without a session, as a client waiting out Retry-After would.
+        else if (reply?.status === 429 && reply.body.messages[0]?.code === 'Request_Throttled' && reply.headers.get('Retry-After')) loginsRefused++;
         else if (reply) failures.push(`login → ${reply.status} ${reply.text.slice(0, 200)}`);
       }
 
@@ -205,7 +209,7 @@ describe('hardening: soak (a real process under mixed load)', function () {
 
     console.log(`      soak: ${SECONDS} s (warm-up ${WARMUP_SECONDS} s), ${IN_FLIGHT} in flight, ${total} requests (${Math.round((total - warmRequests) / elapsed)}/s after warm-up)`);
     console.log(`      by kind: ${JSON.stringify(counts)}`);
-    console.log(`      statuses: ${JSON.stringify(statuses)}; 409 retries: ${conflicts}; network errors: ${networkErrors}; failures: ${failures.length}`);
+    console.log(`      statuses: ${JSON.stringify(statuses)}; 409 retries: ${conflicts}; logins refused with 429: ${loginsRefused}; network errors: ${networkErrors}; failures: ${failures.length}`);
     console.log(`      shared orders (counter / successful writes / revisions): ${Object.entries(finals).map(([id, f]) => `${id}: ${f.counter}/${f.writes}/${f.revisions}`).join(', ')}`);
     console.log(`      memory (VmRSS): ${warm} MB after warm-up, ${end} MB at the end (${end - warm >= 0 ? '+' : ''}${end - warm} MB; bound +${MEMORY_BOUND_MB} MB)`);
 
@@ -216,6 +220,7 @@ describe('hardening: soak (a real process under mixed load)', function () {
       expect(f.revisions, `order ${id}: revisions`).to.equal(f.writes);
     }
     expect(counts.login ?? 0).to.be.above(0);
+    expect(loginsRefused, 'most logins go through').to.be.below((counts.login ?? 0) / 2);
     expect(counts.refresh ?? 0).to.be.above(0);
     expect(conflicts, 'the shared orders were contended (or the no-lost-update check proves little)').to.be.above(0);
     expect(end - warm, 'resident memory growth after the warm-up (MB)').to.be.at.most(MEMORY_BOUND_MB);

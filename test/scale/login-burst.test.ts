@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { type Deployment, deployment } from '../support/cluster-env.js';
+import { requireServices } from '../support/hooks.js';
+import { type UrlReply, callUrl } from '../support/http.js';
+import { type ServeProcess, childEnv, killChildren, runCli, startServe } from '../support/processes.js';
+import { makeTempDir, removeTempDirs } from '../support/temp.js';
+import { dropRedisKeys } from '../support/test-stores.js';
+import { until } from '../support/wait.js';
+
+const local = ['--host', '127.0.0.1', '--port', '0'];
+/** Limits of these deployments; MaxPendingChecks high so that the bursts meet the shared counters. */
+const limits = {
+  Server__TrustProxy: 'true',
+  Authentication__Throttle__AccountFailures: '4',
+  Authentication__Throttle__AddressFailures: '6',
+  Authentication__Throttle__MaxPendingChecks: '100',
+};
+
+const tally = (replies: UrlReply[]) => replies.reduce<Record<number, number>>((t, r) => ({ ...t, [r.status]: (t[r.status] ?? 0) + 1 }), {});
+let net = 0;
+const freshAddress = () => `10.77.${Math.floor(++net / 250) % 250}.${net % 250}`;
+
+const attempt = (url: string, userName: string, password: string, address: string) =>
+  callUrl(`${url}/auth/jwt`, { method: 'POST', body: { userName, password }, headers: { 'X-Forwarded-For': address } });
+
+/** The same bursts against any deployment; `urls` are its entry points, used in turn. */
+function burstTests(urls: () => string[]) {
+  const at = (i: number) => urls()[i % urls().length];
+
+  it('30 wrong passwords for one account at once get exactly the account limit; the right one afterwards gets 429', async () => {
+    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => attempt(at(i), 'olga', `guess-${i}`, freshAddress())));
+    expect(tally(burst)).to.deep.equal({ 401: 4, 429: 26 });
+    for (const r of burst.filter((x) => x.status === 429)) expect(r.body.messages[0].code).to.equal('Request_Throttled');
+    for (const url of urls()) {
+      const right = await attempt(url, 'olga', 'olga-password-1', freshAddress());
+      expect(right.status).to.equal(429);
+      expect(Number(right.headers.get('Retry-After'))).to.be.at.least(1);
+    }
+  });
+
+  it('30 wrong logins for different accounts from one address at once get exactly the address limit', async () => {
+    const from = freshAddress();
+    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => attempt(at(i), `nobody-${i}`, 'wrong', from)));
+    expect(tally(burst)).to.deep.equal({ 401: 6, 429: 24 });
+  });
+}
+
+describe('login bursts: serve --workers 2 (counters on the cluster primary)', function () {
+  this.timeout(60_000);
+  let server: ServeProcess;
+
+  before(async () => {
+    const dir = makeTempDir();
+    const env = childEnv({ Storage__Sqlite__Path: join(dir, 'burst.db'), Storage__SampleData: 'false', Authentication__PasswordHashCost: '10', Log__Level: 'info', ...limits });
+    const add = await runCli(['user', 'add', 'olga', '--role', 'User', '--password', 'olga-password-1'], { env, cwd: dir });
+    expect(add.code, add.stderr).to.equal(0);
+    server = await startServe(['--workers', '2', ...local], { env, cwd: dir });
+    await until(() => (server.stderr().match(/restlayer listening on/g) ?? []).length >= 2, 'two workers serving');
+  });
+  after(async () => {
+    await killChildren();
+    removeTempDirs();
+  });
+
+  burstTests(() => [server.url]);
+});
+
+describe('login bursts: two instances on PostgreSQL and Redis (counters in Redis)', function () {
+  this.timeout(60_000);
+  let d: Deployment;
+  let a: ServeProcess;
+  let b: ServeProcess;
+
+  before(async function () {
+    await requireServices(this, ['postgres', 'redis'], 'the multi-instance login burst tests');
+    d = await deployment(limits);
+    const add = await runCli(['user', 'add', 'olga', '--role', 'User', '--password-stdin'], { env: d.env, input: 'olga-password-1\n' });
+    expect(add.code, add.stderr).to.equal(0);
+    [a, b] = await Promise.all([startServe(local, { env: d.env }), startServe(local, { env: d.env })]);
+  });
+  after(async () => {
+    await killChildren();
+    if (d) {
+      await d.drop();
+      await dropRedisKeys(d.prefix);
+    }
+  });
+
+  burstTests(() => [a.url, b.url]);
+});
