@@ -9,6 +9,7 @@ import type { ILoginService } from './auth/login-service.js';
 import { PasswordLoginService } from './auth/password-login-service.js';
 import { SessionTokenService } from './auth/session-token-service.js';
 import { SqlUserService } from './auth/sql-user-service.js';
+import { type IUserAccess, UserAccess } from './auth/user-access.js';
 import type { ITokenService } from './auth/token-service.js';
 import type { IUserService } from './auth/user-service.js';
 import { UserStore } from './auth/user-store.js';
@@ -25,6 +26,8 @@ export interface Services {
   login: ILoginService;
   users: IUserService;
   tokens: ITokenService;
+  /** Whether a user's credentials may still be used: checked on every secured call. */
+  access: IUserAccess;
   /** Shared state the HTTP layer needs: cookie sessions and login throttling. */
   cookieSessions: ICookieSessionStore;
   throttle: LoginThrottle;
@@ -43,13 +46,15 @@ export function createServices(storage: Storage, config: AppConfig, shared: Shar
     sessionRecheckSeconds: auth.SessionRecheckSeconds,
   });
   const cookieSessions = shared.cookieSessions ?? new SqlCookieSessionStore(storage);
+  const access = new UserAccess(users, auth.SessionRecheckSeconds);
   return {
     storage,
     lookup: new CachedLookupService(cache),
     salesOrder: new SqlSalesOrderService(storage, cache, { maxRows: config.RestAPI.MaxRows }),
     login: new PasswordLoginService(users, auth.PasswordHashCost),
-    users: new SqlUserService(users, tokens, cookieSessions, auth.PasswordHashCost),
+    users: new SqlUserService(users, tokens, cookieSessions, access, auth.PasswordHashCost),
     tokens,
+    access,
     cookieSessions,
     throttle: shared.throttle,
     shared,

@@ -97,9 +97,10 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
           // A plain value, not a getter: an object literal with an accessor kept every request's context alive
           // past the young generation (scavenges went from 0.5 to 5 ms); node caches the peer address per socket.
           clientAddress: ctx.ip,
-          async signIn(user) {
+          async signIn({ stamp, ...user }) {
             const session = cookieSession(ctx);
             session.user = user;
+            session.stamp = stamp;
             session.loginAt = Date.now();
             // A fresh key at login: a session id planted before login (fixation) is worth nothing.
             await session.regenerate();

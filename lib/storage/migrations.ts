@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
+import { newStamp } from '../auth/credential-stamp.js';
 import { insertReferenceData } from './sample-data.js';
 import type { SqlValues } from './sql-values.js';
 import type { Tables } from './tables.js';
@@ -116,6 +117,29 @@ function migrations(values: SqlValues): Record<string, Migration> {
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropIndex('ix_sales_order_status_order_date').execute();
+      },
+    },
+    '0004-ending-access': {
+      // Credential stamps (user disable/set-password/remove end every credential of the user), removed users, and
+      // the salt that gives refreshes presenting one token together one successor.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('app_user').addColumn('credential_stamp', 'varchar(64)', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.alterTable('app_user').addColumn('credentials_ended_date', dateType).execute();
+        const users = db as Kysely<Tables>;
+        for (const { user_key } of await users.selectFrom('app_user').select('user_key').execute()) {
+          await users.updateTable('app_user').set({ credential_stamp: newStamp() }).where('user_key', '=', user_key).execute();
+        }
+        await db.schema.createTable('removed_user')
+          .addColumn('user_key', 'varchar(100)', (c) => c.primaryKey())
+          .addColumn('removed_date', dateType, (c) => c.notNull())
+          .execute();
+        await db.schema.alterTable('refresh_token').addColumn('successor_salt', 'varchar(64)').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('refresh_token').dropColumn('successor_salt').execute();
+        await db.schema.dropTable('removed_user').execute();
+        await db.schema.alterTable('app_user').dropColumn('credentials_ended_date').execute();
+        await db.schema.alterTable('app_user').dropColumn('credential_stamp').execute();
       },
     },
   };

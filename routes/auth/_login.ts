@@ -1,10 +1,10 @@
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
 import type { RouteCall } from '../../lib/routing/route.js';
-import type { Credentials, UserInfo } from '../../services/auth/auth-models.js';
+import type { Credentials, LoggedInUser, UserInfo } from '../../services/auth/auth-models.js';
 
 /** Shared by every login route: throttle first, then check the credentials, then count the outcome. */
-export async function login(call: RouteCall<unknown, unknown, Credentials>, type: UserInfo['authenticationType']): Promise<Output<UserInfo>> {
+export async function login(call: RouteCall<unknown, unknown, Credentials>, type: UserInfo['authenticationType']): Promise<Output<LoggedInUser>> {
   const { services, body, clientAddress } = call;
   const wait = await services.throttle.retryAfter(body.userName, clientAddress);
   if (wait > 0) {
