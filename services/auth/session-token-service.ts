@@ -12,6 +12,7 @@ import { Output } from '../../lib/envelope/output.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { AuthToken, RefreshInput, TokenSubject } from './auth-models.js';
+import { lockRefreshTokens } from './refresh-locks.js';
 import type { ITokenService } from './token-service.js';
 import { type UserStore, credentialStateOf, userKey } from './user-store.js';
 
@@ -179,10 +180,15 @@ export class SessionTokenService implements ITokenService {
   }
 
   async rotate(userName: string | null): Promise<Output<number>> {
-    const { db } = this.storage;
-    const sessions = db.selectFrom('auth_session').select('session_id').$if(userName !== null, (q) => q.where('user_key', '=', userKey(userName!)));
-    const result = await db.deleteFrom('refresh_token').where('session_id', 'in', sessions).executeTakeFirst();
-    return Output.of(Number(result.numDeletedRows));
+    const { db, values } = this.storage;
+    const key = userName === null ? null : userKey(userName);
+    const deleted = await db.transaction().execute(async (trx) => {
+      // A refresh in flight would otherwise commit a successor this delete does not see, and it would live on.
+      await lockRefreshTokens(trx, values, key);
+      const sessions = trx.selectFrom('auth_session').select('session_id').$if(key !== null, (q) => q.where('user_key', '=', key!));
+      return (await trx.deleteFrom('refresh_token').where('session_id', 'in', sessions).executeTakeFirst()).numDeletedRows;
+    });
+    return Output.of(Number(deleted));
   }
 
   async revokeSession(sessionId: string): Promise<void> {

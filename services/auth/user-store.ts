@@ -2,6 +2,7 @@ import { type CredentialState, newStamp } from '../../lib/auth/credential-stamp.
 import type { CompiledQuery, Selectable } from 'kysely';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { AppUserTable } from '../../lib/storage/tables.js';
+import { lockRefreshTokens } from './refresh-locks.js';
 
 export interface StoredUser {
   userKey: string;
@@ -82,6 +83,8 @@ export class UserStore {
     const { db, values } = this.storage;
     const key = userKey(userName);
     return db.transaction().execute(async (trx) => {
+      // The delete cascades to sessions, then their tokens: in a refresh's lock order, no deadlock with one in flight.
+      await lockRefreshTokens(trx, values, key);
       const result = await trx.deleteFrom('app_user').where('user_key', '=', key).executeTakeFirst();
       if (result.numDeletedRows === 0n) return false;
       const removed = values.date(new Date());

@@ -21,7 +21,7 @@ describe('session ends racing the calls of that session', function () {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { Authentication: FAST_HASH.Authentication } });
-    for (const user of ['pia', 'quinn', 'rae']) await addUser(server, user, `${user}-password-1`);
+    for (const user of ['pia', 'quinn', 'rae', 'sol']) await addUser(server, user, `${user}-password-1`);
   });
   after(() => server.stop());
 
@@ -57,6 +57,21 @@ describe('session ends racing the calls of that session', function () {
       ...Array.from({ length: PARALLEL }, () => refresh(pair)),
     ]);
     await expectSessionEnded([pair, ...replies.filter((r) => r.status === 200).map((r) => r.body.result as Pair)]);
+  });
+
+  it(`token rotation racing refreshes of ${PARALLEL} sessions of the user: afterwards no refresh token of the user works`, async () => {
+    // The rotation comes a little later each round, so that it meets refreshes at every stage of their transaction.
+    for (let round = 0; round < 12; round++) {
+      const pairs = await Promise.all(Array.from({ length: PARALLEL }, async () => (await login('/auth/jwt', 'sol')).body.result as Pair));
+      const [, ...replies] = await Promise.all([
+        new Promise((r) => setTimeout(r, round)).then(() => withErrorScope(() => server.services.tokens.rotate('sol'))),
+        ...pairs.map((pair) => refresh(pair)),
+      ]);
+      // A refresh that came first answered a new pair; rotation must have spent that one too.
+      const answered = [...pairs, ...replies.filter((r) => r.status === 200).map((r) => r.body.result as Pair)];
+      const after = await Promise.all(answered.map((pair) => refresh(pair)));
+      expect(statuses(after), `round ${round}`).to.deep.equal(answered.map(() => 401));
+    }
   });
 
   it(`a cookie logout racing requests that renew the session: the session stays ended (3 rounds)`, async () => {
