@@ -8,6 +8,7 @@ import { SessionTokenService } from './auth/session-token-service.js';
 import { SqlUserService } from './auth/sql-user-service.js';
 import { tokenSettings } from './auth/token-keys.js';
 import type { ITokenService } from './auth/token-service.js';
+import { type IUserAccess, UserAccess } from './auth/user-access.js';
 import type { IUserService } from './auth/user-service.js';
 import { UserStore } from './auth/user-store.js';
 import type { AppConfig } from './config/schema.js';
@@ -25,6 +26,8 @@ export interface LayerServices {
   login: ILoginService;
   users: IUserService;
   tokens: ITokenService;
+  /** Whether a user's credentials may still be used: checked on every secured call. */
+  access: IUserAccess;
   /** Shared state the HTTP layer needs: cookie sessions and login throttling. */
   cookieSessions: ICookieSessionStore;
   throttle: LoginThrottle;
@@ -57,12 +60,14 @@ export function createServices<S extends LayerServices = LayerServices>(
     sessionRecheckSeconds: auth.SessionRecheckSeconds,
   });
   const cookieSessions = shared.cookieSessions ?? new SqlCookieSessionStore(storage);
+  const access = new UserAccess(users, auth.SessionRecheckSeconds);
   const layer: LayerServices = {
     storage,
     lookup: new CachedLookupService(lookups),
     login: new PasswordLoginService(users, auth.PasswordHashCost),
-    users: new SqlUserService(users, tokens, cookieSessions, auth.PasswordHashCost),
+    users: new SqlUserService(users, tokens, cookieSessions, access, auth.PasswordHashCost),
     tokens,
+    access,
     cookieSessions,
     throttle: shared.throttle,
     shared,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
+import type { AuthToken } from '../../lib/auth/auth-models.js';
 import { CliError } from '../cli-error.js';
 import { parsePositive } from './options.js';
 import { configOrFail } from './config-context.js';
@@ -19,13 +19,10 @@ export function tokenCommand(program: Command) {
     .action(async (opts: { user: string; minutes?: number; json?: boolean }) => {
       signingKeyOrFail(configOrFail());
       const lifetime = opts.minutes && opts.minutes * 60;
-      const issued = await runOperation(async (s, config) => {
-        const { result: user, messages } = await s.users.read(opts.user);
-        if (!user) return new Output<string>(undefined, messages);
-        if (user.disabled) {
-          currentErrors().error('Functional', 'User_Disabled', `User '${user.userName}' is disabled.`);
-          return Output.of();
-        }
+      const issued = await runOperation<AuthToken | string>(async (s, config) => {
+        // Unknown or disabled: a failure. Known: the token carries the user's credential stamp, like a login's.
+        const { result: user, messages } = await s.users.tokenSubject(opts.user);
+        if (!user) return new Output<AuthToken | string>(undefined, messages);
         return config.Authentication.Variant === 'A' ? s.tokens.issue(user, lifetime) : s.tokens.accessToken(user, lifetime);
       });
       if (typeof issued === 'string') process.stdout.write(opts.json ? JSON.stringify({ token: issued }) + '\n' : issued + '\n');

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { validateInput } from '../../lib/validation/validate.js';
-import { NewUser } from '../../lib/auth/auth-models.js';
+import { NewPassword, NewUser } from '../../lib/auth/auth-models.js';
 import { CliError } from '../cli-error.js';
 import { printJson, runOperation } from './service-context.js';
 
@@ -8,6 +8,12 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/** The password of `--password-stdin` or `--password`: exactly one of them (a usage error otherwise). */
+async function passwordFrom(opts: { passwordStdin?: boolean; password?: string }): Promise<string> {
+  if (!!opts.passwordStdin === (opts.password !== undefined)) throw new CliError('give exactly one of --password-stdin and --password', 2);
+  return opts.passwordStdin ? readStdin() : opts.password!;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -25,8 +31,7 @@ export function userCommand(program: Command) {
     .option('--password <password>', 'the password (visible in the process list: prefer --password-stdin)')
     .option('--json', 'machine-readable output')
     .action(async (name: string, opts: { role: string[]; displayName?: string; passwordStdin?: boolean; password?: string; json?: boolean }) => {
-      if (!!opts.passwordStdin === (opts.password !== undefined)) throw new CliError('give exactly one of --password-stdin and --password', 2);
-      const password = opts.passwordStdin ? await readStdin() : opts.password!;
+      const password = await passwordFrom(opts);
       const checked = validateInput(NewUser, { userName: name, name: opts.displayName, roles: opts.role, password });
       if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
       const created = await runOperation((s) => s.users.add(checked.value));
@@ -46,11 +51,38 @@ export function userCommand(program: Command) {
 
   user
     .command('disable <name>')
-    .description('disable a user; its sessions end at once')
+    .description('disable a user; every credential it has ends (tokens, refresh tokens, cookie sessions)')
     .action(async (name: string) => {
-      await runOperation((s) => s.users.disable(name));
-      process.stdout.write(`user ${name} disabled; its sessions have ended\n`);
+      const changed = await runOperation((s) => s.users.disable(name));
+      process.stdout.write(changed ? `user ${name} disabled; its sessions have ended\n` : `user ${name} is already disabled\n`);
     });
 
+  user
+    .command('enable <name>')
+    .description('let a disabled user log in again (what it had before the disable stays ended)')
+    .action(async (name: string) => {
+      const changed = await runOperation((s) => s.users.enable(name));
+      process.stdout.write(changed ? `user ${name} enabled\n` : `user ${name} is already enabled\n`);
+    });
 
+  user
+    .command('set-password <name>')
+    .description('change a user\'s password (from --password-stdin, or --password); its sessions end')
+    .option('--password-stdin', 'read the password from standard input')
+    .option('--password <password>', 'the password (visible in the process list: prefer --password-stdin)')
+    .action(async (name: string, opts: { passwordStdin?: boolean; password?: string }) => {
+      const password = await passwordFrom(opts);
+      const checked = validateInput(NewPassword, { userName: name, password });
+      if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
+      await runOperation((s) => s.users.setPassword(checked.value));
+      process.stdout.write(`password of user ${name} changed; its sessions have ended\n`);
+    });
+
+  user
+    .command('remove <name>')
+    .description('delete a user; every credential it had ends')
+    .action(async (name: string) => {
+      await runOperation((s) => s.users.remove(name));
+      process.stdout.write(`user ${name} removed; its sessions have ended\n`);
+    });
 }

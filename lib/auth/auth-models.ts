@@ -9,6 +9,22 @@ export interface UserInfo {
   authenticationType: 'Cookies' | 'Bearer';
 }
 
+/**
+ * A user as tokens and cookie sessions are issued for: with the credential stamp its password (or the tool issuing
+ * for it) was checked against. The stamp is never part of an answer; tokens carry it as the `stamp` claim.
+ */
+export interface TokenSubject {
+  userName: string;
+  name: string;
+  roles: string[];
+  stamp: string;
+}
+
+/** What a successful login checked: the user as answered, and its stamp. */
+export interface LoggedInUser extends UserInfo {
+  stamp: string;
+}
+
 /** What `/auth/jwt` and `/auth/refresh` answer. */
 export interface AuthToken {
   accessToken: string;
@@ -28,6 +44,9 @@ export const NewUser = model({
   password: text({ min: 8, max: 1024 }),
 });
 export type NewUser = Infer<typeof NewUser>;
+
+export const NewPassword = model({ userName: text({ min: 1, max: 100 }), password: text({ min: 8, max: 1024 }) });
+export type NewPassword = Infer<typeof NewPassword>;
 
 export interface UserSummary {
   userName: string;

@@ -5,6 +5,7 @@ import { type ErrorMessage, message } from '../envelope/error-message.js';
 import type { AppContext, AppExtensions, AppState } from '../http/context.js';
 import { respond } from '../http/respond.js';
 import { cookieSession, endCookieSession, hasCookieSessions } from './cookie-session.js';
+import type { Credential } from './credential-stamp.js';
 import { type Principal, principalFromClaims, type TokenClaims } from './principal.js';
 import { type TokenSettings, candidateKeys } from './token-keys.js';
 import { VerifiedTokenCache } from './verified-tokens.js';
@@ -46,7 +47,7 @@ function requestOrigin(ctx: AppContext): string | undefined {
 }
 
 /** The caller of a cookie session, or undefined when there is none (or it outlived its absolute lifetime). */
-function cookiePrincipal(ctx: AppContext, cookieAbsoluteMs: number): Principal | undefined {
+function cookieCaller(ctx: AppContext, cookieAbsoluteMs: number): Caller | undefined {
   if (!hasCookieSessions(ctx)) return undefined;
   const session = cookieSession(ctx);
   if (!session?.user) return undefined;
@@ -54,7 +55,20 @@ function cookiePrincipal(ctx: AppContext, cookieAbsoluteMs: number): Principal |
     endCookieSession(ctx);
     return undefined;
   }
-  return { ...session.user, authenticationType: 'Cookies' };
+  return { principal: { ...session.user, authenticationType: 'Cookies' }, credential: { stamp: session.stamp, issuedAtMs: session.loginAt } };
+}
+
+/** Who calls, and what their credential says of itself, for the check that the user's credentials have not ended. */
+interface Caller {
+  principal: Principal;
+  credential: Credential;
+}
+
+function bearerCaller(claims: TokenClaims): Caller | undefined {
+  const principal = principalFromClaims(claims);
+  if (!principal) return undefined;
+  const stamp = typeof claims.stamp === 'string' ? claims.stamp : undefined;
+  return { principal, credential: { stamp, issuedAtMs: typeof claims.iat === 'number' ? claims.iat * 1000 : undefined } };
 }
 
 /** Sets `ctx.state.claims` or `ctx.state.jwtOriginalError` from the bearer header; a promise only when it must wait. */
@@ -123,25 +137,35 @@ function reject(ctx: AppContext, m: ErrorMessage, error?: string) {
 }
 
 /**
- * The secured-by-default gate of one route: a caller is required (bearer token first, else the cookie session),
- * a cookie caller's unsafe request must come from an allowed origin, and one of `roles` when the route names any.
+ * The secured-by-default gate of one route: a caller is required (bearer token first, else the cookie session) whose
+ * user's credentials have not ended since, a cookie caller's unsafe request must come from an allowed origin, and one
+ * of `roles` when the route names any.
  */
 export function requireCaller(verifyBearer: BearerVerification, roles: readonly string[], options: CallerOptions): Middleware<AppState, AppExtensions> {
-  const allowed = new Set(options.allowedOrigins);
+  const allowedOrigins = new Set(options.allowedOrigins);
   return async (ctx: AppContext, next: Next) => {
     if (!ctx.state.principal) {
       const verifying = verifyBearer(ctx);
       if (verifying) await verifying;
       const failure = ctx.state.jwtOriginalError;
       if (failure) return reject(ctx, failure instanceof jwt.TokenExpiredError ? authMessages.expired() : authMessages.invalid(), 'invalid_token');
-      const principal = ctx.state.claims ? principalFromClaims(ctx.state.claims) : cookiePrincipal(ctx, options.cookieAbsoluteMs);
-      if (ctx.state.claims && !principal) return reject(ctx, authMessages.invalid(), 'invalid_token');
-      if (!principal) return reject(ctx, authMessages.unauthenticated());
+      const claims = ctx.state.claims;
+      const caller = claims ? bearerCaller(claims) : cookieCaller(ctx, options.cookieAbsoluteMs);
+      if (claims && !caller) return reject(ctx, authMessages.invalid(), 'invalid_token');
+      if (!caller) return reject(ctx, authMessages.unauthenticated());
+      // The user's credentials may have ended since this one was issued (disable, set-password, remove).
+      const allowed = ctx.services.access.allows(caller.principal.userName, caller.credential);
+      if (!(typeof allowed === 'boolean' ? allowed : await allowed)) {
+        if (claims) return reject(ctx, authMessages.invalid(), 'invalid_token');
+        endCookieSession(ctx);
+        return reject(ctx, authMessages.unauthenticated());
+      }
+      const { principal } = caller;
       if (principal.authenticationType === 'Cookies' && !safeMethods.has(ctx.method)) {
         const origin = requestOrigin(ctx);
         // Koa 3's ctx.origin echoes the Origin header, so the server's own origin is built from protocol and host.
         const own = `${ctx.protocol}://${ctx.host}`;
-        if (!origin || (origin !== own && !allowed.has(origin))) return respond(ctx, [authMessages.csrf()]);
+        if (!origin || (origin !== own && !allowedOrigins.has(origin))) return respond(ctx, [authMessages.csrf()]);
       }
       ctx.state.principal = principal;
     }

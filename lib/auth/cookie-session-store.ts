@@ -6,6 +6,8 @@ export interface CookieSessionData {
   user?: { userName: string; name: string; roles: string[] };
   /** Epoch ms of the login, for the absolute lifetime. */
   loginAt?: number;
+  /** The user's credential stamp at login: the session stops when the user's stamp changes. */
+  stamp?: string;
   [key: string]: unknown;
 }
 
@@ -13,6 +15,11 @@ export interface CookieSessionData {
 export interface ICookieSessionStore {
   get(key: string): Promise<CookieSessionData | undefined>;
   set(key: string, session: CookieSessionData, maxAge: number | 'session' | undefined): Promise<void>;
+  /**
+   * Saves a session the request loaded (its idle lifetime renewed) only if it still exists: a request that loaded it
+   * before a logout or a user's end must not bring it back when it finishes.
+   */
+  renew(key: string, session: CookieSessionData, maxAge: number | 'session' | undefined): Promise<void>;
   destroy(key: string): Promise<void>;
   destroyForUser(userName: string): Promise<void>;
 }
@@ -40,6 +47,13 @@ export class SqlCookieSessionStore implements ICookieSessionStore {
     await db.insertInto('cookie_session').values(row)
       .onConflict((oc) => oc.column('session_key').doUpdateSet({ user_key: row.user_key, data: row.data, expires_date: row.expires_date }))
       .execute();
+  }
+
+  async renew(key: string, session: CookieSessionData, maxAge: number | 'session' | undefined): Promise<void> {
+    const { db, values } = this.storage;
+    const ttl = typeof maxAge === 'number' ? maxAge : 86_400_000;
+    await db.updateTable('cookie_session').set({ data: JSON.stringify(session), expires_date: values.date(new Date(Date.now() + ttl)) })
+      .where('session_key', '=', key).execute();
   }
 
   async destroy(key: string): Promise<void> {

@@ -20,6 +20,9 @@ export interface CookieSessionOptions {
  * Secure is set whenever the request came over HTTPS. The idle lifetime renews as the session is used.
  */
 export function cookieSessions(app: App, options: CookieSessionOptions): Middleware<AppState, AppExtensions> {
+  // The key each request loaded its session under: saving that key again is a renewal, which must not recreate a
+  // session ended meanwhile; any other key is a new session (a login).
+  const loaded = new WeakMap<object, string>();
   const middleware = createSession({
     key: SESSION_COOKIE,
     maxAge: options.idleMinutes * 60_000,
@@ -28,8 +31,13 @@ export function cookieSessions(app: App, options: CookieSessionOptions): Middlew
     sameSite: 'lax',
     renew: true,
     store: {
-      get: (key: string) => options.store.get(key),
-      set: (key: string, session: CookieSessionData, maxAge: number) => options.store.set(key, session, maxAge),
+      async get(key: string, _maxAge: number, { ctx }: { ctx: object }) {
+        const session = await options.store.get(key);
+        if (session) loaded.set(ctx, key);
+        return session;
+      },
+      set: (key: string, session: CookieSessionData, maxAge: number, { ctx }: { ctx: object }) =>
+        loaded.get(ctx) === key ? options.store.renew(key, session, maxAge) : options.store.set(key, session, maxAge),
       destroy: (key: string) => options.store.destroy(key),
     },
   }, app as never) as Middleware<AppState, AppExtensions>;

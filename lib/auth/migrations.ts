@@ -1,5 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 import type { SqlValues } from '../storage/sql-values.js';
+import type { Tables } from '../storage/tables.js';
+import { newStamp } from './credential-stamp.js';
 
 /** The layer's own schema: users, login sessions with their refresh tokens, and cookie sessions. */
 export function authMigrations(values: SqlValues): Record<string, Migration> {
@@ -43,6 +45,29 @@ export function authMigrations(values: SqlValues): Record<string, Migration> {
       },
       async down(db: Kysely<unknown>) {
         for (const table of ['cookie_session', 'refresh_token', 'auth_session', 'app_user']) await db.schema.dropTable(table).execute();
+      },
+    },
+    '0004-ending-access': {
+      // Credential stamps (user disable/set-password/remove end every credential of the user), removed users, and
+      // the salt that gives refreshes presenting one token together one successor.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('app_user').addColumn('credential_stamp', 'varchar(64)', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.alterTable('app_user').addColumn('credentials_ended_date', dateType).execute();
+        const users = db as Kysely<Tables>;
+        for (const { user_key } of await users.selectFrom('app_user').select('user_key').execute()) {
+          await users.updateTable('app_user').set({ credential_stamp: newStamp() }).where('user_key', '=', user_key).execute();
+        }
+        await db.schema.createTable('removed_user')
+          .addColumn('user_key', 'varchar(100)', (c) => c.primaryKey())
+          .addColumn('removed_date', dateType, (c) => c.notNull())
+          .execute();
+        await db.schema.alterTable('refresh_token').addColumn('successor_salt', 'varchar(64)').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('refresh_token').dropColumn('successor_salt').execute();
+        await db.schema.dropTable('removed_user').execute();
+        await db.schema.alterTable('app_user').dropColumn('credentials_ended_date').execute();
+        await db.schema.alterTable('app_user').dropColumn('credential_stamp').execute();
       },
     },
   };

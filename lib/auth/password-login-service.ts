@@ -2,7 +2,7 @@ import { message } from '../envelope/error-message.js';
 import { currentErrors } from '../envelope/request-scope.js';
 import { Output } from '../envelope/output.js';
 import { decoyHash, verifyPassword } from './password.js';
-import type { Credentials, UserInfo } from './auth-models.js';
+import type { Credentials, LoggedInUser, UserInfo } from './auth-models.js';
 import type { ILoginService } from './login-service.js';
 import type { UserStore } from './user-store.js';
 
@@ -14,7 +14,7 @@ export class PasswordLoginService implements ILoginService {
 
   constructor(private readonly users: UserStore, private readonly hashCost: number) {}
 
-  async authenticate(credentials: Credentials, authenticationType: UserInfo['authenticationType']): Promise<Output<UserInfo>> {
+  async authenticate(credentials: Credentials, authenticationType: UserInfo['authenticationType']): Promise<Output<LoggedInUser>> {
     const user = await this.users.find(credentials.userName);
     // An unknown user still costs one full hash check, so timing does not tell which names exist.
     const hash = user?.passwordHash ?? (await (this.decoy ??= decoyHash(this.hashCost)));
@@ -23,6 +23,6 @@ export class PasswordLoginService implements ILoginService {
       currentErrors().add(invalidCredentials());
       return Output.of();
     }
-    return Output.of({ userName: user.userName, name: user.name, roles: user.roles, authenticationType });
+    return Output.of({ userName: user.userName, name: user.name, roles: user.roles, authenticationType, stamp: user.stamp });
   }
 }

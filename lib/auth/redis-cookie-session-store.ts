@@ -23,6 +23,11 @@ export class RedisCookieSessionStore implements ICookieSessionStore {
     await multi.exec();
   }
 
+  async renew(key: string, session: CookieSessionData, maxAge: number | 'session' | undefined): Promise<void> {
+    // XX: only if the key still exists, in the same command as the write.
+    await this.redis.set(this.key(key), JSON.stringify(session), 'PX', typeof maxAge === 'number' ? maxAge : DAY, 'XX');
+  }
+
   async destroy(key: string): Promise<void> {
     await this.redis.del(this.key(key));
   }

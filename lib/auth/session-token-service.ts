@@ -1,18 +1,20 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
 import jwt from 'jsonwebtoken';
 import { signAccessToken } from './tokens.js';
 import { type TokenSettings, candidateKeys } from './token-keys.js';
 import { CLOCK_TOLERANCE_SECONDS } from './authenticate.js';
+import { credentialAllowed } from './credential-stamp.js';
 import type { TokenClaims } from './principal.js';
 import { message } from '../envelope/error-message.js';
 import { currentErrors } from '../envelope/request-scope.js';
 import { Output } from '../envelope/output.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { Storage } from '../storage/storage.js';
-import type { AuthToken, RefreshInput, UserInfo } from './auth-models.js';
+import type { AuthToken, RefreshInput, TokenSubject } from './auth-models.js';
+import { lockRefreshTokens } from './refresh-locks.js';
 import type { ITokenService } from './token-service.js';
-import { type UserStore, userKey } from './user-store.js';
+import { type UserStore, credentialStateOf, userKey } from './user-store.js';
 
 export interface TokenServiceOptions {
   settings: TokenSettings;
@@ -25,6 +27,14 @@ export interface TokenServiceOptions {
 const invalidAccessToken = () => message('Security', 'Security_InvalidAccessToken', 'Invalid access token', { status: 401 });
 const invalidRefreshToken = () => message('Security', 'Security_InvalidRefreshToken', 'Invalid refresh token', { status: 401 });
 const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/**
+ * The one successor of a refresh token: HKDF of the token (256 random bits) with the salt stored when it rotated.
+ * Refreshes presenting the token together all get it, and only the token's holder can derive it: the store keeps
+ * the salt and hashes, never a usable token.
+ */
+const successorOf = (token: string, salt: string) =>
+  Buffer.from(hkdfSync('sha256', token, Buffer.from(salt, 'base64url'), 'restlayer refresh successor', 32)).toString('base64url');
 
 /** How many ended and active sessions are remembered. */
 const SESSION_CACHE_SIZE = 10_000;
@@ -51,7 +61,7 @@ export class SessionTokenService implements ITokenService {
 
   constructor(private readonly storage: Storage, private readonly users: UserStore, private readonly options: TokenServiceOptions) {}
 
-  async issue(user: Pick<UserInfo, 'userName' | 'name' | 'roles'>, lifetimeSeconds?: number): Promise<Output<AuthToken>> {
+  async issue(user: TokenSubject, lifetimeSeconds?: number): Promise<Output<AuthToken>> {
     const { db, values } = this.storage;
     const now = new Date();
     const sessionId = randomUUID();
@@ -66,14 +76,16 @@ export class SessionTokenService implements ITokenService {
         expires_date: values.date(new Date(now.getTime() + this.options.refreshTokenDays * 86_400_000)),
         revoked_date: null,
       }).execute();
-      await trx.insertInto('refresh_token').values({ token_hash: sha256(refreshToken), session_id: sessionId, issued_date: values.date(now), rotated_date: null }).execute();
+      await trx.insertInto('refresh_token').values({
+        token_hash: sha256(refreshToken), session_id: sessionId, issued_date: values.date(now), rotated_date: null, successor_salt: null,
+      }).execute();
     });
-    const accessToken = signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, sid: sessionId }, lifetimeSeconds);
+    const accessToken = signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, sid: sessionId, stamp: user.stamp }, lifetimeSeconds);
     return Output.of({ accessToken, refreshToken });
   }
 
-  async accessToken(user: Pick<UserInfo, 'userName' | 'name' | 'roles'>, lifetimeSeconds?: number): Promise<Output<string>> {
-    return Output.of(signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles }, lifetimeSeconds));
+  async accessToken(user: TokenSubject, lifetimeSeconds?: number): Promise<Output<string>> {
+    return Output.of(signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, stamp: user.stamp }, lifetimeSeconds));
   }
 
   /** Signature, algorithm, issuer and audience are checked; the lifetime is not (the caller is refreshing it). */
@@ -106,27 +118,34 @@ export class SessionTokenService implements ITokenService {
       errors.add(invalidRefreshToken());
       return Output.of();
     }
+    // Read fresh, not from a cache: a session of credentials ended since (disable, set-password, a login that raced
+    // them) must not get a token of the user's current stamp.
     const user = await this.users.find(claims.sub);
-    if (!user || user.disabled) {
+    const credential = { stamp: typeof claims.stamp === 'string' ? claims.stamp : undefined, issuedAtMs: typeof claims.iat === 'number' ? claims.iat * 1000 : undefined };
+    if (!user || !credentialAllowed(credentialStateOf(user), credential)) {
+      await this.revokeSession(outcome.sessionId);
       errors.add(invalidRefreshToken());
       return Output.of();
     }
-    const accessToken = signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, sid: outcome.sessionId });
+    const accessToken = signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, sid: outcome.sessionId, stamp: user.stamp });
     return Output.of({ accessToken, refreshToken: outcome.refreshToken });
   }
 
   /**
-   * Spends a refresh token in one transaction: a current token rotates; a token rotated within the grace window
-   * (a concurrent refresh) also gets a new one; any older reuse revokes the whole session.
+   * Spends a refresh token in one transaction. A current token rotates: its successor is derived and stored, the
+   * only current token of the session from then on. A token rotated within the grace window (a refresh sent together
+   * with the one that rotated it) answers that same successor and writes nothing, so concurrent refreshes never fork
+   * the session. Any later reuse revokes the whole session.
    */
   private async spend(refreshToken: string, claims: TokenClaims): Promise<{ kind: 'ok'; sessionId: string; refreshToken: string } | { kind: 'invalid' | 'revoked' }> {
     const { db, values } = this.storage;
     const hash = sha256(refreshToken);
     const now = new Date();
+    const graceMs = this.options.reuseGraceSeconds * 1000;
     const outcome = await db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('refresh_token as t')
         .innerJoin('auth_session as s', 's.session_id', 't.session_id')
-        .select(['t.token_hash', 't.rotated_date', 's.session_id', 's.user_key', 's.expires_date', 's.revoked_date'])
+        .select(['t.token_hash', 't.rotated_date', 't.successor_salt', 's.session_id', 's.user_key', 's.expires_date', 's.revoked_date'])
         .where('t.token_hash', '=', hash)
         // PostgreSQL: concurrent refreshes of one token queue here instead of racing (SQLite serialises writers anyway).
         .$if(values.provider === 'postgres', (q) => q.forUpdate())
@@ -136,15 +155,24 @@ export class SessionTokenService implements ITokenService {
       if (!row || !matches || row.revoked_date != null || values.toDate(row.expires_date) <= now) return { kind: 'invalid' as const };
       if (row.rotated_date != null) {
         const rotatedAgo = now.getTime() - values.toDate(row.rotated_date).getTime();
-        if (rotatedAgo > this.options.reuseGraceSeconds * 1000) {
+        if (rotatedAgo > graceMs) {
           await trx.updateTable('auth_session').set({ revoked_date: values.date(now) }).where('session_id', '=', row.session_id).execute();
           return { kind: 'revoked' as const, sessionId: row.session_id };
         }
-      } else {
-        await trx.updateTable('refresh_token').set({ rotated_date: values.date(now) }).where('token_hash', '=', hash).where('rotated_date', 'is', null).execute();
+        // Rotated before successors were derived (an older version): there is no successor to share.
+        if (row.successor_salt == null) return { kind: 'invalid' as const };
+        return { kind: 'ok' as const, sessionId: row.session_id, refreshToken: successorOf(refreshToken, row.successor_salt) };
       }
-      const next = randomBytes(32).toString('base64url');
-      await trx.insertInto('refresh_token').values({ token_hash: sha256(next), session_id: row.session_id, issued_date: values.date(now), rotated_date: null }).execute();
+      const salt = randomBytes(32).toString('base64url');
+      const next = successorOf(refreshToken, salt);
+      await trx.updateTable('refresh_token').set({ rotated_date: values.date(now), successor_salt: salt }).where('token_hash', '=', hash).execute();
+      // Salts past the grace window are never used again; without them even a leaked old token derives nothing.
+      await trx.updateTable('refresh_token').set({ successor_salt: null })
+        .where('session_id', '=', row.session_id).where('rotated_date', '<', values.date(new Date(now.getTime() - graceMs)))
+        .where('successor_salt', 'is not', null).execute();
+      await trx.insertInto('refresh_token').values({
+        token_hash: sha256(next), session_id: row.session_id, issued_date: values.date(now), rotated_date: null, successor_salt: null,
+      }).execute();
       return { kind: 'ok' as const, sessionId: row.session_id, refreshToken: next };
     });
     if (outcome.kind === 'revoked') this.remember(outcome.sessionId);
@@ -152,10 +180,15 @@ export class SessionTokenService implements ITokenService {
   }
 
   async rotate(userName: string | null): Promise<Output<number>> {
-    const { db } = this.storage;
-    const sessions = db.selectFrom('auth_session').select('session_id').$if(userName !== null, (q) => q.where('user_key', '=', userKey(userName!)));
-    const result = await db.deleteFrom('refresh_token').where('session_id', 'in', sessions).executeTakeFirst();
-    return Output.of(Number(result.numDeletedRows));
+    const { db, values } = this.storage;
+    const key = userName === null ? null : userKey(userName);
+    const deleted = await db.transaction().execute(async (trx) => {
+      // A refresh in flight would otherwise commit a successor this delete does not see, and it would live on.
+      await lockRefreshTokens(trx, values, key);
+      const sessions = trx.selectFrom('auth_session').select('session_id').$if(key !== null, (q) => q.where('user_key', '=', key!));
+      return (await trx.deleteFrom('refresh_token').where('session_id', 'in', sessions).executeTakeFirst()).numDeletedRows;
+    });
+    return Output.of(Number(deleted));
   }
 
   async revokeSession(sessionId: string): Promise<void> {

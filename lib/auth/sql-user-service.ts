@@ -1,11 +1,12 @@
 import { hashPassword } from './password.js';
 import { currentErrors } from '../envelope/request-scope.js';
 import { Output } from '../envelope/output.js';
-import type { NewUser, UserSummary } from './auth-models.js';
+import type { NewPassword, NewUser, TokenSubject, UserSummary } from './auth-models.js';
 import type { ICookieSessionStore } from './cookie-session-store.js';
 import type { ITokenService } from './token-service.js';
+import type { IUserAccess } from './user-access.js';
 import type { IUserService } from './user-service.js';
-import type { StoredUser, UserStore } from './user-store.js';
+import type { StoredUser, UserChange, UserStore } from './user-store.js';
 
 const summary = (u: StoredUser): UserSummary => ({ userName: u.userName, name: u.name, roles: u.roles, disabled: u.disabled, createdDate: u.createdDate });
 
@@ -14,6 +15,7 @@ export class SqlUserService implements IUserService {
     private readonly users: UserStore,
     private readonly tokens: ITokenService,
     private readonly cookies: ICookieSessionStore,
+    private readonly access: IUserAccess,
     private readonly hashCost: number,
   ) {}
 
@@ -30,7 +32,9 @@ export class SqlUserService implements IUserService {
       currentErrors().error('Validation', 'User_Exists', `User '${user.userName}' already exists.`, { property: 'userName' });
       return Output.of();
     }
-    return Output.of(summary({ ...stored, userKey: '' }));
+    // This process may know the name as no user's (a token minted elsewhere named it).
+    this.access.changed(user.userName);
+    return Output.of(summary({ ...stored, userKey: '', stamp: '', credentialsEnded: null }));
   }
 
   async list(): Promise<Output<UserSummary[]>> {
@@ -43,17 +47,53 @@ export class SqlUserService implements IUserService {
     return Output.of(user && summary(user));
   }
 
+  async tokenSubject(userName: string): Promise<Output<TokenSubject>> {
+    const user = await this.users.find(userName);
+    if (!user) this.notFound(userName);
+    else if (user.disabled) currentErrors().error('Functional', 'User_Disabled', `User '${user.userName}' is disabled.`);
+    return Output.of(user && !user.disabled ? { userName: user.userName, name: user.name, roles: user.roles, stamp: user.stamp } : undefined);
+  }
+
   private notFound(userName: string) {
     currentErrors().error('Data', 'User_NotFound', `User '${userName}' not found.`);
   }
 
-  async disable(userName: string): Promise<Output> {
-    if (!(await this.users.setDisabled(userName, true))) {
-      this.notFound(userName);
-      return Output.of();
-    }
+  async disable(userName: string): Promise<Output<boolean>> {
+    // The new stamp written with the flag is what ends the credentials everywhere; the rest tidies the stores.
+    const change = await this.users.setDisabled(userName, true);
+    if (change === 'changed') await this.ended(userName);
+    return this.changeOutput(userName, change);
+  }
+
+  async enable(userName: string): Promise<Output<boolean>> {
+    const change = await this.users.setDisabled(userName, false);
+    if (change === 'changed') this.access.changed(userName);
+    return this.changeOutput(userName, change);
+  }
+
+  async setPassword(change: NewPassword): Promise<Output> {
+    const hash = await hashPassword(change.password, this.hashCost);
+    if (!(await this.users.setPassword(change.userName, hash))) this.notFound(change.userName);
+    else await this.ended(change.userName);
+    return Output.of();
+  }
+
+  async remove(userName: string): Promise<Output> {
+    // Its login sessions and refresh tokens are deleted with it; cookie sessions live apart (maybe in Redis).
+    if (!(await this.users.remove(userName))) this.notFound(userName);
+    else await this.ended(userName);
+    return Output.of();
+  }
+
+  private changeOutput(userName: string, change: UserChange): Output<boolean> {
+    if (change === 'not-found') this.notFound(userName);
+    return Output.of(change === 'not-found' ? undefined : change === 'changed');
+  }
+
+  /** Ends at once what this process knows of the user, and every session it has in the stores. */
+  private async ended(userName: string) {
+    this.access.changed(userName);
     await this.tokens.revokeUser(userName);
     await this.cookies.destroyForUser(userName);
-    return Output.of();
   }
 }

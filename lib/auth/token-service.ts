@@ -1,13 +1,16 @@
 import type { Output } from '../envelope/output.js';
-import type { AuthToken, RefreshInput, UserInfo } from './auth-models.js';
+import type { AuthToken, RefreshInput, TokenSubject } from './auth-models.js';
 
 /** Variant A tokens: an access JWT plus a rotating refresh token, both bound to one login session. */
 export interface ITokenService {
   /** Starts a login session for the user and answers its first token pair. */
-  issue(user: Pick<UserInfo, 'userName' | 'name' | 'roles'>, lifetimeSeconds?: number): Promise<Output<AuthToken>>;
+  issue(user: TokenSubject, lifetimeSeconds?: number): Promise<Output<AuthToken>>;
   /** A bare access token with no refresh session: variant B's only token, and what tools use. */
-  accessToken(user: Pick<UserInfo, 'userName' | 'name' | 'roles'>, lifetimeSeconds?: number): Promise<Output<string>>;
-  /** Rotates: the presented refresh token is spent, a new pair answers. Reuse after the grace window revokes the session. */
+  accessToken(user: TokenSubject, lifetimeSeconds?: number): Promise<Output<string>>;
+  /**
+   * Rotates: the presented refresh token is spent, a new pair answers. Refreshes presenting one token within the
+   * grace window all get the same successor; reuse after it revokes the session.
+   */
   refresh(input: RefreshInput): Promise<Output<AuthToken>>;
   /** Spends every refresh token of one user (or all users): they log in again once their access token expires. */
   rotate(userName: string | null): Promise<Output<number>>;

@@ -8,9 +8,14 @@ export interface AccessTokenClaims {
   role: string[];
   /** The login session, so that refresh can find it (variant A). */
   sid?: string;
+  /**
+   * The user's credential stamp when issued: the token stops when the user's stamp changes (disable, set-password,
+   * remove). Only tokens for a tool rather than a user (the CLI's lookup flush) go without.
+   */
+  stamp?: string;
 }
 
-/** Signs an access token with this server's newest key: iss, aud, sub, name, role, iat, nbf, exp, jti, kid. */
+/** Signs an access token with this server's newest key: iss, aud, sub, name, role, stamp, iat, nbf, exp, jti, kid. */
 export function signAccessToken(settings: TokenSettings, claims: AccessTokenClaims, lifetimeSeconds = settings.lifetimeSeconds): string {
   return jwt.sign({ ...claims, nbf: Math.floor(Date.now() / 1000) }, settings.signing.key, {
     algorithm: settings.algorithm,

@@ -1,5 +1,5 @@
 import type { Output } from '../envelope/output.js';
-import type { NewUser, UserSummary } from './auth-models.js';
+import type { NewPassword, NewUser, TokenSubject, UserSummary } from './auth-models.js';
 
 /** User administration, for the CLI; not exposed via REST. */
 export interface IUserService {
@@ -7,6 +7,17 @@ export interface IUserService {
   list(): Promise<Output<UserSummary[]>>;
   /** One user; `User_NotFound` when there is none. */
   read(userName: string): Promise<Output<UserSummary>>;
-  /** Disables the user and ends every session it has: refresh tokens, access tokens and cookie sessions. */
-  disable(userName: string): Promise<Output>;
+  /** The user as tokens are issued for it (with its credential stamp); `User_NotFound`, or `User_Disabled`. */
+  tokenSubject(userName: string): Promise<Output<TokenSubject>>;
+  /**
+   * Disables the user and ends every credential it has: refresh tokens, access tokens of both variants and cookie
+   * sessions. Answers false when it was disabled already.
+   */
+  disable(userName: string): Promise<Output<boolean>>;
+  /** Lets the user log in again; credentials ended by the disable stay ended. Answers false when it was enabled. */
+  enable(userName: string): Promise<Output<boolean>>;
+  /** Replaces the password and ends every credential of the user, as disable does. */
+  setPassword(change: NewPassword): Promise<Output>;
+  /** Deletes the user and ends every credential it had. */
+  remove(userName: string): Promise<Output>;
 }

@@ -1,4 +1,8 @@
+import { type CredentialState, newStamp } from './credential-stamp.js';
+import type { CompiledQuery, Selectable } from 'kysely';
 import type { Storage } from '../storage/storage.js';
+import type { AppUserTable } from '../storage/tables.js';
+import { lockRefreshTokens } from './refresh-locks.js';
 
 export interface StoredUser {
   userKey: string;
@@ -8,7 +12,17 @@ export interface StoredUser {
   passwordHash: string;
   disabled: boolean;
   createdDate: Date;
+  /** Replaced whenever the user's credentials end; every token and cookie session carries the one it was issued under. */
+  stamp: string;
+  credentialsEnded: Date | null;
 }
+
+/** What changing a user's state found: the change made, no such user, or the user already in that state. */
+export type UserChange = 'changed' | 'not-found' | 'unchanged';
+
+/** The state a user's credentials are checked against, from a user just read. */
+export const credentialStateOf = (user: StoredUser): CredentialState =>
+  ({ exists: true, disabled: user.disabled, stamp: user.stamp, endedMs: user.credentialsEnded?.getTime() ?? 0 });
 
 /** User names are unique and match case-insensitively, like the rest of the API's names. */
 export const userKey = (userName: string) => userName.normalize('NFKC').toLowerCase();
@@ -27,35 +41,103 @@ export class UserStore {
   }
 
   /** Answers false when the name is taken. */
-  async insert(user: Omit<StoredUser, 'userKey'>): Promise<boolean> {
+  async insert(user: Omit<StoredUser, 'userKey' | 'stamp' | 'credentialsEnded'>): Promise<boolean> {
     const { db, values } = this.storage;
-    const result = await db.insertInto('app_user').values({
-      user_key: userKey(user.userName),
+    const key = userKey(user.userName);
+    const result = await db.insertInto('app_user').values((eb) => ({
+      user_key: key,
       user_name: user.userName,
       display_name: user.name,
       roles: JSON.stringify(user.roles),
       password_hash: user.passwordHash,
       disabled: values.bool(user.disabled),
       created_date: values.date(user.createdDate),
-    }).onConflict((oc) => oc.column('user_key').doNothing()).executeTakeFirst();
+      credential_stamp: newStamp(),
+      // A user of a removed user's name: tokens minted elsewhere for the old one stay ended.
+      credentials_ended_date: eb.selectFrom('removed_user').select('removed_date').where('user_key', '=', key),
+    })).onConflict((oc) => oc.column('user_key').doNothing()).executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
-  async setDisabled(userName: string, disabled: boolean): Promise<boolean> {
-    const result = await this.storage.db.updateTable('app_user').set({ disabled: this.storage.values.bool(disabled) })
+  /**
+   * Disables the user and ends its credentials in one statement (a new stamp), or only re-enables it: its old
+   * credentials stay ended. The state in the WHERE makes check and change one step.
+   */
+  async setDisabled(userName: string, disabled: boolean): Promise<UserChange> {
+    const { db, values } = this.storage;
+    const result = await db.updateTable('app_user')
+      .set(disabled ? { disabled: values.bool(true), ...this.ended() } : { disabled: values.bool(false) })
+      .where('user_key', '=', userKey(userName)).where('disabled', '=', values.bool(!disabled)).executeTakeFirst();
+    return result.numUpdatedRows > 0n ? 'changed' : (await this.find(userName)) ? 'unchanged' : 'not-found';
+  }
+
+  /** Replaces the password hash and ends the user's credentials (a new stamp) in one statement. */
+  async setPassword(userName: string, passwordHash: string): Promise<boolean> {
+    const result = await this.storage.db.updateTable('app_user').set({ password_hash: passwordHash, ...this.ended() })
       .where('user_key', '=', userKey(userName)).executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
-  private toUser(r: { user_key: string; user_name: string; display_name: string; roles: string; password_hash: string; disabled: number | boolean; created_date: string | Date }): StoredUser {
+  /** Deletes the user (its login sessions and refresh tokens go with it) and remembers when, in one transaction. */
+  async remove(userName: string): Promise<boolean> {
+    const { db, values } = this.storage;
+    const key = userKey(userName);
+    return db.transaction().execute(async (trx) => {
+      // The delete cascades to sessions, then their tokens: in a refresh's lock order, no deadlock with one in flight.
+      await lockRefreshTokens(trx, values, key);
+      const result = await trx.deleteFrom('app_user').where('user_key', '=', key).executeTakeFirst();
+      if (result.numDeletedRows === 0n) return false;
+      const removed = values.date(new Date());
+      await trx.insertInto('removed_user').values({ user_key: key, removed_date: removed })
+        .onConflict((oc) => oc.column('user_key').doUpdateSet({ removed_date: removed })).execute();
+      return true;
+    });
+  }
+
+  private ended() {
+    return { credential_stamp: newStamp(), credentials_ended_date: this.storage.values.date(new Date()) };
+  }
+
+  private stateQuery?: CompiledQuery<StateRow>;
+  private removedQuery?: CompiledQuery<{ removed_date: string | Date }>;
+
+  /**
+   * The state every credential of the user is checked against. Runs for callers whose state is not known, so the
+   * queries are compiled once and read at once where the store allows it.
+   */
+  async credentialState(userName: string): Promise<CredentialState> {
+    const { db, values } = this.storage;
+    const key = userKey(userName);
+    this.stateQuery ??= db.selectFrom('app_user').select(['disabled', 'credential_stamp', 'credentials_ended_date']).where('user_key', '=', '').compile();
+    const [row] = await this.read<StateRow>({ ...this.stateQuery, parameters: [key] });
+    if (row) {
+      const ended = row.credentials_ended_date == null ? 0 : values.toDate(row.credentials_ended_date).getTime();
+      return { exists: true, disabled: values.toBool(row.disabled), stamp: row.credential_stamp, endedMs: ended };
+    }
+    this.removedQuery ??= db.selectFrom('removed_user').select('removed_date').where('user_key', '=', '').compile();
+    const [removed] = await this.read<{ removed_date: string | Date }>({ ...this.removedQuery, parameters: [key] });
+    return { exists: false, endedMs: removed ? values.toDate(removed.removed_date).getTime() : 0 };
+  }
+
+  private async read<R>(query: CompiledQuery<R>): Promise<R[]> {
+    return this.storage.readNow?.(query) ?? (await this.storage.db.executeQuery(query)).rows;
+  }
+
+  private toUser(r: UserRow): StoredUser {
+    const { values } = this.storage;
     return {
       userKey: r.user_key,
       userName: r.user_name,
       name: r.display_name,
       roles: JSON.parse(r.roles) as string[],
       passwordHash: r.password_hash,
-      disabled: this.storage.values.toBool(r.disabled),
-      createdDate: this.storage.values.toDate(r.created_date),
+      disabled: values.toBool(r.disabled),
+      createdDate: values.toDate(r.created_date),
+      stamp: r.credential_stamp,
+      credentialsEnded: r.credentials_ended_date == null ? null : values.toDate(r.credentials_ended_date),
     };
   }
 }
+
+type UserRow = Selectable<AppUserTable>;
+type StateRow = Pick<UserRow, 'disabled' | 'credential_stamp' | 'credentials_ended_date'>;

@@ -112,10 +112,14 @@ export const schema = {
     Variant: { doc: 'A: /auth/cookie, /auth/jwt, /auth/refresh. B: /authentication.', format: ['A', 'B'], default: 'A' },
     AccessTokenMinutes: { doc: 'Lifetime of variant A access tokens (fractions allowed: 0.5 is 30 s).', format: 'minutes', default: 15 },
     RefreshTokenDays: { doc: 'Absolute lifetime of a refresh token session.', format: 'positive', default: 14 },
-    RefreshReuseGraceSeconds: { doc: 'Window in which a just-rotated refresh token is still accepted.', format: 'count', default: 10 },
+    RefreshReuseGraceSeconds: {
+      doc: 'Window in which a just-rotated refresh token is still accepted: refreshes presenting it together all get its one successor.',
+      format: 'count', default: 10,
+    },
     SessionRecheckSeconds: {
-      doc: 'How long a login session found active is trusted before the store is asked again. Sessions ended by this process stop at once; '
-        + 'ended by another (instance, worker, the CLI), within this time. 0 asks on every call.',
+      doc: 'How long a login session, or a user\'s credentials, found valid are trusted before the store is asked again. Ended by this process '
+        + '(logout, reuse, user disable/set-password/remove), they stop at once; ended by another (instance, worker, the CLI), within this time. '
+        + '0 asks on every call.',
       format: 'count', default: 1,
     },
     PasswordHashCost: { doc: 'log2 of the scrypt cost N for new password hashes (15: 32 MiB, about 0.1 s).', format: 'positive', default: 15 },

@@ -45,6 +45,8 @@ export interface SignedInUser {
   userName: string;
   name: string;
   roles: string[];
+  /** The credential stamp the login checked; the session stops when the user's stamp changes. */
+  stamp: string;
 }
 
 export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> {

@@ -99,9 +99,10 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
           clientAddress: ctx.ip,
           log: ctx.log,
           requestId: ctx.state.requestId,
-          async signIn(user) {
+          async signIn({ stamp, ...user }) {
             const session = cookieSession(ctx);
             session.user = user;
+            session.stamp = stamp;
             session.loginAt = Date.now();
             // A fresh key at login: a session id planted before login (fixation) is worth nothing.
             await session.regenerate();

@@ -14,6 +14,19 @@ export interface AppUserTable {
   password_hash: string;
   disabled: DbBool;
   created_date: DbDate;
+  /**
+   * Random, replaced whenever the user's credentials end (disable, set-password): tokens and cookie sessions carry
+   * the stamp they were issued under and stop working once it is not the user's any more.
+   */
+  credential_stamp: string;
+  /** When the credentials last ended: tokens minted elsewhere (no stamp) must be issued after it. */
+  credentials_ended_date: DbDate | null;
+}
+
+/** Users removed, so that tokens minted elsewhere (no stamp) of a removed user stop too; re-adding keeps the date. */
+export interface RemovedUserTable {
+  user_key: string;
+  removed_date: DbDate;
 }
 
 /** One login (variant A): its refresh tokens rotate within it; revoking it ends them all. */
@@ -31,6 +44,11 @@ export interface RefreshTokenTable {
   session_id: string;
   issued_date: DbDate;
   rotated_date: DbDate | null;
+  /**
+   * Set when the token rotates: with the token itself it derives the successor, so refreshes that present the token
+   * together (within the grace window) all get that one successor. Useless without the token, which is not stored.
+   */
+  successor_salt: string | null;
 }
 
 /** koa-session's external store for cookie logins. */
@@ -47,6 +65,7 @@ export interface CookieSessionTable {
  */
 export interface Tables {
   app_user: AppUserTable;
+  removed_user: RemovedUserTable;
   auth_session: AuthSessionTable;
   refresh_token: RefreshTokenTable;
   cookie_session: CookieSessionTable;

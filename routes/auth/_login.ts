@@ -2,7 +2,7 @@ import type { RefusalReason } from '../../lib/auth/login-throttle.js';
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
 import type { RouteCall } from '../../lib/routing/route.js';
-import type { Credentials, UserInfo } from '../../lib/auth/auth-models.js';
+import type { Credentials, LoggedInUser, UserInfo } from '../../lib/auth/auth-models.js';
 
 function refusalText(reason: RefusalReason, seconds: number): string {
   const wait = `Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
@@ -15,7 +15,7 @@ function refusalText(reason: RefusalReason, seconds: number): string {
  * Shared by every login route: reserve an attempt (refused at once past the limits), check the credentials, then
  * settle the reservation (a success gives its points back, a failure keeps them).
  */
-export async function login(call: RouteCall<unknown, unknown, Credentials>, type: UserInfo['authenticationType']): Promise<Output<UserInfo>> {
+export async function login(call: RouteCall<unknown, unknown, Credentials>, type: UserInfo['authenticationType']): Promise<Output<LoggedInUser>> {
   const { services, body, clientAddress } = call;
   const attempt = await services.throttle.reserve(body.userName, clientAddress);
   if (!attempt.allowed) {

@@ -1,3 +1,4 @@
+import { Output } from '../../lib/envelope/output.js';
 import { route } from '../../lib/routing/route.js';
 import { Credentials } from '../../lib/auth/auth-models.js';
 import { login } from './_login.js';
@@ -9,7 +10,10 @@ export const POST = route({
   body: Credentials,
   async handle(call) {
     const output = await login(call, 'Cookies');
-    if (output.result) await call.signIn(output.result);
-    return output;
+    if (!output.result) return new Output(undefined, output.messages);
+    // The stamp stays in the server-side session; the answer is the user alone.
+    const { stamp, ...user } = output.result;
+    await call.signIn({ userName: user.userName, name: user.name, roles: user.roles, stamp });
+    return new Output(user, output.messages);
   },
 });

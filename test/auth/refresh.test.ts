@@ -73,13 +73,50 @@ describe('variant A: refresh tokens', () => {
     }
   });
 
-  it('two concurrent refreshes with the same token both succeed inside the grace window', async () => {
+  it('two concurrent refreshes with the same token both succeed inside the grace window, with the same successor', async () => {
     const pair = await loginPair();
     const [a, b] = await Promise.all([refresh(pair), refresh(pair)]);
     expect([a.status, b.status]).to.deep.equal([200, 200]);
-    // Both new refresh tokens are usable.
-    expect((await refresh(a.body.result as Pair)).status).to.equal(200);
-    expect((await refresh(b.body.result as Pair)).status).to.equal(200);
+    const [nextA, nextB] = [a.body.result as Pair, b.body.result as Pair];
+    expect(nextA.refreshToken).to.equal(nextB.refreshToken);
+    // Both clients can go on: the second one's refresh, within the window, gets the first one's successor again.
+    const [again, alsoAgain] = [await refresh(nextA), await refresh(nextB)];
+    expect([again.status, alsoAgain.status]).to.deep.equal([200, 200]);
+    expect((again.body.result as Pair).refreshToken).to.equal((alsoAgain.body.result as Pair).refreshToken);
+  });
+
+  it('ten parallel refreshes with one token never fork the session: after the grace window one refresh token of it works', async () => {
+    const pair = await loginPair();
+    const replies = await Promise.all(Array.from({ length: 10 }, () => refresh(pair)));
+    expect(replies.map((r) => r.status)).to.deep.equal(Array(10).fill(200));
+    const answered = replies.map((r) => r.body.result as Pair);
+    for (const next of answered) expect((await server.call('/sales-order/43659', { token: next.accessToken })).status).to.equal(200);
+
+    await sleep(1300);
+    // Each refresh token the burst was answered, tried once after the window: at most one may work. It is the one all
+    // were answered, so every client of the burst goes on.
+    const distinct = [...new Set(answered.map((p) => p.refreshToken))];
+    const tried = [];
+    for (const refreshToken of distinct) tried.push(await refresh({ accessToken: answered[0].accessToken, refreshToken }));
+    expect(tried.filter((r) => r.status === 200), `${distinct.length} distinct refresh tokens`).to.have.length(1);
+    expect(distinct).to.have.length(1);
+    const successor = tried[0].body.result as Pair;
+    expect((await server.call('/sales-order/43659', { token: successor.accessToken })).status).to.equal(200);
+    expect((await refresh(successor)).status).to.equal(200);
+  });
+
+  it('a thief who refreshes together with the owner holds the same successor, so its later use is a reuse that revokes the session', async () => {
+    const pair = await loginPair();
+    const [owner, thief] = (await Promise.all([refresh(pair), refresh(pair)])).map((r) => r.body.result as Pair);
+    const ownerNext = await refresh(owner);
+    expect(ownerNext.status).to.equal(200);
+    await sleep(1300);
+    const stolen = await refresh(thief);
+    expect(stolen.status).to.equal(401);
+    expect(stolen.body.messages[0].code).to.equal('Security_InvalidRefreshToken');
+    // Theft detected: every token of that login ends, the owner's newest included.
+    expect((await refresh(ownerNext.body.result as Pair)).status).to.equal(401);
+    expect((await server.call('/sales-order/43659', { token: (ownerNext.body.result as Pair).accessToken })).status).to.equal(401);
   });
 
   it('reuse of a rotated-out token after the grace window revokes the whole session', async () => {

@@ -64,4 +64,21 @@ describe('concurrent updates (contract part 3)', () => {
     const written = String(after.comment).slice(4).split(',').filter(Boolean).map(Number).sort((a, b) => a - b);
     expect(written).to.deep.equal(Array.from({ length: PARALLEL }, (_, i) => i));
   });
+  it(`a DELETE racing ${PARALLEL} PUTs of the same order: each PUT is written before it (200) or finds it gone (404); it stays deleted`, async () => {
+    const created = await server.call('/sales-order', { method: 'POST', body: { customerId: 11003, status: 1, onlineOrderFlag: false } });
+    expect(created.status, created.text).to.equal(201);
+    const id = created.body.result.salesOrderId as number;
+    const path = `/sales-order/${id}`;
+    const [deleted, ...puts] = await Promise.all([
+      server.call(path, { method: 'DELETE' }),
+      ...Array.from({ length: PARALLEL }, (_, i) => server.call(path, { method: 'PUT', body: { status: 2, onlineOrderFlag: true, comment: `late ${i}` } })),
+    ]);
+    expect(deleted.status, deleted.text).to.equal(200);
+    for (const r of puts) {
+      expect([200, 404], r.text).to.include(r.status);
+      if (r.status === 404) expect(r.body.messages.map((m) => m.code)).to.deep.equal(['Entity_NotFound']);
+    }
+    const after = await server.call(path);
+    expect(after.status).to.equal(404);
+  });
 });
