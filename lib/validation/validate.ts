@@ -23,6 +23,11 @@ function describe(failure: Failure & { code?: string }, property: string): Error
   return message('Validation', 'Input_InvalidType', `${subject} must be ${expected}.`, property ? { property } : {});
 }
 
+/** Whether `property` is `parent` or a path below it (`parent.x`, `parent[0]`). */
+function within(property: string, parent: string): boolean {
+  return property === parent || (property.startsWith(parent) && (property[parent.length] === '.' || property[parent.length] === '['));
+}
+
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; messages: ErrorMessage[] };
 
 /**
@@ -39,10 +44,15 @@ export function validateInput<T>(
     const [error, coerced] = validate(value, struct, { coerce: true });
     if (!error) return { ok: true, value: coerced as T };
     const seen = new Set<string>();
+    const settled: string[] = [];
     const messages: ErrorMessage[] = [];
     // failures() is lazy: superstruct builds the texts of the later failures while this loop runs.
-    for (const failure of error.failures()) {
+    for (const failure of error.failures() as Iterable<Failure & { settles?: boolean }>) {
       const m = describe(failure, propertyPath([...prefix, ...rename(failure.path)]));
+      // A property sent twice gets that one message: whatever else is said of it is about only one of its values.
+      // (A settling failure comes before those of the property's value: superstruct checks a struct before its entries.)
+      if (m.property && settled.some((p) => within(m.property!, p))) continue;
+      if (failure.settles && m.property) settled.push(m.property);
       const key = `${m.property}|${m.code}`;
       if (!seen.has(key)) {
         seen.add(key);
