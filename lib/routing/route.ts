@@ -43,6 +43,11 @@ export interface SignedInUser {
 export interface RouteSpec<P, Q, B, R> {
   /** Routes are secured unless this says otherwise. */
   anonymous?: true;
+  /**
+   * A route that describes the API (`/openapi.json`, a `/docs` page): anonymous when `RestAPI:PublicDocs` is true,
+   * secured like any route when it is false. Not together with `anonymous`.
+   */
+  documentation?: true;
   /** When given, the caller needs one of these roles. */
   roles?: readonly string[];
   summary: string;
@@ -63,6 +68,11 @@ export type Route<P = unknown, Q = unknown, B = unknown, R = unknown> = Readonly
 /** Declares one verb of a route file: `export const GET = route({ ... })`. */
 export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(spec: RouteSpec<P, Q, B, R>): Route<P, Q, B, R> {
   return Object.freeze({ ...spec, [routeMark]: true as const });
+}
+
+/** Whether `route` answers callers without credentials, given `RestAPI:PublicDocs`. */
+export function isAnonymous(route: Pick<RouteSpec<unknown, unknown, unknown, unknown>, 'anonymous' | 'documentation'>, publicDocs: boolean): boolean {
+  return route.anonymous === true || (route.documentation === true && publicDocs);
 }
 
 export function isRoute(value: unknown): value is Route {
