@@ -153,11 +153,12 @@ describe('hardening regressions', () => {
 
       // The limits themselves are dates: the last instant is stored, read back, and sorts after every other date.
       const last = '9999-12-31T23:59:59.999Z';
-      const put = await sendJson('PUT', '/sales-order/43700', '{"status":1,"onlineOrderFlag":true,"shipDate":"9999-12-31T21:59:59.999-02:00"}');
+      const put = await sendJson('PUT', '/sales-order/43700', '{"status":1,"onlineOrderFlag":true,"dueDate":"9999-12-31T21:59:59.999-02:00"}');
       expect(put.status, put.text).to.equal(200);
-      expect((await server.call('/sales-order/43700')).body.result.shipDate).to.equal(last);
-      const latest = await server.call('/sales-order?sort[0].fieldName=shipDate&sort[0].sortDirection=Descending&take=1');
-      expect(latest.body.result.map((o: { salesOrderId: number; shipDate: string }) => [o.salesOrderId, o.shipDate])).to.deep.equal([[43700, last]]);
+      expect((await server.call('/sales-order/43700')).body.result.dueDate).to.equal(last);
+      const latest = await server.call('/sales-order?sort[0].fieldName=dueDate&sort[0].sortDirection=Descending&take=1');
+      expect(latest.body.result.map((o: { salesOrderId: number; dueDate: string }) => [o.salesOrderId, o.dueDate])).to.deep.equal([[43700, last]]);
+      expect((await server.call(`/sales-order?dueDate.operator=GE&dueDate=${last}`)).body.result.map((o: { salesOrderId: number }) => o.salesOrderId)).to.deep.equal([43700]);
       const all = await server.call('/sales-order?take=0&getTotalCount=true');
       const between = await server.call(`/sales-order?orderDate=0001-01-01T00:00:00Z&orderDate=${last}&take=0&getTotalCount=true`);
       expect([between.status, between.body.totalCount]).to.deep.equal([200, all.body.totalCount]);
