@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { expectError, expectErrors, expectOk } from '../support/api.js';
 import { projectRoot } from '../support/processes.js';
 import { routeFolder } from '../support/route-fixtures.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { type Envelope, type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { removeTempDirs } from '../support/temp.js';
 import { FAST_HASH } from '../support/users.js';
 import { expectEnvelope, expectNoPollution, expectSaneAnswer, prototypeSnapshot, salesOrderFingerprint, send } from './hostile.js';
@@ -132,9 +132,11 @@ describe('hardening regressions', () => {
   describe('input edge cases (were stored wrong, silently taken, or called malformed JSON)', () => {
     const auth = () => ({ 'Content-Type': 'application/json', Authorization: `Bearer ${server.token()}` });
     /** Sends `text` byte for byte: the JSON escapes (\\ud800) and repeated keys must reach the server as written. */
-    const sendJson = async (method: string, path: string, text: string) => {
+    const sendJson = async (method: string, path: string, text: string): Promise<Reply> => {
       const reply = await send(server.port, { method, path, headers: auth(), body: text });
-      return { status: reply.status, text: reply.text, headers: new Headers(), body: JSON.parse(reply.text) as { result?: any; messages: { code: string; message: string; severity: string; type: string; property?: string }[] } };
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(reply.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      return { status: reply.status, text: reply.text, headers, body: JSON.parse(reply.text) as Envelope };
     };
     const order = (extra: string) => `{"status":1,"onlineOrderFlag":true,"customerId":11000${extra}}`;
 
