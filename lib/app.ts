@@ -13,6 +13,7 @@ import { corsFor, queryLimit } from './http/protections.js';
 import { webApp } from './http/web-app.js';
 import type { Logger } from './log.js';
 import type { LoadedRoute } from './routing/load-routes.js';
+import { isAnonymous } from './routing/route.js';
 import { runRoute } from './routing/run-route.js';
 import type { LayerServices } from './services.js';
 
@@ -54,7 +55,7 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
     // The other variant's routes do not exist: they answer 404 like any unknown path.
     if (route.variant && route.variant !== auth.Variant) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
-    if (!route.anonymous) chain.push(requireCaller(verify, route.roles ?? [], callerOptions));
+    if (!isAnonymous(route, config.RestAPI.PublicDocs)) chain.push(requireCaller(verify, route.roles ?? [], callerOptions));
     if (verb === 'PATCH') chain.push(mergePatchType);
     if (route.body) chain.push(body);
     chain.push(runRoute(route, prefix, config.RestAPI.RequestTimeoutSeconds * 1000));

@@ -24,7 +24,8 @@ function documentOf(server: ServerDescription): BuiltDocument {
 
 export const GET = route({
   summary: 'The OpenAPI 3.1 document of this API, as the result of the envelope (`restlayer openapi` prints it bare).',
-  anonymous: true,
+  // Anonymous only while RestAPI:PublicDocs is true (by default, outside production).
+  documentation: true,
   async handle({ header, server }) {
     const { document, etag } = documentOf(server);
     header('ETag', etag);

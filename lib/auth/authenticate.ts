@@ -33,10 +33,15 @@ export interface CallerOptions {
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The origin a browser says the request came from: Origin, else the origin of Referer. */
+/**
+ * The origin a browser says the request came from: Origin, or the origin of Referer when there is no Origin header
+ * at all. `Origin: null` is what a browser sends when it will not name the origin (sandboxed frames, `data:` and
+ * `file:` pages, cross-site redirects): an attacker can produce it at will while still carrying a Referer of the
+ * site, so it is refused rather than replaced by Referer.
+ */
 function requestOrigin(ctx: AppContext): string | undefined {
-  const origin = ctx.get('Origin');
-  if (origin && origin !== 'null') return origin;
+  const origin = ctx.headers.origin;
+  if (origin !== undefined) return origin === 'null' ? undefined : origin;
   const referer = ctx.get('Referer');
   if (!referer) return undefined;
   try {

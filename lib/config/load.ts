@@ -171,6 +171,12 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   }
   const config = c.getProperties() as unknown as AppConfig;
   const invalid = (key: string) => problems.some((p) => p.startsWith(`${key}:`));
+  // The API description is public while developing and private in production unless the operator says otherwise;
+  // decided here, not by a config/production.json that a deployment might leave out.
+  if ((config.RestAPI.PublicDocs as boolean | null) === null) {
+    config.RestAPI.PublicDocs = config.env !== 'production';
+    c.set('RestAPI.PublicDocs', config.RestAPI.PublicDocs);
+  }
   if (config.Storage.Provider === 'postgres' && !config.Storage.Postgres.Url && !invalid('Storage:Provider')) {
     problems.push('Storage:Postgres:Url: required when Storage:Provider is postgres (e.g. postgres://user@host:5432/db)');
   }

@@ -104,6 +104,11 @@ export const schema = {
     MaxHeaderBytes: { doc: 'Largest accepted request head (request line and headers); larger answers 431.', format: 'positive', default: 16384 },
     MaxQueryLength: { doc: 'Longest accepted query string in characters; longer answers 414.', format: 'positive', default: 8192 },
     RequestTimeoutSeconds: { doc: 'An operation still running after this long answers 503 Request_Timeout.', format: 'positive', default: 30 },
+    PublicDocs: {
+      doc: 'Serve the API description (/openapi.json, /docs) to anonymous callers; false: only to authenticated ones. '
+        + 'Unset: true outside production, false in production.',
+      format: 'bool', default: null as boolean | null, nullable: true,
+    },
     Cors: {
       Origins: { doc: 'Origins of browser apps allowed to call the API from another site (CORS); empty: none.', format: 'string-list', default: [] as string[] },
     },
@@ -185,8 +190,10 @@ type Leaf<T> = { default: T };
 type Shape<S> = { [K in keyof S]: S[K] extends Leaf<infer T> ? (T extends readonly (infer E)[] ? E[] : Widen<T>) : Shape<S[K]> };
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T;
 
-export type AppConfig = Omit<Shape<typeof schema>, 'env' | 'Authentication' | 'Storage' | 'Log'> & {
+export type AppConfig = Omit<Shape<typeof schema>, 'env' | 'RestAPI' | 'Authentication' | 'Storage' | 'Log'> & {
   env: 'production' | 'development' | 'test';
+  /** PublicDocs is settled by loadConfig: unset, it follows the environment. */
+  RestAPI: Omit<Shape<typeof schema.RestAPI>, 'PublicDocs'> & { PublicDocs: boolean };
   Authentication: Shape<typeof schema.Authentication> & { Variant: 'A' | 'B' };
   Storage: Shape<typeof schema.Storage> & { Provider: 'sqlite' | 'postgres' };
   Log: { Level: 'debug' | 'info' | 'warn' | 'error' };

@@ -2,6 +2,7 @@ import type { Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { ServiceError } from '../envelope/error-list.js';
 import { message } from '../envelope/error-message.js';
+import { noteRepeatedKeys } from '../validation/repeated-keys.js';
 import type { AppContext, AppExtensions, AppState } from './context.js';
 
 /** How deeply a JSON body may nest objects and arrays. Real inputs are a few levels deep. */
@@ -20,13 +21,39 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** What koa-body declares a parsed body to be (type-fest's JsonValue). */
+type JsonBody = AppContext['request']['body'];
+
+const tooDeep = () => new ServiceError([message('Validation', 'Request_TooDeep', `The request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`)]);
+
+/**
+ * The request's JSON text as a value. JSON.parse itself (not koa-body's parser, which reports a `__proto__` key as
+ * malformed JSON): such a key becomes an own property, which `model()` refuses by name. Keys given twice are noted
+ * for `model()` too, from the text, since the parsed value keeps only one of them.
+ */
+function parseJson(text: string): JsonBody {
+  // An empty body stays empty: a route whose body is optional (logout) takes it as "none".
+  if (text === '') return text;
+  let value: JsonBody;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ServiceError([message('Validation', 'Request_MalformedJson', 'The request body is not valid JSON.')]);
+  }
+  // Checked before anything walks the body recursively (the key scan, validation, error texts).
+  if (typeof value === 'object' && value !== null && nestedDeeperThan(value, MAX_JSON_DEPTH)) throw tooDeep();
+  noteRepeatedKeys(text, value);
+  return value;
+}
+
 /** Parses JSON bodies only; any other content type with a body is a 415, an oversized one a 413. */
 export function jsonBody(limitBytes: number): Middleware<AppState, AppExtensions> {
-  const parse = koaBody({
-    json: true, urlencoded: false, text: false, multipart: false,
+  // koa-body (co-body) reads the text, with the limit and Content-Encoding handled; parseJson makes it a value.
+  const read = koaBody({
+    json: false, urlencoded: false, text: true, multipart: false,
     // The same types the 415 check below lets through: application/json and any +json type.
-    jsonTypes: ['application/json', '+json'],
-    jsonLimit: limitBytes, jsonStrict: false,
+    textTypes: ['application/json', '+json'],
+    textLimit: limitBytes,
   }) as unknown as Middleware<AppState, AppExtensions>;
   return async (ctx: AppContext, next: Next) => {
     if (ctx.request.length > limitBytes) {
@@ -37,12 +64,9 @@ export function jsonBody(limitBytes: number): Middleware<AppState, AppExtensions
       throw new ServiceError([message('Validation', 'Request_UnsupportedMediaType',
         `The request body must be sent as application/json, not ${ctx.get('Content-Type') || 'without a content type'}.`, { status: 415 })]);
     }
-    return parse(ctx, () => {
-      // Checked before anything walks the body recursively (validation, error texts).
-      const body: unknown = ctx.request.body;
-      if (typeof body === 'object' && body !== null && nestedDeeperThan(body, MAX_JSON_DEPTH)) {
-        throw new ServiceError([message('Validation', 'Request_TooDeep', `The request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`)]);
-      }
+    return read(ctx, () => {
+      const text: unknown = ctx.request.body;
+      if (typeof text === 'string') ctx.request.body = parseJson(text);
       return next();
     });
   };

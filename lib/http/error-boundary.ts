@@ -29,15 +29,14 @@ export function answerFailure(ctx: AppContext, err: unknown): void {
 /**
  * A body that was read in part and then given up (it did not decompress, it grew over the limit) leaves its rest
  * unread on the connection, which node then resets: a client that reuses the keep-alive connection the answer
- * offered gets ECONNRESET. So the answer says `Connection: close`, and the rest is read and dropped meanwhile so the
- * close does not reset the answer away. (A body never started is drained by node itself.)
+ * offered gets ECONNRESET. So the answer says `Connection: close`; the front door reads and drops the rest before
+ * answering (readUnreadBody), so the close does not reset the answer away. (A body never started is drained by
+ * node itself on a connection that stays open.)
  */
 function leaveAbandonedBody(ctx: AppContext): void {
   const req = ctx.req;
   if (req.complete || !req.readableDidRead) return;
   ctx.set('Connection', 'close');
-  req.unpipe();
-  req.resume();
 }
 
 /** The envelope messages for a thrown error; a defect is logged with the request id (and its stack, server-side only). */

@@ -4,6 +4,7 @@ import { answerFailure, answerUnanswered } from './error-boundary.js';
 import { setSecurityHeaders } from './protections.js';
 import { assignRequestId } from './request-id.js';
 import { logRequest } from './request-log.js';
+import { readUnreadBody } from './unread-body.js';
 
 /**
  * The outermost middleware: what every request gets, whatever happens further in. An id, the security headers,
@@ -20,6 +21,9 @@ export async function frontDoor(ctx: AppContext, next: Next): Promise<void> {
   } catch (err) {
     answerFailure(ctx, err);
   } finally {
+    // Only an answer given before its body was read, on a connection about to close, waits here.
+    const reading = readUnreadBody(ctx);
+    if (reading) await reading;
     logRequest(ctx, started);
   }
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { SESSION_COOKIE } from '../auth/cookie-session.js';
 import type { AppConfig } from '../config/schema.js';
 import type { LoadedRoute } from '../routing/load-routes.js';
-import type { Route, Verb } from '../routing/route.js';
+import { type Route, type Verb, isAnonymous } from '../routing/route.js';
 import { type AnyFieldSpec, CriteriaSchema, OPERATORS, type Operator, arityOf } from '../validation/criteria.js';
 import { type JsonSchema, isOptional, structSchema } from './struct-schema.js';
 
@@ -13,10 +13,12 @@ export interface OpenApiOptions {
   prefix: string;
   /** `RestAPI:MaxRows`: default and maximum `take`. */
   maxRows: number;
+  /** `RestAPI:PublicDocs`: whether the documentation routes are anonymous. */
+  publicDocs: boolean;
 }
 
 export function openApiOptions(config: Pick<AppConfig, 'Authentication' | 'RestAPI'>): OpenApiOptions {
-  return { variant: config.Authentication.Variant, prefix: config.RestAPI.Path, maxRows: config.RestAPI.MaxRows };
+  return { variant: config.Authentication.Variant, prefix: config.RestAPI.Path, maxRows: config.RestAPI.MaxRows, publicDocs: config.RestAPI.PublicDocs };
 }
 
 const packageVersion = (() => {
@@ -112,12 +114,13 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
     ? { '2XX': { description: 'Success: 200, or 201 with a Location header when the operation created something.', headers: { 'X-Request-Id': ref('headers', 'RequestId'), Location: { description: 'Where the created resource is, for 201.', schema: { type: 'string' } } }, content: { 'application/json': { schema: ref('schemas', 'Envelope') } } } }
     : { '200': ref('responses', 'Success') };
   const responses: JsonSchema = { ...success };
+  const anonymous = isAnonymous(route, options.publicDocs);
   if (parameters.length || route.body) responses['400'] = ref('responses', 'InvalidInput');
-  if (!route.anonymous) responses['401'] = ref('responses', 'Unauthenticated');
-  if (!route.anonymous && (route.roles?.length || (options.variant === 'A' && unsafe.has(verb)))) responses['403'] = ref('responses', 'Forbidden');
+  if (!anonymous) responses['401'] = ref('responses', 'Unauthenticated');
+  if (!anonymous && (route.roles?.length || (options.variant === 'A' && unsafe.has(verb)))) responses['403'] = ref('responses', 'Forbidden');
   responses.default = ref('responses', 'Error');
   op.responses = responses;
-  op.security = route.anonymous ? [] : secured;
+  op.security = anonymous ? [] : secured;
   if (route.roles?.length) {
     op['x-roles'] = [...route.roles];
     op.description = `Requires one of the roles: ${route.roles.join(', ')}.`;

@@ -52,6 +52,11 @@ export interface SignedInUser {
 export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> {
   /** Routes are secured unless this says otherwise. */
   anonymous?: true;
+  /**
+   * A route that describes the API (`/openapi.json`, a `/docs` page): anonymous when `RestAPI:PublicDocs` is true,
+   * secured like any route when it is false. Not together with `anonymous`.
+   */
+  documentation?: true;
   /** When given, the caller needs one of these roles. */
   roles?: readonly string[];
   summary: string;
@@ -82,6 +87,11 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
 export function routeFor<S extends LayerServices>() {
   return <P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(spec: RouteSpec<P, Q, B, R, S>): Route<P, Q, B, R, S> =>
     Object.freeze({ ...spec, [routeMark]: true as const });
+}
+
+/** Whether `route` answers callers without credentials, given `RestAPI:PublicDocs`. */
+export function isAnonymous(route: Pick<RouteSpec<unknown, unknown, unknown, unknown>, 'anonymous' | 'documentation'>, publicDocs: boolean): boolean {
+  return route.anonymous === true || (route.documentation === true && publicDocs);
 }
 
 export function isRoute(value: unknown): value is Route {

@@ -1,4 +1,5 @@
-import { type Struct, coerce, define, object, optional, array, nullable, unknown } from 'superstruct';
+import { Struct, coerce, define, object, optional, array, nullable, unknown } from 'superstruct';
+import { repeatedKeysOf } from './repeated-keys.js';
 
 /** superstruct's own schema type (a record of structs of any type). */
 type ObjectSchema = Parameters<typeof object>[0] & {};
@@ -61,10 +62,22 @@ function isCalendarDay(v: string): boolean {
   return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
 }
 
+/**
+ * The instants a date may name: what four-digit years can write in UTC. An offset can push a date written inside
+ * them out (9999-12-31T23:00:00-02:00 is in year 10000), and such a date would be stored as `+010000-...`, which
+ * compares and sorts as text before every other date.
+ */
+export const DATE_RANGE = { min: Date.parse('0001-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59.999Z') } as const;
+
 /** ISO 8601 dates; a date without a time is midnight UTC, a time without an offset is UTC. */
 export function date(): Struct<Date, null> {
-  const base = leaf<Date>('date', (v) =>
-    v instanceof Date && !Number.isNaN(v.getTime()) ? true : fail('Input_InvalidType', 'must be an ISO 8601 date, e.g. 2024-05-31 or 2024-05-31T14:30:00Z.'));
+  const base = leaf<Date>('date', (v) => {
+    if (!(v instanceof Date) || Number.isNaN(v.getTime())) return fail('Input_InvalidType', 'must be an ISO 8601 date, e.g. 2024-05-31 or 2024-05-31T14:30:00Z.');
+    if (v.getTime() < DATE_RANGE.min || v.getTime() > DATE_RANGE.max) {
+      return fail('Input_OutOfRange', 'must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z once its offset is applied.');
+    }
+    return true;
+  });
   return coerce(base, unknown(), (v) => {
     if (typeof v !== 'string' || !isoDate.test(v) || !isCalendarDay(v)) return v;
     const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(v) && v.includes('T');
@@ -72,12 +85,17 @@ export function date(): Struct<Date, null> {
   });
 }
 
+/** `String.prototype.isWellFormed` (Node 20 has it; TypeScript declares it only from its ES2024 library on). */
+const isWellFormed = (v: string): boolean => (v as string & { isWellFormed(): boolean }).isWellFormed();
+
 export function text(options: { max?: number; min?: number } = {}): Struct<string, null> {
   const { max, min = 0 } = options;
   return leaf<string>('text', (v) => {
     if (typeof v !== 'string') return fail('Input_InvalidType', 'must be a string.');
     // Text databases (PostgreSQL) cannot store U+0000, and no one types it: it is refused here, not by the store.
     if (v.includes('\u0000')) return fail('Input_InvalidValue', 'must not contain the NUL character (U+0000).');
+    // A lone surrogate (JSON's "\ud800") is not a character: UTF-8 cannot encode it, so a store would keep U+FFFD.
+    if (!isWellFormed(v)) return fail('Input_InvalidValue', 'must be well-formed Unicode: it holds a lone surrogate (half of a UTF-16 pair, U+D800 to U+DFFF).');
     if (max !== undefined && v.length > max) return fail('Input_TooLong', `must be at most ${max} characters long.`);
     if (v.length < min) return min === 1 ? required : fail('Input_TooShort', `must be at least ${min} characters long.`);
     return true;
@@ -101,9 +119,50 @@ export { optional, array };
 /** What an unknown property's value, or a body that is not an object, is checked as (see `model`). */
 const rejected = Symbol.for('restlayer.rejected');
 
+/** Names that mean something to JavaScript objects: never a property of an input, refused by name. */
+const reservedNames = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A problem with a key itself (not its value), reported on the property it names. */
+interface KeyProblem extends InputFailure {
+  key: string;
+}
+
+/** The key problems `model` found in the objects it produced (they are its own fresh objects, so nothing leaks). */
+const keyProblems = new WeakMap<object, KeyProblem[]>();
+
+/**
+ * A property named twice: the failure settles it, so validateInput drops any other message about the property or
+ * what it holds (the value checked there is only one of the two the client sent).
+ */
+const ambiguous = (key: string): KeyProblem => ({
+  key, code: 'Input_Duplicate', message: 'is given more than once (property names match case-insensitively): send it once.',
+});
+const reserved = (key: string): KeyProblem => ({ key, code: 'Input_ReservedName', message: 'is a reserved name, never a property.' });
+
+/**
+ * An `object()` struct that also reports the key problems `model`'s coercion recorded, before anything found inside.
+ * Its own coercion (a shallow copy) is left out: the problems are found by the identity of the object `model` made,
+ * which is a fresh copy already.
+ */
+function withKeyProblems<T, S>(struct: Struct<T, S>): Struct<T, S> {
+  return new Struct<T, S>({
+    ...struct,
+    coercer: (value) => value,
+    *validator(value, context) {
+      yield* struct.validator(value, context);
+      const problems = typeof value === 'object' && value !== null ? keyProblems.get(value) : undefined;
+      for (const { key, code, message } of problems ?? []) {
+        yield { path: [...context.path, key], code, message, settles: code === 'Input_Duplicate' };
+      }
+    },
+  });
+}
+
 /**
  * A JSON object whose property names match case-insensitively and whose unknown properties are rejected.
- * Keys are renamed to the schema's spelling before validation, at every level that is a `model`.
+ * Keys are renamed to the schema's spelling before validation, at every level that is a `model`. Two keys naming
+ * one property (`status` and `STATUS`, or `status` twice in the JSON text) and the names `__proto__`,
+ * `constructor` and `prototype` are refused on that property.
  *
  * Values that can only fail (an unknown property's, a body that is an array) are replaced by a stand-in before
  * superstruct sees them: it prints every value it rejects into a text with `${value}`, which overflows the stack
@@ -112,13 +171,29 @@ const rejected = Symbol.for('restlayer.rejected');
  */
 export function model<S extends ObjectSchema>(schema: S) {
   const names = new Map(Object.keys(schema).map((k) => [k.toLowerCase(), k]));
-  return coerce(object(schema), unknown(), (value) => {
+  return coerce(withKeyProblems(object(schema)), unknown(), (value) => {
     if (typeof value !== 'object' || value === null) return value;
     if (Array.isArray(value)) return rejected;
-    // fromEntries defines own properties, so a "__proto__" key stays a plain (and rejected) property.
-    return Object.fromEntries(Object.entries(value).map(([key, v]) => {
-      const name = names.get(key.toLowerCase());
-      return name ? [name, v] : [key, rejected];
-    }));
+    // Keys the JSON text repeated exactly (JSON.parse kept one); spellings that differ in case are both still here.
+    const repeated = repeatedKeysOf(value);
+    const problems: KeyProblem[] = [];
+    const known = new Map<string, unknown>();
+    const twice = new Set<string>();
+    const entries: [string, unknown][] = [];
+    for (const [key, v] of Object.entries(value)) {
+      const lower = key.toLowerCase();
+      const name = names.get(lower);
+      if (reservedNames.has(lower)) problems.push(reserved(key));
+      else if (!name) entries.push([key, rejected]);
+      else {
+        if (known.has(name) || repeated?.has(lower)) twice.add(name);
+        known.set(name, v);
+      }
+    }
+    for (const name of twice) problems.push(ambiguous(name));
+    // fromEntries defines own properties: no key can reach a prototype.
+    const renamed = Object.fromEntries([...known, ...entries]);
+    if (problems.length) keyProblems.set(renamed, problems);
+    return renamed;
   });
 }

@@ -23,6 +23,15 @@ function describe(failure: Failure & { code?: string }, property: string): Error
   return message('Validation', 'Input_InvalidType', `${subject} must be ${expected}.`, property ? { property } : {});
 }
 
+/** Whether `property` or a path it lies below (`a` and `a.b` for `a.b[0]`) is in `paths`: one look-up per level. */
+function withinAny(property: string, paths: ReadonlySet<string>): boolean {
+  if (!paths.size) return false;
+  for (let i = 1; i < property.length; i++) {
+    if ((property[i] === '.' || property[i] === '[') && paths.has(property.slice(0, i))) return true;
+  }
+  return paths.has(property);
+}
+
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; messages: ErrorMessage[] };
 
 /**
@@ -39,10 +48,15 @@ export function validateInput<T>(
     const [error, coerced] = validate(value, struct, { coerce: true });
     if (!error) return { ok: true, value: coerced as T };
     const seen = new Set<string>();
+    const settled = new Set<string>();
     const messages: ErrorMessage[] = [];
     // failures() is lazy: superstruct builds the texts of the later failures while this loop runs.
-    for (const failure of error.failures()) {
+    for (const failure of error.failures() as Iterable<Failure & { settles?: boolean }>) {
       const m = describe(failure, propertyPath([...prefix, ...rename(failure.path)]));
+      // A property sent twice gets that one message: whatever else is said of it is about only one of its values.
+      // (A settling failure comes before those of the property's value: superstruct checks a struct before its entries.)
+      if (m.property && withinAny(m.property, settled)) continue;
+      if (failure.settles && m.property) settled.add(m.property);
       const key = `${m.property}|${m.code}`;
       if (!seen.has(key)) {
         seen.add(key);

@@ -58,6 +58,29 @@ describe('variant A: cookie and JWT login', () => {
     expect((await server.call('/sales-order/43661', { token: null, headers: { Cookie: cookie } })).status).to.equal(200);
   });
 
+  it('refuses Origin: null even with a same-origin Referer; consults Referer only when Origin is absent', async () => {
+    const cookie = cookieHeader((await login('/auth/cookie', 'alice', 'alice-password-1')).headers);
+    const own = new URL(server.url).origin;
+    const revision = async () => (await server.call('/sales-order/43662')).body.result.revisionNumber as number;
+    const put = (headers: Record<string, string>) =>
+      server.call('/sales-order/43662', { method: 'PUT', token: null, body: { status: 2, onlineOrderFlag: true }, headers: { Cookie: cookie, ...headers } });
+    const before = await revision();
+
+    const nullOrEmpty: Record<string, string>[] = [{ Origin: 'null', Referer: `${own}/app/orders` }, { Origin: 'null' }, { Origin: '', Referer: `${own}/` }];
+    for (const headers of nullOrEmpty) {
+      const refused = await put(headers);
+      expect(refused.status, JSON.stringify(headers)).to.equal(403);
+      expect(refused.body.messages.map((m) => m.code), JSON.stringify(headers)).to.deep.equal(['Security_CsrfRejected']);
+    }
+    expect(await revision(), 'nothing was written').to.equal(before);
+
+    const crossReferer = await put({ Referer: 'https://evil.example.net/page' });
+    expect(crossReferer.status).to.equal(403);
+    const ownReferer = await put({ Referer: `${own}/app/orders?x=1` });
+    expect(ownReferer.status, ownReferer.text).to.equal(200);
+    expect(await revision()).to.equal(before + 1);
+  });
+
   it('logout ends the cookie session', async () => {
     const cookie = cookieHeader((await login('/auth/cookie', 'alice', 'alice-password-1')).headers);
     const out = await server.call('/auth/logout', { method: 'POST', token: null, headers: { Cookie: cookie, Origin: new URL(server.url).origin } });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
 import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
 import { application } from '../../services/index.js';
+import { isAnonymous } from '../../lib/routing/route.js';
 import { handMadeToken, newKey, tamperSignature } from '../support/tokens.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
@@ -213,7 +214,7 @@ describe('hardening: hostile requests at every route (property-based)', function
       const reply = await sendCounted(targetOf(plan.route).server.port, req);
       expectSaneAnswer(req, reply);
       const runsRoute = plan.method === plan.route.verb || (plan.method === 'HEAD' && plan.route.verb === 'GET');
-      if (!plan.route.route.anonymous && runsRoute && plan.cookie === undefined) {
+      if (!isAnonymous(plan.route.route, targetOf(plan.route).server.config.RestAPI.PublicDocs) && runsRoute && plan.cookie === undefined) {
         expect(reply.status, `a secured route answered without credentials: ${describePlan(req, reply)}`).to.be.within(400, 499);
       }
       expectNoPollution(before0, describePlan(req, reply));
@@ -291,6 +292,97 @@ describe('hardening: hostile requests at every route (property-based)', function
       expectSaneAnswer(req, reply);
       expectNoPollution(before0, describePlan(req, reply));
     }, runs(500));
+  });
+
+  it('input edge cases (dates near 0001 and 9999 with offsets, lone surrogates, names given twice, reserved names): an oracle of the contract', async () => {
+    const server = a.server;
+    const DAY = 86_400_000;
+    const MIN = -62_135_596_800_000; // 0001-01-01T00:00:00Z
+    const MAX = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+    const two = (n: number) => String(n).padStart(2, '0');
+    /** An ISO date text and the instant it names, computed from its parts (not by the server's parser). */
+    const isoDate = fc.record({
+      year: fc.oneof({ weight: 2, arbitrary: fc.constantFrom(1, 9999) }, { weight: 3, arbitrary: fc.integer({ min: 2100, max: 9998 }) }),
+      month: fc.integer({ min: 1, max: 12 }),
+      day: fc.integer({ min: 1, max: 28 }),
+      hour: fc.integer({ min: 0, max: 23 }),
+      minute: fc.integer({ min: 0, max: 59 }),
+      offset: fc.oneof(fc.constant(0), fc.integer({ min: -14 * 60, max: 14 * 60 })),
+      edge: fc.boolean(),
+    }).map(({ year, month, day, hour, minute, offset, edge }) => {
+      // At the edges, the first or last day of the range, whose offset decides.
+      if (edge) [month, day, hour] = year === 1 ? [1, 1, 0] : [12, 31, 23];
+      const t = new Date(0);
+      t.setUTCFullYear(year, month - 1, day);
+      t.setUTCHours(hour, minute, 0, 0);
+      const zone = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+      return { text: `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:00${zone}`, instant: t.getTime() - offset * 60_000 };
+    });
+    /** Text of code units that may pair up as surrogates, or not, and may hold NUL. */
+    const unitText = fc.array(fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0xa0, max: 0xd7ff }), fc.constant(0)), { maxLength: 12 })
+      .map((units) => String.fromCharCode(...units));
+    const wellFormed = (text: string) => {
+      for (let i = 0; i < text.length; i++) {
+        const unit = text.charCodeAt(i);
+        if (unit >= 0xdc00 && unit <= 0xdfff) return false;
+        if (unit >= 0xd800 && unit <= 0xdbff) {
+          const next = text.charCodeAt(i + 1);
+          if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+          i++;
+        }
+      }
+      return true;
+    };
+    const spell = (name: string) => fc.constantFrom(name, name.toUpperCase(), name[0].toUpperCase() + name.slice(1));
+    const sometimes = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+    const cases = fc.record({
+      comment: fc.oneof({ weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) }, { weight: 1, arbitrary: unitText }),
+      dueDate: isoDate,
+      spelling: fc.record({ status: spell('status'), onlineOrderFlag: spell('onlineOrderFlag'), customerId: spell('customerId'), comment: spell('comment'), dueDate: spell('dueDate') }),
+      twice: sometimes(fc.tuple(fc.constantFrom('status', 'onlineOrderFlag', 'comment', 'dueDate'), fc.boolean())),
+      reserved: sometimes(fc.constantFrom('__proto__', 'constructor', 'prototype', 'CONSTRUCTOR', '__PROTO__')),
+    });
+    const values: Record<string, (c: { comment: string; dueDate: { text: string } }) => string> = {
+      status: () => '1', onlineOrderFlag: () => 'true', customerId: () => '11000', comment: (c) => JSON.stringify(c.comment), dueDate: (c) => JSON.stringify(c.dueDate.text),
+    };
+    let accepted = 0;
+    await check('input edges', 9, cases, async (c) => {
+      const entries = Object.entries(c.spelling).map(([name, key]) => `${JSON.stringify(key)}:${values[name](c)}`);
+      const expected: string[] = [];
+      if (c.twice) {
+        const [name, exact] = c.twice;
+        entries.push(`${JSON.stringify(exact ? c.spelling[name as keyof typeof c.spelling] : name.toLowerCase())}:${name === 'comment' ? '"x"' : name === 'dueDate' ? '"2200-01-01"' : values[name](c)}`);
+        expected.push(`${name} Input_Duplicate`);
+      }
+      if (c.reserved) {
+        entries.splice(2, 0, `${JSON.stringify(c.reserved)}:{"polluted":1,"status":2}`);
+        expected.push(`${c.reserved} Input_ReservedName`);
+      }
+      if (c.twice?.[0] !== 'comment' && (!wellFormed(c.comment) || c.comment.includes('\u0000'))) expected.push('comment Input_InvalidValue');
+      const inRange = c.dueDate.instant >= MIN && c.dueDate.instant <= MAX;
+      if (c.twice?.[0] !== 'dueDate' && !inRange) expected.push('dueDate Input_OutOfRange');
+      if (!expected.length && c.dueDate.instant < Date.now() - DAY) expected.push('dueDate SalesOrder_DateBeforeOrder');
+
+      const body = `{${entries.join(',')}}`;
+      const before = await salesOrderFingerprint(server.services.storage);
+      const req: RawRequest = { method: 'POST', path: '/sales-order', headers: { Authorization: a.valid[0], 'Content-Type': 'application/json' }, body };
+      const reply = await sendCounted(server.port, req);
+      expectSaneAnswer(req, reply);
+      const answer = JSON.parse(reply.text) as { result?: { salesOrderId: number }; messages: { code: string; property?: string }[] };
+      const context = `${body} → ${reply.status} ${reply.text.slice(0, 400)}`;
+      expect(answer.messages.map((m) => `${m.property} ${m.code}`).sort(), context).to.deep.equal(expected.sort());
+      if (expected.length) {
+        expect(reply.status, context).to.equal(400);
+        expect(await salesOrderFingerprint(server.services.storage), `a refused create wrote: ${context}`).to.equal(before);
+      } else {
+        expect(reply.status, context).to.equal(201);
+        const stored = await server.call(`/sales-order/${answer.result!.salesOrderId}`);
+        expect([stored.body.result.comment ?? '', stored.body.result.dueDate], context).to.deep.equal([c.comment, new Date(c.dueDate.instant).toISOString()]);
+        accepted++;
+      }
+      expectNoPollution(before0, context);
+    }, runs(200));
+    expect(accepted, 'the generator never made a body the server takes').to.be.above(0);
   });
 
   it('prototype pollution attempts in bodies, query strings and parameters of every route leave every prototype as it was', async () => {

@@ -63,6 +63,40 @@ export function sendRaw(port: number, bytes: string | Buffer, ms = 10_000): Prom
   });
 }
 
+/**
+ * A client that sends its whole request before it reads anything (as many do), over a raw socket: the head, then
+ * `bodyBytes` of body (raw, or chunked when the head says so), then it reads until the server closes. Resolves with
+ * what it read and the error its writes or reads met, if any (EPIPE, ECONNRESET when the server reset the connection).
+ */
+export function sendAllThenRead(port: number, head: string, bodyBytes: number): Promise<{ answer: string; error?: string }> {
+  const chunked = /transfer-encoding:\s*chunked/i.test(head);
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    let error: string | undefined;
+    socket.setEncoding('latin1');
+    // Nothing is read from the socket until the body is out: the answer waits in the kernel, as it would in such a client.
+    socket.pause();
+    socket.on('data', (d: string) => (answer += d));
+    socket.on('error', (err: NodeJS.ErrnoException) => (error ??= err.code ?? err.message));
+    socket.once('close', () => resolve({ answer, error }));
+    const piece = Buffer.alloc(64 * 1024, 'a');
+    let sent = 0;
+    const pump = () => {
+      while (sent < bodyBytes && !socket.destroyed) {
+        const n = Math.min(piece.length, bodyBytes - sent);
+        sent += n;
+        const data = chunked ? Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), piece.subarray(0, n), Buffer.from('\r\n')]) : piece.subarray(0, n);
+        if (!socket.write(data)) return void socket.once('drain', pump);
+      }
+      if (chunked && !socket.destroyed) socket.write('0\r\n\r\n');
+      socket.resume();
+    };
+    socket.write(head);
+    pump();
+  });
+}
+
 /** A raw HTTP/1.1 answer split into status, headers (lower-case names) and body. */
 export function parseRaw(answer: string): { status: number; headers: Record<string, string>; body: string } {
   const end = answer.indexOf('\r\n\r\n');

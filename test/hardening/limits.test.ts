@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { routeFolder } from '../support/route-fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { removeTempDirs } from '../support/temp.js';
-import { type RawReply, expectEnvelope, expectSaneAnswer, parseRaw, send, sendRaw } from './hostile.js';
+import { request } from 'node:http';
+import { type RawReply, expectEnvelope, expectSaneAnswer, parseRaw, send, sendAllThenRead, sendRaw } from './hostile.js';
 
 /**
  * The limits operators can set, each answered with the contract's envelope; the security headers on every kind of
@@ -60,6 +61,55 @@ describe('hardening: limits, security headers and CORS', function () {
       const at = await send(server.port, { method: 'POST', path: '/sales-order', headers: { ...auth(), 'Content-Type': 'application/json' }, body: padded(MAX_BODY) });
       // The body is read and validated: its comment is over 128 characters.
       expect([at.status, codesOf(at.text)]).to.deep.equal([400, ['Input_TooLong']]);
+    });
+
+    describe('an answer before the body, on a connection that closes after it, reaches the client (was lost to EPIPE)', () => {
+      // Well past what the kernel's socket buffers hold on their own (a few hundred kB were enough to hide the loss).
+      const BODY = 6_000_000;
+      const head = (headers: string) =>
+        `POST /sales-order HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n${headers}\r\n`;
+
+      for (const [what, headers, status, code] of [
+        ['a declared body over the limit: 413', `Authorization: Bearer TOKEN\r\nContent-Length: ${BODY}\r\n`, 413, 'Request_TooLarge'],
+        ['a chunked body growing over the limit: 413', `Authorization: Bearer TOKEN\r\nTransfer-Encoding: chunked\r\n`, 413, 'Request_TooLarge'],
+        ['a body sent without credentials: 401', `Content-Length: ${BODY}\r\n`, 401, 'Security_Unauthenticated'],
+      ] as const) {
+        it(`${what}, to a client that reads only once it has sent everything`, async () => {
+          const { answer, error } = await sendAllThenRead(server.port, head(headers.replace('TOKEN', server.token())), BODY);
+          expect(answer, `nothing arrived (${error})`).to.not.equal('');
+          const reply = parseRaw(answer);
+          expect([reply.status, codesOf(reply.body)], answer.slice(0, 400)).to.deep.equal([status, [code]]);
+          expectEnvelope(reply.body, status, what);
+          expectSecurityHeaders(reply.headers, what);
+          expect(reply.headers.connection).to.equal('close');
+          expect(error, 'the whole body went out before the server closed').to.equal(undefined);
+        });
+      }
+
+      it('a 413 to http.request streaming an oversized body with Connection: close', async () => {
+        const reply = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/sales-order', agent: false,
+            headers: { ...auth(), 'Content-Type': 'application/json', Connection: 'close', 'Content-Length': BODY } }, (res) => {
+            let text = '';
+            res.setEncoding('utf8').on('data', (c: string) => (text += c));
+            res.once('end', () => resolve({ status: res.statusCode!, text }));
+          });
+          req.once('error', reject);
+          const piece = Buffer.alloc(64 * 1024, 'b');
+          let sent = 0;
+          const pump = () => {
+            while (sent < BODY) {
+              const n = Math.min(piece.length, BODY - sent);
+              sent += n;
+              if (!req.write(piece.subarray(0, n))) return void req.once('drain', pump);
+            }
+            req.end();
+          };
+          pump();
+        });
+        expect([reply.status, codesOf(reply.text)]).to.deep.equal([413, ['Request_TooLarge']]);
+        expectEnvelope(reply.text, 413, 'http.request');
+      });
     });
 
     it('RestAPI:MaxHeaderBytes: a larger head answers 431 Request_HeadersTooLarge as the envelope, with the security headers', async () => {

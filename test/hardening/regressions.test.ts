@@ -6,10 +6,15 @@ import { array } from 'superstruct';
 import { createErrorParser } from '../../lib/envelope/error-parser.js';
 import { text } from '../../lib/validation/fields.js';
 import { validateInput } from '../../lib/validation/validate.js';
-import { expectError } from '../support/api.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expectError, expectErrors, expectOk } from '../support/api.js';
+import { projectRoot } from '../support/processes.js';
+import { routeFolder } from '../support/route-fixtures.js';
+import { type Envelope, type Reply, type TestServer, startTestServer } from '../support/server.js';
+import { removeTempDirs } from '../support/temp.js';
 import { FAST_HASH } from '../support/users.js';
-import { expectEnvelope, expectSaneAnswer, salesOrderFingerprint, send } from './hostile.js';
+import { expectEnvelope, expectNoPollution, expectSaneAnswer, prototypeSnapshot, salesOrderFingerprint, send } from './hostile.js';
 
 /** One regression test (or a few) per defect the hardening suites found; each failed before its fix. */
 describe('hardening regressions', () => {
@@ -122,6 +127,134 @@ describe('hardening regressions', () => {
       expect([parsed.unhandled, parsed.messages.map((m) => [m.code, m.status])], code).to.deep.equal([false, [['Storage_Unavailable', 503]]]);
     }
     expect(parse(Object.assign(new Error('constraint failed'), { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' })).unhandled).to.equal(true);
+  });
+
+  describe('input edge cases (were stored wrong, silently taken, or called malformed JSON)', () => {
+    const auth = () => ({ 'Content-Type': 'application/json', Authorization: `Bearer ${server.token()}` });
+    /** Sends `text` byte for byte: the JSON escapes (\\ud800) and repeated keys must reach the server as written. */
+    const sendJson = async (method: string, path: string, text: string): Promise<Reply> => {
+      const reply = await send(server.port, { method, path, headers: auth(), body: text });
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(reply.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      return { status: reply.status, text: reply.text, headers, body: JSON.parse(reply.text) as Envelope };
+    };
+    const order = (extra: string) => `{"status":1,"onlineOrderFlag":true,"customerId":11000${extra}}`;
+
+    it('refuses a date whose offset takes it past 9999 or before year 1 (was stored as +010000-... and sorted first), in bodies and criteria', async () => {
+      const before = await salesOrderFingerprint(server.services.storage);
+      expectError(await sendJson('POST', '/sales-order', order(',"dueDate":"9999-12-31T23:00:00-02:00"')), 400, 'Input_OutOfRange', 'dueDate');
+      expectError(await sendJson('PUT', '/sales-order/43700', '{"status":1,"onlineOrderFlag":true,"shipDate":"9999-12-31T23:59:59.999-00:01"}'), 400, 'Input_OutOfRange', 'shipDate');
+      expectError(await sendJson('PUT', '/sales-order/43700', '{"status":1,"onlineOrderFlag":true,"shipDate":"0001-01-01T00:59:59+01:00"}'), 400, 'Input_OutOfRange', 'shipDate');
+      expectError(await sendJson('POST', '/sales-order', order(',"dueDate":"0000-12-31"')), 400, 'Input_OutOfRange', 'dueDate');
+      expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
+      for (const query of ['orderDate.operator=GT&orderDate=9999-12-31T22:00:00-05:00', 'orderDate=0000-06-01&orderDate=2024-01-01', 'shipDate=10000-01-01']) {
+        const reply = await server.call(`/sales-order?${query}`);
+        expect(reply.status, `${query}: ${reply.text}`).to.equal(400);
+        expect(reply.body.messages.map((m) => [m.code, m.property]), query).to.deep.equal([[query.startsWith('shipDate') ? 'Input_UnknownProperty' : 'Input_OutOfRange', query.split(/[.=]/)[0]]]);
+      }
+
+      // The limits themselves are dates: the last instant is stored, read back, and sorts after every other date.
+      const last = '9999-12-31T23:59:59.999Z';
+      const put = await sendJson('PUT', '/sales-order/43700', '{"status":1,"onlineOrderFlag":true,"dueDate":"9999-12-31T21:59:59.999-02:00"}');
+      expect(put.status, put.text).to.equal(200);
+      expect((await server.call('/sales-order/43700')).body.result.dueDate).to.equal(last);
+      const latest = await server.call('/sales-order?sort[0].fieldName=dueDate&sort[0].sortDirection=Descending&take=1');
+      expect(latest.body.result.map((o: { salesOrderId: number; dueDate: string }) => [o.salesOrderId, o.dueDate])).to.deep.equal([[43700, last]]);
+      expect((await server.call(`/sales-order?dueDate.operator=GE&dueDate=${last}`)).body.result.map((o: { salesOrderId: number }) => o.salesOrderId)).to.deep.equal([43700]);
+      const all = await server.call('/sales-order?take=0&getTotalCount=true');
+      const between = await server.call(`/sales-order?orderDate=0001-01-01T00:00:00Z&orderDate=${last}&take=0&getTotalCount=true`);
+      expect([between.status, between.body.totalCount]).to.deep.equal([200, all.body.totalCount]);
+    });
+
+    it('refuses text that is not well-formed Unicode (a lone surrogate was stored as U+FFFD), wherever text is taken', async () => {
+      const before = await salesOrderFingerprint(server.services.storage);
+      for (const comment of ['a\\ud800b', '\\udc00', '\\ude00\\ud83d', 'x\\ud83d']) {
+        expectError(await sendJson('POST', '/sales-order', order(`,"comment":"${comment}"`)), 400, 'Input_InvalidValue', 'comment');
+      }
+      expectError(await sendJson('PUT', '/sales-order/43701', '{"status":1,"onlineOrderFlag":true,"purchaseOrderNumber":"PO\\udbff"}'), 400, 'Input_InvalidValue', 'purchaseOrderNumber');
+      expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
+      expectError(await server.call('/auth/jwt', { method: 'POST', token: null, body: '{"userName":"al\\ud800ice","password":"x"}' }), 400, 'Input_InvalidValue', 'userName');
+
+      // A surrogate pair is one character (U+1F600): taken and read back as sent.
+      const put = await sendJson('PUT', '/sales-order/43701', '{"status":1,"onlineOrderFlag":true,"comment":"smile \\ud83d\\ude00"}');
+      expect(put.status, put.text).to.equal(200);
+      expect((await server.call('/sales-order/43701')).body.result.comment).to.equal('smile \u{1F600}');
+    });
+
+    it('refuses two keys naming one property, in any case, with no other message about it (the last one was taken)', async () => {
+      const before = await salesOrderFingerprint(server.services.storage);
+      for (const body of [order(',"STATUS":3'), order(',"status":3'), '{"status":"x","Status":2,"onlineOrderFlag":true,"customerId":11000}']) {
+        expectError(await sendJson('POST', '/sales-order', body), 400, 'Input_Duplicate', 'status');
+      }
+      expectError(await sendJson('PUT', '/sales-order/43702', '{"status":1,"onlineOrderFlag":true,"comment":"a","Comment":"b"}'), 400, 'Input_Duplicate', 'comment');
+      // Reported with every other problem of the body.
+      const several = await sendJson('POST', '/sales-order', '{"status":1,"status":2,"comment":"\\ud800","x":1}');
+      expectErrors(several, 400, ['Input_Duplicate', 'Input_Required', 'Input_Required', 'Input_InvalidValue', 'Input_UnknownProperty']);
+      expect(several.body.messages.map((m) => m.property).sort()).to.deep.equal(['comment', 'customerId', 'onlineOrderFlag', 'status', 'x']);
+      expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
+      // In a query string a repeated name is a list of values, as the contract says: not ambiguous.
+      const listed = await server.call('/sales-order?status=1&STATUS=5&take=50');
+      expectOk(listed);
+      expect([...new Set(listed.body.result.map((o: { status: number }) => o.status))].sort()).to.deep.equal([1, 5]);
+    });
+
+    it('refuses __proto__, constructor and prototype as property names, named on the property (was 400 Request_MalformedJson)', async () => {
+      const prototypes = prototypeSnapshot();
+      const before = await salesOrderFingerprint(server.services.storage);
+      for (const key of ['__proto__', 'constructor', 'prototype', 'Constructor']) {
+        expectError(await sendJson('POST', '/sales-order', order(`,"${key}":{"polluted":"yes","status":2}`)), 400, 'Input_ReservedName', key);
+      }
+      expectError(await sendJson('POST', '/auth/jwt', '{"userName":"alice","password":"x","__proto__":{"isAdmin":true}}'), 400, 'Input_ReservedName', '__proto__');
+      expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
+      expectNoPollution(prototypes);
+    });
+
+    describe('at any depth of a body (a route with nested objects and lists)', () => {
+      let nested: TestServer;
+      before(async () => {
+        const fields = pathToFileURL(join(projectRoot, 'dist', 'lib', 'validation', 'fields.js')).href;
+        nested = await startTestServer({
+          routesDir: routeFolder({
+            'nested.js': `import { array, date, maybe } from '${fields}';
+              const Line = model({ note: text(), since: maybe(date()) });
+              export const POST = route({ summary: 'nested', anonymous: true,
+                body: model({ customer: model({ name: text(), since: date() }), lines: array(Line) }),
+                handle: async ({ body }) => new Output(body) });\n`,
+          }),
+          sampleData: false,
+          logLevel: 'error',
+        });
+      });
+      after(async () => {
+        await nested?.stop();
+        removeTempDirs();
+      });
+
+      it('reports each problem on its own path; a clean body of the same shape is taken', async () => {
+        const prototypes = prototypeSnapshot();
+        const reply = await send(nested.port, {
+          method: 'POST', path: '/nested', headers: { 'Content-Type': 'application/json' },
+          body: '{"customer":{"name":"a","NAME":"b","since":"2024-01-01"},"lines":[{"note":"ok"},{"note":"\\ud800","since":"9999-12-31T23:00:00-01:00"},'
+            + '{"note":"x","note":"y"},{"note":"z","__proto__":{"polluted":1}},{"note":"w","since":"2024-01-01","SINCE":"2024-01-02"}]}',
+        });
+        expect(reply.status, reply.text).to.equal(400);
+        const messages = (JSON.parse(reply.text) as { messages: { code: string; property: string }[] }).messages;
+        expect(messages.map((m) => `${m.property} ${m.code}`).sort()).to.deep.equal([
+          'customer.name Input_Duplicate', 'lines[1].note Input_InvalidValue', 'lines[1].since Input_OutOfRange',
+          'lines[2].note Input_Duplicate', 'lines[3].__proto__ Input_ReservedName', 'lines[4].since Input_Duplicate',
+        ]);
+        expectNoPollution(prototypes);
+
+        const clean = await send(nested.port, {
+          method: 'POST', path: '/nested', headers: { 'Content-Type': 'application/json' },
+          body: '{"Customer":{"name":"a","since":"9999-12-31T23:59:59.999Z"},"lines":[{"note":"\\ud83d\\ude00"},{"NOTE":"b","since":"0001-01-01T01:00:00+01:00"}]}',
+        });
+        expect(clean.status, clean.text).to.equal(200);
+        expect(JSON.parse(clean.text).result).to.deep.equal({
+          customer: { name: 'a', since: '9999-12-31T23:59:59.999Z' }, lines: [{ note: '\u{1F600}' }, { note: 'b', since: '0001-01-01T00:00:00.000Z' }],
+        });
+      });
+    });
   });
 
   describe('a keep-alive connection after a body the server gave up on (was reset: the next request got ECONNRESET)', () => {

@@ -14,6 +14,8 @@ import { callUrl } from '../support/http.js';
 import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
+import { routeFolder } from '../support/route-fixtures.js';
+import { ConfigError } from '../../lib/config/load.js';
 import { FAST_HASH, addUser } from '../support/users.js';
 import { clientFor, recordingFetch } from '../client/support.js';
 
@@ -38,7 +40,7 @@ function schemaChecker(doc: Doc) {
   };
 }
 
-const variants: OpenApiOptions[] = [{ variant: 'A', prefix: '', maxRows: 1000 }, { variant: 'B', prefix: '/api', maxRows: 50 }];
+const variants: OpenApiOptions[] = [{ variant: 'A', prefix: '', maxRows: 1000, publicDocs: true }, { variant: 'B', prefix: '/api', maxRows: 50, publicDocs: false }];
 
 describe('OpenAPI 3.1 document', () => {
   let routes: LoadedRoute[];
@@ -81,12 +83,14 @@ describe('OpenAPI 3.1 document', () => {
         expect(schemes).to.deep.equal(options.variant === 'A' ? ['bearer', 'cookie'] : ['bearer']);
         for (const r of routes.filter((m) => !m.route.variant || m.route.variant === options.variant)) {
           const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.verb.toLowerCase()];
-          expect(op.security, `${r.verb} ${r.path}`).to.deep.equal(r.route.anonymous ? [] : schemes.map((s) => ({ [s]: [] })));
-          expect('401' in op.responses, `${r.verb} ${r.path}`).to.equal(!r.route.anonymous);
+          const anonymous = r.route.anonymous === true || (r.route.documentation === true && options.publicDocs);
+          expect(op.security, `${r.verb} ${r.path}`).to.deep.equal(anonymous ? [] : schemes.map((s) => ({ [s]: [] })));
+          expect('401' in op.responses, `${r.verb} ${r.path}`).to.equal(!anonymous);
         }
         expect(doc.paths['/lookup-table/{type}'].delete['x-roles']).to.deep.equal(['Administrator']);
         expect(doc.paths['/health/live'].get.security).to.deep.equal([]);
-        expect(doc.paths['/openapi.json'].get.security).to.deep.equal([]);
+        // The description itself is public only with RestAPI:PublicDocs.
+        expect(doc.paths['/openapi.json'].get.security).to.deep.equal(options.publicDocs ? [] : schemes.map((s) => ({ [s]: [] })));
       });
 
       it('describes inputs from the route schemas: path parameters, list criteria, JSON bodies', () => {
@@ -206,7 +210,7 @@ describe('OpenAPI 3.1 document', () => {
       try {
         const reply = await callUrl(`${serve.url}/openapi.json`);
         expect(reply.status).to.equal(200);
-        expect(reply.body.result).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, { variant: 'B', prefix: '/api', maxRows: 50 }))));
+        expect(reply.body.result).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, { variant: 'B', prefix: '/api', maxRows: 50, publicDocs: true }))));
         expect(reply.body.result.paths).to.have.property('/authentication');
       } finally {
         serve.child.kill('SIGTERM');
@@ -218,11 +222,80 @@ describe('OpenAPI 3.1 document', () => {
       const printed = await runCli(['openapi'], { env: childEnv({ Authentication__Variant: 'B', RestAPI__Path: '/api', RestAPI__MaxRows: '50' }) });
       expect(printed.code, printed.stderr).to.equal(0);
       const doc = JSON.parse(printed.stdout);
-      expect(doc).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, { variant: 'B', prefix: '/api', maxRows: 50 }))));
+      expect(doc).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, { variant: 'B', prefix: '/api', maxRows: 50, publicDocs: true }))));
       await expectValid(doc);
       const invalid = await runCli(['openapi'], { env: childEnv({ RestAPI__Path: 'no-slash' }) });
       expect(invalid.code).to.equal(1);
       expect(invalid.stderr).to.match(/RestAPI:Path/);
+    });
+  });
+
+  describe('RestAPI:PublicDocs: the API description is public by default outside production only', () => {
+    // A route of the /docs kind (documentation: true) beside the real ones, to show the switch is not /openapi.json's alone.
+    const docsRoutes = () => routeFolder({
+      'docs.js': "export const GET = route({ summary: 'a docs page', documentation: true, handle: async () => new Output({ page: true }) });\n",
+      'open.js': "export const GET = route({ summary: 'anonymous', anonymous: true, handle: async () => new Output({ open: true }) });\n",
+    });
+    const servers: TestServer[] = [];
+    const start = async (env: Record<string, string>, config = {}) => {
+      const server = await startTestServer({ env, config: { ...FAST_HASH, ...config }, sampleData: false, logLevel: 'error' });
+      servers.push(server);
+      return server;
+    };
+    after(async () => {
+      await Promise.all(servers.map((s) => s.stop()));
+      removeTempDirs();
+    });
+
+    /** Whether /openapi.json answers an anonymous caller; a refusal must be the 401 of any secured route. */
+    async function anonymousGets(server: TestServer, path = '/openapi.json'): Promise<boolean> {
+      const reply = await server.call(path, { token: null });
+      if (reply.status === 200) return true;
+      expect([reply.status, reply.body.messages.map((m) => m.code)], reply.text).to.deep.equal([401, ['Security_Unauthenticated']]);
+      expect(reply.headers.get('WWW-Authenticate')).to.equal('Bearer');
+      expect(reply.body).to.not.have.property('result');
+      return false;
+    }
+
+    it('production: only authenticated callers get /openapi.json, which then lists itself as secured', async () => {
+      const server = await start({ NODE_ENV: 'production' });
+      expect(server.config.RestAPI.PublicDocs).to.equal(false);
+      expect(await anonymousGets(server)).to.equal(false);
+      const bad = await server.call('/openapi.json', { token: 'not-a-token' });
+      expect([bad.status, bad.body.messages[0].code]).to.deep.equal([401, 'Security_TokenInvalid']);
+      const reply = await server.call('/openapi.json');
+      expect(reply.status, reply.text).to.equal(200);
+      expect(reply.body.result.paths['/openapi.json'].get.security).to.deep.equal([{ bearer: [] }, { cookie: [] }]);
+      expect(reply.body.result.paths['/health/live'].get.security).to.deep.equal([]);
+    });
+
+    it('production with RestAPI:PublicDocs=true, and outside production by default: anonymous callers get it', async () => {
+      const opened = await start({ NODE_ENV: 'production', RestAPI__PublicDocs: 'true' });
+      expect(await anonymousGets(opened)).to.equal(true);
+      expect((await opened.call('/openapi.json', { token: null })).body.result.paths['/openapi.json'].get.security).to.deep.equal([]);
+      for (const env of ['development', 'test']) expect(await anonymousGets(await start({ NODE_ENV: env })), env).to.equal(true);
+      // And closed outside production when set so.
+      expect(await anonymousGets(await start({ NODE_ENV: 'development' }, { RestAPI: { PublicDocs: false } }))).to.equal(false);
+    });
+
+    it('applies to every route marked documentation (the /docs page to come), never to other anonymous routes', async () => {
+      const dir = docsRoutes();
+      const closed = await startTestServer({ routesDir: dir, config: { RestAPI: { PublicDocs: false } }, sampleData: false, logLevel: 'error' });
+      const open = await startTestServer({ routesDir: dir, config: { RestAPI: { PublicDocs: true } }, sampleData: false, logLevel: 'error' });
+      servers.push(closed, open);
+      expect(await anonymousGets(closed, '/docs')).to.equal(false);
+      expect(await anonymousGets(closed, '/open')).to.equal(true);
+      expect((await closed.call('/docs')).body.result).to.deep.equal({ page: true });
+      expect(await anonymousGets(open, '/docs')).to.equal(true);
+    });
+
+    it('is a boolean setting: RestAPI__PublicDocs=maybe stops startup naming the key; a documentation route may not also say anonymous', async () => {
+      expect(() => loadConfig({ env: { RestAPI__PublicDocs: 'maybe' } })).to.throw(ConfigError, /RestAPI:PublicDocs/);
+      expect(loadConfig({ env: { RestAPI__PublicDocs: 'FALSE' } }).config.RestAPI.PublicDocs).to.equal(false);
+      const both = routeFolder({ 'docs.js': "export const GET = route({ summary: 'x', anonymous: true, documentation: true, handle: async () => new Output({}) });\n" });
+      let failure: unknown;
+      await loadRoutes(both).catch((err: unknown) => (failure = err));
+      expect(String(failure)).to.match(/docs\.js.*documentation route/);
     });
   });
 });
