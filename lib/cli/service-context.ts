@@ -1,25 +1,26 @@
-import { isError } from '../../lib/envelope/error-message.js';
-import type { Output } from '../../lib/envelope/output.js';
-import { withErrorScope } from '../../lib/envelope/request-scope.js';
-import type { LoadedConfig } from '../../lib/config/load.js';
-import type { AppConfig } from '../../lib/config/schema.js';
-import { openSharedState } from '../../lib/shared/shared-state.js';
-import { openStorage } from '../../lib/storage/open-storage.js';
-import { allModules, createServices } from '../../lib/services.js';
-import { type AppServices, application } from '../../services/index.js';
-import { CliError } from '../cli-error.js';
+import { isError } from '../envelope/error-message.js';
+import type { Output } from '../envelope/output.js';
+import { withErrorScope } from '../envelope/request-scope.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { AppConfig } from '../config/schema.js';
+import { openSharedState } from '../shared/shared-state.js';
+import { openStorage } from '../storage/open-storage.js';
+import { type LayerServices, allModules, createServices } from '../services.js';
+import { cliApplication } from './application-context.js';
+import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
 
 /**
  * Runs one service operation the way a request would (same configuration, store and error list), outside HTTP.
  * Error messages become the command's one-line failure.
  */
-export async function runOperation<T>(operation: (services: AppServices, config: AppConfig) => Promise<Output<T>>): Promise<T | undefined> {
+export async function runOperation<T>(operation: (services: LayerServices, config: AppConfig) => Promise<Output<T>>): Promise<T | undefined> {
+  const application = cliApplication();
   const { config } = configOrFail();
   const storage = await openStorage(config, allModules(application.modules));
   const shared = openSharedState(config);
   try {
-    const services = createServices<AppServices>(application.modules, storage, config, shared);
+    const services = createServices(application.modules, storage, config, shared);
     return await withErrorScope(async () => {
       const output = await operation(services, config);
       const errors = output.messages.filter(isError);

@@ -1,5 +1,5 @@
-import { ConfigError, type LoadedConfig, loadConfig } from '../../lib/config/load.js';
-import { CliError } from '../cli-error.js';
+import { ConfigError, type LoadedConfig, loadConfig } from '../config/load.js';
+import { CliError } from './cli-error.js';
 
 /** Loads the configuration the server would use; invalid configuration is a failure with one line per problem. */
 export function configOrFail(): LoadedConfig {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { currentErrors } from '../../lib/envelope/request-scope.js';
-import { Output } from '../../lib/envelope/output.js';
-import { CliError } from '../cli-error.js';
+import { currentErrors } from '../envelope/request-scope.js';
+import { Output } from '../envelope/output.js';
+import { CliError } from './cli-error.js';
 import { parsePositive } from './options.js';
 import { configOrFail } from './config-context.js';
 import { printJson, runOperation, signingKeyOrFail } from './service-context.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { signAccessToken } from '../../lib/auth/tokens.js';
-import { tokenSettings } from '../../lib/auth/token-keys.js';
-import { CliError } from '../cli-error.js';
+import { signAccessToken } from '../auth/tokens.js';
+import { tokenSettings } from '../auth/token-keys.js';
+import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
 import { signingKeyOrFail } from './service-context.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { validateInput } from '../../lib/validation/validate.js';
-import { NewUser } from '../../lib/auth/auth-models.js';
-import { CliError } from '../cli-error.js';
+import { validateInput } from '../validation/validate.js';
+import { NewUser } from '../auth/auth-models.js';
+import { CliError } from './cli-error.js';
 import { printJson, runOperation } from './service-context.js';
 
 async function readStdin(): Promise<string> {

@@ -1,15 +1,15 @@
 import cluster from 'node:cluster';
 import type { Command } from 'commander';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
-import { applyWebDefaults, webAppProblem } from '../../lib/http/web-app.js';
-import { createLogger } from '../../lib/log.js';
-import { startServer } from '../../lib/server.js';
-import { relayClusterFlushes } from '../../lib/shared/cluster-bus.js';
-import { openStorage } from '../../lib/storage/open-storage.js';
-import { reportListening, runWorkerPool } from '../../lib/workers.js';
-import { allModules } from '../../lib/services.js';
-import { application } from '../../services/index.js';
-import { CliError } from '../cli-error.js';
+import { applyWebDefaults, webAppProblem } from '../http/web-app.js';
+import { createLogger } from '../log.js';
+import { startServer } from '../server.js';
+import { relayClusterFlushes } from '../shared/cluster-bus.js';
+import { openStorage } from '../storage/open-storage.js';
+import { reportListening, runWorkerPool } from '../workers.js';
+import { allModules } from '../services.js';
+import { cliApplication } from './application-context.js';
+import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
 import { parsePort, parsePositive } from './options.js';
 
@@ -36,6 +36,7 @@ export function serveCommand(program: Command) {
     .option('--workers <n>', 'processes sharing the port (default 1)', parsePositive)
     .option('--web', 'also serve the browser app at / (Web:Enabled); the API moves to /api unless RestAPI:Path is set')
     .action(async (opts: ServeOptions) => {
+      const application = cliApplication();
       const { config, warnings, generatedEnv } = configOrFail();
       if (opts.web) config.Web.Enabled = true;
       applyWebDefaults(config);
