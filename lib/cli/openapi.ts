@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { buildOpenApi, openApiOptions } from '../openapi/document.js';
-import { loadRoutes } from '../routing/load-routes.js';
+import { applicationRoutes } from '../routing/application-routes.js';
 import { cliApplication } from './application-context.js';
 import { configOrFail } from './config-context.js';
 
@@ -11,7 +11,7 @@ export function openapiCommand(program: Command) {
     .description('print the OpenAPI 3.1 document of the API (JSON)')
     .action(async () => {
       const { config } = configOrFail();
-      const document = buildOpenApi(await loadRoutes(cliApplication().routesDir), openApiOptions(config));
+      const document = buildOpenApi(await applicationRoutes(cliApplication()), openApiOptions(config));
       process.stdout.write(JSON.stringify(document, null, 2) + '\n');
     });
 }

@@ -1,5 +1,5 @@
-import { Output } from '../../lib/envelope/output.js';
-import { route } from '../../lib/routing/route.js';
+import { Output } from '../../envelope/output.js';
+import { route } from '../../routing/route.js';
 
 export const GET = route({
   summary: 'Liveness: the process answers.',

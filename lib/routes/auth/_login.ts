@@ -1,7 +1,7 @@
-import { currentErrors } from '../../lib/envelope/request-scope.js';
-import { Output } from '../../lib/envelope/output.js';
-import type { RouteCall } from '../../lib/routing/route.js';
-import type { Credentials, UserInfo } from '../../lib/auth/auth-models.js';
+import { currentErrors } from '../../envelope/request-scope.js';
+import { Output } from '../../envelope/output.js';
+import type { RouteCall } from '../../routing/route.js';
+import type { Credentials, UserInfo } from '../../auth/auth-models.js';
 
 /** Shared by every login route: throttle first, then check the credentials, then count the outcome. */
 export async function login(call: RouteCall<unknown, unknown, Credentials>, type: UserInfo['authenticationType']): Promise<Output<UserInfo>> {

@@ -1,5 +1,5 @@
-import { route } from '../../lib/routing/route.js';
-import { RefreshInput } from '../../lib/auth/auth-models.js';
+import { route } from '../../routing/route.js';
+import { RefreshInput } from '../../auth/auth-models.js';
 
 export const POST = route({
   summary: 'Exchange an (expired) access token and its refresh token for a new pair; the refresh token rotates.',

@@ -1,5 +1,5 @@
-import { route } from '../../lib/routing/route.js';
-import { Credentials } from '../../lib/auth/auth-models.js';
+import { route } from '../../routing/route.js';
+import { Credentials } from '../../auth/auth-models.js';
 import { login } from './_login.js';
 
 export const POST = route({

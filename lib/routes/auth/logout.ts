@@ -1,7 +1,7 @@
 import { optional } from 'superstruct';
-import { Output } from '../../lib/envelope/output.js';
-import { route } from '../../lib/routing/route.js';
-import { model } from '../../lib/validation/fields.js';
+import { Output } from '../../envelope/output.js';
+import { route } from '../../routing/route.js';
+import { model } from '../../validation/fields.js';
 
 export const POST = route({
   summary: 'Log out: ends the cookie session, or the login session of the bearer token.',

@@ -1,6 +1,6 @@
-import { currentErrors } from '../../lib/envelope/request-scope.js';
-import { Output } from '../../lib/envelope/output.js';
-import { route } from '../../lib/routing/route.js';
+import { currentErrors } from '../../envelope/request-scope.js';
+import { Output } from '../../envelope/output.js';
+import { route } from '../../routing/route.js';
 
 export const GET = route({
   summary: 'Readiness: every store the server needs answers; 503 while one does not.',

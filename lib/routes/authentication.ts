@@ -1,6 +1,6 @@
-import { Output } from '../lib/envelope/output.js';
-import { route } from '../lib/routing/route.js';
-import { Credentials } from '../lib/auth/auth-models.js';
+import { Output } from '../envelope/output.js';
+import { route } from '../routing/route.js';
+import { Credentials } from '../auth/auth-models.js';
 import { login } from './auth/_login.js';
 
 export const POST = route({

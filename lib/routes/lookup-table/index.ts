@@ -1,4 +1,4 @@
-import { route } from '../../lib/routing/route.js';
+import { route } from '../../routing/route.js';
 
 export const DELETE = route({
   summary: 'Drop every lookup table from the cache of every running instance.',

@@ -1,8 +1,8 @@
-import { RawJson } from '../../lib/envelope/envelope.js';
-import { Output } from '../../lib/envelope/output.js';
-import type { LookupTable } from '../../lib/lookup/lookup-table.js';
-import { route } from '../../lib/routing/route.js';
-import { model, text } from '../../lib/validation/fields.js';
+import { RawJson } from '../../envelope/envelope.js';
+import { Output } from '../../envelope/output.js';
+import type { LookupTable } from '../../lookup/lookup-table.js';
+import { route } from '../../routing/route.js';
+import { model, text } from '../../validation/fields.js';
 
 const LookupTableKey = model({ type: text({ min: 1, max: 100 }) });
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { ServerDescription } from '../lib/http/context.js';
-import { Output } from '../lib/envelope/output.js';
-import { buildOpenApi, openApiOptions } from '../lib/openapi/document.js';
-import { route } from '../lib/routing/route.js';
+import type { ServerDescription } from '../http/context.js';
+import { Output } from '../envelope/output.js';
+import { buildOpenApi, openApiOptions } from '../openapi/document.js';
+import { route } from '../routing/route.js';
 
 interface BuiltDocument {
   document: object;
