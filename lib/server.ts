@@ -5,7 +5,7 @@ import { type App, createApp } from './app.js';
 import { answerClientError } from './http/client-errors.js';
 import type { Logger } from './log.js';
 import type { ServiceModule } from './modules.js';
-import { loadRoutes } from './routing/load-routes.js';
+import { applicationRoutes } from './routing/application-routes.js';
 import { type LayerServices, allModules, createServices } from './services.js';
 import { openSharedState } from './shared/shared-state.js';
 import { openStorage } from './storage/open-storage.js';
@@ -13,7 +13,7 @@ import { openStorage } from './storage/open-storage.js';
 /** What the application brings to the layer: its service modules and the folder of its route files. */
 export interface Application {
   modules: readonly ServiceModule[];
-  /** Route files, one per URL path (see lib/routing/load-routes.ts). */
+  /** Route files, one per URL path (see lib/routing/load-routes.ts), served beside the layer's own (lib/routes/). */
   routesDir: string;
 }
 
@@ -41,7 +41,7 @@ export interface StartOptions {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config, log, application } = options;
   // Route files are checked before anything is opened, so a broken one stops startup cheaply.
-  const routes = await loadRoutes(application.routesDir);
+  const routes = await applicationRoutes(application);
   const modules = allModules(application.modules);
   const storage = await openStorage(config, modules, { log: (text) => log.info(text), prepare: options.prepareStorage });
   const shared = openSharedState(config, (text) => log.warn(text));

@@ -1,7 +1,7 @@
 /**
- * The restlayer client: platform fetch, URL, URLSearchParams and EventTarget only, so it runs in Node 20 and in a
- * browser bundle alike. Proxies implementing the service interfaces live beside their services
- * (services/sales-order/sales-order-proxy.ts, services/lookup/lookup-proxy.ts). See docs/client.md.
+ * The restlayer client (`restlayer/client`): platform fetch, URL, URLSearchParams and EventTarget only, so it runs in
+ * Node 20 and in a browser bundle alike. Proxies implementing the service interfaces live beside their services
+ * (services/sales-order/sales-order-proxy.ts); the layer's own lookup service has LookupProxy. See docs/client.md.
  */
 export { RestClient, createClient, type CallInput, type ClientOptions } from './client.js';
 export { CookieJar } from './cookie-jar.js';
@@ -16,3 +16,13 @@ export { type OperationRoute, type OperationTable, type ProxyDescription, notExp
 export { type RemoteApi, apiBase, apiUrl, remoteApiDefaults, remoteApiFromConfig } from './remote-api.js';
 export { ClientSession } from './session.js';
 export { type TokenPair, TokenService, type TokenServiceOptions, jwtClaims } from './token-service.js';
+export { LookupProxy } from '../lookup/lookup-proxy.js';
+// Types only (erased from the bundle): what proxies answer and send.
+export type { Output } from '../envelope/output.js';
+export type { ErrorMessage, ErrorType, Severity } from '../envelope/error-message.js';
+export type { Criteria, FieldCriterion, ListOptions, Operator, SortDirection, SortField } from '../validation/criteria.js';
+export type { PatchOf } from '../validation/merge-patch.js';
+export type { CachedTable } from '../lookup/lookup-cache.js';
+export type { LookupItem, LookupTable } from '../lookup/lookup-table.js';
+export type { ILookupService } from '../lookup/lookup-service.js';
+export type { AuthToken, UserInfo } from '../auth/auth-models.js';

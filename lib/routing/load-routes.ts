@@ -64,13 +64,15 @@ function check(file: string, path: string, verb: Verb, route: Route) {
 }
 
 /**
- * Imports every route file below `dir` and checks its exports: only verbs, each made with `route()`, with the
- * schemas its path and verb need. Static paths come before parameterised ones so `/a/new` wins over `/a/:id`.
+ * Imports every route file below `dirs` and checks its exports: only verbs, each made with `route()`, with the
+ * schemas its path and verb need; no two files of any of the folders serve the same verb and path. Static paths come
+ * before parameterised ones so `/a/new` wins over `/a/:id`.
  */
-export async function loadRoutes(dir: string): Promise<LoadedRoute[]> {
+export async function loadRoutes(dirs: string | readonly string[]): Promise<LoadedRoute[]> {
   const routes: LoadedRoute[] = [];
-  const served = new Map<string, { file: string; path: string }>();
-  for (const full of listFiles(dir).sort()) {
+  const served = new Map<string, { file: string; full: string; path: string }>();
+  const files = (typeof dirs === 'string' ? [dirs] : dirs).flatMap((dir) => listFiles(dir).sort().map((full) => ({ dir, full })));
+  for (const { dir, full } of files) {
     const file = relative(dir, full);
     const path = routePath(file);
     let exports: Record<string, unknown>;
@@ -90,8 +92,9 @@ export async function loadRoutes(dir: string): Promise<LoadedRoute[]> {
       // `a.ts` and `a/index.ts`, or `[id].ts` and `[key].ts` side by side, would both serve the same requests.
       const shape = `${name} ${path.replace(/:[\w$]+/g, ':')}`;
       const other = served.get(shape);
-      if (other) throw new RouteFileError(file, `${name} ${path} is also served by routes/${other.file} (${other.path})`);
-      served.set(shape, { file, path });
+      // The other file may be in another folder (the layer's own routes): its full path says which.
+      if (other) throw new RouteFileError(file, `${name} ${path} is also served by ${other.full} (${other.path})`);
+      served.set(shape, { file, full, path });
       routes.push({ file, path, verb: name as Verb, route: value });
     }
   }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
+import { applicationRoutes } from '../../lib/routing/application-routes.js';
+import type { LoadedRoute } from '../../lib/routing/load-routes.js';
 import type { Route } from '../../lib/routing/route.js';
 import { application } from '../../services/index.js';
 import { model, integer, text } from '../../lib/validation/fields.js';
@@ -64,7 +65,7 @@ const withRoute = (r: LoadedRoute, spec: Record<string, unknown>): LoadedRoute =
 describe('client: no drift between proxies and routes', () => {
   let routes: LoadedRoute[];
   before(async () => {
-    routes = await loadRoutes(application.routesDir);
+    routes = await applicationRoutes(application);
   });
 
   it('every exposed operation has a proxy method sending the verb, path, query and body its route takes', async () => {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
-import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
+import { applicationRoutes } from '../../lib/routing/application-routes.js';
+import type { LoadedRoute } from '../../lib/routing/load-routes.js';
 import { application } from '../../services/index.js';
 import { isAnonymous } from '../../lib/routing/route.js';
 import { handMadeToken, newKey, tamperSignature } from '../support/tokens.js';
@@ -157,7 +158,7 @@ describe('hardening: hostile requests at every route (property-based)', function
 
   before(async () => {
     before0 = prototypeSnapshot();
-    routes = await loadRoutes(application.routesDir);
+    routes = await applicationRoutes(application);
     const serverA = await startTestServer({ config: { ...FAST_HASH }, logLevel: 'error' });
     const serverB = await startTestServer({ config: { Authentication: { Variant: 'B', PasswordHashCost: 10 } }, env: { AuthConfig__SigningKey: B_SECRET }, logLevel: 'error' });
     await addUser(serverA, FUZZ_USER.userName, FUZZ_USER.password, ['User']);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../lib/config/load.js';
 import { type OpenApiOptions, buildOpenApi, openApiOptions } from '../../lib/openapi/document.js';
 import { type JsonSchema, structSchema } from '../../lib/openapi/struct-schema.js';
+import { applicationRoutes } from '../../lib/routing/application-routes.js';
 import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
 import { application } from '../../services/index.js';
 import { boolean, date, decimal, integer, maybe, model, oneOf, text } from '../../lib/validation/fields.js';
@@ -45,7 +46,7 @@ const variants: OpenApiOptions[] = [{ variant: 'A', prefix: '', maxRows: 1000, p
 describe('OpenAPI 3.1 document', () => {
   let routes: LoadedRoute[];
   before(async () => {
-    routes = await loadRoutes(application.routesDir);
+    routes = await applicationRoutes(application);
   });
   after(async () => {
     await killChildren();

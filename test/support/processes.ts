@@ -74,6 +74,8 @@ export interface CliResult extends Exit {
 }
 
 export interface RunOptions {
+  /** The CLI's script (default the project's built dist/bin/restlayer.js), e.g. an application's own main.js. */
+  cli?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   input?: string;
@@ -83,7 +85,7 @@ export interface RunOptions {
 
 /** Runs `node dist/bin/restlayer.js ...args` to completion. */
 export async function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [cliPath, ...args], {
+  const child = spawn(process.execPath, [options.cli ?? cliPath, ...args], {
     env: options.env ?? childEnv(),
     cwd: options.cwd ?? projectRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -123,7 +125,7 @@ const servingLine = /restlayer is serving (http:\/\/\S+)/;
  * stderr when it ends first or does not get there within `timeoutMs`.
  */
 export async function startServe(args: string[], options: RunOptions = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [cliPath, 'serve', ...args], {
+  const child = spawn(process.execPath, [options.cli ?? cliPath, 'serve', ...args], {
     env: options.env ?? childEnv(),
     cwd: options.cwd ?? projectRoot,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,12 @@
+import { ConfigError, type LoadedConfig, loadConfig } from '../config/load.js';
+import { CliError } from './cli-error.js';
+
+/** Loads the configuration the server would use; invalid configuration is a failure with one line per problem. */
+export function configOrFail(): LoadedConfig {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(`invalid configuration:\n${err.problems.map((p) => `  ${p}`).join('\n')}`);
+    throw err;
+  }
+}

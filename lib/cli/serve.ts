@@ -1,0 +1,81 @@
+import cluster from 'node:cluster';
+import type { Command } from 'commander';
+import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
+import { applyWebDefaults, webAppProblem } from '../http/web-app.js';
+import { createLogger } from '../log.js';
+import { startServer } from '../server.js';
+import { relayClusterFlushes } from '../shared/cluster-bus.js';
+import { openStorage } from '../storage/open-storage.js';
+import { reportListening, runWorkerPool } from '../workers.js';
+import { allModules } from '../services.js';
+import { cliApplication } from './application-context.js';
+import { CliError } from './cli-error.js';
+import { configOrFail } from './config-context.js';
+import { parsePort, parsePositive } from './options.js';
+
+interface ServeOptions {
+  port?: number;
+  host?: string;
+  workers?: number;
+  web?: boolean;
+}
+
+/**
+ * The line tests and people read: the API base first (`/restlayer is serving (http:\/\/\S+)/` captures it), then,
+ * when the browser app is served, where it is: `...; app at http://127.0.0.1:8080/`.
+ */
+const announcer = (web: boolean) => (url: string) =>
+  process.stdout.write(`restlayer is serving ${url} (try ${url}/health/live)${web ? `; app at ${new URL(url).origin}/` : ''}\n`);
+
+export function serveCommand(program: Command) {
+  program
+    .command('serve')
+    .description('start the server (an empty database gets its schema and the sample data)')
+    .option('--port <n>', 'port to listen on (also PORT; default 8080)', parsePort)
+    .option('--host <h>', 'address to listen on (default 0.0.0.0)')
+    .option('--workers <n>', 'processes sharing the port (default 1)', parsePositive)
+    .option('--web', 'also serve the browser app at / (Web:Enabled); the API moves to /api unless RestAPI:Path is set')
+    .action(async (opts: ServeOptions) => {
+      const application = cliApplication();
+      const { config, warnings, generatedEnv } = configOrFail();
+      if (opts.web) config.Web.Enabled = true;
+      applyWebDefaults(config);
+      const problem = config.Web.Enabled ? webAppProblem() : undefined;
+      if (problem) throw new CliError(problem);
+      const announce = announcer(config.Web.Enabled);
+      const log = createLogger(config.Log.Level);
+      const workers = opts.workers ?? 1;
+
+      if (workers > 1 && cluster.isPrimary) {
+        for (const w of warnings) log.warn(w);
+        // The primary prepares the store once, so workers never race to migrate or seed it.
+        await (await openStorage(config, allModules(application.modules), { log: (text) => log.info(text) })).close();
+        if (!config.Cache.Redis.Url) {
+          // Without Redis, workers share login throttling and lookup flushes through the primary.
+          new RateLimiterClusterMaster();
+          relayClusterFlushes();
+        }
+        process.exitCode = await runWorkerPool({ count: workers, log, env: generatedEnv, onListening: announce });
+        return;
+      }
+
+      if (!cluster.isWorker) for (const w of warnings) log.warn(w);
+      const server = await startServer({ application, config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker });
+      log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
+      if (cluster.isWorker) reportListening(server.url);
+      else announce(server.url);
+
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        log.info(`${signal}: finishing in-flight requests`, { pid: process.pid });
+        server.close().then(() => process.exit(0), (err: Error) => {
+          log.error('shutdown failed', { error: err.message });
+          process.exit(1);
+        });
+      };
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      process.on('SIGINT', () => stop('SIGINT'));
+    });
+}

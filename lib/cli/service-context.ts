@@ -1,0 +1,53 @@
+import { isError } from '../envelope/error-message.js';
+import type { Output } from '../envelope/output.js';
+import { withErrorScope } from '../envelope/request-scope.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { AppConfig } from '../config/schema.js';
+import { openSharedState } from '../shared/shared-state.js';
+import { openStorage } from '../storage/open-storage.js';
+import { type LayerServices, allModules, createServices } from '../services.js';
+import { cliApplication } from './application-context.js';
+import { CliError } from './cli-error.js';
+import { configOrFail } from './config-context.js';
+
+/**
+ * Runs one service operation the way a request would (same configuration, store and error list), outside HTTP.
+ * Error messages become the command's one-line failure.
+ */
+export async function runOperation<T>(operation: (services: LayerServices, config: AppConfig) => Promise<Output<T>>): Promise<T | undefined> {
+  const application = cliApplication();
+  const { config } = configOrFail();
+  const storage = await openStorage(config, allModules(application.modules));
+  const shared = openSharedState(config);
+  try {
+    const services = createServices(application.modules, storage, config, shared);
+    return await withErrorScope(async () => {
+      const output = await operation(services, config);
+      const errors = output.messages.filter(isError);
+      if (errors.length) throw new CliError(errors.map((m) => m.message).join(' '));
+      for (const m of output.messages) process.stderr.write(`${m.severity.toLowerCase()}: ${m.message}\n`);
+      return output.result;
+    });
+  } finally {
+    await shared.close();
+    await storage.close();
+  }
+}
+
+export function printJson(value: unknown) {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/**
+ * Tokens the CLI signs must verify on the running servers. Without a configured key the configuration falls back to
+ * a random one for this process alone, and every token signed with it would be refused: that is a failure here.
+ */
+export function signingKeyOrFail(loaded: LoadedConfig): LoadedConfig {
+  const variantA = loaded.config.Authentication.Variant === 'A';
+  const key = variantA ? 'Authentication:Schemes:Bearer:SigningKeys' : 'AuthConfig:SigningKey';
+  if (loaded.warnings.some((w) => w.startsWith(`${key} is not set`))) {
+    const variable = key.split(':').join('__') + (variantA ? '__0__Value' : '');
+    throw new CliError(`${key} is not set: set ${variable} to the key the servers use (a key of this process alone would sign tokens no server accepts)`);
+  }
+  return loaded;
+}

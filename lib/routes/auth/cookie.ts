@@ -1,0 +1,19 @@
+import { Output } from '../../envelope/output.js';
+import { route } from '../../routing/route.js';
+import { Credentials } from '../../auth/auth-models.js';
+import { login } from './_login.js';
+
+export const POST = route({
+  summary: 'Log in with a session cookie; answers the user.',
+  variant: 'A',
+  anonymous: true,
+  body: Credentials,
+  async handle(call) {
+    const output = await login(call, 'Cookies');
+    if (!output.result) return new Output(undefined, output.messages);
+    // The stamp stays in the server-side session; the answer is the user alone.
+    const { stamp, ...user } = output.result;
+    await call.signIn({ userName: user.userName, name: user.name, roles: user.roles, stamp });
+    return new Output(user, output.messages);
+  },
+});

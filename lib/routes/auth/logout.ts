@@ -1,0 +1,15 @@
+import { optional } from 'superstruct';
+import { Output } from '../../envelope/output.js';
+import { route } from '../../routing/route.js';
+import { model } from '../../validation/fields.js';
+
+export const POST = route({
+  summary: 'Log out: ends the cookie session, or the login session of the bearer token.',
+  variant: 'A',
+  body: optional(model({})),
+  async handle({ principal, services, signOut }) {
+    if (principal?.authenticationType === 'Cookies') await signOut();
+    else if (principal?.sessionId) await services.tokens.revokeSession(principal.sessionId);
+    return Output.of();
+  },
+});

@@ -1,0 +1,15 @@
+import { currentErrors } from '../../envelope/request-scope.js';
+import { Output } from '../../envelope/output.js';
+import { route } from '../../routing/route.js';
+
+export const GET = route({
+  summary: 'Readiness: every store the server needs answers; 503 while one does not.',
+  anonymous: true,
+  async handle({ services }) {
+    const [database, cache] = await Promise.allSettled([services.storage.ping(), services.shared.ping()]);
+    const down = [database.status === 'rejected' && 'the database', cache.status === 'rejected' && 'Redis'].filter(Boolean);
+    if (!down.length) return Output.of({ status: 'Healthy' });
+    currentErrors().error('External', 'Health_NotReady', `${down.join(' and ')} unreachable: the server is not ready.`, { status: 503 });
+    return Output.of();
+  },
+});

@@ -1,0 +1,8 @@
+import { route } from '../../routing/route.js';
+
+export const DELETE = route({
+  summary: 'Drop every lookup table from the cache of every running instance.',
+  operation: 'ILookupService.removeAll',
+  roles: ['Administrator'],
+  handle: ({ services }) => services.lookup.removeAll(),
+});

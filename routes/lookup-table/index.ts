@@ -1,8 +1,0 @@
-import { route } from '../../lib/routing/route.js';
-
-export const DELETE = route({
-  summary: 'Drop every lookup table from the cache of every running instance.',
-  operation: 'ILookupService.removeAll',
-  roles: ['Administrator'],
-  handle: ({ services }) => services.lookup.removeAll(),
-});

@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { runCli } from 'restlayer';
+import { application } from './app.js';
+
+await runCli(application, { name: 'notes' });

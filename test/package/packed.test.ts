@@ -1,0 +1,285 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import ts from 'typescript';
+import { type ServeProcess, childEnv, killChildren, projectRoot, runCli, startServe } from '../support/processes.js';
+import { lines, stackLine } from '../support/cli-env.js';
+import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
+import { mint, newKey } from '../support/tokens.js';
+
+/**
+ * restlayer as a dependency: the project is packed as `npm pack` packs it for publishing, installed from the tarball
+ * into a new project (test/package/consumer: one service module with its migration and table, one route file, a
+ * main.ts calling runCli, a client proxy and a test of its own), which is built with tsc against the package's
+ * types and run as a real process. Needs the npm registry (the new project installs restlayer's dependencies and
+ * TypeScript): without it the suite is skipped, except under CI=true, where that is a failure.
+ */
+
+const underCi = /^(1|true)$/i.test(process.env.CI ?? '');
+const ISSUER = 'notes-issuer';
+const AUDIENCE = 'notes-clients';
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion (killed after `timeoutMs`), whatever its exit code. */
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(command, args, { ...options, timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+      resolve({ code, stdout, stderr: err && code === null ? `${stderr}\n${err.message}` : stderr });
+    });
+  });
+}
+
+const failure = (what: string, ran: Ran) => `${what} failed (exit ${ran.code}):\n${ran.stdout.slice(-4000)}\n${ran.stderr.slice(-4000)}`;
+
+/**
+ * npm's environment without what `npm test` hands its scripts (npm_config_*, npm_package_*...), which would make the
+ * inner npm work on this project instead of the new one; and without NODE_ENV, which would leave out devDependencies.
+ */
+function npmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^npm_/i.test(name) && name !== 'INIT_CWD' && name !== 'NODE_ENV') env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+const installedVersion = (name: string) =>
+  (JSON.parse(readFileSync(join(projectRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * better-sqlite3 compiles SQLite from source when it cannot download a prebuilt binary (minutes on a small machine,
+ * and this machine reaches no download host). Its installer, prebuild-install, first looks in the folder named by
+ * npm_config_better_sqlite3_local_prebuilds: the project's own build of the same version goes there, so the new
+ * project's install runs the real install script without compiling again. Without that build, it compiles.
+ */
+async function localSqlitePrebuild(dir: string): Promise<{ version: string; env: Record<string, string> } | undefined> {
+  const pkg = join(projectRoot, 'node_modules', 'better-sqlite3');
+  if (!existsSync(join(pkg, 'build', 'Release', 'better_sqlite3.node'))) return undefined;
+  const version = installedVersion('better-sqlite3');
+  const prebuilds = join(dir, 'prebuilds');
+  mkdirSync(prebuilds, { recursive: true });
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const tar = await run('tar', ['-czf', join(prebuilds, name), '-C', pkg, 'build/Release/better_sqlite3.node'], { cwd: dir, env: process.env, timeoutMs: 60_000 });
+  if (tar.code !== 0) return undefined;
+  return { version, env: { npm_config_better_sqlite3_local_prebuilds: prebuilds } };
+}
+
+/** Every module `entry` loads at run time (type-only imports are gone from the build), and the packages among them. */
+function runtimeGraph(entry: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+      if (fileName.startsWith('.')) visit(join(dirname(file), fileName));
+      else packages.add(fileName);
+    }
+  };
+  visit(entry);
+  return { files: [...files], packages: [...packages] };
+}
+
+/** The files below `dir`, without the dependencies npm may nest in a node_modules of its own. */
+function listFiles(dir: string, base = dir): string[] {
+  return readdirSync(dir).filter((name) => name !== 'node_modules').flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? listFiles(full, base) : [relative(base, full).split('\\').join('/')];
+  });
+}
+
+describe('restlayer as a dependency: packed, installed in a new project, built and run', function () {
+  // npm install and two compilations on a small machine shared with other work.
+  this.timeout(20 * 60_000);
+
+  let work: string;
+  let app: string;
+  let main: string;
+  let packedFiles: string[];
+  let env: NodeJS.ProcessEnv;
+  let key: string;
+  let server: ServeProcess | undefined;
+  /** How long the steps took, printed after the suite (for the record; nothing asserts on it). */
+  const took: string[] = [];
+  const timed = async <T>(step: string, fn: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await fn();
+    } finally {
+      took.push(`${step} ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+  };
+
+  before(async function () {
+    work = makeTempDir('restlayer-package-');
+    const ping = await run('npm', ['ping'], { cwd: work, env: npmEnv(), timeoutMs: 60_000 });
+    if (ping.code !== 0) {
+      const reason = `the npm registry is not reachable (npm ping: ${lines(ping.stderr).slice(-1)[0] ?? `exit ${ping.code}`})`;
+      if (underCi) throw new Error(`restlayer as a dependency: ${reason}. Under CI a missing registry is a failure.`);
+      console.warn(`\n  SKIPPED restlayer as a dependency: ${reason}. (Under CI=true this is a failure.)\n`);
+      return this.skip();
+    }
+
+    // `npm test` has just built dist/; packing without scripts keeps `prepare` from rebuilding it under the running suite.
+    const packed = await timed('npm pack', () => run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: projectRoot, env: npmEnv(), timeoutMs: 120_000 }));
+    if (packed.code !== 0) throw new Error(failure('npm pack', packed));
+    const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    packedFiles = info.files.map((f) => f.path);
+
+    app = join(work, 'notes');
+    cpSync(join(projectRoot, 'test', 'package', 'consumer'), app, { recursive: true });
+    const sqlite = await localSqlitePrebuild(work);
+    writeFiles(app, {
+      'package.json': {
+        name: 'notes',
+        version: '1.0.0',
+        private: true,
+        type: 'module',
+        bin: { notes: 'dist/main.js' },
+        scripts: { build: 'tsc -p tsconfig.json' },
+        dependencies: { restlayer: `file:../${info.filename}` },
+        devDependencies: { typescript: installedVersion('typescript'), '@types/node': installedVersion('@types/node') },
+        allowScripts: { 'better-sqlite3': true },
+        // Test only: the version whose build the project already has (see localSqlitePrebuild).
+        ...(sqlite ? { overrides: { 'better-sqlite3': sqlite.version } } : {}),
+      },
+    });
+    const install = await timed(`npm install${sqlite ? '' : ' (compiling better-sqlite3)'}`, () =>
+      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, env: npmEnv(sqlite?.env), timeoutMs: 15 * 60_000 }));
+    if (install.code !== 0) throw new Error(failure('npm install of the tarball', install));
+    const build = await timed('tsc', () =>
+      run(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, env: npmEnv(), timeoutMs: 5 * 60_000 }));
+    if (build.code !== 0) throw new Error(failure('tsc in the new project', build));
+    main = join(app, 'dist', 'main.js');
+
+    key = newKey();
+    env = childEnv({
+      NODE_ENV: 'production',
+      Authentication__Schemes__Bearer__SigningKeys__0__Issuer: ISSUER,
+      Authentication__Schemes__Bearer__SigningKeys__0__Value: key,
+      Authentication__Schemes__Bearer__ValidIssuer: ISSUER,
+      Authentication__Schemes__Bearer__ValidAudience: AUDIENCE,
+      Authentication__Cookie__Keys: newKey(),
+      Authentication__PasswordHashCost: '10',
+      Storage__Sqlite__Path: join(work, 'notes.db'),
+    });
+  });
+
+  after(async () => {
+    if (took.length) console.log(`      (${took.join(', ')})`);
+    if (server) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    await killChildren();
+    removeTempDirs();
+  });
+
+  it('the tarball holds the build, the CLI and the sample it runs, the browser app, the configuration and the README: no sources, tests or source maps', () => {
+    for (const file of [
+      'package.json', 'README.md', 'config/default.json', 'dist/bin/restlayer.js', 'dist/services/index.js', 'dist/routes/sales-order/index.js',
+      'dist/web/index.html', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client/index.js', 'dist/lib/client/index.d.ts',
+      'dist/lib/testing/index.js', 'dist/lib/testing/index.d.ts', 'dist/lib/cli/run-cli.js', 'dist/lib/routes/health/live.js',
+    ]) expect(packedFiles, file).to.include(file);
+    const allowed = /^(package\.json|README\.md|config\/[^/]+\.json|dist\/(lib|bin|services|routes|web)\/.+)$/;
+    expect(packedFiles.filter((f) => !allowed.test(f)), 'outside the allowed folders').to.deep.equal([]);
+    expect(packedFiles.filter((f) => f.endsWith('.map')), 'source maps').to.deep.equal([]);
+    expect(packedFiles.filter((f) => /\.ts$/.test(f) && !/\.d\.ts$/.test(f)), 'TypeScript sources').to.deep.equal([]);
+    expect(packedFiles.filter((f) => /^dist\/(bin|services|routes)\/.*\.d\.ts$/.test(f)), 'declarations of the sample').to.deep.equal([]);
+  });
+
+  it('installs as packed: prepare does not run, nothing is built or added inside the installed package', () => {
+    const installed = join(app, 'node_modules', 'restlayer');
+    expect(listFiles(installed).sort()).to.deep.equal([...packedFiles].sort());
+  });
+
+  it('a misuse of the public types is a compile error in the new project (the types conditions resolve)', async () => {
+    writeFiles(app, {
+      'misuse/misuse.ts': [
+        "import { route } from 'restlayer';",
+        "import { createClient } from 'restlayer/client';",
+        "import { startTestServer } from 'restlayer/testing';",
+        "export const GET = route({ summary: 42, handle: async () => 'not an Output' });",
+        "export const client = createClient({ BaseAddress: 7 });",
+        'export const server = startTestServer({});',
+        '',
+      ].join('\n'),
+    });
+    const tsc = await run(process.execPath, [
+      join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext',
+      // The full build above checked every declaration file already.
+      '--target', 'ES2022', '--types', 'node', '--skipLibCheck', 'misuse/misuse.ts',
+    ], { cwd: app, env: npmEnv(), timeoutMs: 5 * 60_000 });
+    expect(tsc.code, tsc.stdout).to.not.equal(0);
+    const errorLines = [...tsc.stdout.matchAll(/misuse\/misuse\.ts\((\d+),\d+\): error/g)].map((m) => Number(m[1]));
+    expect([...new Set(errorLines)], tsc.stdout).to.deep.equal([4, 5, 6]);
+  });
+
+  it("serve: its own route answers the envelope to a bearer token minted with the configured key, issuer and audience, beside the layer's routes", async () => {
+    server = await startServe(['--port', '0', '--host', '127.0.0.1'], { cli: main, env, cwd: app, timeoutMs: 60_000 });
+    const call = async (path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
+      const res = await fetch(server!.url + path, {
+        method: init.method ?? 'GET',
+        headers: { ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}), ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      return { status: res.status, body: (await res.json()) as { result?: unknown; messages: { code: string; property?: string }[] } };
+    };
+    const token = mint({ key, issuer: ISSUER, audience: AUDIENCE, claims: { sub: 'minted', name: 'Minted User' } });
+
+    expect(await call('/note', { token })).to.deep.equal({ status: 200, body: { result: [], messages: [] } });
+    expect(await call('/note', { method: 'POST', token, body: { Text: 'first' } }))
+      .to.deep.equal({ status: 200, body: { result: { noteId: 1, text: 'first', author: 'minted' }, messages: [] } });
+    expect(await call('/note', { token })).to.deep.equal({ status: 200, body: { result: [{ noteId: 1, text: 'first', author: 'minted' }], messages: [] } });
+
+    const invalid = await call('/note', { method: 'POST', token, body: { text: '' } });
+    expect([invalid.status, invalid.body.messages.map((m) => m.property)]).to.deep.equal([400, ['text']]);
+    const anonymous = await call('/note');
+    expect([anonymous.status, anonymous.body.messages.map((m) => m.code)]).to.deep.equal([401, ['Security_Unauthenticated']]);
+    const otherKey = await call('/note', { token: mint({ key: newKey(), issuer: ISSUER, audience: AUDIENCE }) });
+    expect([otherKey.status, otherKey.body.messages.map((m) => m.code)]).to.deep.equal([401, ['Security_TokenInvalid']]);
+    expect(await call('/health/live')).to.deep.equal({ status: 200, body: { result: { status: 'Healthy' }, messages: [] } });
+  });
+
+  it('user add through its own CLI; the user logs in and writes a note through restlayer/client and its proxy', async () => {
+    expect(server, 'the server of the previous test').to.not.equal(undefined);
+    const password = 'a password for the notes app';
+    const added = await runCli(['user', 'add', 'alice', '--role', 'User', '--password-stdin'], { cli: main, env, cwd: app, input: password });
+    expect([added.code, added.stdout], added.stderr).to.deep.equal([0, 'user alice created with roles User\n']);
+
+    // Its CLI reports errors under its own name.
+    const usage = await runCli(['user', 'add', 'bob', '--role', 'User'], { cli: main, env, cwd: app });
+    expect(usage.code).to.equal(2);
+    expect(usage.stderr).to.match(/^notes: give exactly one of --password-stdin and --password\n$/).and.not.match(stackLine);
+
+    const client = await run(process.execPath, [join(app, 'dist', 'check-client.js'), server!.url, 'alice', password, 'via the client'], { cwd: app, env, timeoutMs: 60_000 });
+    expect(client.code, failure('check-client', client)).to.equal(0);
+    const { created, listed } = JSON.parse(client.stdout) as { created: { text: string; author: string }; listed: { text: string }[] };
+    expect(created).to.include({ text: 'via the client', author: 'alice' });
+    expect(listed.map((n) => n.text)).to.deep.equal(['first', 'via the client']);
+  });
+
+  it("restlayer/testing starts the application on an ephemeral port over its own SQLite file, for the application's own tests", async () => {
+    const test = await run(process.execPath, [join(app, 'dist', 'check-testing.js')], { cwd: app, env: childEnv(), timeoutMs: 60_000 });
+    expect(test.code, failure('check-testing', test)).to.equal(0);
+    expect(test.stdout).to.match(/^restlayer\/testing: ok \(http:\/\/127\.0\.0\.1:\d+\)\n$/);
+  });
+
+  it('restlayer/client loads only its own modules at run time: no node: module, no server package (browser-safe)', () => {
+    const installed = join(app, 'node_modules', 'restlayer');
+    const exportsMap = (JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> }).exports;
+    const graph = runtimeGraph(join(installed, exportsMap['./client'].default));
+    expect(graph.files.length).to.be.above(5);
+    expect(graph.files.every((f) => relative(installed, f).startsWith('dist/lib/')), graph.files.join('\n')).to.equal(true);
+    expect(graph.packages.filter(isBuiltin), 'built-in modules').to.deep.equal([]);
+    expect(graph.packages, 'packages').to.deep.equal([]);
+  });
+});
