@@ -105,7 +105,7 @@ describe('hardening: logging', function () {
         ['GET', '/sales-order?status=5&take=2', 'token', undefined, 200],
         ['GET', '/sales-order/43659', null, undefined, 401],
         ['GET', '/no/such/path', 'token', undefined, 404],
-        ['PATCH', '/sales-order/43659', 'token', {}, 405],
+        ['POST', '/sales-order/43659', 'token', {}, 405],
         ['PUT', '/sales-order/43659', 'token', { status: 'x' }, 400],
         ['POST', '/sales-order', 'token', { customerId: 11000, status: 1, onlineOrderFlag: true }, 201],
         ['POST', '/auth/jwt', null, { userName: 'logan', password: PASSWORD }, 200],
