@@ -14,7 +14,8 @@ import { expectEnvelope } from './hostile.js';
  */
 
 const key = newKey();
-const token = mint({ key, issuer: 'restlayer', audience: 'restlayer' });
+// Minted when mocha loads the file, before every suite of the run: it must outlive the whole run, not ten minutes.
+const token = mint({ key, issuer: 'restlayer', audience: 'restlayer', sign: { expiresIn: '6h' } });
 const local = ['--port', '0', '--host', '127.0.0.1'];
 
 const serveEnv = (db: string, extra: Record<string, string> = {}) =>

@@ -8,6 +8,7 @@ import { type ServeProcess, childEnv, killChildren, projectRoot, runCli, startSe
 import { lines, stackLine } from '../support/cli-env.js';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
+import { until } from '../support/wait.js';
 
 /**
  * restlayer as a dependency: the project is packed as `npm pack` packs it for publishing, installed from the tarball
@@ -265,6 +266,21 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
     const { created, listed } = JSON.parse(client.stdout) as { created: { text: string; author: string }; listed: { text: string }[] };
     expect(created).to.include({ text: 'via the client', author: 'alice' });
     expect(listed.map((n) => n.text)).to.deep.equal(['first', 'via the client']);
+  });
+
+  it('serve --workers 2: every worker runs the application (each re-enters its main.js and runCli)', async () => {
+    const pool = await startServe(['--workers', '2', '--port', '0', '--host', '127.0.0.1'], { cli: main, env: { ...env, Log__Level: 'info' }, cwd: app, timeoutMs: 60_000 });
+    try {
+      await until(() => (pool.stderr().match(/restlayer listening on/g) ?? []).length >= 2, 'two workers serving', 60_000);
+      const token = mint({ key, issuer: ISSUER, audience: AUDIENCE, claims: { sub: 'minted' } });
+      const replies = await Promise.all(Array.from({ length: 8 }, () => fetch(`${pool.url}/note`, { headers: { Authorization: `Bearer ${token}` } })));
+      expect(replies.map((r) => r.status)).to.deep.equal(Array(8).fill(200));
+      const pids = new Set([...pool.stderr().matchAll(/"msg":"restlayer listening on [^"]+".*?"pid":(\d+)/g)].map((m) => m[1]));
+      expect(pids.size).to.equal(2);
+    } finally {
+      pool.child.kill('SIGTERM');
+      await pool.exited;
+    }
   });
 
   it("restlayer/testing starts the application on an ephemeral port over its own SQLite file, for the application's own tests", async () => {

@@ -9,7 +9,8 @@ import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 
 const key = newKey();
-const token = mint({ key, issuer: 'restlayer', audience: 'restlayer' });
+// Minted when mocha loads the file, before every suite of the run: it must outlive the whole run, not ten minutes.
+const token = mint({ key, issuer: 'restlayer', audience: 'restlayer', sign: { expiresIn: '6h' } });
 const local = ['--host', '127.0.0.1'];
 
 /** Configuration of a `restlayer serve` process over the SQLite file `db`. */
