@@ -8,7 +8,7 @@ import type { IUserAccess } from './user-access.js';
 import type { IUserService } from './user-service.js';
 import type { StoredUser, UserChange, UserStore } from './user-store.js';
 
-const summary = (u: StoredUser): UserSummary => ({ userName: u.userName, name: u.name, roles: u.roles, disabled: u.disabled, createdDate: u.createdDate });
+const summary = (u: Pick<StoredUser, keyof UserSummary>): UserSummary => ({ userName: u.userName, name: u.name, roles: u.roles, disabled: u.disabled, createdDate: u.createdDate });
 
 export class SqlUserService implements IUserService {
   constructor(
@@ -34,7 +34,7 @@ export class SqlUserService implements IUserService {
     }
     // This process may know the name as no user's (a token minted elsewhere named it).
     this.access.changed(user.userName);
-    return Output.of(summary({ ...stored, userKey: '', stamp: '', credentialsEnded: null }));
+    return Output.of(summary(stored));
   }
 
   async list(): Promise<Output<UserSummary[]>> {
