@@ -14,7 +14,8 @@ import { expectEnvelope } from './hostile.js';
  */
 
 const key = newKey();
-const token = mint({ key, issuer: 'restlayer', audience: 'restlayer' });
+// Minted when the file loads, which for a full run is long before its tests: a lifetime that outlasts the run.
+const token = mint({ key, issuer: 'restlayer', audience: 'restlayer', sign: { expiresIn: '2h' } });
 const local = ['--port', '0', '--host', '127.0.0.1'];
 
 const serveEnv = (db: string, extra: Record<string, string> = {}) =>
