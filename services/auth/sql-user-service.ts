@@ -90,10 +90,19 @@ export class SqlUserService implements IUserService {
     return Output.of(change === 'not-found' ? undefined : change === 'changed');
   }
 
-  /** Ends at once what this process knows of the user, and every session it has in the stores. */
+  /**
+   * Ends at once what this process knows of the user, and every session it has in the stores. The new stamp already
+   * ended them all; deleting the cookie sessions only tidies, so a shared store that is down is worth a warning, not
+   * a failure (its sessions are refused anyway and expire by themselves).
+   */
   private async ended(userName: string) {
     this.access.changed(userName);
     await this.tokens.revokeUser(userName);
-    await this.cookies.destroyForUser(userName);
+    try {
+      await this.cookies.destroyForUser(userName);
+    } catch (err) {
+      currentErrors().warning('User_CookieSessionsKept',
+        `The cookie sessions of user '${userName}' could not be deleted (${(err as Error).message}); they are refused all the same and expire by themselves.`);
+    }
   }
 }
