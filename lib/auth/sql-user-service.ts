@@ -8,7 +8,7 @@ import type { IUserAccess } from './user-access.js';
 import type { IUserService } from './user-service.js';
 import type { StoredUser, UserChange, UserStore } from './user-store.js';
 
-const summary = (u: StoredUser): UserSummary => ({ userName: u.userName, name: u.name, roles: u.roles, disabled: u.disabled, createdDate: u.createdDate });
+const summary = (u: Pick<StoredUser, keyof UserSummary>): UserSummary => ({ userName: u.userName, name: u.name, roles: u.roles, disabled: u.disabled, createdDate: u.createdDate });
 
 export class SqlUserService implements IUserService {
   constructor(
@@ -34,7 +34,7 @@ export class SqlUserService implements IUserService {
     }
     // This process may know the name as no user's (a token minted elsewhere named it).
     this.access.changed(user.userName);
-    return Output.of(summary({ ...stored, userKey: '', stamp: '', credentialsEnded: null }));
+    return Output.of(summary(stored));
   }
 
   async list(): Promise<Output<UserSummary[]>> {
@@ -90,10 +90,19 @@ export class SqlUserService implements IUserService {
     return Output.of(change === 'not-found' ? undefined : change === 'changed');
   }
 
-  /** Ends at once what this process knows of the user, and every session it has in the stores. */
+  /**
+   * Ends at once what this process knows of the user, and every session it has in the stores. The new stamp already
+   * ended them all; deleting the cookie sessions only tidies, so a shared store that is down is worth a warning, not
+   * a failure (its sessions are refused anyway and expire by themselves).
+   */
   private async ended(userName: string) {
     this.access.changed(userName);
     await this.tokens.revokeUser(userName);
-    await this.cookies.destroyForUser(userName);
+    try {
+      await this.cookies.destroyForUser(userName);
+    } catch (err) {
+      currentErrors().warning('User_CookieSessionsKept',
+        `The cookie sessions of user '${userName}' could not be deleted (${(err as Error).message}); they are refused all the same and expire by themselves.`);
+    }
   }
 }

@@ -19,6 +19,9 @@ export async function runOperation<T>(operation: (services: LayerServices, confi
   const { config } = configOrFail();
   const storage = await openStorage(config, allModules(application.modules));
   const shared = openSharedState(config);
+  // Redis (when configured) fails commands sent before it is connected: give it the moment a server gets at startup.
+  // One that is down is left to the operations that need it to report.
+  await shared.ping().catch(() => {});
   try {
     const services = createServices(application.modules, storage, config, shared);
     return await withErrorScope(async () => {

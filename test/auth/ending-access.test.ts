@@ -189,6 +189,19 @@ describe('ending access: user disable, set-password, remove and enable as CLI pr
       expect((await refresh(held.pair)).status).to.equal(401);
     });
 
+    it('user disable with the shared store (Redis) down: every credential still stops; the kept cookie sessions are a warning', async () => {
+      await addUser(server, 'ivy', 'ivy-password-1');
+      const held = await logIn('ivy', 'ivy-password-1');
+      await expectWorking(held);
+      // Nothing listens there: the command cannot delete the cookie sessions it would keep in Redis.
+      const run = await runCli(['user', 'disable', 'ivy'], { env: cliEnv(server, { Cache__Redis__Url: 'redis://127.0.0.1:1', Cache__Redis__KeyPrefix: 'nowhere:' }) });
+      expect(run.code, run.stderr).to.equal(0);
+      expect(lines(run.stdout)).to.deep.equal(['user ivy disabled; its sessions have ended']);
+      expect(lines(run.stderr)).to.have.length(1);
+      expect(run.stderr).to.match(/^warning: The cookie sessions of user 'ivy' could not be deleted \(.+\); they are refused all the same and expire by themselves\.\n$/);
+      await expectEnded(held);
+    });
+
     it('enable and disable of an unknown user exit 1; no name exits 2', async () => {
       for (const action of ['enable', 'disable']) {
         const run = await cli([action, 'nobody-here']);
