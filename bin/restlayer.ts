@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
 import { configCommand } from './commands/config-check.js';
 import { lookupCommand } from './commands/lookup.js';
+import { newCommand } from './commands/new-service.js';
 import { openapiCommand } from './commands/openapi.js';
 import { serveCommand } from './commands/serve.js';
 import { tokenCommand } from './commands/token.js';
@@ -19,6 +20,7 @@ userCommand(program);
 tokenCommand(program);
 lookupCommand(program);
 openapiCommand(program);
+newCommand(program);
 
 /** Errors are one line on stderr with no stack: exit 1 when the operation failed, 2 on a usage error. */
 try {

@@ -1,0 +1,94 @@
+import { upperFirst } from '../names.js';
+import type { FieldSpec, ServiceSpec } from '../spec.js';
+import { header, jsonType, lines, lookupFields, requiredFields } from './code.js';
+
+/** The expression of row `n`'s value of a field, in the generated data helper. */
+function rowValue(field: FieldSpec): string {
+  switch (field.type) {
+    case 'text': return `text('${upperFirst(field.name).charAt(0)}', n${field.max ? `, ${field.max}` : ''})`;
+    case 'integer': return 'n * 7 - 20';
+    case 'decimal': return 'n * 2.5 + 0.25';
+    case 'date': return 'new Date(Date.UTC(2024, 0, 1 + n * 3, 9, 30)).toISOString()';
+    case 'boolean': return 'n % 3 === 0';
+    case 'lookup': return `pick(ids.${field.name}, n)`;
+  }
+}
+
+/** The JSON type of the data set's records. */
+export const jsonName = (spec: ServiceSpec) => `${spec.pascal}Json`;
+
+/** test/<name>/<name>-data.ts: valid records for the tests, with the lookup ids they need read from the server. */
+export function testDataFile(spec: ServiceSpec): string {
+  const lookups = lookupFields(spec);
+  const required = requiredFields(spec);
+  const ids = lookups.length ? ', ids: LookupIds' : '';
+  const optional = spec.fields.length > required.length;
+  return lines(
+    header(spec).trimEnd(),
+    lookups.length > 0 && "import { expect } from 'chai';",
+    lookups.length > 0 && "import type { TestServer } from '../support/server.js';",
+    lookups.length > 0 && '',
+    `/** A ${spec.human.toLowerCase()} as the wire carries it: dates as ISO 8601 text, optional fields absent when they have no value. */`,
+    `export interface ${jsonName(spec)} {`,
+    ...spec.fields.map((f) => `  ${f.name}${f.required ? '' : '?'}: ${jsonType(f)};`),
+    '}',
+    '',
+    ...(lookups.length
+      ? [
+        '/** The ids of a lookup table: those a record may name, and one the table does not have. */',
+        'export interface LookupValues {',
+        '  active: number[];',
+        '  absent: number;',
+        '}',
+        '',
+        '/** The lookup tables the fields reference, as the server has them. */',
+        'export interface LookupIds {',
+        ...lookups.map((f) => `  ${f.name}: LookupValues;`),
+        '}',
+        '',
+        'export async function lookupIds(server: TestServer): Promise<LookupIds> {',
+        '  return {',
+        ...lookups.map((f) => `    ${f.name}: await lookupValues(server, '${f.lookup}'),`),
+        '  };',
+        '}',
+        '',
+        'async function lookupValues(server: TestServer, type: string): Promise<LookupValues> {',
+        '  const reply = await server.call(`/lookup-table/${encodeURIComponent(type)}`);',
+        '  expect(reply.status, `lookup table ${type}: ${reply.text}`).to.equal(200);',
+        '  const entries = (reply.body.result.data as { id: unknown; isActive: boolean }[]).filter((e): e is { id: number; isActive: boolean } => typeof e.id === \'number\');',
+        '  const active = entries.filter((e) => e.isActive).map((e) => e.id);',
+        '  expect(active, `lookup table ${type} has no active entry with an integer id`).to.not.be.empty;',
+        '  return { active, absent: Math.max(0, ...entries.map((e) => e.id)) + 1 };',
+        '}',
+        '',
+        '/** Row `n`\'s choice among the active ids. */',
+        'const pick = (values: LookupValues, n: number) => values.active[n % values.active.length];',
+        '',
+      ]
+      : []),
+    '/** Text that sorts alike under every collation: one letter and zero-padded digits, cut to `max` from the left. */',
+    "const text = (letter: string, n: number, max = Infinity) => `${letter}${String(n).padStart(4, '0')}`.slice(-max);",
+    '',
+    '/** Row `n` of a data set: every field set, each value within its limits and growing with `n`. */',
+    `export function rowData(n: number${ids}): Required<${jsonName(spec)}> {`,
+    '  return {',
+    ...spec.fields.map((f) => `    ${f.name}: ${rowValue(f)},`),
+    '  };',
+    '}',
+    ...(optional
+      ? [
+        '',
+        '/** Row `n` with the required fields only. */',
+        `export function requiredData(n: number${ids}): ${jsonName(spec)} {`,
+        ...(required.length
+          ? [
+            `  const { ${required.map((f) => f.name).join(', ')} } = rowData(n${lookups.length ? ', ids' : ''});`,
+            `  return { ${required.map((f) => f.name).join(', ')} };`,
+          ]
+          : ['  return {};']),
+        '}',
+      ]
+      : []),
+    '',
+  );
+}
