@@ -15,11 +15,12 @@ interface NewServiceOptions {
 
 /** `restlayer new service NAME --field name:type[:option...]...`: writes a CRUD service the team then owns. */
 export function newCommand(program: Command) {
-  // Usage errors are one line, like every other error (contract part 8): no help text after them.
-  const create = program.command('new').description('add code to the project');
+  // Usage errors are one line, like every other error (contract part 8): no help text or "Did you mean" line after them.
+  const create = program.command('new').description('add code to the project').showSuggestionAfterError(false);
 
   create
     .command('service <name>')
+    .showSuggestionAfterError(false)
     .description('write a CRUD service (module, routes, proxy, tests) into the project in the current folder, and register it in services/index.ts')
     .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable (repeatable)', collect, [])
     .option('--force', 'overwrite the generated files of an existing service of that name')

@@ -2,16 +2,30 @@ import { upperFirst } from '../names.js';
 import type { FieldSpec, ServiceSpec } from '../spec.js';
 import { header, jsonType, lines, lookupFields, requiredFields } from './code.js';
 
-/** The expression of row `n`'s value of a field, in the generated data helper. */
-function rowValue(field: FieldSpec): string {
+/**
+ * The expression of row `n`'s value of the field at `index`. Values grow with `n`, and two fields of one type hold
+ * different values, so a column written for another field shows in the tests.
+ */
+function rowValue(field: FieldSpec, index: number, prefix: string): string {
   switch (field.type) {
-    case 'text': return `text('${upperFirst(field.name).charAt(0)}', n${field.max ? `, ${field.max}` : ''})`;
-    case 'integer': return 'n * 7 - 20';
-    case 'decimal': return 'n * 2.5 + 0.25';
-    case 'date': return 'new Date(Date.UTC(2024, 0, 1 + n * 3, 9, 30)).toISOString()';
-    case 'boolean': return 'n % 3 === 0';
-    case 'lookup': return `pick(ids.${field.name}, n)`;
+    case 'text': return `text('${prefix}', n${field.max ? `, ${field.max}` : ''})`;
+    case 'integer': return `n * 7 ${index ? `+ ${index * 100 - 20}` : '- 20'}`;
+    case 'decimal': return `n * 2.5 + ${index + 0.25}`;
+    case 'date': return `new Date(Date.UTC(2024, ${index % 12}, 1 + n * 3, 9, 30)).toISOString()`;
+    case 'boolean': return `n % 3 === ${index % 3}`;
+    case 'lookup': return `pick(ids.${field.name}, n${index ? ` + ${index}` : ''})`;
   }
+}
+
+/** The fixed start of each text field's values: its initial, with its position when another text field took that. */
+function textPrefixes(spec: ServiceSpec): Map<string, string> {
+  const prefixes = new Map<string, string>();
+  spec.fields.forEach((f, index) => {
+    if (f.type !== 'text') return;
+    const initial = upperFirst(f.name).charAt(0);
+    prefixes.set(f.name, [...prefixes.values()].includes(initial) ? `${initial}${index}` : initial);
+  });
+  return prefixes;
 }
 
 /** The JSON type of the data set's records. */
@@ -23,6 +37,7 @@ export function testDataFile(spec: ServiceSpec): string {
   const required = requiredFields(spec);
   const ids = lookups.length ? ', ids: LookupIds' : '';
   const optional = spec.fields.length > required.length;
+  const prefixes = textPrefixes(spec);
   return lines(
     header(spec).trimEnd(),
     lookups.length > 0 && "import { expect } from 'chai';",
@@ -66,13 +81,13 @@ export function testDataFile(spec: ServiceSpec): string {
         '',
       ]
       : []),
-    '/** Text that sorts alike under every collation: one letter and zero-padded digits, cut to `max` from the left. */',
-    "const text = (letter: string, n: number, max = Infinity) => `${letter}${String(n).padStart(4, '0')}`.slice(-max);",
+    '/** Text that sorts alike under every collation: a fixed prefix and zero-padded digits, cut to `max` from the left. */',
+    "const text = (prefix: string, n: number, max = Infinity) => `${prefix}${String(n).padStart(4, '0')}`.slice(-max);",
     '',
     '/** Row `n` of a data set: every field set, each value within its limits and growing with `n`. */',
     `export function rowData(n: number${ids}): Required<${jsonName(spec)}> {`,
     '  return {',
-    ...spec.fields.map((f) => `    ${f.name}: ${rowValue(f)},`),
+    ...spec.fields.map((f, index) => `    ${f.name}: ${rowValue(f, index, prefixes.get(f.name) ?? '')},`),
     '  };',
     '}',
     ...(optional

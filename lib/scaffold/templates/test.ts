@@ -399,7 +399,7 @@ export function testFile(spec: ServiceSpec): string {
       ]
       : []),
     '',
-    `describe('${human} service (made by restlayer new service)', () => {`,
+    `describe('${human} service', () => {`,
     crud,
     '',
     list,
