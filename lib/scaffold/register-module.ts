@@ -65,13 +65,19 @@ export async function registerModule(source: string, name: string, from: string)
     const last = elements.at(-1);
     if (!last) edits.push({ at: list.getStart(file) + 1, insert: name });
     else {
-      // After the trailing comma, if there is one, so the list keeps its style.
-      const at = elements.hasTrailingComma ? source.indexOf(',', last.end) + 1 : last.end;
+      const comma = elements.hasTrailingComma ? source.indexOf(',', last.end) : -1;
       const start = last.getStart(file);
-      const multiline = source.slice(list.getStart(file), elements[0].getStart(file)).includes('\n');
-      const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf('\n', start) + 1, start))![0];
-      const separator = multiline ? `\n${indent}` : ' ';
-      edits.push({ at, insert: elements.hasTrailingComma ? `${separator}${name},` : `,${separator}${name}` });
+      if (source.slice(list.getStart(file), elements[0].getStart(file)).includes('\n')) {
+        // One element a line: a line of its own after the last one (after any comment ending that line), same indent.
+        const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf('\n', start) + 1, start))![0];
+        const lineEnd = source.indexOf('\n', last.end);
+        const at = lineEnd < 0 ? list.end - 1 : Math.min(lineEnd, list.end - 1);
+        edits.push({ at, insert: `\n${indent}${name}${comma < 0 ? '' : ','}` });
+        // Listed after the line it precedes at the same place: edits at one place apply in reverse order.
+        if (comma < 0) edits.push({ at: last.end, insert: ',' });
+      } else {
+        edits.push(comma < 0 ? { at: last.end, insert: `, ${name}` } : { at: comma + 1, insert: ` ${name},` });
+      }
     }
     changes.push(`added ${name} to modules`);
   }

@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import { expectCliFailure, lines, stackLine } from '../support/cli-env.js';
 import { requireServices } from '../support/hooks.js';
 import { type CliResult, childEnv, projectRoot, runCli } from '../support/processes.js';
-import { makeTempDir, removeTempDirs } from '../support/temp.js';
+import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
 
 /** A copy of the project as git sees it (tracked and new files, not ignored ones), sharing its node_modules. */
 function copyProject(): string {
@@ -145,6 +145,53 @@ describe('restlayer new service: the scaffold', function () {
       const elsewhere = makeTempDir('restlayer-not-a-project-');
       expectCliFailure(await newService(['new', 'service', 'widget', '--field', 'title:text'], elsewhere), 1, 'has no services/index.ts');
       expect(readdirSync(elsewhere)).to.deep.equal([]);
+    });
+  });
+
+  describe('the one edit outside the new folders: services/index.ts', () => {
+    const miniProject = (index: string) => writeFiles(makeTempDir('restlayer-scaffold-index-'), { 'services/index.ts': index });
+
+    it('adds the import and the module to a list written over several lines, keeping its trailing comma', async () => {
+      const dir = miniProject([
+        "import { salesOrderModule } from './sales-order/module.js';",
+        '',
+        '// Order is migration order.',
+        'export const modules = [',
+        '  salesOrderModule, // the sample',
+        '];',
+        '',
+      ].join('\n'));
+      const memo = await newService([...optionalOnly, '--json'], dir);
+      expect(memo.code, memo.stderr).to.equal(0);
+      const printed = JSON.parse(memo.stdout) as { service: string; path: string; files: string[]; registration: string[] };
+      expect(printed).to.deep.equal({
+        service: 'IMemoService',
+        path: '/memo',
+        files: generatedFiles('memo', 'memoId'),
+        registration: ["added import { memoModule } from './memo/module.js';", 'added memoModule to modules'],
+      });
+      expect((await newService(requiredOnly, dir)).code).to.equal(0);
+      expect(readFileSync(join(dir, 'services/index.ts'), 'utf8')).to.equal([
+        "import { salesOrderModule } from './sales-order/module.js';",
+        "import { memoModule } from './memo/module.js';",
+        "import { stockLevelModule } from './stock-level/module.js';",
+        '',
+        '// Order is migration order.',
+        'export const modules = [',
+        '  salesOrderModule, // the sample',
+        '  memoModule,',
+        '  stockLevelModule,',
+        '];',
+        '',
+      ].join('\n'));
+    });
+
+    it('leaves a file without a modules array literal alone: exit 1, with what to add by hand, and nothing written', async () => {
+      const dir = miniProject("import { plugins } from './plugins.js';\n\nexport const modules = plugins.map((p) => p.module);\n");
+      const before = snapshot(dir);
+      expectCliFailure(await newService(optionalOnly, dir), 1,
+        "services/index.ts: `modules` is not an array literal; add `import { memoModule } from './memo/module.js';` and memoModule to its modules list by hand");
+      expect(snapshot(dir)).to.deep.equal(before);
     });
   });
 

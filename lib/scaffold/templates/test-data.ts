@@ -97,8 +97,9 @@ export function testDataFile(spec: ServiceSpec): string {
         `export function requiredData(n: number${ids}): ${jsonName(spec)} {`,
         ...(required.length
           ? [
-            `  const { ${required.map((f) => f.name).join(', ')} } = rowData(n${lookups.length ? ', ids' : ''});`,
-            `  return { ${required.map((f) => f.name).join(', ')} };`,
+            // Property reads, not a destructuring: a field may be named like a reserved word (`class`, `default`).
+            `  const row = rowData(n${lookups.length ? ', ids' : ''});`,
+            `  return { ${required.map((f) => `${f.name}: row.${f.name}`).join(', ')} };`,
           ]
           : ['  return {};']),
         '}',
