@@ -81,15 +81,38 @@ function mochaCounts(run: CliResult) {
   return { passing: count('passing'), failing: count('failing'), pending: count('pending') };
 }
 
+interface Generated {
+  full: CliResult;
+  others: CliResult[];
+  build: CliResult;
+}
+
 describe('restlayer new service: the scaffold', function () {
   this.timeout(120_000);
+  /** The copy the error cases run in (it must stay as it is). */
   let project: string;
+  /** The copy that gets the generated services and is built; the build runs while the other tests do. */
+  let built: string;
+  let generated: Promise<Generated>;
+  // A CLI process takes a second or two to start, far longer while tsc runs beside it on a busy machine.
+  const newService = (args: string[], cwd = project) => runCli(args, { cwd, env: childEnv(), timeoutMs: 120_000 });
+
   before(() => {
     project = copyProject();
+    built = copyProject();
+    generated = (async () => {
+      const full = await newService(fullService, built);
+      const others = [await newService(optionalOnly, built), await newService(requiredOnly, built)];
+      const build = await runNode(built, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], childEnv(), 540_000);
+      return { full, others, build };
+    })();
+    // Awaited by the last suite; a failure meanwhile must not count as an unhandled rejection.
+    generated.catch(() => {});
   });
-  after(() => removeTempDirs());
-
-  const newService = (args: string[], cwd = project) => runCli(args, { cwd, env: childEnv() });
+  after(async () => {
+    await generated.catch(() => {});
+    removeTempDirs();
+  });
 
   describe('refuses bad arguments with one line and exit 2, writing nothing', () => {
     const cases: [string, string[], string][] = [
@@ -201,9 +224,9 @@ describe('restlayer new service: the scaffold', function () {
     let full: CliResult;
     let build: CliResult;
     before(async () => {
-      full = await newService(fullService);
-      for (const args of [optionalOnly, requiredOnly]) expect((await newService(args)).code).to.equal(0);
-      build = await runNode(project, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], childEnv(), 540_000);
+      let others: CliResult[];
+      ({ full, others, build } = await generated);
+      for (const other of others) expect(other.code, other.stderr).to.equal(0);
     });
 
     it('writes the module, routes and tests, registers the module, and says what to do next', () => {
@@ -213,10 +236,10 @@ describe('restlayer new service: the scaffold', function () {
       for (const file of files) expect(full.stdout).to.include(`  ${file}\n`);
       expect(full.stdout).to.include("services/index.ts: added import { purchaseOrderModule } from './purchase-order/module.js';");
       expect(full.stdout).to.include('next steps:');
-      const index = readFileSync(join(project, 'services/index.ts'), 'utf8');
+      const index = readFileSync(join(built, 'services/index.ts'), 'utf8');
       expect(index).to.match(/^export const modules = \[salesOrderModule, purchaseOrderModule, memoModule, stockLevelModule\] as const;$/m);
       for (const file of files) {
-        const text = readFileSync(join(project, file), 'utf8');
+        const text = readFileSync(join(built, file), 'utf8');
         // One header line says how the file was made; no other marker, and no `any`.
         expect(lines(text)[0], file).to.match(/^\/\/ Made by `restlayer new service purchase-order --field title:text:required:max=60:sortable:filterable .*`/);
         expect(text.match(/restlayer new service/g), file).to.have.length(1);
@@ -225,19 +248,19 @@ describe('restlayer new service: the scaffold', function () {
     });
 
     it('keeps lib/ free of imports from services/ and routes/ (the templates build those paths)', () => {
-      const layer = [...snapshot(join(project, 'lib'))];
+      const layer = [...snapshot(join(built, 'lib'))];
       expect(layer.filter(([file]) => file.startsWith('scaffold/'))).to.not.be.empty;
       const importing = layer.filter(([, text]) => /from '(\.\.\/)+(services|routes)\//.test(text)).map(([file]) => file);
       expect(importing).to.deep.equal([]);
     });
 
     it('refuses to overwrite the module (exit 1) unless --force, which writes the same files and lists the module once', async () => {
-      const before = snapshot(project);
-      expectCliFailure(await newService(fullService), 1, 'services/purchase-order, routes/purchase-order, test/purchase-order already exist');
-      const forced = await newService([...fullService, '--force']);
+      const before = snapshot(built);
+      expectCliFailure(await newService(fullService, built), 1, 'services/purchase-order, routes/purchase-order, test/purchase-order already exist');
+      const forced = await newService([...fullService, '--force'], built);
       expect(forced.code, forced.stderr).to.equal(0);
       expect(forced.stdout).to.not.include('services/index.ts:');
-      expect(snapshot(project)).to.deep.equal(before);
+      expect(snapshot(built)).to.deep.equal(before);
     });
 
     it('compiles under the project\'s strict tsconfig', () => {
@@ -246,7 +269,7 @@ describe('restlayer new service: the scaffold', function () {
 
     it("passes its own tests and the drift test on SQLite", async function () {
       if (build.code !== 0) this.skip();
-      const run = await runNode(project, ['node_modules/mocha/bin/mocha.js', ...generatedTests], childEnv(), 300_000);
+      const run = await runNode(built, ['node_modules/mocha/bin/mocha.js', ...generatedTests], childEnv(), 300_000);
       const counts = mochaCounts(run);
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(counts.failing).to.equal(0);
@@ -262,7 +285,7 @@ describe('restlayer new service: the scaffold', function () {
         RESTLAYER_TEST_STORAGE: 'postgres', RESTLAYER_TEST_REDIS: 'true', CI: process.env.CI,
         RESTLAYER_TEST_PG_URL: process.env.RESTLAYER_TEST_PG_URL, RESTLAYER_TEST_REDIS_URL: process.env.RESTLAYER_TEST_REDIS_URL,
       });
-      const run = await runNode(project, ['node_modules/mocha/bin/mocha.js', ...generatedTests], env, 300_000);
+      const run = await runNode(built, ['node_modules/mocha/bin/mocha.js', ...generatedTests], env, 300_000);
       const counts = mochaCounts(run);
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(counts.failing).to.equal(0);
