@@ -33,15 +33,27 @@ function sourceFiles(dir: string, skip?: string): string[] {
   });
 }
 
-/** The tables and indexes the files create by a literal name (`createTable('x')`, `createIndex('x')`), and where. */
-function namesCreatedIn(files: string[], root: string): Map<string, string> {
-  const names = new Map<string, string>();
+/** Who creates a table or an index: a file of the project, or the layer. */
+interface Creator {
+  /** Names created literally (`createTable('x')`). */
+  exact: Map<string, string>;
+  /** Starts of names built in a template (`createIndex(\`ix_sales_order_${column}\`)`): any name starting so may be taken. */
+  prefixes: Map<string, string>;
+}
+
+/** The tables and indexes `files` create, each with the label of its file. */
+function namesCreatedIn(files: string[], label: (file: string) => string, into: Creator): Creator {
   for (const file of files) {
-    for (const match of readFileSync(file, 'utf8').matchAll(/create(?:Table|Index)\(\s*['"]([A-Za-z0-9_]+)['"]/g)) {
-      if (!names.has(match[1])) names.set(match[1], relative(root, file).split(sep).join('/'));
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/create(?:Table|Index)\(\s*(?:'([A-Za-z0-9_]+)'|"([A-Za-z0-9_]+)"|`([A-Za-z0-9_]+)`)/g)) {
+      const name = match[1] ?? match[2] ?? match[3];
+      if (!into.exact.has(name)) into.exact.set(name, label(file));
+    }
+    for (const [, prefix] of text.matchAll(/create(?:Table|Index)\(\s*`([A-Za-z0-9_]+)\$\{/g)) {
+      if (!into.prefixes.has(prefix)) into.prefixes.set(prefix, label(file));
     }
   }
-  return names;
+  return into;
 }
 
 /**
@@ -50,9 +62,11 @@ function namesCreatedIn(files: string[], root: string): Map<string, string> {
  */
 function checkSqlNames(spec: ServiceSpec, root: string) {
   const layer = fileURLToPath(new URL('../', import.meta.url));
-  const taken = namesCreatedIn([...sourceFiles(join(root, 'services'), join(root, 'services', spec.kebab)), ...sourceFiles(layer)], root);
+  const taken: Creator = { exact: new Map(), prefixes: new Map() };
+  namesCreatedIn(sourceFiles(join(root, 'services'), join(root, 'services', spec.kebab)), (file) => relative(root, file).split(sep).join('/'), taken);
+  namesCreatedIn(sourceFiles(layer), (file) => `the layer (lib/${relative(layer, file).split(sep).join('/').replace(/\.js$/, '')})`, taken);
   for (const name of [spec.table, ...indexedFields(spec).map((f) => indexName(spec, f))]) {
-    const owner = taken.get(name);
+    const owner = taken.exact.get(name) ?? [...taken.prefixes].find(([prefix]) => name.startsWith(prefix))?.[1];
     if (owner) throw conflict(`${owner} already creates the table or index ${name}: choose another service${name === spec.table ? '' : ' or field'} name`);
   }
 }

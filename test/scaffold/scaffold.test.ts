@@ -164,6 +164,15 @@ describe('restlayer new service: the scaffold', function () {
       expect(snapshot(project)).to.deep.equal(before);
     });
 
+    it("a table of the layer's own (app_user), or an index another module builds by name (ix_sales_order_status)", async () => {
+      const before = snapshot(project);
+      expectCliFailure(await newService(['new', 'service', 'app-user', '--field', 'name:text']), 1,
+        'the layer (lib/auth/migrations) already creates the table or index app_user');
+      expectCliFailure(await newService(['new', 'service', 'sales', '--field', 'orderStatus:integer:sortable']), 1,
+        'services/sales-order/migrations.ts already creates the table or index ix_sales_order_status: choose another service or field name');
+      expect(snapshot(project)).to.deep.equal(before);
+    });
+
     it('a folder that is not a project', async () => {
       const elsewhere = makeTempDir('restlayer-not-a-project-');
       expectCliFailure(await newService(['new', 'service', 'widget', '--field', 'title:text'], elsewhere), 1, 'has no services/index.ts');
