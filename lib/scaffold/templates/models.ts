@@ -57,7 +57,7 @@ export function modelsFile(spec: ServiceSpec): string {
     ');',
     '',
     `type CriteriaFields = typeof ${camel}Criteria.fields;`,
-    `export type ${pascal}FilterField = keyof CriteriaFields;`,
+    filterable.length > 0 && `export type ${pascal}FilterField = keyof CriteriaFields;`,
     `export type ${pascal}SortField = (typeof ${camel}Criteria.sortable)[number];`,
     `export type ${pascal}_ReadListInput_Criteria = Criteria<CriteriaFields, ${pascal}SortField>;`,
     '',

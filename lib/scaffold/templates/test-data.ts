@@ -38,12 +38,16 @@ export function testDataFile(spec: ServiceSpec): string {
   const ids = lookups.length ? ', ids: LookupIds' : '';
   const optional = spec.fields.length > required.length;
   const prefixes = textPrefixes(spec);
+  const wireNotes = [
+    spec.fields.some((f) => f.type === 'date') && 'dates as ISO 8601 text',
+    optional && 'optional fields absent when they have no value',
+  ].filter((note): note is string => Boolean(note));
   return lines(
     header(spec).trimEnd(),
     lookups.length > 0 && "import { expect } from 'chai';",
     lookups.length > 0 && "import type { TestServer } from '../support/server.js';",
     lookups.length > 0 && '',
-    `/** A ${spec.human.toLowerCase()} as the wire carries it: dates as ISO 8601 text, optional fields absent when they have no value. */`,
+    `/** A ${spec.human.toLowerCase()} as the wire carries it${wireNotes.length ? `: ${wireNotes.join(', ')}` : ''}. */`,
     `export interface ${jsonName(spec)} {`,
     ...spec.fields.map((f) => `  ${f.name}${f.required ? '' : '?'}: ${jsonType(f)};`),
     '}',
