@@ -4,6 +4,7 @@ import { setCliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { configCommand } from './config-check.js';
 import { lookupCommand } from './lookup.js';
+import { newCommand } from './new-service.js';
 import { openapiCommand } from './openapi.js';
 import { serveCommand } from './serve.js';
 import { tokenCommand } from './token.js';
@@ -36,6 +37,7 @@ export async function runCli(application: Application, options: RunCliOptions = 
   tokenCommand(program);
   lookupCommand(program);
   openapiCommand(program);
+  newCommand(program);
 
   try {
     await program.parseAsync([...(options.argv ?? process.argv)]);

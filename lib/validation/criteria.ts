@@ -41,6 +41,8 @@ export const field = {
   text: (): FieldSpec<string> => ({ kind: 'text', type: 'string', value: text() }),
   // List fields hold ids: SQL `integer` columns, so their values are 32-bit.
   list: (): FieldSpec<number> => ({ kind: 'list', type: 'integer', value: integer(INT32) }),
+  // Whole numbers stored in SQL `integer` columns: a fraction would not even bind to such a column (PostgreSQL).
+  integerRange: (): FieldSpec<number> => ({ kind: 'range', type: 'integer', value: integer(INT32) }),
   dateRange: (): FieldSpec<Date> => ({ kind: 'range', type: 'date', value: date() }),
   numberRange: (): FieldSpec<number> => ({ kind: 'range', type: 'number', value: decimal() }),
   flag: (): FieldSpec<boolean> => ({ kind: 'boolean', type: 'boolean', value: boolean() }),

@@ -7,7 +7,7 @@ import { model, integer, text } from '../../lib/validation/fields.js';
 import type { RestClient } from '../../lib/client/client.js';
 import { LookupProxy } from '../../lib/lookup/lookup-proxy.js';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
-import { type ProxyUnderTest, driftProblems, methodsOf } from './drift.js';
+import { type DriftProxy, type ProxyUnderTest, driftFiles, driftProblems, methodsOf } from './drift.js';
 
 /** Every proxy of the client, with one valid call of each method. */
 export function proxies(client: RestClient): ProxyUnderTest[] {
@@ -64,13 +64,17 @@ const withRoute = (r: LoadedRoute, spec: Record<string, unknown>): LoadedRoute =
 
 describe('client: no drift between proxies and routes', () => {
   let routes: LoadedRoute[];
+  /** The proxies above and those of services with a drift file of their own (test/<service>/<service>.drift.ts). */
+  let everyProxy: (client: RestClient) => ProxyUnderTest[];
   before(async () => {
     routes = await applicationRoutes(application);
+    const discovered: DriftProxy[] = await driftFiles();
+    everyProxy = (client) => [...proxies(client), ...discovered.map((make) => make(client))];
   });
 
   it('every exposed operation has a proxy method sending the verb, path, query and body its route takes', async () => {
     expect(routes.filter((r) => r.route.operation).length).to.be.at.least(9);
-    expect(await driftProblems(routes, proxies)).to.deep.equal([]);
+    expect(await driftProblems(routes, everyProxy)).to.deep.equal([]);
   });
 
   describe('fails when a route and its proxy disagree', () => {
@@ -93,7 +97,7 @@ describe('client: no drift between proxies and routes', () => {
     ];
     for (const [name, mutate, expected] of cases) {
       it(name, async () => {
-        const problems = await driftProblems(mutate(), proxies);
+        const problems = await driftProblems(mutate(), everyProxy);
         expect(problems.some((p) => expected.test(p)), problems.join('\n')).to.equal(true);
       });
     }

@@ -1,3 +1,6 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type LoadedRoute } from '../../lib/routing/load-routes.js';
 import { RestClient } from '../../lib/client/client.js';
 import { OperationNotSupportedError } from '../../lib/client/errors.js';
@@ -13,6 +16,27 @@ export interface ProxyUnderTest {
   /** False for a client part that implements only some operations of its service (the token service's refresh). */
   everyMethodIsAnOperation?: boolean;
   samples: Record<string, () => Promise<unknown>>;
+}
+
+/** What a drift file exports: a service's proxy with one valid call of each method. */
+export type DriftProxy = (client: RestClient) => ProxyUnderTest;
+
+/**
+ * The proxies of services that bring their own drift samples: the `driftProxy` export of every `*.drift.js` in a folder
+ * of the compiled tests (`restlayer new service` writes test/<service>/<service>.drift.ts), so a new service is checked
+ * against its routes without an edit here.
+ */
+export async function driftFiles(): Promise<DriftProxy[]> {
+  const tests = fileURLToPath(new URL('../', import.meta.url));
+  const found: DriftProxy[] = [];
+  for (const folder of readdirSync(tests, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+    for (const name of readdirSync(join(tests, folder)).filter((n) => n.endsWith('.drift.js')).sort()) {
+      const exports = (await import(pathToFileURL(join(tests, folder, name)).href)) as { driftProxy?: unknown };
+      if (typeof exports.driftProxy !== 'function') throw new Error(`test/${folder}/${name} exports no driftProxy(client) function`);
+      found.push(exports.driftProxy as DriftProxy);
+    }
+  }
+  return found;
 }
 
 /** The methods of an object's class (prototype chain up to Object), constructor excluded. */

@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { ScaffoldError } from '../scaffold/scaffold-error.js';
+import { serviceSpec } from '../scaffold/spec.js';
+import { writeService } from '../scaffold/write-service.js';
+import { CliError } from './cli-error.js';
+import { printJson } from './service-context.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+interface NewServiceOptions {
+  field: string[];
+  force?: boolean;
+  json?: boolean;
+}
+
+/** `restlayer new service NAME --field name:type[:option...]...`: writes a CRUD service the team then owns. */
+export function newCommand(program: Command) {
+  // Usage errors are one line, like every other error (contract part 8): no help text or "Did you mean" line after them.
+  const create = program.command('new').description('add code to the project').showSuggestionAfterError(false);
+
+  create
+    .command('service <name>')
+    .showSuggestionAfterError(false)
+    .description('write a CRUD service (module, routes, proxy, tests) into the project in the current folder, and register it in services/index.ts')
+    .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable (repeatable)', collect, [])
+    .option('--force', 'overwrite the generated files of an existing service of that name')
+    .option('--json', 'machine-readable output')
+    .action(async (name: string, opts: NewServiceOptions) => {
+      const command = ['restlayer new service', name, ...opts.field.map((f) => `--field ${f}`)].join(' ');
+      try {
+        const spec = serviceSpec(name, opts.field, command);
+        const written = await writeService(spec, { root: process.cwd(), force: opts.force });
+        if (opts.json) return printJson({ service: `I${spec.pascal}Service`, path: `/${spec.kebab}`, ...written });
+        process.stdout.write([
+          `created I${spec.pascal}Service, served at /${spec.kebab}:`,
+          ...written.files.map((f) => `  ${f}`),
+          ...written.registration.map((change) => `services/index.ts: ${change}`),
+          'next steps:',
+          `  1. build and run its tests: npx tsc -p tsconfig.json && npx mocha 'dist/test/${spec.kebab}/**/*.test.js'`,
+          '     (on PostgreSQL: RESTLAYER_TEST_STORAGE=postgres RESTLAYER_TEST_REDIS=true in front of mocha)',
+          `  2. make the code yours: business rules in services/${spec.kebab}/sql-${spec.kebab}-service.ts, wire models in ${spec.kebab}-models.ts`,
+          `  3. change the schema with a new migration in services/${spec.kebab}/migrations.ts (0002-...), never by editing 0001`,
+          '  4. restlayer serve creates the table on its next start',
+          '',
+        ].join('\n'));
+      } catch (err) {
+        if (err instanceof ScaffoldError) throw new CliError(err.message, err.kind === 'usage' ? 2 : 1);
+        throw err;
+      }
+    });
+}

@@ -1,0 +1,88 @@
+import type ts from 'typescript';
+import { ScaffoldError } from './scaffold-error.js';
+
+export interface Registration {
+  /** services/index.ts after the edit (unchanged when the module was listed already). */
+  text: string;
+  /** What changed, one line each, for the command to print. */
+  changes: string[];
+}
+
+interface Edit {
+  at: number;
+  insert: string;
+}
+
+const byHand = (name: string, from: string, why: string) =>
+  new ScaffoldError(`services/index.ts: ${why}; add \`import { ${name} } from '${from}';\` and ${name} to its modules list by hand`, 'conflict');
+
+/** `[...] as const`, `[...] satisfies X`, `([...])`: the array literal inside. */
+function arrayOf(typescript: typeof ts, node: ts.Expression | undefined): ts.ArrayLiteralExpression | undefined {
+  let current = node;
+  while (current && (typescript.isAsExpression(current) || typescript.isSatisfiesExpression(current) || typescript.isParenthesizedExpression(current))) {
+    current = current.expression;
+  }
+  return current && typescript.isArrayLiteralExpression(current) ? current : undefined;
+}
+
+/**
+ * Adds a module to the application's list in services/index.ts: an import after the last import, and the name at the
+ * end of `export const modules = [...]`. The file is read with the TypeScript parser, so the list may span lines, hold
+ * comments or end with a comma; a file without exactly one such array literal is left alone, with what to do by hand.
+ * The compiler is loaded here only: no other command pays for it.
+ */
+export async function registerModule(source: string, name: string, from: string): Promise<Registration> {
+  let typescript: typeof ts;
+  try {
+    typescript = (await import('typescript')).default;
+  } catch {
+    throw byHand(name, from, 'the typescript package is not installed, so the file cannot be edited safely');
+  }
+  const file = typescript.createSourceFile('index.ts', source, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
+
+  const lists = file.statements.filter(typescript.isVariableStatement).flatMap((statement) =>
+    statement.declarationList.declarations.filter((d) => typescript.isIdentifier(d.name) && d.name.text === 'modules'));
+  if (lists.length !== 1) throw byHand(name, from, lists.length ? 'it declares `modules` more than once' : 'it declares no `modules` list');
+  const list = arrayOf(typescript, lists[0].initializer);
+  if (!list) throw byHand(name, from, '`modules` is not an array literal');
+
+  const edits: Edit[] = [];
+  const changes: string[] = [];
+  const imports = file.statements.filter(typescript.isImportDeclaration);
+  const imported = imports.some((i) => {
+    const bindings = i.importClause?.namedBindings;
+    return bindings !== undefined && typescript.isNamedImports(bindings) && bindings.elements.some((e) => e.name.text === name);
+  });
+  if (!imported) {
+    const line = `import { ${name} } from '${from}';`;
+    const last = imports.at(-1);
+    edits.push(last ? { at: last.end, insert: `\n${line}` } : { at: 0, insert: `${line}\n` });
+    changes.push(`added ${line}`);
+  }
+
+  const elements = list.elements;
+  if (!elements.some((e) => typescript.isIdentifier(e) && e.text === name)) {
+    const last = elements.at(-1);
+    if (!last) edits.push({ at: list.getStart(file) + 1, insert: name });
+    else {
+      const comma = elements.hasTrailingComma ? source.indexOf(',', last.end) : -1;
+      const start = last.getStart(file);
+      if (source.slice(list.getStart(file), elements[0].getStart(file)).includes('\n')) {
+        // One element a line: a line of its own after the last one (after any comment ending that line), same indent.
+        const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf('\n', start) + 1, start))![0];
+        const lineEnd = source.indexOf('\n', last.end);
+        const at = lineEnd < 0 ? list.end - 1 : Math.min(lineEnd, list.end - 1);
+        edits.push({ at, insert: `\n${indent}${name}${comma < 0 ? '' : ','}` });
+        // Listed after the line it precedes at the same place: edits at one place apply in reverse order.
+        if (comma < 0) edits.push({ at: last.end, insert: ',' });
+      } else {
+        edits.push(comma < 0 ? { at: last.end, insert: `, ${name}` } : { at: comma + 1, insert: ` ${name},` });
+      }
+    }
+    changes.push(`added ${name} to modules`);
+  }
+
+  let text = source;
+  for (const edit of edits.sort((a, b) => b.at - a.at)) text = text.slice(0, edit.at) + edit.insert + text.slice(edit.at);
+  return { text, changes };
+}

@@ -1,0 +1,141 @@
+import { type ServiceNames, serviceNames, snakeCase } from './names.js';
+import { ScaffoldError } from './scaffold-error.js';
+
+export const FIELD_TYPES = ['text', 'integer', 'decimal', 'date', 'boolean', 'lookup'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** One field of a scaffolded service, as `--field name:type[:option...]` gave it. */
+export interface FieldSpec {
+  /** The wire name (camelCase). */
+  name: string;
+  column: string;
+  type: FieldType;
+  /** For `lookup`: the lookup table type whose active entries are the valid values. */
+  lookup?: string;
+  required: boolean;
+  /** For `text`: the most characters it takes (a `varchar(max)` column). */
+  max?: number;
+  sortable: boolean;
+  filterable: boolean;
+}
+
+export interface ServiceSpec extends ServiceNames {
+  fields: FieldSpec[];
+  /** The command line that made it, for the one-line header of every generated file. */
+  command: string;
+}
+
+const usage = (text: string) => new ScaffoldError(text, 'usage');
+
+const kebabName = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const camelName = /^[a-z][a-zA-Z0-9]*$/;
+const lookupType = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** PostgreSQL cuts longer identifiers silently; two index names cut alike would collide. */
+const MAX_IDENTIFIER = 63;
+/** PostgreSQL's limit for `varchar(n)`. */
+const MAX_TEXT = 10_485_760;
+
+/**
+ * Names the layer already uses: its own module (`auth`), its service keys (a module providing one of them stops
+ * startup) and its route folders.
+ */
+const reservedServiceNames = new Map<string, string>([
+  ['auth', "the layer's own module and routes"],
+  ['authentication', "the layer's variant B login route"],
+  ['health', "the layer's health routes"],
+  ['lookup-table', "the layer's lookup table routes"],
+  ['docs', "the layer's API reference"],
+  ['metrics', "the layer's metrics"],
+  ...['lookup', 'login', 'users', 'tokens', 'cookie-sessions', 'throttle', 'storage', 'shared'].map(
+    (name): [string, string] => [name, "one of the layer's own services"]),
+]);
+
+/** Field names every generated service has already, or that the list criteria and the JSON bodies keep for themselves. */
+function reservedFieldNames(names: ServiceNames): Map<string, string> {
+  return new Map([
+    [names.id.toLowerCase(), 'the id of every record'],
+    ['revisionnumber', 'the concurrency check of every record'],
+    ['modifieddate', 'the time of every change'],
+    ...['skip', 'take', 'gettotalcount', 'sort'].map((name): [string, string] => [name, 'a list option']),
+    ...['constructor', 'prototype'].map((name): [string, string] => [name, 'refused as a JSON property']),
+  ]);
+}
+
+const typeList = 'text, integer, decimal, date, boolean or lookup=<table>';
+const optionList = 'required, max=N (text), sortable, filterable';
+
+/** Reads `name:type[:option...]`; every problem is a one-line usage error naming the argument. */
+export function parseField(arg: string): FieldSpec {
+  const where = `--field '${arg}'`;
+  const [name, typeText, ...options] = arg.split(':');
+  if (!camelName.test(name)) {
+    throw usage(`${where}: the field name must be camelCase, a letter first (e.g. unitPrice)${name ? '' : '; write name:type'}`);
+  }
+  if (!typeText) throw usage(`${where}: give a type after the name: ${typeList}`);
+  const [typeName, lookup, ...rest] = typeText.split('=');
+  if (!(FIELD_TYPES as readonly string[]).includes(typeName)) throw usage(`${where}: unknown type '${typeText}' (use ${typeList})`);
+  const type = typeName as FieldType;
+  if (type === 'lookup') {
+    if (lookup === undefined || rest.length || !lookupType.test(lookup)) {
+      throw usage(`${where}: write lookup=<table>, the lookup table's type (e.g. lookup=sales-territory)`);
+    }
+  } else if (lookup !== undefined) throw usage(`${where}: unknown type '${typeText}' (use ${typeList})`);
+
+  const field: FieldSpec = { name, column: snakeCase(name), type, required: false, sortable: false, filterable: false };
+  if (type === 'lookup') field.lookup = lookup;
+  const seen = new Set<string>();
+  for (const option of options) {
+    const [key, value, ...extra] = option.split('=');
+    if (seen.has(key)) throw usage(`${where}: option '${key}' is given twice`);
+    seen.add(key);
+    if (key === 'max') {
+      if (type !== 'text') throw usage(`${where}: max=N applies to text fields only`);
+      const max = Number(value);
+      if (extra.length || !/^\d+$/.test(value ?? '') || max < 1 || max > MAX_TEXT) {
+        throw usage(`${where}: max must be a whole number of characters from 1 to ${MAX_TEXT} (max=100)`);
+      }
+      field.max = max;
+    } else if ((key === 'required' || key === 'sortable' || key === 'filterable') && value === undefined) {
+      field[key] = true;
+    } else {
+      throw usage(`${where}: unknown option '${option}' (use ${optionList})`);
+    }
+  }
+  return field;
+}
+
+/** The whole service: its names from `name`, its fields from the `--field` arguments, checked together. */
+export function serviceSpec(name: string, fieldArgs: readonly string[], command: string): ServiceSpec {
+  if (!kebabName.test(name)) {
+    throw usage(`service name '${name}' must be kebab-case: lower-case words of letters and digits joined by '-' (e.g. purchase-order)`);
+  }
+  const reservedName = reservedServiceNames.get(name);
+  if (reservedName) throw usage(`service name '${name}' is taken by ${reservedName}; choose another`);
+  if (!fieldArgs.length) throw usage('give the fields of the service: --field name:type[:option...], once per field');
+  const names = serviceNames(name);
+  const reserved = reservedFieldNames(names);
+  const fields: FieldSpec[] = [];
+  const byName = new Map<string, string>();
+  const byColumn = new Map<string, string>();
+  for (const arg of fieldArgs) {
+    const field = parseField(arg);
+    const why = reserved.get(field.name.toLowerCase());
+    if (why) throw usage(`--field '${arg}': ${field.name} is reserved (${why})`);
+    // Request property names match case-insensitively, so `name` and `Name` would be one property.
+    const twin = byName.get(field.name.toLowerCase()) ?? byColumn.get(field.column);
+    if (twin) throw usage(`--field '${arg}' and --field '${twin}' name the same field (names match case-insensitively)`);
+    byName.set(field.name.toLowerCase(), arg);
+    byColumn.set(field.column, arg);
+    fields.push(field);
+  }
+  const identifiers = [names.table, names.idColumn, `restlayer_migration_${names.table}`, ...fields.flatMap((f) => [f.column, indexName(names, f)])];
+  const long = identifiers.find((identifier) => identifier.length > MAX_IDENTIFIER);
+  if (long) throw usage(`the SQL name ${long} is longer than ${MAX_IDENTIFIER} characters: shorten the service or field name`);
+  return { ...names, fields, command };
+}
+
+/** The index a sortable or filterable field gets. */
+export const indexName = (names: Pick<ServiceNames, 'table'>, field: Pick<FieldSpec, 'column'>) => `ix_${names.table}_${field.column}`;
+
+/** Fields that need an index: lists sort or filter on them. */
+export const indexedFields = (spec: ServiceSpec) => spec.fields.filter((f) => f.sortable || f.filterable);

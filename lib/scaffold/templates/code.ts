@@ -1,0 +1,100 @@
+import { upperFirst } from '../names.js';
+import type { FieldSpec, ServiceSpec } from '../spec.js';
+
+/**
+ * Pieces of generated TypeScript shared by the templates. Generated files import the project's own folders with a
+ * relative path built from `ROOT`, the way back to the project folder from services/<name>/, routes/<name>/ and
+ * test/<name>/ alike.
+ */
+export const ROOT = '../../';
+
+/** The one line every generated file starts with. */
+export const header = (spec: ServiceSpec) => `// Made by \`${spec.command}\`; the code is yours to edit: nothing regenerates it.\n`;
+
+/** Lines joined with newlines, skipping the `false`/`undefined` of conditional lines. */
+export const lines = (...parts: (string | false | undefined)[]) => parts.filter((p): p is string => typeof p === 'string').join('\n');
+
+/** `import { a, b } from 'x';`, the names in ASCII order as the project writes them (`type X` sorts as X). */
+export function importLine(names: (string | false)[], from: string, typeOnly = false): string | false {
+  const kept = names.filter((n): n is string => Boolean(n));
+  if (!kept.length) return false;
+  const key = (name: string) => name.replace(/^type /, '');
+  const sorted = [...new Set(kept)].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return `import ${typeOnly ? 'type ' : ''}{ ${sorted.join(', ')} } from '${from}';`;
+}
+
+/** `text` values travel as strings; dates as Date on both sides of the proxy, as ISO 8601 text on the wire. */
+export function tsType(field: FieldSpec): string {
+  switch (field.type) {
+    case 'text': return 'string';
+    case 'date': return 'Date';
+    case 'boolean': return 'boolean';
+    default: return 'number';
+  }
+}
+
+/** The JSON form of a value (what tests send and read). */
+export const jsonType = (field: FieldSpec) => (field.type === 'date' ? 'string' : tsType(field));
+
+/** The superstruct struct that checks the field in create and update bodies. */
+export function structOf(field: FieldSpec): string {
+  const struct = (() => {
+    switch (field.type) {
+      case 'text': {
+        const limits = [field.required && 'min: 1', field.max && `max: ${field.max}`].filter(Boolean);
+        return limits.length ? `text({ ${limits.join(', ')} })` : 'text()';
+      }
+      case 'integer': case 'lookup': return 'integer(INT32)';
+      case 'decimal': return 'decimal()';
+      case 'date': return 'date()';
+      case 'boolean': return 'boolean()';
+    }
+  })();
+  return field.required ? struct : `maybe(${struct})`;
+}
+
+/** The criteria field a filterable field offers. */
+export function criterionOf(field: FieldSpec): string {
+  switch (field.type) {
+    case 'text': return 'field.text()';
+    case 'integer': return 'field.integerRange()';
+    case 'decimal': return 'field.numberRange()';
+    case 'date': return 'field.dateRange()';
+    case 'boolean': return 'field.flag()';
+    case 'lookup': return 'field.list()';
+  }
+}
+
+/** The Kysely column type; the names are the constants migrations.ts declares per provider. */
+export function columnType(field: FieldSpec): string {
+  switch (field.type) {
+    case 'text': return field.max ? `'varchar(${field.max})'` : "'text'";
+    case 'integer': case 'lookup': return "'integer'";
+    case 'decimal': return 'numberType';
+    case 'date': return 'dateType';
+    case 'boolean': return 'boolType';
+  }
+}
+
+/** The column's type in the Kysely table interface. */
+export function tableType(field: FieldSpec): string {
+  const type = field.type === 'date' ? 'DbDate' : field.type === 'boolean' ? 'DbBool' : tsType(field);
+  return field.required ? type : `${type} | null`;
+}
+
+/** `Purchase order` → `purchase order`, for sentences. */
+export const lowerHuman = (spec: ServiceSpec) => spec.human.toLowerCase();
+
+/** The error code of a lookup reference that names no active entry: `PurchaseOrder_InvalidTerritoryId`. */
+export const lookupCode = (spec: ServiceSpec, field: FieldSpec) => `${spec.pascal}_Invalid${upperFirst(field.name)}`;
+
+export const lookupFields = (spec: ServiceSpec) => spec.fields.filter((f) => f.type === 'lookup');
+export const optionalFields = (spec: ServiceSpec) => spec.fields.filter((f) => !f.required);
+export const requiredFields = (spec: ServiceSpec) => spec.fields.filter((f) => f.required);
+export const filterableFields = (spec: ServiceSpec) => spec.fields.filter((f) => f.filterable);
+export const sortableFields = (spec: ServiceSpec) => spec.fields.filter((f) => f.sortable);
+export const dateFields = (spec: ServiceSpec) => spec.fields.filter((f) => f.type === 'date');
+export const textFields = (spec: ServiceSpec) => spec.fields.filter((f) => f.type === 'text');
+
+/** A quoted list: `'a', 'b'`. */
+export const quoted = (names: string[]) => names.map((n) => `'${n}'`).join(', ');

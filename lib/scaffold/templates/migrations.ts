@@ -1,0 +1,44 @@
+import { indexName, indexedFields, type ServiceSpec } from '../spec.js';
+import { ROOT, columnType, header, lines } from './code.js';
+
+/** services/<name>/migrations.ts: the module's schema history, starting with its table. */
+export function migrationsFile(spec: ServiceSpec): string {
+  const { camel, table, idColumn } = spec;
+  const types = new Set(spec.fields.map((f) => f.type));
+  const indexed = indexedFields(spec);
+  return lines(
+    header(spec).trimEnd(),
+    "import type { Kysely, Migration } from 'kysely';",
+    `import type { SqlValues } from '${ROOT}lib/storage/sql-values.js';`,
+    '',
+    '/**',
+    ` * The ${spec.kebab} schema. Column types differ by provider only where the providers differ (identity, dates,`,
+    ' * booleans, floating point). A released migration is never edited: change the schema with a new one (0002-…).',
+    ' */',
+    `export function ${camel}Migrations(values: SqlValues): Record<string, Migration> {`,
+    '  const { provider } = values;',
+    "  const dateType = provider === 'sqlite' ? 'text' : 'timestamptz';",
+    types.has('boolean') && "  const boolType = provider === 'sqlite' ? 'integer' : 'boolean';",
+    types.has('decimal') && "  const numberType = provider === 'sqlite' ? 'real' : 'double precision';",
+    '  return {',
+    `    '0001-${spec.kebab}': {`,
+    '      async up(db: Kysely<unknown>) {',
+    `        await db.schema.createTable('${table}')`,
+    `          .addColumn('${idColumn}', 'integer', (c) =>`,
+    "            provider === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity())",
+    ...spec.fields.map((f) => `          .addColumn('${f.column}', ${columnType(f)}${f.required ? ', (c) => c.notNull()' : ''})`),
+    "          .addColumn('revision_number', 'integer', (c) => c.notNull().defaultTo(1))",
+    "          .addColumn('modified_date', dateType, (c) => c.notNull())",
+    '          .execute();',
+    indexed.length > 0 && '        // The fields lists sort or filter on: the rows come from the index instead of a scan of the whole table.',
+    ...indexed.map((f) => `        await db.schema.createIndex('${indexName(spec, f)}').on('${table}').column('${f.column}').execute();`),
+    '      },',
+    '      async down(db: Kysely<unknown>) {',
+    `        await db.schema.dropTable('${table}').execute();`,
+    '      },',
+    '    },',
+    '  };',
+    '}',
+    '',
+  );
+}

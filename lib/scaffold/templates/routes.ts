@@ -1,0 +1,61 @@
+import type { ServiceSpec } from '../spec.js';
+import { ROOT, header, lines, lowerHuman } from './code.js';
+
+/** routes/<name>/index.ts: the list and create. */
+export function listRouteFile(spec: ServiceSpec): string {
+  const { pascal, camel, kebab, id } = spec;
+  return lines(
+    header(spec).trimEnd(),
+    `import { route } from '${ROOT}services/index.js';`,
+    `import { ${pascal}CreateData, ${camel}Criteria } from '${ROOT}services/${kebab}/${kebab}-models.js';`,
+    '',
+    'export const GET = route({',
+    `  summary: 'List ${lowerHuman(spec)} records matching the criteria.',`,
+    `  operation: 'I${pascal}Service.readList',`,
+    `  query: ${camel}Criteria,`,
+    `  handle: ({ query, services }) => services.${camel}.readList(query),`,
+    '});',
+    '',
+    'export const POST = route({',
+    `  summary: 'Create a ${lowerHuman(spec)}.',`,
+    `  operation: 'I${pascal}Service.create',`,
+    `  body: ${pascal}CreateData,`,
+    '  async handle({ body, services, created }) {',
+    `    const output = await services.${camel}.create(body);`,
+    `    if (output.result) created(\`/${kebab}/\${output.result.${id}}\`);`,
+    '    return output;',
+    '  },',
+    '});',
+    '',
+  );
+}
+
+/** routes/<name>/[_<name>Id].ts: one record. */
+export function itemRouteFile(spec: ServiceSpec): string {
+  const { pascal, camel, kebab, idParam } = spec;
+  const human = lowerHuman(spec);
+  const verb = (name: string, summary: string, operation: string, body: string | false, call: string) => lines(
+    `export const ${name} = route({`,
+    `  summary: '${summary}',`,
+    `  operation: 'I${pascal}Service.${operation}',`,
+    `  params: ${pascal}Key,`,
+    body && `  body: ${body},`,
+    `  handle: ({ params, ${body ? 'body, ' : ''}services }) => services.${camel}.${call},`,
+    '});',
+  );
+  return lines(
+    header(spec).trimEnd(),
+    `import { route } from '${ROOT}services/index.js';`,
+    `import { ${pascal}Key, ${pascal}PatchData, ${pascal}UpdateData } from '${ROOT}services/${kebab}/${kebab}-models.js';`,
+    '',
+    verb('GET', `Read one ${human}.`, 'read', false, `read(params.${idParam})`),
+    '',
+    verb('PUT', `Update a ${human}; a stale revisionNumber is a 409.`, 'update', `${pascal}UpdateData`, `update(params.${idParam}, body)`),
+    '',
+    verb('PATCH', 'Change only the fields the body names (JSON merge patch; null clears an optional field); a stale revisionNumber is a 409.',
+      'patch', `${pascal}PatchData`, `patch(params.${idParam}, body)`),
+    '',
+    verb('DELETE', `Delete a ${human}.`, 'delete', false, `delete(params.${idParam})`),
+    '',
+  );
+}

@@ -1,0 +1,227 @@
+import type { FieldSpec, ServiceSpec } from '../spec.js';
+import { ROOT, filterableFields, header, importLine, lines, lookupCode, lookupFields, quoted, sortableFields } from './code.js';
+import { modelTypesImport } from './service.js';
+
+/** The stored form of one field of `data`, as `columnsOf` writes it. */
+function toColumn(field: FieldSpec): string {
+  const value = `data.${field.name}`;
+  switch (field.type) {
+    case 'date': return field.required ? `v.date(${value})` : `${value} ? v.date(${value}) : null`;
+    case 'boolean': return field.required ? `v.bool(${value})` : `${value} == null ? null : v.bool(${value})`;
+    default: return field.required ? value : `${value} ?? null`;
+  }
+}
+
+/** The wire form of one column of row `r`, as `listItem` reads it: absent, never null, when there is no value. */
+function fromColumn(field: FieldSpec): string {
+  const value = `r.${field.column}`;
+  switch (field.type) {
+    case 'date': return field.required ? `v.toDate(${value})` : `${value} == null ? undefined : v.toDate(${value})`;
+    case 'boolean': return field.required ? `v.toBool(${value})` : `${value} == null ? undefined : v.toBool(${value})`;
+    default: return field.required ? value : `${value} ?? undefined`;
+  }
+}
+
+/** services/<name>/sql-<name>-service.ts: the implementation over the store. */
+export function sqlServiceFile(spec: ServiceSpec): string {
+  const { pascal, id, idColumn, table } = spec;
+  const lookups = lookupFields(spec);
+  const filterable = filterableFields(spec);
+  const listed = [...new Set([...sortableFields(spec), ...filterable])];
+  const usesValues = spec.fields.some((f) => f.type === 'date' || f.type === 'boolean');
+  const listColumns = [idColumn, ...spec.fields.map((f) => f.column)];
+  const notFoundText = `\`${spec.human} with id \${${id}} not found.\``;
+
+  const constructor = lines(
+    '  constructor(',
+    '    private readonly storage: Storage,',
+    lookups.length > 0 && '    private readonly lookups: LookupCache,',
+    `    private readonly options: ${pascal}ServiceOptions,`,
+    '  ) {',
+    `    this.db = storage.db.withTables<${pascal}Tables>();`,
+    '  }',
+  );
+
+  const checkData = lookups.length > 0 && lines(
+    '',
+    '  /** Business rules shared by create and update; structural checks already ran in the route. */',
+    `  private async checkData(data: ${pascal}_CreateInput_Data) {`,
+    '    const errors = currentErrors();',
+    ...lookups.flatMap((f) => [
+      `    if (!(await this.isActiveEntry('${f.lookup}', data.${f.name}))) {`,
+      `      errors.error('Validation', '${lookupCode(spec, f)}', \`${f.name} \${data.${f.name}} is not an active entry of lookup table ${f.lookup}.\`, { property: '${f.name}' });`,
+      '    }',
+    ]),
+    '    errors.abortIfHasErrors();',
+    '  }',
+    '',
+    '  /** Whether `id` names an active entry of lookup table `type`; no value (an optional field left empty) is fine. */',
+    '  private async isActiveEntry(type: string, id: number | null | undefined): Promise<boolean> {',
+    '    if (id == null) return true;',
+    '    const cached = await this.lookups.get(type);',
+    '    return cached?.table.data.some((entry) => entry.id === id && entry.isActive) ?? false;',
+    '  }',
+  );
+
+  const readList = lines(
+    `  async readList(criteria: ${pascal}_ReadListInput_Criteria): Promise<Output<${pascal}_ReadListOutput[]>> {`,
+    '    const { maxRows } = this.options;',
+    '    const take = Math.min(criteria.take ?? maxRows, maxRows);',
+    ...(filterable.length
+      ? [
+        '    const conditions = filterFields',
+        '      .filter((name) => criteria[name])',
+        '      .map((name) => criterionSql(columns[name], criteria[name] as FieldCriterion<unknown>, this.storage.values));',
+        `    const filtered = this.db.selectFrom('${table}').where((eb) => eb.and(conditions));`,
+      ]
+      : [`    const filtered = this.db.selectFrom('${table}');`]),
+    '',
+    '    let query = filtered.select(listColumns);',
+    "    for (const s of criteria.sort ?? []) query = query.orderBy(sql.ref(columns[s.fieldName]), s.sortDirection === 'Descending' ? 'desc' : 'asc');",
+    '    // The id breaks ties, so pages never overlap or skip rows. It runs in the first key\'s direction because every',
+    '    // index ends with the id: a descending sort then walks its index backwards, with no sort step.',
+    "    const tieBreak = criteria.sort?.[0]?.sortDirection === 'Descending' ? 'desc' : 'asc';",
+    `    const rows = await query.orderBy('${idColumn}', tieBreak).limit(take + 1).offset(criteria.skip ?? 0).execute();`,
+    '',
+    '    if (rows.length > take) {',
+    '      rows.length = take;',
+    "      // Only a cut made by the cap is worth a warning; a caller's own (smaller or equal) take is not.",
+    '      if (criteria.take == null || criteria.take > maxRows) {',
+    "        currentErrors().warning('Service_MaxRows', `Only the first ${maxRows} rows are returned. Narrow the criteria or page with skip and take.`);",
+    '      }',
+    '    }',
+    '    let totalCount: number | undefined;',
+    '    if (criteria.getTotalCount) {',
+    "      const { count } = await filtered.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();",
+    '      totalCount = Number(count);',
+    '    }',
+    '    return Output.of(rows.map((r) => this.listItem(r)), totalCount);',
+    '  }',
+  );
+
+  return lines(
+    header(spec).trimEnd(),
+    `import { type Kysely, type Selectable, sql } from 'kysely';`,
+    `import { currentErrors } from '${ROOT}lib/envelope/request-scope.js';`,
+    `import { Output } from '${ROOT}lib/envelope/output.js';`,
+    lookups.length > 0 && `import type { LookupCache } from '${ROOT}lib/lookup/lookup-cache.js';`,
+    filterable.length > 0 && `import { criterionSql } from '${ROOT}lib/storage/criteria-sql.js';`,
+    `import type { Storage } from '${ROOT}lib/storage/storage.js';`,
+    `import type { Tables } from '${ROOT}lib/storage/tables.js';`,
+    filterable.length > 0 && `import type { FieldCriterion } from '${ROOT}lib/validation/criteria.js';`,
+    `import { applyMergePatch, updateFieldsOf } from '${ROOT}lib/validation/merge-patch.js';`,
+    modelTypesImport(spec, [filterable.length > 0 && `${pascal}FilterField`, `${pascal}SortField`].filter((n): n is string => Boolean(n))),
+    `import { ${pascal}UpdateData } from './${spec.kebab}-models.js';`,
+    `import type { I${pascal}Service } from './${spec.kebab}-service.js';`,
+    importLine([`${pascal}Table`, `${pascal}Tables`], `./${spec.kebab}-tables.js`, true),
+    '',
+    `const updateFields = updateFieldsOf(${pascal}UpdateData);`,
+    '',
+    '/** Wire field → SQL column, for filters and sorting. Only these names ever reach SQL text. */',
+    `const columns: Record<${pascal}SortField${filterable.length ? ` | ${pascal}FilterField` : ''}, string> = {`,
+    `  ${id}: '${idColumn}',`,
+    ...listed.map((f) => `  ${f.name}: '${f.column}',`),
+    '};',
+    '',
+    filterable.length > 0 && `const filterFields = [${quoted(filterable.map((f) => f.name))}] as const satisfies readonly ${pascal}FilterField[];`,
+    filterable.length > 0 && '',
+    `const listColumns = [${quoted(listColumns)}] as const;`,
+    `type ListRow = Pick<Selectable<${pascal}Table>, (typeof listColumns)[number]>;`,
+    '',
+    `export interface ${pascal}ServiceOptions {`,
+    '  /** `RestAPI:MaxRows`: the default and the cap of `take`. */',
+    '  maxRows: number;',
+    '}',
+    '',
+    `export class Sql${pascal}Service implements I${pascal}Service {`,
+    `  private readonly db: Kysely<Tables & ${pascal}Tables>;`,
+    '',
+    constructor,
+    '',
+    `  private listItem(r: ListRow): ${pascal}_ReadListOutput {`,
+    usesValues && '    const v = this.storage.values;',
+    '    return {',
+    `      ${id}: r.${idColumn},`,
+    ...spec.fields.map((f) => `      ${f.name}: ${fromColumn(f)},`),
+    '    };',
+    '  }',
+    '',
+    `  private notFound(${id}: number) {`,
+    `    currentErrors().error('Data', 'Entity_NotFound', ${notFoundText});`,
+    '  }',
+    '',
+    `  async read(${id}: number): Promise<Output<${pascal}_ReadOutput>> {`,
+    `    const r = await this.db.selectFrom('${table}')`,
+    "      .select([...listColumns, 'revision_number', 'modified_date'])",
+    `      .where('${idColumn}', '=', ${id})`,
+    '      .executeTakeFirst();',
+    '    if (!r) {',
+    `      this.notFound(${id});`,
+    '      return Output.of();',
+    '    }',
+    '    return Output.of({ ...this.listItem(r), revisionNumber: r.revision_number, modifiedDate: this.storage.values.toDate(r.modified_date) });',
+    '  }',
+    '',
+    readList,
+    checkData,
+    '',
+    '  /** The stored form of the fields: dates and booleans as the provider keeps them, an optional field without value as NULL. */',
+    `  private columnsOf(data: ${pascal}_CreateInput_Data) {`,
+    usesValues && '    const v = this.storage.values;',
+    '    return {',
+    ...spec.fields.map((f) => `      ${f.column}: ${toColumn(f)},`),
+    '    };',
+    '  }',
+    '',
+    `  async create(data: ${pascal}_CreateInput_Data): Promise<Output<${pascal}_CreateOutput>> {`,
+    lookups.length > 0 && '    await this.checkData(data);',
+    '    const now = new Date();',
+    `    const { ${idColumn} } = await this.db.insertInto('${table}')`,
+    '      .values({ ...this.columnsOf(data), revision_number: 1, modified_date: this.storage.values.date(now) })',
+    `      .returning('${idColumn}')`,
+    '      .executeTakeFirstOrThrow();',
+    `    return Output.of({ ${id}: ${idColumn}, revisionNumber: 1, modifiedDate: now });`,
+    '  }',
+    '',
+    `  async update(${id}: number, data: ${pascal}_UpdateInput_Data): Promise<Output<${pascal}_UpdateOutput>> {`,
+    lookups.length > 0 && '    await this.checkData(data);',
+    '    const now = new Date();',
+    '    const v = this.storage.values;',
+    '    const { revisionNumber } = data;',
+    '    // The revision in the WHERE makes check-and-write one atomic step: of concurrent writers, one wins.',
+    `    const updated = await this.db.updateTable('${table}')`,
+    "      .set((eb) => ({ ...this.columnsOf(data), revision_number: eb('revision_number', '+', 1), modified_date: v.date(now) }))",
+    `      .where('${idColumn}', '=', ${id})`,
+    "      .$if(revisionNumber != null, (q) => q.where('revision_number', '=', revisionNumber!))",
+    "      .returning(['revision_number', 'modified_date'])",
+    '      .executeTakeFirst();',
+    '    if (updated) return Output.of({ revisionNumber: updated.revision_number, modifiedDate: v.toDate(updated.modified_date) });',
+    '',
+    `    const current = await this.db.selectFrom('${table}').select('revision_number').where('${idColumn}', '=', ${id}).executeTakeFirst();`,
+    `    if (!current) this.notFound(${id});`,
+    '    else {',
+    "      currentErrors().error('Concurrency', 'Entity_Concurrency',",
+    `        \`${spec.human} \${${id}} was changed by someone else: revision \${revisionNumber} is no longer current (now \${current.revision_number}). Reload it and try again.\`,`,
+    "        { property: 'revisionNumber' });",
+    '    }',
+    '    return Output.of();',
+    '  }',
+    '',
+    `  patch(${id}: number, data: ${pascal}_PatchInput_Data): Promise<Output<${pascal}_UpdateOutput>> {`,
+    '    return applyMergePatch({',
+    '      patch: data,',
+    `      read: () => this.read(${id}),`,
+    '      toUpdate: updateFields,',
+    `      update: (merged) => this.update(${id}, merged),`,
+    '    });',
+    '  }',
+    '',
+    `  async delete(${id}: number): Promise<Output> {`,
+    `    const result = await this.db.deleteFrom('${table}').where('${idColumn}', '=', ${id}).executeTakeFirst();`,
+    `    if (result.numDeletedRows === 0n) this.notFound(${id});`,
+    '    return Output.of();',
+    '  }',
+    '}',
+    '',
+  );
+}

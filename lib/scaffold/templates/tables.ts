@@ -1,0 +1,26 @@
+import type { ServiceSpec } from '../spec.js';
+import { ROOT, header, importLine, lines, tableType } from './code.js';
+
+/** services/<name>/<name>-tables.ts: the Kysely type of the module's table. */
+export function tablesFile(spec: ServiceSpec): string {
+  const { pascal, table, idColumn } = spec;
+  const types = new Set(spec.fields.map((f) => f.type));
+  return lines(
+    header(spec).trimEnd(),
+    "import type { Generated } from 'kysely';",
+    importLine([types.has('boolean') && 'DbBool', 'DbDate'], `${ROOT}lib/storage/tables.js`, true),
+    '',
+    `/** The ${spec.kebab} module's table, as both providers store it (see lib/storage/tables.ts for the value types). */`,
+    `export interface ${pascal}Table {`,
+    `  ${idColumn}: Generated<number>;`,
+    ...spec.fields.map((f) => `  ${f.column}: ${tableType(f)};`),
+    '  revision_number: number;',
+    '  modified_date: DbDate;',
+    '}',
+    '',
+    `export type ${pascal}Tables = {`,
+    `  ${table}: ${pascal}Table;`,
+    '};',
+    '',
+  );
+}

@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serviceFiles, serviceFolders } from './files.js';
+import { registerModule } from './register-module.js';
+import { ScaffoldError } from './scaffold-error.js';
+import { type ServiceSpec, indexName, indexedFields } from './spec.js';
+
+export interface WriteOptions {
+  /** The project folder: the one holding services/index.ts. */
+  root: string;
+  /** Overwrite the generated files of an existing module instead of refusing. */
+  force?: boolean;
+}
+
+export interface WriteResult {
+  /** The files written, relative to the project folder. */
+  files: string[];
+  /** What changed in services/index.ts (nothing when the module was listed already). */
+  registration: string[];
+}
+
+const conflict = (text: string) => new ScaffoldError(text, 'conflict');
+
+/** Every .ts/.js file below `dir`, skipping `skip` and node_modules. */
+function sourceFiles(dir: string, skip?: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (full === skip || name === 'node_modules') return [];
+    if (statSync(full).isDirectory()) return sourceFiles(full, skip);
+    return /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** Who creates a table or an index: a file of the project, or the layer. */
+interface Creator {
+  /** Names created literally (`createTable('x')`). */
+  exact: Map<string, string>;
+  /** Starts of names built in a template (`createIndex(\`ix_sales_order_${column}\`)`): any name starting so may be taken. */
+  prefixes: Map<string, string>;
+}
+
+/** The tables and indexes `files` create, each with the label of its file. */
+function namesCreatedIn(files: string[], label: (file: string) => string, into: Creator): Creator {
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/create(?:Table|Index)\(\s*(?:'([A-Za-z0-9_]+)'|"([A-Za-z0-9_]+)"|`([A-Za-z0-9_]+)`)/g)) {
+      const name = match[1] ?? match[2] ?? match[3];
+      if (!into.exact.has(name)) into.exact.set(name, label(file));
+    }
+    for (const [, prefix] of text.matchAll(/create(?:Table|Index)\(\s*`([A-Za-z0-9_]+)\$\{/g)) {
+      if (!into.prefixes.has(prefix)) into.prefixes.set(prefix, label(file));
+    }
+  }
+  return into;
+}
+
+/**
+ * Tables and indexes share one namespace per database: a new module must not create a name that another module or
+ * the layer itself (its compiled files beside this one) already creates.
+ */
+function checkSqlNames(spec: ServiceSpec, root: string) {
+  const layer = fileURLToPath(new URL('../', import.meta.url));
+  const taken: Creator = { exact: new Map(), prefixes: new Map() };
+  namesCreatedIn(sourceFiles(join(root, 'services'), join(root, 'services', spec.kebab)), (file) => relative(root, file).split(sep).join('/'), taken);
+  namesCreatedIn(sourceFiles(layer), (file) => `the layer (lib/${relative(layer, file).split(sep).join('/').replace(/\.js$/, '')})`, taken);
+  for (const name of [spec.table, ...indexedFields(spec).map((f) => indexName(spec, f))]) {
+    const owner = taken.exact.get(name) ?? [...taken.prefixes].find(([prefix]) => name.startsWith(prefix))?.[1];
+    if (owner) throw conflict(`${owner} already creates the table or index ${name}: choose another service${name === spec.table ? '' : ' or field'} name`);
+  }
+}
+
+/**
+ * Writes a new service into the project: its module, routes and tests, then registers the module in
+ * services/index.ts. Everything is checked before the first file is written, so a refusal leaves the project as it was.
+ */
+export async function writeService(spec: ServiceSpec, options: WriteOptions): Promise<WriteResult> {
+  const { root } = options;
+  const indexFile = join(root, 'services', 'index.ts');
+  if (!existsSync(indexFile)) throw conflict(`${root} has no services/index.ts: run restlayer new service in the project folder`);
+  if (!options.force) {
+    const existing = [...serviceFolders(spec), `routes/${spec.kebab}.ts`].filter((path) => existsSync(join(root, path)));
+    if (existing.length) throw conflict(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}: choose another name, or pass --force to overwrite the generated files`);
+  }
+  checkSqlNames(spec, root);
+  const registration = await registerModule(readFileSync(indexFile, 'utf8'), `${spec.camel}Module`, `./${spec.kebab}/module.js`);
+
+  const files = serviceFiles(spec);
+  for (const file of files) {
+    const full = join(root, ...file.path.split('/'));
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, file.content);
+  }
+  if (registration.changes.length) writeFileSync(indexFile, registration.text);
+  return { files: files.map((f) => f.path), registration: registration.changes };
+}

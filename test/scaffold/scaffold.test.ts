@@ -1,0 +1,305 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { expect } from 'chai';
+import pLimit from 'p-limit';
+import { expectCliFailure, lines, stackLine } from '../support/cli-env.js';
+import { requireServices } from '../support/hooks.js';
+import { type CliResult, childEnv, projectRoot, runCli } from '../support/processes.js';
+import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
+
+/** A copy of the project as git sees it (tracked and new files, not ignored ones), sharing its node_modules. */
+function copyProject(): string {
+  const dir = makeTempDir('restlayer-scaffold-');
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: projectRoot, encoding: 'utf8' });
+  for (const file of listed.split('\0').filter((f) => f && existsSync(join(projectRoot, f)))) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    copyFileSync(join(projectRoot, file), join(dir, file));
+  }
+  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** Runs a Node script of the project's tools (tsc, mocha) in `cwd` to completion; the child is killed after `timeoutMs`. */
+function runNode(cwd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** Every file below `dir`, relative to it, with its content. */
+function snapshot(dir: string, base = dir, out = new Map<string, string>()): Map<string, string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) snapshot(full, base, out);
+    else out.set(full.slice(base.length + 1), readFileSync(full, 'utf8'));
+  }
+  return out;
+}
+
+/** The representative service: every type, every option. */
+const fullService = [
+  'new', 'service', 'purchase-order',
+  '--field', 'title:text:required:max=60:sortable:filterable',
+  '--field', 'quantity:integer:required:sortable:filterable',
+  '--field', 'unitPrice:decimal:sortable:filterable',
+  '--field', 'dueDate:date:sortable:filterable',
+  '--field', 'urgent:boolean:required:filterable:sortable',
+  '--field', 'territoryId:lookup=sales-territory:filterable:sortable',
+  '--field', 'note:text:max=200',
+  '--field', 'approved:boolean',
+  '--field', 'shippedDate:date:required',
+  '--field', 'lineCount:integer',
+];
+/** The other branches of the templates: nothing required, sorted or filtered; and nothing optional. */
+const optionalOnly = ['new', 'service', 'memo', '--field', 'body:text'];
+const requiredOnly = ['new', 'service', 'stock-level', '--field', 'code:text:required:max=3:sortable:filterable', '--field', 'onHand:integer:required:filterable'];
+
+const generatedFiles = (name: string, id: string) => [
+  `services/${name}/${name}-models.ts`, `services/${name}/${name}-service.ts`, `services/${name}/sql-${name}-service.ts`,
+  `services/${name}/${name}-proxy.ts`, `services/${name}/${name}-tables.ts`, `services/${name}/migrations.ts`, `services/${name}/module.ts`,
+  `routes/${name}/index.ts`, `routes/${name}/[_${id}].ts`, `test/${name}/${name}.test.ts`, `test/${name}/${name}-data.ts`, `test/${name}/${name}.drift.ts`,
+];
+
+/** The tests of the generated services plus the drift test, which must find their proxies by itself. */
+const generatedTests = ['dist/test/purchase-order/*.test.js', 'dist/test/memo/*.test.js', 'dist/test/stock-level/*.test.js', 'dist/test/client/drift.test.js'];
+
+/** The counts mocha printed: passing, failing, pending. */
+function mochaCounts(run: CliResult) {
+  const count = (word: string) => Number(new RegExp(`(\\d+) ${word}`).exec(run.stdout)?.[1] ?? 0);
+  return { passing: count('passing'), failing: count('failing'), pending: count('pending') };
+}
+
+interface Generated {
+  full: CliResult;
+  others: CliResult[];
+  build: CliResult;
+}
+
+describe('restlayer new service: the scaffold', function () {
+  this.timeout(120_000);
+  /** The copy the error cases run in (it must stay as it is). */
+  let project: string;
+  /** The copy that gets the generated services and is built; the build runs while the other tests do. */
+  let built: string;
+  let generated: Promise<Generated>;
+  // A CLI process takes a second or two to start, far longer while tsc runs beside it on a busy machine.
+  const newService = (args: string[], cwd = project) => runCli(args, { cwd, env: childEnv(), timeoutMs: 120_000 });
+
+  before(() => {
+    project = copyProject();
+    built = copyProject();
+    generated = (async () => {
+      const full = await newService(fullService, built);
+      const others = [await newService(optionalOnly, built), await newService(requiredOnly, built)];
+      const build = await runNode(built, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], childEnv(), 540_000);
+      return { full, others, build };
+    })();
+    // Awaited by the last suite; a failure meanwhile must not count as an unhandled rejection.
+    generated.catch(() => {});
+  });
+  after(async () => {
+    await generated.catch(() => {});
+    removeTempDirs();
+  });
+
+  describe('refuses bad arguments with one line and exit 2, writing nothing', () => {
+    const cases: [string, string[], string][] = [
+      ['a name that is not kebab-case', ['new', 'service', 'PurchaseOrder', '--field', 'title:text'], "service name 'PurchaseOrder' must be kebab-case"],
+      ['a name the layer uses', ['new', 'service', 'lookup', '--field', 'title:text'], "service name 'lookup' is taken by one of the layer's own services"],
+      ['no name', ['new', 'service', '--field', 'title:text'], "missing required argument 'name'"],
+      ['no field', ['new', 'service', 'widget'], 'give the fields of the service'],
+      ['a field without a type', ['new', 'service', 'widget', '--field', 'title'], "--field 'title': give a type after the name"],
+      ['an unknown type', ['new', 'service', 'widget', '--field', 'price:money'], "--field 'price:money': unknown type 'money'"],
+      ['a lookup without its table', ['new', 'service', 'widget', '--field', 'territoryId:lookup'], "--field 'territoryId:lookup': write lookup=<table>"],
+      ['an unknown option', ['new', 'service', 'widget', '--field', 'title:text:big'], "--field 'title:text:big': unknown option 'big'"],
+      ['max on a field that is not text', ['new', 'service', 'widget', '--field', 'count:integer:max=5'], 'max=N applies to text fields only'],
+      ['a max that is no length', ['new', 'service', 'widget', '--field', 'title:text:max=0'], 'max must be a whole number of characters'],
+      ['an option given twice', ['new', 'service', 'widget', '--field', 'title:text:sortable:sortable'], "option 'sortable' is given twice"],
+      ['a field name that is not camelCase', ['new', 'service', 'widget', '--field', 'unit_price:decimal'], 'the field name must be camelCase'],
+      ['two fields of one name (names match case-insensitively)', ['new', 'service', 'widget', '--field', 'unitPrice:decimal', '--field', 'unitprice:integer'],
+        "--field 'unitprice:integer' and --field 'unitPrice:decimal' name the same field"],
+      ['the id as a field', ['new', 'service', 'widget', '--field', 'widgetId:integer'], 'widgetId is reserved (the id of every record)'],
+      ['revisionNumber as a field', ['new', 'service', 'widget', '--field', 'revisionNumber:integer'], 'revisionNumber is reserved'],
+      ['a list option as a field', ['new', 'service', 'widget', '--field', 'sort:text'], 'sort is reserved (a list option)'],
+      ['an unknown command option', ['new', 'service', 'widget', '--field', 'title:text', '--forc'], "unknown option '--forc'"],
+    ];
+    // The processes run a few at a time: each spends a second or more starting the CLI.
+    const runs = new Map<string, Promise<CliResult>>();
+    let untouched: Map<string, string>;
+    before(() => {
+      untouched = snapshot(project);
+      const limit = pLimit(4);
+      for (const [name, args] of cases) runs.set(name, limit(() => newService(args)));
+    });
+
+    for (const [name, args, text] of cases) {
+      it(`${name}: ${args.slice(2).join(' ')}`, async () => {
+        expectCliFailure(await runs.get(name)!, 2, text);
+      });
+    }
+
+    it('wrote nothing for any of them', async () => {
+      await Promise.all(runs.values());
+      expect(snapshot(project)).to.deep.equal(untouched);
+    });
+  });
+
+  describe('refuses, with exit 1, what the project is in the way of', () => {
+    it('a table another module creates already (sales-order creates customer)', async () => {
+      const before = snapshot(project);
+      expectCliFailure(await newService(['new', 'service', 'customer', '--field', 'name:text']), 1,
+        'services/sales-order/migrations.ts already creates the table or index customer');
+      expect(snapshot(project)).to.deep.equal(before);
+    });
+
+    it("a table of the layer's own (app_user), or an index another module builds by name (ix_sales_order_status)", async () => {
+      const before = snapshot(project);
+      expectCliFailure(await newService(['new', 'service', 'app-user', '--field', 'name:text']), 1,
+        'the layer (lib/auth/migrations) already creates the table or index app_user');
+      expectCliFailure(await newService(['new', 'service', 'sales', '--field', 'orderStatus:integer:sortable']), 1,
+        'services/sales-order/migrations.ts already creates the table or index ix_sales_order_status: choose another service or field name');
+      expect(snapshot(project)).to.deep.equal(before);
+    });
+
+    it('a folder that is not a project', async () => {
+      const elsewhere = makeTempDir('restlayer-not-a-project-');
+      expectCliFailure(await newService(['new', 'service', 'widget', '--field', 'title:text'], elsewhere), 1, 'has no services/index.ts');
+      expect(readdirSync(elsewhere)).to.deep.equal([]);
+    });
+  });
+
+  describe('the one edit outside the new folders: services/index.ts', () => {
+    const miniProject = (index: string) => writeFiles(makeTempDir('restlayer-scaffold-index-'), { 'services/index.ts': index });
+
+    it('adds the import and the module to a list written over several lines, keeping its trailing comma', async () => {
+      const dir = miniProject([
+        "import { salesOrderModule } from './sales-order/module.js';",
+        '',
+        '// Order is migration order.',
+        'export const modules = [',
+        '  salesOrderModule, // the sample',
+        '];',
+        '',
+      ].join('\n'));
+      const memo = await newService([...optionalOnly, '--json'], dir);
+      expect(memo.code, memo.stderr).to.equal(0);
+      const printed = JSON.parse(memo.stdout) as { service: string; path: string; files: string[]; registration: string[] };
+      expect(printed).to.deep.equal({
+        service: 'IMemoService',
+        path: '/memo',
+        files: generatedFiles('memo', 'memoId'),
+        registration: ["added import { memoModule } from './memo/module.js';", 'added memoModule to modules'],
+      });
+      expect((await newService(requiredOnly, dir)).code).to.equal(0);
+      expect(readFileSync(join(dir, 'services/index.ts'), 'utf8')).to.equal([
+        "import { salesOrderModule } from './sales-order/module.js';",
+        "import { memoModule } from './memo/module.js';",
+        "import { stockLevelModule } from './stock-level/module.js';",
+        '',
+        '// Order is migration order.',
+        'export const modules = [',
+        '  salesOrderModule, // the sample',
+        '  memoModule,',
+        '  stockLevelModule,',
+        '];',
+        '',
+      ].join('\n'));
+    });
+
+    it('leaves a file without a modules array literal alone: exit 1, with what to add by hand, and nothing written', async () => {
+      const dir = miniProject("import { plugins } from './plugins.js';\n\nexport const modules = plugins.map((p) => p.module);\n");
+      const before = snapshot(dir);
+      expectCliFailure(await newService(optionalOnly, dir), 1,
+        "services/index.ts: `modules` is not an array literal; add `import { memoModule } from './memo/module.js';` and memoModule to its modules list by hand");
+      expect(snapshot(dir)).to.deep.equal(before);
+    });
+  });
+
+  describe('a generated service, built and tested in a copy of the project', function () {
+    // tsc over the whole project takes most of this; the machine may be busy with other builds.
+    this.timeout(600_000);
+    let full: CliResult;
+    let build: CliResult;
+    before(async () => {
+      let others: CliResult[];
+      ({ full, others, build } = await generated);
+      for (const other of others) expect(other.code, other.stderr).to.equal(0);
+    });
+
+    it('writes the module, routes and tests, registers the module, and says what to do next', () => {
+      expect(full.code, full.stderr).to.equal(0);
+      expect(full.stderr).to.equal('');
+      const files = generatedFiles('purchase-order', 'purchaseOrderId');
+      for (const file of files) expect(full.stdout).to.include(`  ${file}\n`);
+      expect(full.stdout).to.include("services/index.ts: added import { purchaseOrderModule } from './purchase-order/module.js';");
+      expect(full.stdout).to.include('next steps:');
+      const index = readFileSync(join(built, 'services/index.ts'), 'utf8');
+      expect(index).to.match(/^export const modules = \[salesOrderModule, purchaseOrderModule, memoModule, stockLevelModule\] as const;$/m);
+      for (const file of files) {
+        const text = readFileSync(join(built, file), 'utf8');
+        // One header line says how the file was made; no other marker, and no `any`.
+        expect(lines(text)[0], file).to.match(/^\/\/ Made by `restlayer new service purchase-order --field title:text:required:max=60:sortable:filterable .*`/);
+        expect(text.match(/restlayer new service/g), file).to.have.length(1);
+        expect(text, file).to.not.match(/:\s*any\b|\bas any\b|<any>|@ts-|eslint-disable|GENERATED|DO NOT EDIT/);
+      }
+    });
+
+    it('keeps lib/ free of imports from services/ and routes/ (the templates build those paths)', () => {
+      const layer = [...snapshot(join(built, 'lib'))];
+      expect(layer.filter(([file]) => file.startsWith('scaffold/'))).to.not.be.empty;
+      const importing = layer.filter(([, text]) => /from '(\.\.\/)+(services|routes)\//.test(text)).map(([file]) => file);
+      expect(importing).to.deep.equal([]);
+    });
+
+    it('refuses to overwrite the module (exit 1) unless --force, which writes the same files and lists the module once', async () => {
+      const before = snapshot(built);
+      expectCliFailure(await newService(fullService, built), 1, 'services/purchase-order, routes/purchase-order, test/purchase-order already exist');
+      const forced = await newService([...fullService, '--force'], built);
+      expect(forced.code, forced.stderr).to.equal(0);
+      expect(forced.stdout).to.not.include('services/index.ts:');
+      expect(snapshot(built)).to.deep.equal(before);
+    });
+
+    it('compiles under the project\'s strict tsconfig', () => {
+      expect(build.code, build.stdout + build.stderr).to.equal(0);
+    });
+
+    it("passes its own tests and the drift test on SQLite", async function () {
+      if (build.code !== 0) this.skip();
+      const run = await runNode(built, ['node_modules/mocha/bin/mocha.js', ...generatedTests], childEnv(), 300_000);
+      const counts = mochaCounts(run);
+      expect(run.code, run.stdout + run.stderr).to.equal(0);
+      expect(counts.failing).to.equal(0);
+      expect(counts.passing).to.be.at.least(50);
+      expect(run.stdout).to.include('no drift between proxies and routes');
+      expect(run.stderr).to.not.match(stackLine);
+    });
+
+    it('passes its own tests and the drift test on PostgreSQL (with Redis)', async function () {
+      if (build.code !== 0) this.skip();
+      await requireServices(this, ['postgres', 'redis'], 'the generated tests on PostgreSQL');
+      const env = childEnv({
+        RESTLAYER_TEST_STORAGE: 'postgres', RESTLAYER_TEST_REDIS: 'true', CI: process.env.CI,
+        RESTLAYER_TEST_PG_URL: process.env.RESTLAYER_TEST_PG_URL, RESTLAYER_TEST_REDIS_URL: process.env.RESTLAYER_TEST_REDIS_URL,
+      });
+      const run = await runNode(built, ['node_modules/mocha/bin/mocha.js', ...generatedTests], env, 300_000);
+      const counts = mochaCounts(run);
+      expect(run.code, run.stdout + run.stderr).to.equal(0);
+      expect(counts.failing).to.equal(0);
+      expect(counts.pending).to.equal(0);
+      expect(counts.passing).to.be.at.least(50);
+    });
+  });
+});
