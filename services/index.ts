@@ -3,9 +3,10 @@ import type { ServicesOf } from '../lib/modules.js';
 import { routeFor } from '../lib/routing/route.js';
 import type { Application } from '../lib/server.js';
 import { salesOrderModule } from './sales-order/module.js';
+import { customerModule } from './customer/module.js';
 
 /** The application's business services: the one place a new module is registered. Order is migration order. */
-export const modules = [salesOrderModule] as const;
+export const modules = [salesOrderModule, customerModule] as const;
 
 /** Every service a route can reach: the layer's own (lookup, login, users, tokens…) and each module's. */
 export type AppServices = ServicesOf<typeof modules>;

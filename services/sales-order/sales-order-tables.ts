@@ -25,8 +25,9 @@ export interface SalesOrderStatusTable {
 export interface CustomerTable {
   customer_id: number;
   name: string;
-  account_number: string;
-  territory_id: number;
+  /** Optional since the customer module's 0001-customer. */
+  account_number: string | null;
+  territory_id: number | null;
 }
 
 export interface SalesOrderTable {

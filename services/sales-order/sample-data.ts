@@ -58,7 +58,10 @@ function random(seed: number) {
   return { next, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] };
 }
 
-export function generateCustomers(count = 800): CustomerTable[] {
+/** Sample customers always have an account number and a territory (the orders copy both). */
+export type SampleCustomer = CustomerTable & { account_number: string; territory_id: number };
+
+export function generateCustomers(count = 800): SampleCustomer[] {
   const r = random(7);
   return Array.from({ length: count }, (_, i) => {
     const id = 11000 + i;
@@ -68,7 +71,7 @@ export function generateCustomers(count = 800): CustomerTable[] {
   });
 }
 
-export function generateOrders(customers: CustomerTable[], count = SAMPLE_ORDER_COUNT, toDate: (d: Date) => string | Date, toBool: (b: boolean) => number | boolean): Insertable<SalesOrderTable>[] {
+export function generateOrders(customers: SampleCustomer[], count = SAMPLE_ORDER_COUNT, toDate: (d: Date) => string | Date, toBool: (b: boolean) => number | boolean): Insertable<SalesOrderTable>[] {
   const r = random(42);
   const peopleByTerritory = new Map<number, number[]>();
   for (const [id, , territory, active] of salesPeople) {
@@ -134,6 +137,8 @@ export async function seedSampleData(storage: Storage): Promise<number> {
     if (values.provider === 'postgres') {
       // Explicit ids bypass the identity sequence; move it past them so new orders get fresh ids.
       await sql`select setval(pg_get_serial_sequence('sales_order', 'sales_order_id'), (select max(sales_order_id) from sales_order))`.execute(trx);
+      // The same for customers once their id is an identity (the customer module's 0001-customer); NULL, a no-op, before.
+      await sql`select setval(pg_get_serial_sequence('customer', 'customer_id'), (select max(customer_id) from customer))`.execute(trx);
     }
   });
   // Fresh statistics: without them the planners guess a bulk-loaded table is tiny and pick slow plans

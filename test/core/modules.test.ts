@@ -44,7 +44,7 @@ describe('service modules: migrations per module', () => {
 
   it('records each module in a history of its own and applies nothing twice', async () => {
     const applied = await migrateModules(storage.db, storage.values, modules);
-    expect(applied).to.deep.equal(['auth/0002-auth', 'auth/0004-ending-access', 'sales-order/0001-sales', 'sales-order/0003-list-indexes']);
+    expect(applied).to.deep.equal(['auth/0002-auth', 'auth/0004-ending-access', 'sales-order/0001-sales', 'sales-order/0003-list-indexes', 'customer/0001-customer']);
     expect(await names(storage.db, historyTable('auth'))).to.deep.equal(['0002-auth', '0004-ending-access']);
     expect(await names(storage.db, historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes']);
     expect(await migrateModules(storage.db, storage.values, modules)).to.deep.equal([]);

@@ -1,0 +1,33 @@
+// Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
+import { route } from '../../services/index.js';
+import { CustomerKey, CustomerPatchData, CustomerUpdateData } from '../../services/customer/customer-models.js';
+
+export const GET = route({
+  summary: 'Read one customer.',
+  operation: 'ICustomerService.read',
+  params: CustomerKey,
+  handle: ({ params, services }) => services.customer.read(params._customerId),
+});
+
+export const PUT = route({
+  summary: 'Update a customer; a stale revisionNumber is a 409.',
+  operation: 'ICustomerService.update',
+  params: CustomerKey,
+  body: CustomerUpdateData,
+  handle: ({ params, body, services }) => services.customer.update(params._customerId, body),
+});
+
+export const PATCH = route({
+  summary: 'Change only the fields the body names (JSON merge patch; null clears an optional field); a stale revisionNumber is a 409.',
+  operation: 'ICustomerService.patch',
+  params: CustomerKey,
+  body: CustomerPatchData,
+  handle: ({ params, body, services }) => services.customer.patch(params._customerId, body),
+});
+
+export const DELETE = route({
+  summary: 'Delete a customer.',
+  operation: 'ICustomerService.delete',
+  params: CustomerKey,
+  handle: ({ params, services }) => services.customer.delete(params._customerId),
+});

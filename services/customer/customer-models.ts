@@ -1,0 +1,72 @@
+// Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
+import type { Infer } from 'superstruct';
+import { type Criteria, defineCriteria, field } from '../../lib/validation/criteria.js';
+import { type PatchOf, patchModel } from '../../lib/validation/merge-patch.js';
+import { INT32, integer, maybe, model, text } from '../../lib/validation/fields.js';
+
+/**
+ * An item of the customer list (`Customer_ReadListOutput`). Optional properties are absent, never null, when the
+ * record has no such value: the wire carries no nulls, so server and client see the same object.
+ */
+export interface Customer_ReadListOutput {
+  customerId: number;
+  name: string;
+  accountNumber?: string;
+  territoryId?: number;
+}
+
+/** One customer (`Customer_ReadOutput`). */
+export interface Customer_ReadOutput extends Customer_ReadListOutput {
+  revisionNumber: number;
+  modifiedDate: Date;
+}
+
+export interface Customer_UpdateOutput {
+  revisionNumber: number;
+  modifiedDate: Date;
+}
+
+export interface Customer_CreateOutput extends Customer_UpdateOutput {
+  customerId: number;
+}
+
+/** The query-string criteria of the list (`Customer_ReadListInput_Criteria`): filters, then the fields it sorts by. */
+export const customerCriteria = defineCriteria(
+  {
+    name: field.text(),
+    accountNumber: field.text(),
+    territoryId: field.list(),
+  },
+  ['customerId', 'name', 'accountNumber', 'territoryId'] as const,
+);
+
+type CriteriaFields = typeof customerCriteria.fields;
+export type CustomerFilterField = keyof CriteriaFields;
+export type CustomerSortField = (typeof customerCriteria.sortable)[number];
+export type Customer_ReadListInput_Criteria = Criteria<CriteriaFields, CustomerSortField>;
+
+/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */
+const id = () => integer({ min: 1, max: INT32.max });
+
+/** The fields of create and update. An optional field takes null or no value for "none". */
+const fields = {
+  name: text({ min: 1, max: 100 }),
+  accountNumber: maybe(text({ max: 15 })),
+  /** A `sales-territory` id: the service accepts only an active entry of that lookup table. */
+  territoryId: maybe(integer(INT32)),
+};
+
+/** The body of PUT (`Customer_UpdateInput_Data`). Absent optional fields are cleared: PUT replaces. */
+export const CustomerUpdateData = model({ ...fields, revisionNumber: maybe(id()) });
+export type Customer_UpdateInput_Data = Infer<typeof CustomerUpdateData>;
+
+/** The body of PATCH (`application/merge-patch+json`): only the fields named change; null clears an optional one. */
+export const CustomerPatchData = patchModel(CustomerUpdateData);
+export type Customer_PatchInput_Data = PatchOf<Customer_UpdateInput_Data>;
+
+/** The body of POST (`Customer_CreateInput_Data`). */
+export const CustomerCreateData = model(fields);
+export type Customer_CreateInput_Data = Infer<typeof CustomerCreateData>;
+
+/** The route parameter naming one customer. */
+export const CustomerKey = model({ _customerId: id() });

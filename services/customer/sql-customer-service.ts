@@ -1,0 +1,199 @@
+// Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
+import { type Kysely, type Selectable, sql } from 'kysely';
+import { currentErrors } from '../../lib/envelope/request-scope.js';
+import { Output } from '../../lib/envelope/output.js';
+import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
+import { criterionSql } from '../../lib/storage/criteria-sql.js';
+import type { Storage } from '../../lib/storage/storage.js';
+import type { Tables } from '../../lib/storage/tables.js';
+import type { FieldCriterion } from '../../lib/validation/criteria.js';
+import { applyMergePatch, updateFieldsOf } from '../../lib/validation/merge-patch.js';
+import type {
+  CustomerFilterField, CustomerSortField,
+  Customer_CreateInput_Data, Customer_CreateOutput, Customer_ReadListInput_Criteria, Customer_ReadListOutput,
+  Customer_PatchInput_Data, Customer_ReadOutput, Customer_UpdateInput_Data, Customer_UpdateOutput,
+} from './customer-models.js';
+import { CustomerUpdateData } from './customer-models.js';
+import type { ICustomerService } from './customer-service.js';
+import type { CustomerTable, CustomerTables } from './customer-tables.js';
+
+const updateFields = updateFieldsOf(CustomerUpdateData);
+
+/** Wire field → SQL column, for filters and sorting. Only these names ever reach SQL text. */
+const columns: Record<CustomerSortField | CustomerFilterField, string> = {
+  customerId: 'customer_id',
+  name: 'name',
+  accountNumber: 'account_number',
+  territoryId: 'territory_id',
+};
+
+const filterFields = ['name', 'accountNumber', 'territoryId'] as const satisfies readonly CustomerFilterField[];
+
+const listColumns = ['customer_id', 'name', 'account_number', 'territory_id'] as const;
+type ListRow = Pick<Selectable<CustomerTable>, (typeof listColumns)[number]>;
+
+export interface CustomerServiceOptions {
+  /** `RestAPI:MaxRows`: the default and the cap of `take`. */
+  maxRows: number;
+}
+
+export class SqlCustomerService implements ICustomerService {
+  private readonly db: Kysely<Tables & CustomerTables>;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly lookups: LookupCache,
+    private readonly options: CustomerServiceOptions,
+  ) {
+    this.db = storage.db.withTables<CustomerTables>();
+  }
+
+  private listItem(r: ListRow): Customer_ReadListOutput {
+    return {
+      customerId: r.customer_id,
+      name: r.name,
+      accountNumber: r.account_number ?? undefined,
+      territoryId: r.territory_id ?? undefined,
+    };
+  }
+
+  private notFound(customerId: number) {
+    currentErrors().error('Data', 'Entity_NotFound', `Customer with id ${customerId} not found.`);
+  }
+
+  async read(customerId: number): Promise<Output<Customer_ReadOutput>> {
+    const r = await this.db.selectFrom('customer')
+      .select([...listColumns, 'revision_number', 'modified_date'])
+      .where('customer_id', '=', customerId)
+      .executeTakeFirst();
+    if (!r) {
+      this.notFound(customerId);
+      return Output.of();
+    }
+    return Output.of({ ...this.listItem(r), revisionNumber: r.revision_number, modifiedDate: this.storage.values.toDate(r.modified_date) });
+  }
+
+  async readList(criteria: Customer_ReadListInput_Criteria): Promise<Output<Customer_ReadListOutput[]>> {
+    const { maxRows } = this.options;
+    const take = Math.min(criteria.take ?? maxRows, maxRows);
+    const conditions = filterFields
+      .filter((name) => criteria[name])
+      .map((name) => criterionSql(columns[name], criteria[name] as FieldCriterion<unknown>, this.storage.values));
+    const filtered = this.db.selectFrom('customer').where((eb) => eb.and(conditions));
+
+    let query = filtered.select(listColumns);
+    for (const s of criteria.sort ?? []) query = query.orderBy(sql.ref(columns[s.fieldName]), s.sortDirection === 'Descending' ? 'desc' : 'asc');
+    // The id breaks ties, so pages never overlap or skip rows. It runs in the first key's direction because every
+    // index ends with the id: a descending sort then walks its index backwards, with no sort step.
+    const tieBreak = criteria.sort?.[0]?.sortDirection === 'Descending' ? 'desc' : 'asc';
+    const rows = await query.orderBy('customer_id', tieBreak).limit(take + 1).offset(criteria.skip ?? 0).execute();
+
+    if (rows.length > take) {
+      rows.length = take;
+      // Only a cut made by the cap is worth a warning; a caller's own (smaller or equal) take is not.
+      if (criteria.take == null || criteria.take > maxRows) {
+        currentErrors().warning('Service_MaxRows', `Only the first ${maxRows} rows are returned. Narrow the criteria or page with skip and take.`);
+      }
+    }
+    let totalCount: number | undefined;
+    if (criteria.getTotalCount) {
+      const { count } = await filtered.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+      totalCount = Number(count);
+    }
+    return Output.of(rows.map((r) => this.listItem(r)), totalCount);
+  }
+
+  /** Business rules shared by create and update; structural checks already ran in the route. */
+  private async checkData(data: Customer_CreateInput_Data) {
+    const errors = currentErrors();
+    if (!(await this.isActiveEntry('sales-territory', data.territoryId))) {
+      errors.error('Validation', 'Customer_InvalidTerritoryId', `territoryId ${data.territoryId} is not an active entry of lookup table sales-territory.`, { property: 'territoryId' });
+    }
+    errors.abortIfHasErrors();
+  }
+
+  /** Whether `id` names an active entry of lookup table `type`; no value (an optional field left empty) is fine. */
+  private async isActiveEntry(type: string, id: number | null | undefined): Promise<boolean> {
+    if (id == null) return true;
+    const cached = await this.lookups.get(type);
+    return cached?.table.data.some((entry) => entry.id === id && entry.isActive) ?? false;
+  }
+
+  /** The stored form of the fields: dates and booleans as the provider keeps them, an optional field without value as NULL. */
+  private columnsOf(data: Customer_CreateInput_Data) {
+    return {
+      name: data.name,
+      account_number: data.accountNumber ?? null,
+      territory_id: data.territoryId ?? null,
+    };
+  }
+
+  async create(data: Customer_CreateInput_Data): Promise<Output<Customer_CreateOutput>> {
+    await this.checkData(data);
+    const now = new Date();
+    const { customer_id } = await this.db.insertInto('customer')
+      .values({ ...this.columnsOf(data), revision_number: 1, modified_date: this.storage.values.date(now) })
+      .returning('customer_id')
+      .executeTakeFirstOrThrow();
+    return Output.of({ customerId: customer_id, revisionNumber: 1, modifiedDate: now });
+  }
+
+  async update(customerId: number, data: Customer_UpdateInput_Data): Promise<Output<Customer_UpdateOutput>> {
+    await this.checkData(data);
+    const now = new Date();
+    const v = this.storage.values;
+    const { revisionNumber } = data;
+    // The revision in the WHERE makes check-and-write one atomic step: of concurrent writers, one wins.
+    const updated = await this.db.updateTable('customer')
+      .set((eb) => ({ ...this.columnsOf(data), revision_number: eb('revision_number', '+', 1), modified_date: v.date(now) }))
+      .where('customer_id', '=', customerId)
+      .$if(revisionNumber != null, (q) => q.where('revision_number', '=', revisionNumber!))
+      .returning(['revision_number', 'modified_date'])
+      .executeTakeFirst();
+    if (updated) return Output.of({ revisionNumber: updated.revision_number, modifiedDate: v.toDate(updated.modified_date) });
+
+    const current = await this.db.selectFrom('customer').select('revision_number').where('customer_id', '=', customerId).executeTakeFirst();
+    if (!current) this.notFound(customerId);
+    else {
+      currentErrors().error('Concurrency', 'Entity_Concurrency',
+        `Customer ${customerId} was changed by someone else: revision ${revisionNumber} is no longer current (now ${current.revision_number}). Reload it and try again.`,
+        { property: 'revisionNumber' });
+    }
+    return Output.of();
+  }
+
+  patch(customerId: number, data: Customer_PatchInput_Data): Promise<Output<Customer_UpdateOutput>> {
+    return applyMergePatch({
+      patch: data,
+      read: () => this.read(customerId),
+      toUpdate: updateFields,
+      update: (merged) => this.update(customerId, merged),
+    });
+  }
+
+  /**
+   * Orders refer to customers: a customer with orders is not deleted (409 Entity_InUse). The database's foreign key
+   * decides, not a count made before the delete, so an order created meanwhile can never be left without its customer.
+   */
+  async delete(customerId: number): Promise<Output> {
+    let deleted: bigint;
+    try {
+      deleted = (await this.db.deleteFrom('customer').where('customer_id', '=', customerId).executeTakeFirst()).numDeletedRows;
+    } catch (err) {
+      if (!isForeignKeyViolation(err)) throw err;
+      const { count } = await this.db.withTables<{ sales_order: { customer_id: number } }>().selectFrom('sales_order')
+        .select((eb) => eb.fn.countAll<number | string>().as('count')).where('customer_id', '=', customerId).executeTakeFirstOrThrow();
+      currentErrors().error('Functional', 'Entity_InUse',
+        `Customer ${customerId} cannot be deleted: ${Number(count)} sales order${Number(count) === 1 ? ' refers' : 's refer'} to it.`, { status: 409 });
+      return Output.of();
+    }
+    if (deleted === 0n) this.notFound(customerId);
+    return Output.of();
+  }
+}
+
+/** A write refused because another table's rows still refer to the row (SQLite and PostgreSQL codes). */
+function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
