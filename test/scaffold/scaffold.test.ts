@@ -157,10 +157,10 @@ describe('restlayer new service: the scaffold', function () {
   });
 
   describe('refuses, with exit 1, what the project is in the way of', () => {
-    it('a table another module creates already (sales-order creates customer)', async () => {
+    it('a table another module creates already (sales-order creates sales_person)', async () => {
       const before = snapshot(project);
-      expectCliFailure(await newService(['new', 'service', 'customer', '--field', 'name:text']), 1,
-        'services/sales-order/migrations.ts already creates the table or index customer');
+      expectCliFailure(await newService(['new', 'service', 'sales-person', '--field', 'name:text']), 1,
+        'services/sales-order/migrations.ts already creates the table or index sales_person');
       expect(snapshot(project)).to.deep.equal(before);
     });
 
@@ -246,7 +246,7 @@ describe('restlayer new service: the scaffold', function () {
       expect(full.stdout).to.include("services/index.ts: added import { purchaseOrderModule } from './purchase-order/module.js';");
       expect(full.stdout).to.include('next steps:');
       const index = readFileSync(join(built, 'services/index.ts'), 'utf8');
-      expect(index).to.match(/^export const modules = \[salesOrderModule, purchaseOrderModule, memoModule, stockLevelModule\] as const;$/m);
+      expect(index).to.match(/^export const modules = \[salesOrderModule, customerModule, purchaseOrderModule, memoModule, stockLevelModule\] as const;$/m);
       for (const file of files) {
         const text = readFileSync(join(built, file), 'utf8');
         // One header line says how the file was made; no other marker, and no `any`.
