@@ -3,6 +3,7 @@ import type { Output } from '../../lib/envelope/output.js';
 import { SessionExpiredError, createClient } from '../../lib/client/index.js';
 import type { LookupItem } from '../../lib/lookup/lookup-table.js';
 import { LookupProxy } from '../../lib/lookup/lookup-proxy.js';
+import { CustomerProxy } from '../../services/customer/customer-proxy.js';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 
 /** The API's path on this server, written into index.html by the server that serves it (RestAPI:Path). */
@@ -20,6 +21,7 @@ export const client = createClient({
   RefreshTokenPath: 'auth/refresh',
 });
 export const salesOrders = new SalesOrderProxy(client);
+export const customers = new CustomerProxy(client);
 const lookupProxy = new LookupProxy(client);
 
 export const isErrorMessage = (m: ErrorMessage) => m.severity === 'Error' || m.severity === 'Critical';

@@ -2,6 +2,8 @@ import './styles.css';
 import type { UserInfo } from '../../lib/auth/auth-models.js';
 import { SessionExpiredError } from '../../lib/client/index.js';
 import { client, forgetLookups, sessionEvents } from './api.js';
+import { type CustomerDraft, customerView } from './customer.js';
+import { customersView } from './customers.js';
 import { focusElement, h } from './dom.js';
 import { loginView } from './login.js';
 import { type OrderDraft, orderView } from './order.js';
@@ -10,7 +12,7 @@ import { canonicalHash, parseHash } from './routes.js';
 import type { View } from './view.js';
 
 /**
- * The app shell: a hash router over three screens (list, order, login). Whether there is a session is learnt from
+ * The app shell: a hash router over the screens (orders, order, customers, customer, login). Whether there is a session is learnt from
  * the API: a screen loads its data; when the session has ended (or never began) the client raises
  * Login_SessionExpired and the login form replaces the screen, keeping the URL hash, so that after the login the
  * user is back where they were (the list with its filters, or the order with its unsaved changes).
@@ -20,10 +22,12 @@ const main = document.getElementById('main')!;
 const account = document.getElementById('account')!;
 const userName = document.getElementById('user-name')!;
 const logoutButton = document.getElementById('logout') as HTMLButtonElement;
+const mainNav = document.getElementById('main-nav')!;
 
 /** Per tab: who is logged in (for the header) and the list page to go back to; no secrets (the cookie is HttpOnly). */
 const USER_KEY = 'restlayer.user';
 const LIST_KEY = 'restlayer.list';
+const CUSTOMER_LIST_KEY = 'restlayer.customers';
 
 let view: View | undefined;
 let loggedIn = false;
@@ -39,8 +43,9 @@ function showUser(name: string | undefined): void {
 function mount(next: View, focus: boolean): void {
   view?.dispose?.();
   view = next;
-  // Log out is offered on every screen but the login form.
+  // Log out and the navigation are offered on every screen but the login form.
   account.hidden = next.el.classList.contains('login');
+  mainNav.hidden = account.hidden;
   main.replaceChildren(next.el);
   document.title = `${next.title} – restlayer orders`;
   if (focus) next.focus();
@@ -53,14 +58,22 @@ function route(focus: boolean): void {
   if (canonical && canonical !== location.hash) history.replaceState(history.state, '', canonical);
   const hash = canonical ?? location.hash;
   if (parsed.name === 'orders') sessionStorage.setItem(LIST_KEY, hash);
+  if (parsed.name === 'customers') sessionStorage.setItem(CUSTOMER_LIST_KEY, hash);
+  markSection(parsed.name.startsWith('customer') ? 'customers' : parsed.name.startsWith('order') ? 'orders' : undefined);
   if (view?.update?.(hash)) return;
   const draft = kept && kept.hash === hash ? kept.data : undefined;
   kept = undefined;
+  const customersBack = sessionStorage.getItem(CUSTOMER_LIST_KEY) ?? '#/customers';
   switch (parsed.name) {
     case 'orders':
       return mount(ordersView(hash), focus);
     case 'order':
       return mount(orderView(parsed.id, { backHash: sessionStorage.getItem(LIST_KEY) ?? '#/orders', draft: draft as OrderDraft | undefined }), focus);
+    case 'customers':
+      return mount(customersView(hash), focus);
+    case 'customer':
+    case 'customer-new':
+      return mount(customerView(parsed.name === 'customer' ? parsed.id : undefined, { backHash: customersBack, draft: draft as CustomerDraft | undefined }), focus);
     default: {
       const heading = h('h1', { tabindex: '-1' }, 'Page not found');
       return mount({
@@ -69,6 +82,14 @@ function route(focus: boolean): void {
         focus: () => focusElement(heading),
       }, focus);
     }
+  }
+}
+
+/** The header link of the section on screen is marked as the current page. */
+function markSection(section: 'orders' | 'customers' | undefined): void {
+  for (const link of mainNav.querySelectorAll<HTMLAnchorElement>('a[data-section]')) {
+    if (link.dataset.section === section) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
   }
 }
 
@@ -123,6 +144,7 @@ logoutButton.addEventListener('click', async () => {
   }
   sessionStorage.removeItem(USER_KEY);
   sessionStorage.removeItem(LIST_KEY);
+  sessionStorage.removeItem(CUSTOMER_LIST_KEY);
   kept = undefined;
   forgetLookups();
   history.replaceState(history.state, '', '#/orders');

@@ -3,6 +3,7 @@ import type { SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data } from '../../s
 import { type Lookups, errorsOf, guarded, loadLookups, salesOrders } from './api.js';
 import { announce, focusElement, h, options } from './dom.js';
 import { dayStart, isoDay, showDay, showMoney, showStamp } from './format.js';
+import { customerHash } from './routes.js';
 import { type Field, type View, field, messageBox } from './view.js';
 
 /** What the edit form holds, as the controls hold it. */
@@ -115,9 +116,9 @@ export function orderView(id: number, opts: OrderOptions): View {
   };
 
   const renderFacts = (o: SalesOrder_ReadOutput, l: Lookups) => {
-    const fact = (term: string, value: string, name: string) => [h('dt', {}, term), h('dd', { 'data-fact': name }, value)];
+    const fact = (term: string, value: string | Node, name: string) => [h('dt', {}, term), h('dd', { 'data-fact': name }, value)];
     facts.replaceChildren(
-      ...fact('Customer', o.customerName, 'customerName'),
+      ...fact('Customer', h('a', { href: customerHash(o.customerId) }, o.customerName), 'customerName'),
       ...fact('Order date', showDay(o.orderDate), 'orderDate'),
       ...fact('Total due', showMoney(o.totalDue), 'totalDue'),
       ...fact('Territory', l.territory.text(o.territoryId), 'territory'),

@@ -82,7 +82,7 @@ export function ordersView(initialHash: string): View {
   const caption = h('caption', { class: 'visually-hidden' });
   const headRow = h('tr');
   const body = h('tbody');
-  const table = h('table', { class: 'orders', 'aria-describedby': 'list-summary' }, caption, h('thead', {}, headRow), body);
+  const table = h('table', { class: 'data-table orders', 'aria-describedby': 'list-summary' }, caption, h('thead', {}, headRow), body);
   const prev = h('button', { type: 'button', class: 'secondary', id: 'page-prev' }, 'Previous page');
   const next = h('button', { type: 'button', class: 'secondary', id: 'page-next' }, 'Next page');
   const pageText = h('span', { class: 'page-text', id: 'page-text' });

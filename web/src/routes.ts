@@ -1,6 +1,7 @@
 /**
  * Where the user is, kept in the URL hash so that a reload, a bookmark or a new login after the session expired
- * comes back to the same place: `#/orders?status=5&territory=2&page=3&sort=totalDue&dir=asc`, `#/orders/43659`.
+ * comes back to the same place: `#/orders?status=5&territory=2&page=3&sort=totalDue&dir=asc`, `#/orders/43659`,
+ * `#/customers?name=bike&territory=4&page=2&sort=accountNumber&dir=desc`, `#/customers/29825`, `#/customers/new`.
  */
 
 export const SORTABLE = ['salesOrderNumber', 'orderDate', 'customerName', 'totalDue'] as const;
@@ -21,12 +22,30 @@ export interface ListQuery {
   dir: SortDir;
 }
 
+export const CUSTOMER_SORTABLE = ['customerId', 'name', 'accountNumber', 'territoryId'] as const;
+export type CustomerSortKey = (typeof CUSTOMER_SORTABLE)[number];
+
+export interface CustomerListQuery {
+  /** Part of the name (any case). */
+  name?: string;
+  /** Part of the account number. */
+  account?: string;
+  territory?: number;
+  page: number;
+  sort: CustomerSortKey;
+  dir: SortDir;
+}
+
 export type Route =
   | { name: 'orders'; query: ListQuery }
   | { name: 'order'; id: number }
+  | { name: 'customers'; query: CustomerListQuery }
+  | { name: 'customer'; id: number }
+  | { name: 'customer-new' }
   | { name: 'missing'; hash: string };
 
 export const DEFAULT_SORT: { sort: SortKey; dir: SortDir } = { sort: 'orderDate', dir: 'desc' };
+export const CUSTOMER_DEFAULT_SORT: { sort: CustomerSortKey; dir: SortDir } = { sort: 'name', dir: 'asc' };
 
 const positive = (value: string | null) => (value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : undefined);
 const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined);
@@ -56,7 +75,25 @@ export function parseHash(hash: string): Route {
   }
   const order = /^\/orders\/(\d{1,9})$/.exec(clean);
   if (order && Number(order[1]) > 0) return { name: 'order', id: Number(order[1]) };
+  if (clean === '/customers') return { name: 'customers', query: parseCustomerQuery(new URLSearchParams(search)) };
+  if (clean === '/customers/new') return { name: 'customer-new' };
+  const customer = /^\/customers\/(\d{1,9})$/.exec(clean);
+  if (customer && Number(customer[1]) > 0) return { name: 'customer', id: Number(customer[1]) };
   return { name: 'missing', hash };
+}
+
+function parseCustomerQuery(p: URLSearchParams): CustomerListQuery {
+  const sort = CUSTOMER_SORTABLE.find((s) => s === p.get('sort')) ?? CUSTOMER_DEFAULT_SORT.sort;
+  // A sort named without a direction runs ascending, as a first press on a column header does.
+  const dir: SortDir = p.get('dir') === 'desc' ? 'desc' : p.get('dir') === 'asc' || p.get('sort') ? 'asc' : CUSTOMER_DEFAULT_SORT.dir;
+  return {
+    name: p.get('name')?.trim() || undefined,
+    account: p.get('account')?.trim() || undefined,
+    territory: positive(p.get('territory')),
+    page: positive(p.get('page')) ?? 1,
+    sort,
+    dir,
+  };
 }
 
 /** The canonical hash of a list query: only what differs from the defaults. */
@@ -79,9 +116,32 @@ export function listHash(query: ListQuery): string {
 
 export const orderHash = (id: number) => `#/orders/${id}`;
 
+/** The canonical hash of a customer list query: only what differs from the defaults. */
+export function customerListHash(query: CustomerListQuery): string {
+  const p = new URLSearchParams();
+  if (query.name) p.set('name', query.name);
+  if (query.account) p.set('account', query.account);
+  if (query.territory) p.set('territory', String(query.territory));
+  if (query.page > 1) p.set('page', String(query.page));
+  if (query.sort !== CUSTOMER_DEFAULT_SORT.sort || query.dir !== CUSTOMER_DEFAULT_SORT.dir) {
+    p.set('sort', query.sort);
+    p.set('dir', query.dir);
+  }
+  const search = p.toString();
+  return `#/customers${search ? `?${search}` : ''}`;
+}
+
+export const customerHash = (id: number) => `#/customers/${id}`;
+export const NEW_CUSTOMER_HASH = '#/customers/new';
+
 /** The canonical form of a route's hash (undefined for an unknown one, which stays as typed). */
 export function canonicalHash(route: Route): string | undefined {
-  if (route.name === 'orders') return listHash(route.query);
-  if (route.name === 'order') return orderHash(route.id);
-  return undefined;
+  switch (route.name) {
+    case 'orders': return listHash(route.query);
+    case 'order': return orderHash(route.id);
+    case 'customers': return customerListHash(route.query);
+    case 'customer': return customerHash(route.id);
+    case 'customer-new': return NEW_CUSTOMER_HASH;
+    default: return undefined;
+  }
 }
