@@ -1,8 +1,8 @@
 import type { Customer_ReadListInput_Criteria, Customer_ReadListOutput } from '../../services/customer/customer-models.js';
 import { type Lookups, customers, errorsOf, guarded, loadLookups } from './api.js';
 import { announce, focusElement, h, options } from './dom.js';
-import { showCount } from './format.js';
 import { type CustomerListQuery, type CustomerSortKey, NEW_CUSTOMER_HASH, customerHash, customerListHash, parseHash } from './routes.js';
+import { type ListColumn, showListPage } from './list-page.js';
 import { type View, field, messageBox } from './view.js';
 
 export const CUSTOMER_PAGE_SIZE = 25;
@@ -21,13 +21,7 @@ export function customerCriteriaOf(query: CustomerListQuery): Customer_ReadListI
   return criteria;
 }
 
-interface Column {
-  key: keyof Customer_ReadListOutput;
-  label: string;
-  sort: CustomerSortKey;
-  cell(customer: Customer_ReadListOutput, lookups: Lookups): Node | string;
-  numeric?: boolean;
-}
+type Column = ListColumn<Customer_ReadListOutput, CustomerSortKey> & { sort: CustomerSortKey };
 
 // Every column sorts (contract part 9). Territory sorts by its id, which is also the order of the territory list.
 const columns: Column[] = [
@@ -158,19 +152,10 @@ export function customersView(initialHash: string): View {
     }
     problems.replaceChildren();
     const rows = output.result;
-    const total = output.totalCount ?? rows.length;
-    const pages = Math.max(1, Math.ceil(total / CUSTOMER_PAGE_SIZE));
-    body.replaceChildren(...(rows.length
-      ? rows.map((c) => h('tr', { 'data-customer-id': c.customerId },
-        columns.map((col) => h('td', { 'data-label': col.label, 'data-field': col.key, class: col.numeric ? 'numeric' : undefined }, col.cell(c, l)))))
-      : [h('tr', { class: 'empty' }, h('td', { colspan: columns.length }, 'No customers match these filters.'))]));
-    const first = total ? (query.page - 1) * CUSTOMER_PAGE_SIZE + 1 : 0;
-    announce(summary, rows.length
-      ? `Customers ${showCount(first)}–${showCount(first + rows.length - 1)} of ${showCount(total)}`
-      : total ? `No customers on page ${query.page}; there are ${showCount(total)} in ${showCount(pages)} pages.` : 'No customers match these filters.');
-    pageText.textContent = `Page ${showCount(query.page)} of ${showCount(pages)}`;
-    prev.disabled = query.page <= 1;
-    next.disabled = query.page >= pages;
+    showListPage({ body, summary, pageText, prev, next }, {
+      rows, total: output.totalCount ?? rows.length, page: query.page, pageSize: CUSTOMER_PAGE_SIZE, columns, lookups: l, noun: 'customer',
+      rowAttrs: (c) => ({ 'data-customer-id': c.customerId }),
+    });
     results.setAttribute('aria-busy', 'false');
     results.dataset.loaded = hash;
     // A pager button that just became disabled would drop focus to the page: keep it on the table's summary.

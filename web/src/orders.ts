@@ -1,8 +1,9 @@
 import type { SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput } from '../../services/sales-order/sales-order-models.js';
 import { type Lookups, errorsOf, guarded, loadLookups, salesOrders } from './api.js';
 import { announce, focusElement, h, options } from './dom.js';
-import { dayEnd, dayStart, showCount, showDay, showMoney } from './format.js';
+import { dayEnd, dayStart, showDay, showMoney } from './format.js';
 import { type ListQuery, type SortKey, listHash, orderHash, parseHash } from './routes.js';
+import { type ListColumn, showListPage } from './list-page.js';
 import { type View, field, messageBox } from './view.js';
 
 export const PAGE_SIZE = 25;
@@ -33,13 +34,7 @@ export function criteriaOf(query: ListQuery): SalesOrder_ReadListInput_Criteria 
   return criteria;
 }
 
-interface Column {
-  key: keyof SalesOrder_ReadListOutput;
-  label: string;
-  sort?: SortKey;
-  cell(order: SalesOrder_ReadListOutput, lookups: Lookups): Node | string;
-  numeric?: boolean;
-}
+type Column = ListColumn<SalesOrder_ReadListOutput, SortKey>;
 
 const columns: Column[] = [
   { key: 'salesOrderNumber', label: 'Order number', sort: 'salesOrderNumber', cell: (o) => h('a', { href: orderHash(o.salesOrderId) }, o.salesOrderNumber) },
@@ -192,19 +187,10 @@ export function ordersView(initialHash: string): View {
     }
     problems.replaceChildren();
     const rows = output.result;
-    const total = output.totalCount ?? rows.length;
-    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    body.replaceChildren(...(rows.length
-      ? rows.map((o) => h('tr', { 'data-order-id': o.salesOrderId },
-        columns.map((c) => h('td', { 'data-label': c.label, 'data-field': c.key, class: c.numeric ? 'numeric' : undefined }, c.cell(o, l)))))
-      : [h('tr', { class: 'empty' }, h('td', { colspan: columns.length }, 'No orders match these filters.'))]));
-    const first = total ? (query.page - 1) * PAGE_SIZE + 1 : 0;
-    announce(summary, rows.length
-      ? `Orders ${showCount(first)}–${showCount(first + rows.length - 1)} of ${showCount(total)}`
-      : total ? `No orders on page ${query.page}; there are ${showCount(total)} in ${showCount(pages)} pages.` : 'No orders match these filters.');
-    pageText.textContent = `Page ${showCount(query.page)} of ${showCount(pages)}`;
-    prev.disabled = query.page <= 1;
-    next.disabled = query.page >= pages;
+    showListPage({ body, summary, pageText, prev, next }, {
+      rows, total: output.totalCount ?? rows.length, page: query.page, pageSize: PAGE_SIZE, columns, lookups: l, noun: 'order',
+      rowAttrs: (o) => ({ 'data-order-id': o.salesOrderId }),
+    });
     results.setAttribute('aria-busy', 'false');
     results.dataset.loaded = hash;
     // A pager button that just became disabled would drop focus to the page: keep it on the table's summary.
