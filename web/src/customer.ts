@@ -4,7 +4,7 @@ import { type Lookups, customers, errorsOf, guarded, loadLookups } from './api.j
 import { announce, focusElement, h, options } from './dom.js';
 import { showStamp } from './format.js';
 import { customerHash } from './routes.js';
-import { type Field, type View, field, messageBox } from './view.js';
+import { type Field, type View, conflictBox, field, messageBox } from './view.js';
 
 /** What the form holds, as the controls hold it (territory as the select's value, '' for none). */
 interface FormValues {
@@ -184,19 +184,11 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
   }
 
   const showConflict = (messages: ErrorMessage[]) => {
-    const reload = h('button', { type: 'button', class: 'primary', id: 'conflict-reload' }, 'Reload the customer');
-    const box = h('div', { class: 'message-box conflict', role: 'alert', id: 'conflict', tabindex: '-1' },
-      h('h2', {}, 'Someone else changed this customer'),
-      h('p', {}, 'Your changes were not saved, because the customer was changed after you opened it. ',
-        'Reload it to see the current version, then make your changes again.'),
-      h('p', { class: 'server-text' }, messages.map((m) => m.message).join(' ')),
-      h('div', { class: 'actions' }, reload));
-    reload.addEventListener('click', async () => {
-      reload.disabled = true;
-      if (await load()) {
-        say(`Reloaded: this is the current version (revision ${revision}). Your changes were discarded.`, 'note');
-        focusElement(name.control);
-      } else reload.disabled = false;
+    const box = conflictBox('customer', messages, async () => {
+      if (!(await load())) return false;
+      say(`Reloaded: this is the current version (revision ${revision}). Your changes were discarded.`, 'note');
+      focusElement(name.control);
+      return true;
     });
     top.replaceChildren(box);
     focusElement(box);

@@ -4,7 +4,7 @@ import { type Lookups, errorsOf, guarded, loadLookups, salesOrders } from './api
 import { announce, focusElement, h, options } from './dom.js';
 import { dayStart, isoDay, showDay, showMoney, showStamp } from './format.js';
 import { customerHash } from './routes.js';
-import { type Field, type View, field, messageBox } from './view.js';
+import { type Field, type View, conflictBox, field, messageBox } from './view.js';
 
 /** What the edit form holds, as the controls hold it. */
 interface FormValues {
@@ -184,19 +184,11 @@ export function orderView(id: number, opts: OrderOptions): View {
   };
 
   const showConflict = (messages: ErrorMessage[]) => {
-    const reload = h('button', { type: 'button', class: 'primary', id: 'conflict-reload' }, 'Reload the order');
-    const box = h('div', { class: 'message-box conflict', role: 'alert', id: 'conflict', tabindex: '-1' },
-      h('h2', {}, 'Someone else changed this order'),
-      h('p', {}, 'Your changes were not saved, because the order was changed after you opened it. ',
-        'Reload it to see the current version, then make your changes again.'),
-      h('p', { class: 'server-text' }, messages.map((m) => m.message).join(' ')),
-      h('div', { class: 'actions' }, reload));
-    reload.addEventListener('click', async () => {
-      reload.disabled = true;
-      if (await load()) {
-        say(`Reloaded: this is the current version (revision ${revision}). Your changes were discarded.`, 'note');
-        focusElement(status.control);
-      } else reload.disabled = false;
+    const box = conflictBox('order', messages, async () => {
+      if (!(await load())) return false;
+      say(`Reloaded: this is the current version (revision ${revision}). Your changes were discarded.`, 'note');
+      focusElement(status.control);
+      return true;
     });
     top.replaceChildren(box);
     focusElement(box);

@@ -14,6 +14,24 @@ export interface View {
   dispose?(): void;
 }
 
+/**
+ * The box a save that lost to someone else's change shows (a 409): what happened, the server's text, and a button
+ * that reloads the record. `reload` answers whether it did; the button stays usable when it did not.
+ */
+export function conflictBox(noun: string, messages: ErrorMessage[], reload: () => Promise<boolean>): HTMLElement {
+  const button = h('button', { type: 'button', class: 'primary', id: 'conflict-reload' }, `Reload the ${noun}`);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    if (!(await reload())) button.disabled = false;
+  });
+  return h('div', { class: 'message-box conflict', role: 'alert', id: 'conflict', tabindex: '-1' },
+    h('h2', {}, `Someone else changed this ${noun}`),
+    h('p', {}, `Your changes were not saved, because the ${noun} was changed after you opened it. `,
+      'Reload it to see the current version, then make your changes again.'),
+    h('p', { class: 'server-text' }, messages.map((m) => m.message).join(' ')),
+    h('div', { class: 'actions' }, button));
+}
+
 /** A message box listing what the server said (`role="alert"`, so it is announced when it appears). */
 export function messageBox(messages: ErrorMessage[], heading?: string): HTMLElement {
   return h('div', { class: 'message-box error', role: 'alert' },
