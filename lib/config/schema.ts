@@ -168,7 +168,18 @@ export const schema = {
   Storage: {
     Provider: { doc: 'sqlite (embedded) or postgres.', format: ['sqlite', 'postgres'], default: 'sqlite' },
     SampleData: { doc: 'Fill an empty database with the sample data.', format: 'bool', default: true },
-    Sqlite: { Path: { doc: 'SQLite database file.', format: String, default: 'data/restlayer.db' } },
+    QueryTimeoutSeconds: {
+      doc: 'A read through the storage reader (list pages, counts) still running after this long is stopped and answers 503 Request_Timeout; '
+        + 'keep it below RestAPI:RequestTimeoutSeconds.',
+      format: 'positive', default: 5,
+    },
+    Sqlite: {
+      Path: { doc: 'SQLite database file.', format: String, default: 'data/restlayer.db' },
+      ReadWorkers: {
+        doc: 'Processes with a read-only connection each that run the reader\'s queries off the event loop; 0 reads on the main connection, without a time limit.',
+        format: 'count', default: 2,
+      },
+    },
     Postgres: { Url: { doc: 'PostgreSQL connection URL.', format: String, default: '', sensitive: true } },
   },
   Cache: {

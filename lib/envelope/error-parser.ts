@@ -46,6 +46,14 @@ export function createErrorParser(options: { production: boolean }) {
         unhandled: false,
       };
     }
+    if (e.code === 'SQLITE_INTERRUPT' || e.code === '57014') {
+      // A read stopped at Storage:QueryTimeoutSeconds (SQLite: its reader process ended; PostgreSQL: statement_timeout).
+      return {
+        messages: [message('System', 'Request_Timeout',
+          'The query took longer than the server allows and was stopped. Narrow the criteria or ask for a smaller page, then retry.', { status: 503 })],
+        unhandled: false,
+      };
+    }
     if (typeof e.code === 'string' && isCorruptBody(e.code)) {
       // A compressed body (Content-Encoding gzip or deflate) that does not decompress: the client's fault, not a defect.
       return { messages: [message('Validation', 'Request_MalformedJson', 'The request body is not valid JSON: it could not be decompressed as its Content-Encoding says.')], unhandled: false };

@@ -14,9 +14,10 @@ export interface OpenOptions {
 /** Opens the configured store and, unless told otherwise, brings every module up to date: schema, then sample data. */
 export async function openStorage(config: AppConfig, modules: readonly ServiceModule[], options: OpenOptions = {}): Promise<Storage> {
   const log = options.log ?? (() => {});
+  const queryTimeoutMs = config.Storage.QueryTimeoutSeconds * 1000;
   const storage = config.Storage.Provider === 'postgres'
-    ? openPostgres(config.Storage.Postgres.Url, (err) => log(`PostgreSQL connection lost: ${err.message}`))
-    : openSqlite(config.Storage.Sqlite.Path);
+    ? openPostgres(config.Storage.Postgres.Url, { onError: (err) => log(`PostgreSQL connection lost: ${err.message}`), queryTimeoutMs })
+    : openSqlite(config.Storage.Sqlite.Path, { readers: config.Storage.Sqlite.ReadWorkers, queryTimeoutMs });
   if (options.prepare === false) return storage;
   try {
     await storage.exclusive(async (db) => {

@@ -10,16 +10,29 @@ const SETUP_LOCK = 7_274_001;
 // COUNT(*) is int8, which pg returns as a string by default; counts here always fit a JavaScript number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+export interface PostgresOptions {
+  onError?: (err: Error) => void;
+  /** The time limit of a query through `reader` (default 5 s); the server cancels it (SQLSTATE 57014). */
+  queryTimeoutMs?: number;
+}
+
 /** The scale-out store: a connection pool; every instance and worker shares the same database. */
-export function openPostgres(url: string, onError: (err: Error) => void = () => {}): Storage {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
-  // A client losing its server (restart, network) must not crash the process: idle clients report through the
-  // pool, checked-out ones through their own listener; the failed query itself rejects and answers 503.
-  pool.on('error', onError);
-  pool.on('connect', (client) => client.on('error', onError));
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+export function openPostgres(url: string, options: PostgresOptions = {}): Storage {
+  const onError = options.onError ?? (() => {});
+  const openPool = (settings: pg.PoolConfig) => {
+    const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, ...settings });
+    // A client losing its server (restart, network) must not crash the process: idle clients report through the
+    // pool, checked-out ones through their own listener; the failed query itself rejects and answers 503.
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
+    return pool;
+  };
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: openPool({ max: 10 }) }) });
+  // statement_timeout is a setting of the session, sent when it starts: the server itself stops a query past it.
+  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: openPool({ max: 5, statement_timeout: options.queryTimeoutMs ?? 5_000 }) }) });
   return {
     db,
+    reader,
     values: postgresValues,
     async ping() {
       await sql`select 1`.execute(db);
@@ -34,7 +47,7 @@ export function openPostgres(url: string, onError: (err: Error) => void = () => 
         }
       }),
     async close() {
-      await db.destroy();
+      await Promise.all([db.destroy(), reader.destroy()]);
     },
   };
 }

@@ -3,10 +3,12 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import {
-  CompiledQuery, type DatabaseConnection, type Driver, Kysely, type QueryCompiler, type QueryResult, type SqliteDatabase, SqliteDialect,
-  type SqliteDialectConfig, SqliteDriver, type SqliteStatement, type TransactionSettings, sql,
+  CompiledQuery, type DatabaseConnection, type Driver, Kysely, type QueryCompiler, type QueryResult, SqliteDialect,
+  type SqliteDialectConfig, SqliteDriver, type TransactionSettings, sql,
 } from 'kysely';
-import { BoundedMap } from '../bounded-map.js';
+import { sqliteReaderKysely } from './reader-dialect.js';
+import { SqliteReaderPool } from './sqlite-reader-pool.js';
+import { withStatementCache } from './sqlite-statements.js';
 import type { Storage } from './storage.js';
 import { sqliteValues } from './sql-values.js';
 import type { Tables } from './tables.js';
@@ -153,53 +155,13 @@ class WaitingSqliteDialect extends SqliteDialect {
   }
 }
 
-/**
- * better-sqlite3 builds each row object in C++, one property at a time, which for a 50-row page costs as much as the
- * query itself. Rows are fetched as arrays and made into plain objects here: the same names and values, 40 % faster.
- * The names are read once, so a `*` select is left to better-sqlite3: SQLite re-prepares a statement after a schema
- * change (a newer CLI migrating the file under a running server), and `*` may then mean other columns.
- */
-function objectRows(text: string, statement: Database.Statement): SqliteStatement {
-  if (!statement.reader || text.includes('*')) return statement;
-  const names = statement.columns().map((c) => c.name);
-  const rows = statement.raw(true);
-  const toObject = (values: unknown[]) => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
-    return row;
-  };
-  return {
-    reader: true,
-    all: (parameters) => (rows.all(parameters) as unknown[][]).map(toObject),
-    run: (parameters) => rows.run(parameters),
-    *iterate(parameters) {
-      for (const values of rows.iterate(parameters) as IterableIterator<unknown[]>) yield toObject(values);
-    },
-  };
-}
-
-/**
- * Kysely prepares every query anew; compiling the SQL text is a fifth of a list request's time. The same text
- * always compiles to the same statement, so prepared statements are kept (a bounded number) and reused.
- */
-function withStatementCache(database: Database.Database, max = 500): SqliteDatabase {
-  const statements = new BoundedMap<string, SqliteStatement>(max);
-  return {
-    close: () => database.close(),
-    prepare(text: string) {
-      let statement = statements.get(text);
-      if (!statement) {
-        statement = objectRows(text, database.prepare(text));
-        statements.set(text, statement);
-      }
-      return statement;
-    },
-  };
-}
-
 export interface SqliteOptions {
   /** How long a query waits for a lock held by another process (default SQLITE_LOCK_WAIT_MS). */
   lockWaitMs?: number;
+  /** How many reader processes serve `reader` (0: it reads on the main connection, without a time limit). Default 2. */
+  readers?: number;
+  /** The time limit of a query through `reader` (default 5 s). */
+  queryTimeoutMs?: number;
 }
 
 /** The embedded default: one file, WAL journal, every commit synced so a crash loses nothing committed. */
@@ -215,9 +177,14 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   database.pragma('busy_timeout = 0');
   const statements = withStatementCache(database);
   const use: ConnectionUse = { holders: 0 };
-  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS, use) });
+  const lockWaitMs = options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS;
+  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, lockWaitMs, use) });
+  // A private database (in memory, or a temporary one) has no file another connection could open.
+  const readers = path === ':memory:' || path === '' || options.readers === 0 ? undefined
+    : new SqliteReaderPool(path, { size: options.readers ?? 2, timeoutMs: options.queryTimeoutMs ?? 5_000, lockWaitMs });
   return {
     db,
+    reader: readers ? sqliteReaderKysely((query) => readers.run(query)) : db,
     values: sqliteValues,
     readNow<R>(query: CompiledQuery<R>): R[] | undefined {
       // Only on an idle connection: a transaction in progress would show its uncommitted changes to this read.
@@ -236,6 +203,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
     // One process owns a database file (workers are prepared by their primary), so no cross-process lock is needed.
     exclusive: (fn) => fn(db),
     async close() {
+      readers?.close();
       await db.destroy();
     },
   };

@@ -9,6 +9,14 @@ import type { Tables } from './tables.js';
 export interface Storage {
   readonly db: Kysely<Tables>;
   readonly values: SqlValues;
+  /**
+   * For reads that may be slow (list pages, counts): they run off the event loop, so other requests are not held up,
+   * and a query still running after `Storage:QueryTimeoutSeconds` is stopped and fails with a 503 Request_Timeout.
+   * SQLite: read-only connections in processes of their own; they see committed data only, so a read that must see
+   * this request's own writes (or runs inside a transaction) uses `db`. The in-memory database reads through `db`
+   * (no other connection can see it). PostgreSQL: a pool of its own whose sessions carry statement_timeout.
+   */
+  readonly reader: Kysely<Tables>;
   /** Runs `fn` while no other process runs its own `exclusive` work on this database (schema setup, seeding). */
   exclusive<T>(fn: (db: Kysely<Tables>) => Promise<T>): Promise<T>;
   /**

@@ -1,0 +1,137 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { CompiledQuery } from 'kysely';
+
+/** A query sent to a reader process. */
+export interface ReaderRequest {
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+/** A reader's answer: the rows, or the error SQLite raised (its code kept, so the error parser can classify it). */
+export type ReaderReply = { rows: unknown[] } | { error: { message: string; code?: string } };
+
+interface Job {
+  request: ReaderRequest;
+  resolve(rows: unknown[]): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+  reader?: Reader;
+}
+
+interface Reader {
+  child: ChildProcess;
+  job?: Job;
+}
+
+export interface ReaderPoolOptions {
+  /** How many reader processes run at most (each runs one query at a time). */
+  size: number;
+  /** A query not answered within this (waiting included) is stopped and fails with SQLITE_INTERRUPT. */
+  timeoutMs: number;
+  /** How long a reader waits for another process's lock (WAL recovery) before it fails. */
+  lockWaitMs: number;
+}
+
+const entry = fileURLToPath(new URL('./sqlite-reader-process.js', import.meta.url));
+
+const failure = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
+
+/**
+ * Read-only connections to one SQLite file (WAL lets them read beside the writer, seeing committed data), each in a
+ * process of its own, so a slow query holds up neither the event loop nor other requests, and can be stopped: past
+ * its time limit, the process running it is killed, and a fresh one starts when the next query needs it.
+ * Processes start on first use, so a server that never reads through the pool never starts one.
+ */
+export class SqliteReaderPool {
+  private readonly readers = new Set<Reader>();
+  private readonly waiting: Job[] = [];
+  private closed = false;
+
+  constructor(private readonly path: string, private readonly options: ReaderPoolOptions) {}
+
+  run(query: CompiledQuery): Promise<unknown[]> {
+    if (this.closed) return Promise.reject(failure('The store is closed.'));
+    return new Promise((resolve, reject) => {
+      const job: Job = {
+        request: { sql: query.sql, parameters: query.parameters }, resolve, reject,
+        timer: setTimeout(() => this.expire(job), this.options.timeoutMs),
+      };
+      this.waiting.push(job);
+      this.dispatch();
+    });
+  }
+
+  /** Ends every reader; queries still waiting or running fail. */
+  close(): void {
+    this.closed = true;
+    for (const job of this.waiting.splice(0)) this.settle(job, failure('The store is closed.'));
+    for (const reader of this.readers) {
+      if (reader.job) this.settle(reader.job, failure('The store is closed.'));
+      reader.job = undefined;
+      this.retire(reader);
+    }
+  }
+
+  private dispatch(): void {
+    while (this.waiting.length) {
+      let reader = [...this.readers].find((r) => !r.job);
+      if (!reader) {
+        if (this.readers.size >= this.options.size) return;
+        reader = this.start();
+      }
+      const job = this.waiting.shift()!;
+      reader.job = job;
+      job.reader = reader;
+      reader.child.send(job.request);
+    }
+  }
+
+  private start(): Reader {
+    const child = fork(entry, [this.path, String(this.options.lockWaitMs)], {
+      serialization: 'advanced', execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const reader: Reader = { child };
+    // Idle readers must not keep the server's process alive after it closes.
+    child.unref();
+    child.channel?.unref();
+    child.on('message', (reply: ReaderReply) => {
+      const job = reader.job;
+      reader.job = undefined;
+      if (job) this.settle(job, 'rows' in reply ? reply.rows : failure(reply.error.message, reply.error.code));
+      this.dispatch();
+    });
+    child.on('exit', () => {
+      this.readers.delete(reader);
+      if (reader.job) this.settle(reader.job, failure('The read connection ended unexpectedly.'));
+      reader.job = undefined;
+      if (!this.closed) this.dispatch();
+    });
+    child.on('error', () => {});
+    this.readers.add(reader);
+    return reader;
+  }
+
+  private expire(job: Job): void {
+    if (job.reader) {
+      // The only way to stop a running better-sqlite3 query: end the process that runs it.
+      job.reader.job = undefined;
+      this.retire(job.reader);
+    } else {
+      this.waiting.splice(this.waiting.indexOf(job), 1);
+    }
+    this.settle(job, failure(`The query was stopped after ${this.options.timeoutMs / 1000} seconds (Storage:QueryTimeoutSeconds).`, 'SQLITE_INTERRUPT'));
+    this.dispatch();
+  }
+
+  private retire(reader: Reader): void {
+    this.readers.delete(reader);
+    reader.child.kill('SIGKILL');
+  }
+
+  private settle(job: Job, outcome: unknown[] | Error): void {
+    clearTimeout(job.timer);
+    if (outcome instanceof Error) job.reject(outcome);
+    else job.resolve(outcome);
+  }
+}
