@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import pg from 'pg';
+import { type Reply, type TestServer, startTestServer } from '../support/server.js';
+import { testProvider } from '../support/test-stores.js';
+import { until } from '../support/wait.js';
+
+const slowReadRoutesDir = fileURLToPath(new URL('../support/slow-read-routes/', import.meta.url));
+const codesOf = (reply: Reply) => reply.body.messages.map((m) => m.code);
+
+/** The reader processes of the test servers this process runs (SQLite). */
+function readerPids(): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'sqlite-reader-process'], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe(`no query stalls the server (issue 15), on ${testProvider}`, function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let started = 0;
+
+  before(async () => {
+    server = await startTestServer({
+      routesDir: slowReadRoutesDir, logLevel: 'error',
+      // One reader process, so the test knows which one runs the slow query.
+      config: { Storage: { QueryTimeoutSeconds: 1, Sqlite: { ReadWorkers: 1 } } },
+    });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  /** Sends the slow read and resolves once the server has begun it; `reply` resolves once it ends. */
+  async function beginSlowRead(finished: string[]): Promise<{ reply: Promise<Reply> }> {
+    const reply = server.call('/slow-read/slow', { token: null }).then((r) => {
+      finished.push('slow');
+      return r;
+    });
+    started++;
+    await until(async () => (await server.call('/slow-read/started', { token: null })).body.result.started === started, 'the slow read to begin', 15_000, 20);
+    // Wrapped: an async function returning the promise itself would wait for it.
+    return { reply };
+  }
+
+  it('cheap requests answer while a slow read runs; the slow read answers 503 Request_Timeout at Storage:QueryTimeoutSeconds', async () => {
+    const finished: string[] = [];
+    const slow = await beginSlowRead(finished);
+    for (const path of ['/health/live', '/lookup-table/operators']) {
+      const reply = await server.call(path);
+      expect(reply.status, path).to.equal(200);
+      finished.push(path);
+    }
+    const reply = await slow.reply;
+    expect(finished).to.deep.equal(['/health/live', '/lookup-table/operators', 'slow']);
+    expect(reply.status).to.equal(503);
+    expect(codesOf(reply)).to.deep.equal(['Request_Timeout']);
+    expect(reply.body.messages[0].message).to.match(/stopped.*Narrow the criteria/);
+    expect(reply.text).not.to.match(/\bat .*\.js:\d+/);
+  });
+
+  it('reads through the reader see what was committed through db', async () => {
+    const reply = await server.call('/slow-read/fast', { token: null });
+    expect(reply.status).to.equal(200);
+    expect(reply.body.result.reader).to.equal(reply.body.result.db);
+  });
+
+  if (testProvider === 'sqlite') {
+    it('the stopped query really stops: its reader process ends, a fresh one serves the next reads, and the next slow read is stopped too', async () => {
+      for (let round = 0; round < 2; round++) {
+        const slow = await beginSlowRead([]);
+        await until(() => readerPids().length === 1, 'the reader process to run the slow read');
+        const [pid] = readerPids();
+        const reply = await slow.reply;
+        expect([reply.status, ...codesOf(reply)]).to.deep.equal([503, 'Request_Timeout']);
+        await until(() => !alive(pid), `reader process ${pid} to end`);
+        const fast = await server.call('/slow-read/fast', { token: null });
+        expect(fast.status).to.equal(200);
+        expect(readerPids()).to.have.length(1).and.not.include(pid);
+      }
+    });
+  } else {
+    it('the stopped query really stops: PostgreSQL cancels it (statement_timeout), no backend runs it any more', async () => {
+      const admin = new pg.Client({ connectionString: server.config.Storage.Postgres.Url });
+      await admin.connect();
+      try {
+        const running = async () => (await admin.query<{ n: number }>(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'active' and query like '%pg_sleep(30)%' and pid <> pg_backend_pid()",
+        )).rows[0].n;
+        const slow = await beginSlowRead([]);
+        await until(async () => (await running()) === 1, 'PostgreSQL to run the slow read');
+        const reply = await slow.reply;
+        expect([reply.status, ...codesOf(reply)]).to.deep.equal([503, 'Request_Timeout']);
+        expect(await running()).to.equal(0);
+      } finally {
+        await admin.end();
+      }
+    });
+  }
+});

@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import { Output } from '../../../../lib/envelope/output.js';
+import { route } from '../../../../lib/routing/route.js';
+import { model, text } from '../../../../lib/validation/fields.js';
+
+/** Slow reads this process has begun (the test waits for one before it sends its cheap requests). */
+let started = 0;
+
+/**
+ * Test-only routes (served with `startTestServer({ routesDir: slowReadRoutesDir })`) that read through
+ * `storage.reader`, for the tests of issue 15 (no query stalls the server):
+ *
+ * - `GET /slow-read/slow`: a query of several seconds (SQLite: a recursive CTE counting to 5e7, about 6 s on one
+ *   core; PostgreSQL: pg_sleep(30)), well past the Storage:QueryTimeoutSeconds the tests set.
+ * - `GET /slow-read/started`: how many slow reads have begun.
+ * - `GET /slow-read/fast`: the number of users, through the reader and through `db`.
+ */
+export const GET = route({
+  summary: 'Test reads through storage.reader.',
+  anonymous: true,
+  params: model({ kind: text({ min: 1 }) }),
+  async handle({ params, services, server }): Promise<Output<unknown>> {
+    const { reader, db } = services.storage;
+    switch (params.kind) {
+      case 'slow': {
+        started++;
+        const slow = server.config.Storage.Provider === 'postgres'
+          ? sql<{ n: number }>`select 1 as n from pg_sleep(30)`
+          : sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 50000000) select count(*) as n from c`;
+        return Output.of((await slow.execute(reader)).rows);
+      }
+      case 'started':
+        return Output.of({ started });
+      default: {
+        const count = sql<{ n: number }>`select count(*) as n from app_user`;
+        return Output.of({ reader: (await count.execute(reader)).rows[0].n, db: (await count.execute(db)).rows[0].n });
+      }
+    }
+  },
+});
