@@ -10,6 +10,7 @@ import { openSqlite } from '../../lib/storage/sqlite.js';
 import { StoredDate, sqliteValues } from '../../lib/storage/sql-values.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import { application } from '../../services/index.js';
+import type { SalesTables } from '../../services/sales-order/sales-order-tables.js';
 import { salesDb } from '../support/sales-db.js';
 
 describe('embedded storage (SQLite)', () => {
@@ -62,6 +63,31 @@ describe('embedded storage (SQLite)', () => {
     });
     expect(during).to.equal(undefined);
     expect(storage.readNow!(personQuery())).to.deep.equal([{ name: 'Ann B.', territory_id: null }]);
+  });
+
+  it('the reader reads in its own process what db committed, not what a transaction has not, and refuses writes', async () => {
+    const reader = storage.reader.withTables<SalesTables>();
+    expect(reader).not.to.equal(storage.db);
+    const names = () => reader.selectFrom('sales_person').select(['name', 'territory_id']).where('sales_person_id', '=', 9001).execute();
+    expect(await names()).to.deep.equal([{ name: 'Ann B.', territory_id: null }]);
+    let during: unknown[] = [];
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('sales_person').set({ name: 'Ann C.' }).where('sales_person_id', '=', 9001).execute();
+      during = await names();
+    });
+    expect(during).to.deep.equal([{ name: 'Ann B.', territory_id: null }]);
+    expect(await names()).to.deep.equal([{ name: 'Ann C.', territory_id: null }]);
+    const write = await reader.updateTable('sales_person').set({ name: 'Eve' }).where('sales_person_id', '=', 9001).execute().catch((err: Error) => err);
+    expect(String(write)).to.match(/write through storage.db/);
+  });
+
+  it('an in-memory database reads through db: no other connection could see it', async () => {
+    const memory = openSqlite(':memory:');
+    try {
+      expect(memory.reader).to.equal(memory.db);
+    } finally {
+      await memory.close();
+    }
   });
 });
 
