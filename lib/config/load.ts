@@ -180,6 +180,11 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   if (config.Storage.Provider === 'postgres' && !config.Storage.Postgres.Url && !invalid('Storage:Provider')) {
     problems.push('Storage:Postgres:Url: required when Storage:Provider is postgres (e.g. postgres://user@host:5432/db)');
   }
+  if (config.Storage.QueryTimeoutSeconds >= config.RestAPI.RequestTimeoutSeconds) {
+    // The request would answer first and leave its query running until the query's own limit.
+    warnings.push(`Storage:QueryTimeoutSeconds (${config.Storage.QueryTimeoutSeconds}) should be below RestAPI:RequestTimeoutSeconds `
+      + `(${config.RestAPI.RequestTimeoutSeconds}): a slow read answers 503 at the request timeout but runs on until its own limit.`);
+  }
   // Missing secrets are reported with every other problem, unless a setting they depend on is itself invalid.
   if (!['env', 'Authentication:Variant', 'Authentication:Schemes:Bearer:ValidIssuer'].some(invalid)) ensureSecrets(config, problems, warnings, invalid, generated);
   if (problems.length) throw new ConfigError(problems);

@@ -107,7 +107,13 @@ export class SqliteReaderPool {
       reader.job = undefined;
       if (!this.closed) this.dispatch();
     });
-    child.on('error', () => {});
+    // The process could not be started (or signalled): its query fails now rather than at its time limit.
+    child.on('error', (err) => {
+      this.readers.delete(reader);
+      if (reader.job) this.settle(reader.job, err);
+      reader.job = undefined;
+      if (!this.closed) this.dispatch();
+    });
     this.readers.add(reader);
     return reader;
   }

@@ -249,6 +249,13 @@ describe('configuration: loadConfig', () => {
       expect(warnings).to.deep.equal([]);
     });
 
+    it('warns when Storage:QueryTimeoutSeconds is not below RestAPI:RequestTimeoutSeconds', () => {
+      const { warnings } = load({ NODE_ENV: 'production', ...keysEnv(newKey()), Storage__QueryTimeoutSeconds: '30', RestAPI__RequestTimeoutSeconds: '30' });
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]).to.match(/^Storage:QueryTimeoutSeconds \(30\) should be below RestAPI:RequestTimeoutSeconds \(30\)/);
+      expect(load({ NODE_ENV: 'production', ...keysEnv(newKey()), Storage__QueryTimeoutSeconds: '29', RestAPI__RequestTimeoutSeconds: '30' }).warnings).to.deep.equal([]);
+    });
+
     it('reports a missing production key together with invalid values', () => {
       const problems = problemsOf({ NODE_ENV: 'production', Authentication__Cookie__Keys: newKey(), RestAPI__MaxRows: '0' });
       expect(naming(problems, 'RestAPI:MaxRows')).to.have.length(1);
