@@ -1,22 +1,30 @@
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import pg from 'pg';
+import { slowReadRoutesDir } from '../support/api.js';
+import { callUrl } from '../support/http.js';
+import { killChildren, sqliteServeEnv, startServe } from '../support/processes.js';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
+import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { testProvider } from '../support/test-stores.js';
+import { newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
 
-const slowReadRoutesDir = fileURLToPath(new URL('../support/slow-read-routes/', import.meta.url));
-const codesOf = (reply: Reply) => reply.body.messages.map((m) => m.code);
+const codesOf = (reply: { body: Reply['body'] }) => reply.body.messages.map((m) => m.code);
 
-/** The reader processes of the test servers this process runs (SQLite). */
-function readerPids(): number[] {
+/** Processes whose command line matches `pattern` (and, when given, whose parent is `parent`). */
+function pidsOf(pattern: string, parent?: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'sqlite-reader-process'], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', [...(parent ? ['-P', String(parent)] : []), '-f', pattern], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
 }
+
+/** The reader processes of the test servers this process runs (SQLite). */
+const readerPids = () => pidsOf('sqlite-reader-process', process.pid);
 
 const alive = (pid: number) => {
   try {
@@ -110,3 +118,45 @@ describe(`no query stalls the server (issue 15), on ${testProvider}`, function (
     });
   }
 });
+
+if (testProvider === 'sqlite') {
+  describe('no query stalls the server under serve --workers 2', function () {
+    this.timeout(60_000);
+    const cli = fileURLToPath(new URL('../support/slow-read-cli.js', import.meta.url));
+    let db: string;
+    let url: string;
+
+    before(async () => {
+      db = join(makeTempDir(), 'stall.db');
+      const env = sqliteServeEnv(db, newKey(), { Storage__QueryTimeoutSeconds: '1', Storage__Sqlite__ReadWorkers: '1' });
+      const server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { cli, env });
+      await server.waitForStderr(/restlayer listening on[\s\S]*restlayer listening on/);
+      url = server.url;
+    });
+    after(async () => {
+      await killChildren();
+      removeTempDirs();
+    });
+
+    it('cheap requests answer on both workers while a slow read runs; it answers 503 and its reader process ends', async () => {
+      const finished: string[] = [];
+      const slow = callUrl(`${url}/slow-read/slow`).then((r) => {
+        finished.push('slow');
+        return r;
+      });
+      // Its reader names the database file on its command line.
+      await until(() => pidsOf(db).length === 1, 'a reader process to run the slow read', 15_000, 20);
+      const [pid] = pidsOf(db);
+      const cheap = await Promise.all(Array.from({ length: 8 }, async (_, i) => {
+        const reply = await callUrl(`${url}/${i % 2 ? 'health/live' : 'health/ready'}`);
+        finished.push('cheap');
+        return reply.status;
+      }));
+      expect(cheap).to.deep.equal(Array(8).fill(200));
+      const reply = await slow;
+      expect(finished).to.deep.equal([...Array(8).fill('cheap'), 'slow']);
+      expect([reply.status, ...codesOf(reply)]).to.deep.equal([503, 'Request_Timeout']);
+      await until(() => !alive(pid), `reader process ${pid} to end`);
+    });
+  });
+}

@@ -4,6 +4,8 @@ import type { Envelope, Reply, TestServer } from './server.js';
 
 /** The routes folder of test-only probe routes (see probe-routes/probe/[kind].ts), as compiled. */
 export const probeRoutesDir = fileURLToPath(new URL('./probe-routes/', import.meta.url));
+/** The routes folder of the slow reads through storage.reader (see slow-read-routes/slow-read/[kind].ts), as compiled. */
+export const slowReadRoutesDir = fileURLToPath(new URL('./slow-read-routes/', import.meta.url));
 
 export type Message = Envelope['messages'][number];
 
