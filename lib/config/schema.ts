@@ -1,4 +1,5 @@
 import convict from 'convict';
+import { DEFAULT_QUERY_TIMEOUT_MS } from '../storage/storage.js';
 
 export interface SigningKeyConfig {
   Issuer: string;
@@ -171,7 +172,7 @@ export const schema = {
     QueryTimeoutSeconds: {
       doc: 'A read through the storage reader (list pages, counts) still running after this long is stopped and answers 503 Request_Timeout; '
         + 'keep it below RestAPI:RequestTimeoutSeconds.',
-      format: 'positive', default: 5,
+      format: 'positive', default: DEFAULT_QUERY_TIMEOUT_MS / 1000,
     },
     Sqlite: {
       Path: { doc: 'SQLite database file.', format: String, default: 'data/restlayer.db' },

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Storage } from './storage.js';
+import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
 import { postgresValues } from './sql-values.js';
 import type { Tables } from './tables.js';
 
@@ -12,7 +12,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export interface PostgresOptions {
   onError?: (err: Error) => void;
-  /** The time limit of a query through `reader` (default 5 s); the server cancels it (SQLSTATE 57014). */
+  /** The time limit of a query through `reader` (default DEFAULT_QUERY_TIMEOUT_MS); the server cancels it (SQLSTATE 57014). */
   queryTimeoutMs?: number;
 }
 
@@ -29,7 +29,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
   };
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: openPool({ max: 10 }) }) });
   // statement_timeout is a setting of the session, sent when it starts: the server itself stops a query past it.
-  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: openPool({ max: 5, statement_timeout: options.queryTimeoutMs ?? 5_000 }) }) });
+  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: openPool({ max: 5, statement_timeout: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS }) }) });
   return {
     db,
     reader,

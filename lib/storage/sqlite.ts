@@ -9,7 +9,7 @@ import {
 import { sqliteReaderKysely } from './reader-dialect.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
 import { withStatementCache } from './sqlite-statements.js';
-import type { Storage } from './storage.js';
+import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
 import { sqliteValues } from './sql-values.js';
 import type { Tables } from './tables.js';
 
@@ -160,7 +160,7 @@ export interface SqliteOptions {
   lockWaitMs?: number;
   /** How many reader processes serve `reader` (0: it reads on the main connection, without a time limit). Default 2. */
   readers?: number;
-  /** The time limit of a query through `reader` (default 5 s). */
+  /** The time limit of a query through `reader` (default DEFAULT_QUERY_TIMEOUT_MS). */
   queryTimeoutMs?: number;
 }
 
@@ -181,7 +181,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, lockWaitMs, use) });
   // A private database (in memory, or a temporary one) has no file another connection could open.
   const readers = path === ':memory:' || path === '' || options.readers === 0 ? undefined
-    : new SqliteReaderPool(path, { size: options.readers ?? 2, timeoutMs: options.queryTimeoutMs ?? 5_000, lockWaitMs });
+    : new SqliteReaderPool(path, { size: options.readers ?? 2, timeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, lockWaitMs });
   return {
     db,
     reader: readers ? sqliteReaderKysely((query) => readers.run(query)) : db,

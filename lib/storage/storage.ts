@@ -2,6 +2,9 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import type { SqlValues } from './sql-values.js';
 import type { Tables } from './tables.js';
 
+/** The time limit of a query through `Storage.reader` when the opener names none (Storage:QueryTimeoutSeconds' default). */
+export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
+
 /**
  * What services need from a database, whichever provider holds it. Services write queries against `db`
  * (Kysely compiles them for the provider, always with bound parameters) and convert values with `values`.
