@@ -44,7 +44,7 @@ describe(`no query stalls the server (issue 15), on ${testProvider}`, function (
     server = await startTestServer({
       routesDir: slowReadRoutesDir, logLevel: 'error',
       // One reader process, so the test knows which one runs the slow query.
-      config: { Storage: { QueryTimeoutSeconds: 1, Sqlite: { ReadWorkers: 1 } } },
+      config: { Storage: { QueryTimeoutSeconds: 2, Sqlite: { ReadWorkers: 1 } } },
     });
   });
   after(async () => {
@@ -128,7 +128,7 @@ if (testProvider === 'sqlite') {
 
     before(async () => {
       db = join(makeTempDir(), 'stall.db');
-      const env = sqliteServeEnv(db, newKey(), { Storage__QueryTimeoutSeconds: '1', Storage__Sqlite__ReadWorkers: '1' });
+      const env = sqliteServeEnv(db, newKey(), { Storage__QueryTimeoutSeconds: '3', Storage__Sqlite__ReadWorkers: '1' });
       const server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { cli, env });
       await server.waitForStderr(/restlayer listening on[\s\S]*restlayer listening on/);
       url = server.url;

@@ -10,7 +10,7 @@ let started = 0;
  * Test-only routes (served with `startTestServer({ routesDir: slowReadRoutesDir })`) that read through
  * `storage.reader`, for the tests of issue 15 (no query stalls the server):
  *
- * - `GET /slow-read/slow`: a query of several seconds (SQLite: a recursive CTE counting to 5e7, about 6 s on one
+ * - `GET /slow-read/slow`: a query of several seconds (SQLite: a recursive CTE counting to 2e8, about 25 s on one
  *   core; PostgreSQL: pg_sleep(30)), well past the Storage:QueryTimeoutSeconds the tests set.
  * - `GET /slow-read/started`: how many slow reads have begun.
  * - `GET /slow-read/fast`: the number of users, through the reader and through `db`.
@@ -26,7 +26,7 @@ export const GET = route({
         started++;
         const slow = server.config.Storage.Provider === 'postgres'
           ? sql<{ n: number }>`select 1 as n from pg_sleep(30)`
-          : sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 50000000) select count(*) as n from c`;
+          : sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 200000000) select count(*) as n from c`;
         return Output.of((await slow.execute(reader)).rows);
       }
       case 'started':
