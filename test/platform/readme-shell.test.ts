@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../support/http.js';
 import { codeBlocks, readDoc } from '../support/markdown.js';
 import { childEnv, projectRoot } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
@@ -12,13 +13,6 @@ import { until } from '../support/wait.js';
  * server beside the first one, waits for it, logs in, reads an order and stops the server. It runs as written, but
  * over a database file of its own and on a free port instead of 8081 (another test may hold that one).
  */
-
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
-  });
-});
 
 const listening = (port: number) => new Promise<boolean>((resolve) => {
   const socket = connect(port, '127.0.0.1').once('connect', () => resolve(!!socket.destroy())).once('error', () => resolve(false));
