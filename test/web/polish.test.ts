@@ -75,6 +75,14 @@ describe('web app polish in Chromium', function () {
   const listed = () => page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-loaded') === location.hash);
   const orderShown = (id: number) => page.waitForFunction((wanted) => location.hash === `#/orders/${wanted}` && !!document.querySelector('.order-screen[data-loaded] #order-form'), id);
 
+  /** A fresh page opened on the order, after the login that deep link asks for. */
+  async function onOrder(): Promise<void> {
+    await newPage();
+    await page.goto(`${appUrl}#/orders/${ORDER}`);
+    await logIn();
+    await orderShown(ORDER);
+  }
+
   it('a first visit without a session shows the login form and logs nothing: no 401, no console line', async () => {
     await newPage();
     await page.goto(`${appUrl}#/orders/${ORDER}`);
@@ -105,10 +113,7 @@ describe('web app polish in Chromium', function () {
   });
 
   it('a message about a field names it by its label and writes dates as the page does', async () => {
-    await newPage();
-    await page.goto(`${appUrl}#/orders/${ORDER}`);
-    await logIn();
-    await orderShown(ORDER);
+    await onOrder();
     const order = (await server.call(`/sales-order/${ORDER}`)).body.result as { orderDate: string };
     await page.getByLabel('Ship date').fill('2000-01-01');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -120,10 +125,7 @@ describe('web app polish in Chromium', function () {
   });
 
   it('the conflict box says what happened once, in plain words', async () => {
-    await newPage();
-    await page.goto(`${appUrl}#/orders/${ORDER}`);
-    await logIn();
-    await orderShown(ORDER);
+    await onOrder();
     const current = (await server.call(`/sales-order/${ORDER}`)).body.result as { revisionNumber: number };
     const behind = await server.call(`/sales-order/${ORDER}`, { method: 'PATCH', body: { comment: 'Changed behind the page', revisionNumber: current.revisionNumber } });
     expect(behind.status, behind.text).to.equal(200);
