@@ -56,6 +56,7 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
     if (route.variant && route.variant !== auth.Variant) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
     if (!isAnonymous(route, config.RestAPI.PublicDocs)) chain.push(requireCaller(verify, route.roles ?? [], callerOptions));
+    else if (route.identifies) chain.push(requireCaller(verify, [], { ...callerOptions, optional: true }));
     if (verb === 'PATCH') chain.push(mergePatchType);
     if (route.body) chain.push(body);
     chain.push(runRoute(route, prefix, config.RestAPI.RequestTimeoutSeconds * 1000));

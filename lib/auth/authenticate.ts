@@ -29,6 +29,11 @@ export interface CallerOptions {
   allowedOrigins: readonly string[];
   /** Absolute lifetime of a cookie login. */
   cookieAbsoluteMs: number;
+  /**
+   * Identify only (an anonymous route marked `identifies`): a valid caller becomes the principal; no caller, or
+   * credentials that are invalid or ended, go on with none instead of a 401.
+   */
+  optional?: boolean;
 }
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -149,21 +154,22 @@ function reject(ctx: AppContext, m: ErrorMessage, error?: string) {
 export function requireCaller(verifyBearer: BearerVerification, roles: readonly string[], options: CallerOptions): Middleware<AppState, AppExtensions> {
   const allowedOrigins = new Set(options.allowedOrigins);
   return async (ctx: AppContext, next: Next) => {
+    const refuse = (m: ErrorMessage, error?: string) => (options.optional ? next() : reject(ctx, m, error));
     if (!ctx.state.principal) {
       const verifying = verifyBearer(ctx);
       if (verifying) await verifying;
       const failure = ctx.state.jwtOriginalError;
-      if (failure) return reject(ctx, failure instanceof jwt.TokenExpiredError ? authMessages.expired() : authMessages.invalid(), 'invalid_token');
+      if (failure) return refuse(failure instanceof jwt.TokenExpiredError ? authMessages.expired() : authMessages.invalid(), 'invalid_token');
       const claims = ctx.state.claims;
       const caller = claims ? bearerCaller(claims) : cookieCaller(ctx, options.cookieAbsoluteMs);
-      if (claims && !caller) return reject(ctx, authMessages.invalid(), 'invalid_token');
-      if (!caller) return reject(ctx, authMessages.unauthenticated());
+      if (claims && !caller) return refuse(authMessages.invalid(), 'invalid_token');
+      if (!caller) return refuse(authMessages.unauthenticated());
       // The user's credentials may have ended since this one was issued (disable, set-password, remove).
       const allowed = ctx.services.access.allows(caller.principal.userName, caller.credential);
       if (!(typeof allowed === 'boolean' ? allowed : await allowed)) {
-        if (claims) return reject(ctx, authMessages.invalid(), 'invalid_token');
+        if (claims) return refuse(authMessages.invalid(), 'invalid_token');
         endCookieSession(ctx);
-        return reject(ctx, authMessages.unauthenticated());
+        return refuse(authMessages.unauthenticated());
       }
       const { principal } = caller;
       if (principal.authenticationType === 'Cookies' && !safeMethods.has(ctx.method)) {

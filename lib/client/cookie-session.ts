@@ -28,6 +28,18 @@ export class CookieSession extends ClientSession {
     return output;
   }
 
+  /**
+   * Asks the server whose session the cookie is (`GET /auth/session`, anonymous): the user, or no result when there
+   * is none. A page that starts without knowing (the cookie is HttpOnly) asks this instead of a secured route, so a
+   * first visit gets no 401 and no sessionexpired event.
+   */
+  async resume(): Promise<Output<UserInfo | undefined>> {
+    const { output } = await this.http.send<UserInfo | undefined>({ verb: 'GET', path: '/auth/session', dates: 'none' });
+    this.user = output.result;
+    if (output.result) this.started();
+    return output;
+  }
+
   async logout(): Promise<Output<unknown>> {
     if (!this.user && this.http.environment === 'node') return clientOutput(undefined, []);
     const { output } = await this.http.send<unknown>({ verb: 'POST', path: '/auth/logout', body: {} });

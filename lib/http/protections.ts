@@ -7,19 +7,23 @@ import { respond } from './respond.js';
 
 /**
  * Security headers for a JSON API, as helmet writes them: nothing may be framed, sniffed or loaded from a response.
- * HSTS goes out on every response; browsers only honour it over HTTPS.
+ * HSTS is split off and sent only on requests that came over HTTPS (RFC 6797 8.1: a host must not send it over
+ * plain HTTP, where a man in the middle could forge or strip it anyway).
  */
 const helmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   crossOriginResourcePolicy: { policy: 'same-site' as const },
 };
 
+const HSTS = 'strict-transport-security';
+
 let fixedHeaders: [string, string][] | undefined;
+let hstsHeader: [string, string] | undefined;
 
 /**
- * Helmet's headers as name/value pairs. They never depend on the request, so helmet runs once, on a stand-in
- * response, instead of once per request (a dozen middleware calls each time); answers written straight to a socket
- * (malformed HTTP, 431) use the same pairs.
+ * Helmet's headers as name/value pairs, but for HSTS. They never depend on the request, so helmet runs once, on a
+ * stand-in response, instead of once per request (a dozen middleware calls each time); answers written straight to a
+ * socket (malformed HTTP, 431) use the same pairs: they cannot tell whether a proxy in front spoke HTTPS.
  */
 export function securityHeaderPairs(): [string, string][] {
   if (!fixedHeaders) {
@@ -29,13 +33,16 @@ export function securityHeaderPairs(): [string, string][] {
       removeHeader: (name: string) => pairs.splice(0, pairs.length, ...pairs.filter(([n]) => n.toLowerCase() !== name.toLowerCase())),
     };
     (helmet(helmetOptions) as unknown as (req: object, res: object, next: (err?: unknown) => void) => void)({ headers: {} }, response, () => {});
-    fixedHeaders = pairs;
+    hstsHeader = pairs.find(([name]) => name.toLowerCase() === HSTS);
+    fixedHeaders = pairs.filter((pair) => pair !== hstsHeader);
   }
   return fixedHeaders;
 }
 
+/** Helmet's headers; HSTS too when the request is secure (`ctx.secure` reads X-Forwarded-Proto only with `Server:TrustProxy`). */
 export function setSecurityHeaders(ctx: AppContext): void {
   for (const [name, value] of securityHeaderPairs()) ctx.res.setHeader(name, value);
+  if (hstsHeader && ctx.secure) ctx.res.setHeader(hstsHeader[0], hstsHeader[1]);
 }
 
 /** CORS for browser apps on the listed origins only (@koa/cors); credentials allowed so cookie login works. */

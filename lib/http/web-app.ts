@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { send } from '@koa/send';
 import type { Middleware, Next } from 'koa';
 import type { AppConfig } from '../config/schema.js';
@@ -55,6 +56,29 @@ function withApiPath(html: string, apiPath: string): string {
   return html.replace(tag, `<meta name="restlayer-api-path" content="${escaped}">`);
 }
 
+/** index.html as sent for each content coding, each with its own ETag (a strong ETag names one representation). */
+interface IndexVariant {
+  body: Buffer;
+  etag: string;
+  encoding?: 'br' | 'gzip';
+}
+
+function indexVariants(html: string): Record<'identity' | 'br' | 'gzip', IndexVariant> {
+  const tag = `${createHash('sha256').update(html).digest('base64url').slice(0, 27)}`;
+  return {
+    identity: { body: Buffer.from(html), etag: `"${tag}"` },
+    br: { body: brotliCompressSync(html), etag: `"${tag}-br"`, encoding: 'br' },
+    gzip: { body: gzipSync(html), etag: `"${tag}-gz"`, encoding: 'gzip' },
+  };
+}
+
+/** As @koa/send picks for the bundles: brotli when accepted, else gzip when accepted, else none. */
+function preferredEncoding(ctx: AppContext): 'br' | 'gzip' | 'identity' {
+  if (ctx.acceptsEncodings('br', 'identity') === 'br') return 'br';
+  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') return 'gzip';
+  return 'identity';
+}
+
 /**
  * Serves the built browser app (dist/web) at `/` beside the API, which lives under `RestAPI:Path`: GET and HEAD of
  * `/` (and `/index.html`) answer index.html with the API path filled in; other paths answer the file of that name
@@ -63,29 +87,33 @@ function withApiPath(html: string, apiPath: string): string {
  * hash (`#/orders/43659`), so no path needs an index.html fallback.
  *
  * Its responses carry the app's own CSP (WEB_APP_CSP, replacing the API's `default-src 'none'`) and cache headers:
- * hashed assets for a year (immutable), index.html and other files `no-cache` (index.html with an ETag).
+ * hashed assets for a year (immutable), index.html and other files `no-cache` (index.html with an ETag). Text is sent
+ * compressed to browsers that accept it: the bundles as the `.br`/`.gz` files the build writes beside them
+ * (web/vite.config.ts), index.html compressed once here; every answer says `Vary: Accept-Encoding`.
  */
 export function webApp(config: Pick<AppConfig, 'RestAPI'>, dir = webAppDir): Middleware<AppState, AppExtensions> {
   const problem = webAppProblem(dir);
   if (problem) throw new Error(problem);
   const apiPath = config.RestAPI.Path;
-  const index = withApiPath(readFileSync(join(dir, 'index.html'), 'utf8'), apiPath);
-  const indexTag = `"${createHash('sha256').update(index).digest('base64url').slice(0, 27)}"`;
+  const index = indexVariants(withApiPath(readFileSync(join(dir, 'index.html'), 'utf8'), apiPath));
   const underApi = (path: string) => apiPath !== '' && (path === apiPath || path.startsWith(`${apiPath}/`));
 
   return async (ctx: AppContext, next: Next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || underApi(ctx.path)) return next();
     if (ctx.path === '/' || ctx.path === '/index.html') {
+      const variant = index[preferredEncoding(ctx)];
       ctx.set('Content-Security-Policy', WEB_APP_CSP);
       ctx.set('Cache-Control', REVALIDATE);
-      ctx.set('ETag', indexTag);
+      ctx.vary('Accept-Encoding');
+      ctx.set('ETag', variant.etag);
       ctx.type = 'text/html; charset=utf-8';
       ctx.status = 200;
       if (ctx.fresh) {
         ctx.status = 304;
         return;
       }
-      ctx.body = index;
+      if (variant.encoding) ctx.set('Content-Encoding', variant.encoding);
+      ctx.body = variant.body;
       return;
     }
     let served: string | undefined;
@@ -94,7 +122,7 @@ export function webApp(config: Pick<AppConfig, 'RestAPI'>, dir = webAppDir): Mid
         root: dir,
         index: false,
         format: false,
-        setHeaders: (res, path) => res.setHeader('Cache-Control', /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.\w+$/.test(path) ? IMMUTABLE : REVALIDATE),
+        setHeaders: (res, path) => res.setHeader('Cache-Control', /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.\w+(\.br|\.gz)?$/.test(path) ? IMMUTABLE : REVALIDATE),
       });
     } catch (err) {
       // Missing (404), outside the folder (403) or undecodable (400): not the app's; the API answers it.
@@ -104,5 +132,6 @@ export function webApp(config: Pick<AppConfig, 'RestAPI'>, dir = webAppDir): Mid
     }
     if (!served) return next();
     ctx.set('Content-Security-Policy', WEB_APP_CSP);
+    ctx.vary('Accept-Encoding');
   };
 }

@@ -57,6 +57,7 @@ function check(file: string, path: string, verb: Verb, route: Route) {
   if ((verb === 'GET' || verb === 'DELETE') && route.body) throw new RouteFileError(file, `${verb} cannot take a body`);
   if (typeof route.handle !== 'function') throw new RouteFileError(file, `${verb} has no handle function`);
   if (route.anonymous !== undefined && route.anonymous !== true) throw new RouteFileError(file, `${verb}: anonymous must be true or absent`);
+  if (route.identifies !== undefined && (route.identifies !== true || !route.anonymous)) throw new RouteFileError(file, `${verb}: identifies must be true, and only on an anonymous route`);
   if (route.documentation !== undefined && route.documentation !== true) throw new RouteFileError(file, `${verb}: documentation must be true or absent`);
   if (route.anonymous && route.documentation) {
     throw new RouteFileError(file, `${verb}: a documentation route is anonymous only when RestAPI:PublicDocs says so; drop anonymous`);

@@ -53,6 +53,11 @@ export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> 
   /** Routes are secured unless this says otherwise. */
   anonymous?: true;
   /**
+   * With `anonymous`: credentials the caller sends are still checked, and `principal` is the caller when they are
+   * valid (undefined otherwise, never a 401), for a route that answers "who am I" to anyone.
+   */
+  identifies?: true;
+  /**
    * A route that describes the API (`/openapi.json`, a `/docs` page): anonymous when `RestAPI:PublicDocs` is true,
    * secured like any route when it is false. Not together with `anonymous`.
    */

@@ -18,7 +18,8 @@ function expectSecurityHeaders(headers: Record<string, string | string[] | undef
   expect(headers['x-content-type-options'], context).to.equal('nosniff');
   expect(headers['x-frame-options'], context).to.match(/^(DENY|SAMEORIGIN)$/);
   expect(headers['referrer-policy'], context).to.equal('no-referrer');
-  expect(headers['strict-transport-security'], context).to.match(/max-age=\d+/);
+  // Plain HTTP: HSTS is only for answers over HTTPS (test/hardening/hsts.test.ts).
+  expect(headers['strict-transport-security'], context).to.equal(undefined);
   expect(headers['cross-origin-resource-policy'], context).to.equal('same-site');
   expect(headers['x-request-id'], context).to.be.a('string').that.is.not.empty;
 }

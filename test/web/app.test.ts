@@ -344,8 +344,9 @@ describe('web app in Chromium', function () {
     const reply = await server.call(`/sales-order/${id}`, { method: 'PUT', body: { status: 1, onlineOrderFlag: true, comment: 'x'.repeat(129), purchaseOrderNumber: 'P'.repeat(26) } });
     expect(reply.status).to.equal(400);
     const byProperty = Object.fromEntries(reply.body.messages.map((m) => [m.property, m.message]));
-    expect(await commentError.textContent()).to.equal(byProperty.comment);
-    expect(await page.locator('#order-po-error').textContent()).to.equal(byProperty.purchaseOrderNumber);
+    // In the form's words: the field's label instead of the wire name.
+    expect(await commentError.textContent()).to.equal(byProperty.comment.replace(/^comment /, 'Comment '));
+    expect(await page.locator('#order-po-error').textContent()).to.equal(byProperty.purchaseOrderNumber.replace(/^purchaseOrderNumber /, 'Purchase order number '));
     const comment = page.getByLabel('Comment');
     expect(await comment.getAttribute('aria-invalid')).to.equal('true');
     expect((await comment.getAttribute('aria-describedby'))!.split(' ')).to.include('order-comment-error');

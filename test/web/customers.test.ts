@@ -314,8 +314,9 @@ describe('web app in Chromium: customers', function () {
     const reply = await server.call(`/customer/${id}`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { name: 'N'.repeat(101), accountNumber: 'A'.repeat(16) } });
     expect(reply.status).to.equal(400);
     const byProperty = Object.fromEntries(reply.body.messages.map((m) => [m.property, m.message]));
-    expect(await page.locator('#customer-name-error').textContent()).to.equal(byProperty.name);
-    expect(await page.locator('#customer-account-error').textContent()).to.equal(byProperty.accountNumber);
+    // In the form's words: the field's label instead of the wire name.
+    expect(await page.locator('#customer-name-error').textContent()).to.equal(byProperty.name.replace(/^name /, 'Name '));
+    expect(await page.locator('#customer-account-error').textContent()).to.equal(byProperty.accountNumber.replace(/^accountNumber /, 'Account number '));
     const nameInput = page.getByLabel('Name');
     expect(await nameInput.getAttribute('aria-invalid')).to.equal('true');
     expect((await nameInput.getAttribute('aria-describedby'))!.split(' ')).to.include('customer-name-error');

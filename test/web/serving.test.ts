@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { WEB_APP_CSP, webApp, webAppDir } from '../../lib/http/web-app.js';
 import { callUrl } from '../support/http.js';
 import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
@@ -19,6 +20,20 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
     }).once('error', reject).end();
   });
 }
+
+/** A GET whose body is kept as bytes, undecoded (fetch would undo the Content-Encoding). */
+function bytesGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.once('error', reject);
+    }).once('error', reject).end();
+  });
+}
+
+const decoders: Record<string, (body: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
 
 const directives = (csp: string | null) => (csp ?? '').split(';').map((d) => d.trim()).filter(Boolean);
 
@@ -47,7 +62,11 @@ describe('web app: serving', function () {
         expect(html).to.include('<meta name="restlayer-api-path" content="/api">');
         const etag = res.headers.get('etag')!;
         expect(etag).to.match(/^"[\w-]+"$/);
-        expect((await rawGet(origin + path, { 'If-None-Match': etag })).status).to.equal(304);
+        // fetch asked for a compressed copy (and decoded it): the ETag is that representation's.
+        const accept = { 'Accept-Encoding': 'identity' };
+        const plainTag = (await rawGet(origin + path, accept)).headers.etag as string;
+        expect(plainTag).to.not.equal(etag);
+        expect((await rawGet(origin + path, { 'If-None-Match': plainTag, ...accept })).status).to.equal(304);
       }
     });
 
@@ -78,6 +97,34 @@ describe('web app: serving', function () {
       const icon = await fetch(`${origin}/favicon.svg`);
       expect(icon.status).to.equal(200);
       expect(icon.headers.get('cache-control')).to.equal('no-cache');
+    });
+
+    it('sends index.html and the bundles compressed to browsers that accept it (br, else gzip), with Vary: Accept-Encoding', async () => {
+      const html = (await bytesGet(`${origin}/`)).body.toString();
+      const paths = ['/', ...[...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1])];
+      expect(paths).to.have.length(3);
+      for (const path of paths) {
+        const plain = await bytesGet(origin + path);
+        expect(plain.headers['content-encoding'], `${path} without Accept-Encoding`).to.equal(undefined);
+        expect(plain.headers.vary, path).to.match(/accept-encoding/i);
+        const etags = new Set([plain.headers.etag]);
+        for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['identity', undefined]] as const) {
+          const reply = await bytesGet(origin + path, { 'Accept-Encoding': accept });
+          expect([reply.status, reply.headers['content-encoding']], `${path} with Accept-Encoding: ${accept}`).to.deep.equal([200, encoding]);
+          expect(reply.headers.vary, path).to.match(/accept-encoding/i);
+          if (!encoding) continue;
+          expect(reply.body.length, `${path} ${encoding} is smaller`).to.be.lessThan(plain.body.length / 2);
+          expect(decoders[encoding](reply.body).equals(plain.body), `${path} ${encoding} decodes to the file`).to.equal(true);
+          etags.add(reply.headers.etag);
+        }
+        // index.html has an ETag per representation, so a cache never answers one coding's 304 for another.
+        if (path === '/') {
+          expect(etags.size).to.equal(3);
+          const br = await bytesGet(`${origin}/`, { 'Accept-Encoding': 'br' });
+          expect((await bytesGet(`${origin}/`, { 'Accept-Encoding': 'br', 'If-None-Match': br.headers.etag as string })).status).to.equal(304);
+          expect((await bytesGet(`${origin}/`, { 'Accept-Encoding': 'gzip', 'If-None-Match': br.headers.etag as string })).status).to.equal(200);
+        }
+      }
     });
 
     it('keeps the API under /api, with its own default-src \'none\' policy and envelopes', async () => {

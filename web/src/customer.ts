@@ -4,7 +4,7 @@ import { type Lookups, customers, errorsOf, guarded, loadLookups } from './api.j
 import { announce, focusElement, h, options } from './dom.js';
 import { showStamp } from './format.js';
 import { customerHash } from './routes.js';
-import { type Field, type View, conflictBox, field, messageBox } from './view.js';
+import { type Field, type View, conflictBox, field, messageBox, showFieldErrors } from './view.js';
 
 /** What the form holds, as the controls hold it (territory as the select's value, '' for none). */
 interface FormValues {
@@ -183,8 +183,8 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
     return true;
   }
 
-  const showConflict = (messages: ErrorMessage[]) => {
-    const box = conflictBox('customer', messages, async () => {
+  const showConflict = () => {
+    const box = conflictBox('customer', async () => {
       if (!(await load())) return false;
       say(`Reloaded: this is the current version (revision ${revision}). Your changes were discarded.`, 'note');
       focusElement(name.control);
@@ -196,11 +196,7 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
 
   /** Messages with a property go next to their field, the rest above the form; focus goes to the first of them. */
   const showErrors = (errors: ErrorMessage[], what: string) => {
-    const general = errors.filter((m) => {
-      const target = m.property ? fields[m.property.split(/[.[]/)[0].toLowerCase()] : undefined;
-      if (target && !target.error.textContent) target.setError(m.message);
-      return !target;
-    });
+    const general = showFieldErrors(errors, fields);
     if (general.length) top.replaceChildren(messageBox(general, `The customer was not ${what}.`));
     say(general.length ? `The customer was not ${what}.` : `The customer was not ${what}: correct the marked fields.`, 'failed');
     focusElement(general.length ? top.firstElementChild as HTMLElement : form.querySelector<HTMLElement>('[aria-invalid="true"]'));
@@ -229,7 +225,7 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
       const output = await guarded(customers.patch(id, patch));
       if (!output) return;
       const errors = errorsOf(output);
-      if (errors.some((m) => m.type === 'Concurrency' || m.code === 'Entity_Concurrency')) return showConflict(errors);
+      if (errors.some((m) => m.type === 'Concurrency' || m.code === 'Entity_Concurrency')) return showConflict();
       if (errors.length || !output.result) return showErrors(errors, 'saved');
       revision = output.result.revisionNumber;
       base = values;

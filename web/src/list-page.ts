@@ -50,3 +50,23 @@ export function showListPage<Row, Sort extends string>(parts: ListPageParts, lis
   parts.prev.disabled = page <= 1;
   parts.next.disabled = page >= pages;
 }
+
+/** Phones: below the width where the filters sit side by side (styles.css), they fold away. */
+const WIDE = '(min-width: 48rem)';
+
+/**
+ * The filter form in a disclosure ("Filters"): open on wide screens, folded on a phone so that the list is what the
+ * screen shows first; it follows the width when that changes (a phone turned sideways).
+ */
+export function filterFold(form: HTMLElement): HTMLDetailsElement {
+  const wide = matchMedia(WIDE);
+  const fold = h('details', { class: 'filter-fold' }, h('summary', {}, 'Filters'), form);
+  fold.open = wide.matches;
+  // The screen is on the page before the width can change; once it has left, the listener goes too.
+  const follow = () => {
+    if (fold.isConnected) fold.open = wide.matches;
+    else wide.removeEventListener('change', follow);
+  };
+  wide.addEventListener('change', follow);
+  return fold;
+}

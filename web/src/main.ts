@@ -1,6 +1,6 @@
 import './styles.css';
 import type { UserInfo } from '../../lib/auth/auth-models.js';
-import { SessionExpiredError } from '../../lib/client/index.js';
+import { type CookieSession, SESSION_EXPIRED_TEXT, SessionExpiredError } from '../../lib/client/index.js';
 import { client, forgetLookups, sessionEvents } from './api.js';
 import { type CustomerDraft, customerView } from './customer.js';
 import { customersView } from './customers.js';
@@ -12,8 +12,8 @@ import { canonicalHash, parseHash } from './routes.js';
 import type { View } from './view.js';
 
 /**
- * The app shell: a hash router over the screens (orders, order, customers, customer, login). Whether there is a session is learnt from
- * the API: a screen loads its data; when the session has ended (or never began) the client raises
+ * The app shell: a hash router over the screens (orders, order, customers, customer, login). Whether there is a
+ * session is asked on start (GET /auth/session, which answers anyone); later, when the session ends, the client raises
  * Login_SessionExpired and the login form replaces the screen, keeping the URL hash, so that after the login the
  * user is back where they were (the list with its filters, or the order with its unsaved changes).
  */
@@ -157,10 +157,26 @@ document.getElementById('skip-link')!.addEventListener('click', (event) => {
   focusElement(main.querySelector<HTMLElement>('h1') ?? main);
 });
 
-// Start: show the screen of the hash; its first API call tells whether a session is there.
-const known = sessionStorage.getItem(USER_KEY);
-if (known) {
-  loggedIn = true;
-  showUser(known);
+/**
+ * Start: ask the server whose session the cookie is (an anonymous call, so a first visit logs no 401), show the user
+ * in the header (also in a tab opened on a deep link) and then the screen of the hash, or the login form.
+ */
+async function start(): Promise<void> {
+  const session = await (client.session as CookieSession).resume();
+  const user = session.result;
+  const unreachable = session.messages.some((m) => m.code.startsWith('Client_'));
+  if (user) {
+    loggedIn = true;
+    sessionStorage.setItem(USER_KEY, user.name || user.userName);
+    showUser(user.name || user.userName);
+  } else if (!unreachable) {
+    // A tab that had a session says it ended; a first visit just asks to log in.
+    const hadSession = sessionStorage.getItem(USER_KEY) !== null;
+    sessionStorage.removeItem(USER_KEY);
+    return showLogin(hadSession ? { kind: 'expired', text: SESSION_EXPIRED_TEXT } : undefined);
+  }
+  // Logged in, or the server could not be asked: the screen's own call shows what happens.
+  route(false);
 }
-route(false);
+
+void start();

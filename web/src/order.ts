@@ -1,10 +1,9 @@
-import type { ErrorMessage } from '../../lib/envelope/error-message.js';
 import type { SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data } from '../../services/sales-order/sales-order-models.js';
 import { type Lookups, errorsOf, guarded, loadLookups, salesOrders } from './api.js';
 import { announce, focusElement, h, options } from './dom.js';
 import { dayStart, isoDay, showDay, showMoney, showStamp } from './format.js';
 import { customerHash } from './routes.js';
-import { type Field, type View, conflictBox, field, messageBox } from './view.js';
+import { type Field, type View, conflictBox, field, messageBox, showFieldErrors } from './view.js';
 
 /** What the edit form holds, as the controls hold it. */
 interface FormValues {
@@ -183,8 +182,8 @@ export function orderView(id: number, opts: OrderOptions): View {
     };
   };
 
-  const showConflict = (messages: ErrorMessage[]) => {
-    const box = conflictBox('order', messages, async () => {
+  const showConflict = () => {
+    const box = conflictBox('order', async () => {
       if (!(await load())) return false;
       say(`Reloaded: this is the current version (revision ${revision}). Your changes were discarded.`, 'note');
       focusElement(status.control);
@@ -215,14 +214,10 @@ export function orderView(id: number, opts: OrderOptions): View {
     }
     if (!output) return;
     const errors = errorsOf(output);
-    if (errors.some((m) => m.type === 'Concurrency' || m.code === 'Entity_Concurrency')) return showConflict(errors);
+    if (errors.some((m) => m.type === 'Concurrency' || m.code === 'Entity_Concurrency')) return showConflict();
     if (errors.length || !output.result) {
       // Each message with a property goes next to its field; the rest above the form.
-      const general = errors.filter((m) => {
-        const target = m.property ? fields[m.property.split(/[.[]/)[0].toLowerCase()] : undefined;
-        if (target && !target.error.textContent) target.setError(m.message);
-        return !target;
-      });
+      const general = showFieldErrors(errors, fields);
       if (general.length) top.replaceChildren(messageBox(general, 'The order was not saved.'));
       const invalid = form.querySelector<HTMLElement>('[aria-invalid="true"]');
       say(general.length ? 'The order was not saved.' : 'The order was not saved: correct the marked fields.', 'failed');

@@ -3,7 +3,7 @@ import { type Lookups, errorsOf, guarded, loadLookups, salesOrders } from './api
 import { announce, focusElement, h, options } from './dom.js';
 import { dayEnd, dayStart, showDay, showMoney } from './format.js';
 import { type ListQuery, type SortKey, listHash, orderHash, parseHash } from './routes.js';
-import { type ListColumn, showListPage } from './list-page.js';
+import { type ListColumn, filterFold, showListPage } from './list-page.js';
 import { type View, field, messageBox } from './view.js';
 
 export const PAGE_SIZE = 25;
@@ -86,7 +86,7 @@ export function ordersView(initialHash: string): View {
     h('h2', { id: 'results-heading', class: 'visually-hidden' }, 'Orders'), summary, h('div', { class: 'table-wrap' }, table), pager);
 
   const heading = h('h1', { id: 'orders-heading', tabindex: '-1' }, 'Sales orders');
-  const el = h('section', { class: 'screen orders-screen', 'aria-labelledby': 'orders-heading' }, heading, form, problems, results);
+  const el = h('section', { class: 'screen orders-screen', 'aria-labelledby': 'orders-heading' }, heading, filterFold(form), problems, results);
 
   const go = (next: ListQuery) => {
     location.hash = listHash(next);

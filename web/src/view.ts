@@ -1,5 +1,6 @@
 import type { ErrorMessage } from '../../lib/envelope/error-message.js';
 import { h } from './dom.js';
+import { showDay } from './format.js';
 
 /** One screen of the app. */
 export interface View {
@@ -15,10 +16,11 @@ export interface View {
 }
 
 /**
- * The box a save that lost to someone else's change shows (a 409): what happened, the server's text, and a button
- * that reloads the record. `reload` answers whether it did; the button stays usable when it did not.
+ * The box a save that lost to someone else's change shows (a 409): what happened, once, in plain words, and a button
+ * that reloads the record (the server's own text says the same in its terms, so it is not repeated). `reload`
+ * answers whether it did; the button stays usable when it did not.
  */
-export function conflictBox(noun: string, messages: ErrorMessage[], reload: () => Promise<boolean>): HTMLElement {
+export function conflictBox(noun: string, reload: () => Promise<boolean>): HTMLElement {
   const button = h('button', { type: 'button', class: 'primary', id: 'conflict-reload' }, `Reload the ${noun}`);
   button.addEventListener('click', async () => {
     button.disabled = true;
@@ -26,9 +28,7 @@ export function conflictBox(noun: string, messages: ErrorMessage[], reload: () =
   });
   return h('div', { class: 'message-box conflict', role: 'alert', id: 'conflict', tabindex: '-1' },
     h('h2', {}, `Someone else changed this ${noun}`),
-    h('p', {}, `Your changes were not saved, because the ${noun} was changed after you opened it. `,
-      'Reload it to see the current version, then make your changes again.'),
-    h('p', { class: 'server-text' }, messages.map((m) => m.message).join(' ')),
+    h('p', {}, `Your changes were not saved: someone saved this ${noun} after you opened it. Reload it to see their version, then make your changes again.`),
     h('div', { class: 'actions' }, button));
 }
 
@@ -43,6 +43,8 @@ export function messageBox(messages: ErrorMessage[], heading?: string): HTMLElem
 
 /** A labelled form field with its hint and the place its error message goes (`aria-describedby` both). */
 export interface Field<E extends HTMLElement> {
+  /** The text of its label, which messages about the field use for its name. */
+  label: string;
   wrap: HTMLElement;
   control: E;
   error: HTMLElement;
@@ -66,7 +68,7 @@ export function field<E extends HTMLInputElement | HTMLSelectElement | HTMLTextA
     : h('div', { class: 'field' }, labelEl, hintEl, control, error);
   wrap.dataset.field = id;
   return {
-    wrap, control, error,
+    label, wrap, control, error,
     setError(text) {
       error.textContent = text ?? '';
       error.hidden = !text;
@@ -76,4 +78,33 @@ export function field<E extends HTMLInputElement | HTMLSelectElement | HTMLTextA
       describe(!!text);
     },
   };
+}
+
+/** An ISO 8601 date or instant in a server message (`2024-11-15`, `2024-11-15T00:00:00.000Z`). */
+const ISO_DATE = /\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?\b/g;
+
+/**
+ * A server message about a field in the form's words: the API names the property by its wire name
+ * ("shipDate cannot be before the order date (2024-11-15).") and writes dates in ISO 8601; the form says
+ * "Ship date cannot be before the order date (15 Nov 2024).", as its label and the page's dates read.
+ */
+export function fieldMessage(m: ErrorMessage, label: string): string {
+  const name = m.property?.split(/[.[]/)[0] ?? '';
+  const text = name && m.message.toLowerCase().startsWith(name.toLowerCase()) ? label + m.message.slice(name.length) : m.message;
+  return text.replace(ISO_DATE, (iso) => {
+    const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
+    return Number.isNaN(date.getTime()) ? iso : showDay(date);
+  });
+}
+
+/**
+ * Puts each message about one of `fields` (keyed by lower-case property name) next to it, in the form's words; the
+ * first message wins a field. Answers the messages about no field, for the box above the form.
+ */
+export function showFieldErrors(errors: ErrorMessage[], fields: Record<string, Field<HTMLElement>>): ErrorMessage[] {
+  return errors.filter((m) => {
+    const target = m.property ? fields[m.property.split(/[.[]/)[0].toLowerCase()] : undefined;
+    if (target && !target.error.textContent) target.setError(fieldMessage(m, target.label));
+    return !target;
+  });
 }
