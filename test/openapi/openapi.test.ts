@@ -79,19 +79,26 @@ describe('OpenAPI 3.1 document', () => {
         expect(listed).to.not.include(options.variant === 'A' ? 'POST /authentication' : 'POST /auth/jwt');
       });
 
-      it('declares security per route: none for anonymous routes, bearer (and the cookie in variant A) otherwise', () => {
+      it('declares security per route: none for anonymous routes, bearer (and the cookie with its signature in variant A) otherwise', () => {
         const schemes = Object.keys(doc.components.securitySchemes);
-        expect(schemes).to.deep.equal(options.variant === 'A' ? ['bearer', 'cookie'] : ['bearer']);
+        expect(schemes).to.deep.equal(options.variant === 'A' ? ['bearer', 'cookie', 'cookieSignature'] : ['bearer']);
+        const secured = options.variant === 'A' ? [{ bearer: [] }, { cookie: [], cookieSignature: [] }] : [{ bearer: [] }];
+        if (options.variant === 'A') {
+          expect(doc.components.securitySchemes.cookie).to.deep.include({ type: 'apiKey', in: 'cookie', name: 'restlayer.sid' });
+          expect(doc.components.securitySchemes.cookieSignature).to.deep.include({ type: 'apiKey', in: 'cookie', name: 'restlayer.sid.sig' });
+        }
         for (const r of routes.filter((m) => !m.route.variant || m.route.variant === options.variant)) {
           const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.verb.toLowerCase()];
           const anonymous = r.route.anonymous === true || (r.route.documentation === true && options.publicDocs);
-          expect(op.security, `${r.verb} ${r.path}`).to.deep.equal(anonymous ? [] : schemes.map((s) => ({ [s]: [] })));
-          expect('401' in op.responses, `${r.verb} ${r.path}`).to.equal(!anonymous);
+          expect(op.security, `${r.verb} ${r.path}`).to.deep.equal(anonymous ? [] : secured);
+          // A secured route's 401 is the missing or bad credential; a login's is the refused password.
+          const refused = r.route.answers?.includes(401) ? '#/components/responses/CredentialsRefused' : undefined;
+          expect(op.responses['401']?.$ref, `${r.verb} ${r.path}`).to.equal(anonymous ? refused : '#/components/responses/Unauthenticated');
         }
         expect(doc.paths['/lookup-table/{type}'].delete['x-roles']).to.deep.equal(['Administrator']);
         expect(doc.paths['/health/live'].get.security).to.deep.equal([]);
         // The description itself is public only with RestAPI:PublicDocs.
-        expect(doc.paths['/openapi.json'].get.security).to.deep.equal(options.publicDocs ? [] : schemes.map((s) => ({ [s]: [] })));
+        expect(doc.paths['/openapi.json'].get.security).to.deep.equal(options.publicDocs ? [] : secured);
       });
 
       it('describes inputs from the route schemas: path parameters, list criteria, JSON bodies', () => {
@@ -115,15 +122,64 @@ describe('OpenAPI 3.1 document', () => {
         if (options.variant === 'A') expect(doc.paths['/auth/logout'].post.requestBody.required).to.equal(false);
       });
 
-      it('answers the envelope everywhere', () => {
+      it('answers the envelope everywhere (304 aside, which has no body), with the declared result on success', () => {
         for (const ops of Object.values(doc.paths)) {
           for (const op of Object.values(ops)) {
-            for (const response of Object.values(op.responses) as any[]) {
+            for (const [status, response] of Object.entries(op.responses) as [string, any][]) {
               const resolved = response.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response;
-              expect(resolved.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Envelope' });
+              if (status === '304') {
+                expect(resolved).to.not.have.property('content');
+                continue;
+              }
+              const schema = resolved.content['application/json'].schema;
+              if (schema.$ref || !/^2/.test(status)) expect(schema, `${op.operationId} ${status}`).to.deep.equal({ $ref: '#/components/schemas/Envelope' });
+              else expect(schema.properties.result, op.operationId).to.deep.equal({ $ref: `#/components/schemas/${op.operationId}.Result` });
             }
           }
         }
+      });
+
+      it('describes each result from the models the routes declare', () => {
+        const schemas = doc.components.schemas;
+        const list = doc.paths['/sales-order'].get.responses['200'].content['application/json'].schema;
+        expect(list.properties).to.have.keys('result', 'messages', 'totalCount');
+        const item = schemas['ISalesOrderService.readList.Result'];
+        expect(item.type).to.equal('array');
+        expect(Object.keys(item.items.properties)).to.deep.equal(['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'shipDate',
+          'customerId', 'customerName', 'territoryId', 'salesPersonId', 'totalDue', 'onlineOrderFlag']);
+        expect(item.items.required).to.not.include.members(['shipDate', 'territoryId', 'salesPersonId']);
+        expect(item.items.properties.shipDate).to.deep.include({ type: 'string', format: 'date-time' });
+        const read = schemas['ISalesOrderService.read.Result'];
+        expect(read.properties).to.include.keys('purchaseOrderNumber', 'accountNumber', 'comment', 'revisionNumber', 'modifiedDate');
+        expect(read.properties.comment).to.deep.equal({ type: 'string', maxLength: 128 });
+        expect(Object.keys(schemas['ISalesOrderService.update.Result'].properties)).to.deep.equal(['revisionNumber', 'modifiedDate']);
+        expect(schemas['ICustomerService.read.Result'].required).to.deep.equal(['customerId', 'name', 'revisionNumber', 'modifiedDate']);
+        expect(schemas['ILookupService.read.Result'].properties.data.items.properties.id).to.deep.equal({ anyOf: [{ type: 'number' }, { type: 'string' }] });
+        expect(doc.paths['/sales-order/{_salesOrderId}'].delete.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Envelope' });
+        if (options.variant === 'A') {
+          expect(schemas['ITokenService.refresh.Result'].required).to.deep.equal(['accessToken', 'refreshToken']);
+          expect(schemas['postAuthCookie.Result'].properties.authenticationType).to.deep.equal({ type: 'string', enum: ['Cookies', 'Bearer'] });
+        } else {
+          expect(schemas['postAuthentication.Result']).to.deep.equal({ type: 'string' });
+        }
+      });
+
+      it('declares the statuses the server really answers', () => {
+        const statuses = (path: string, verb: string) => Object.keys(doc.paths[path][verb].responses);
+        const lookup = doc.paths['/lookup-table/{type}'].get;
+        expect(statuses('/lookup-table/{type}', 'get')).to.have.members(['200', '304', '400', '401', '404', 'default']);
+        expect(lookup.responses['200'].headers).to.have.property('ETag');
+        expect(lookup.parameters.map((p: { name: string }) => p.name)).to.include('If-None-Match');
+        expect(doc.components.responses.NotModified.headers).to.have.property('ETag');
+        expect(statuses('/openapi.json', 'get')).to.include('304');
+        expect(statuses('/sales-order/{_salesOrderId}', 'put')).to.have.members(['200', '400', '401', '403', '404', '409', '413', '415', 'default'].filter((s) => s !== '403' || options.variant === 'A'));
+        expect(statuses('/sales-order/{_salesOrderId}', 'get')).to.have.members(['200', '400', '401', '404', 'default']);
+        expect(statuses('/customer/{_customerId}', 'delete')).to.include.members(['404', '409']);
+        expect(statuses('/health/ready', 'get')).to.have.members(['200', '503', 'default']);
+        const login = options.variant === 'A' ? '/auth/jwt' : '/authentication';
+        expect(statuses(login, 'post')).to.have.members(['2XX', '400', '401', '413', '415', '429', 'default']);
+        expect(doc.components.responses.Throttled.headers).to.have.property('Retry-After');
+        if (options.variant === 'A') expect(statuses('/auth/refresh', 'post')).to.include('401').and.not.include('429');
       });
     });
   }
@@ -266,7 +322,7 @@ describe('OpenAPI 3.1 document', () => {
       expect([bad.status, bad.body.messages[0].code]).to.deep.equal([401, 'Security_TokenInvalid']);
       const reply = await server.call('/openapi.json');
       expect(reply.status, reply.text).to.equal(200);
-      expect(reply.body.result.paths['/openapi.json'].get.security).to.deep.equal([{ bearer: [] }, { cookie: [] }]);
+      expect(reply.body.result.paths['/openapi.json'].get.security).to.deep.equal([{ bearer: [] }, { cookie: [], cookieSignature: [] }]);
       expect(reply.body.result.paths['/health/live'].get.security).to.deep.equal([]);
     });
 
