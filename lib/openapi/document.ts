@@ -21,11 +21,12 @@ export function openApiOptions(config: Pick<AppConfig, 'Authentication' | 'RestA
   return { variant: config.Authentication.Variant, prefix: config.RestAPI.Path, maxRows: config.RestAPI.MaxRows, publicDocs: config.RestAPI.PublicDocs };
 }
 
-const packageVersion = (() => {
+const packageInfo = (() => {
   try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
+    const { version, license } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string; license?: string };
+    return { version: version ?? '0.0.0', license: license ?? 'MIT' };
   } catch {
-    return '0.0.0';
+    return { version: '0.0.0', license: 'MIT' };
   }
 })();
 
@@ -120,7 +121,6 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
   }
   const list = route.query instanceof CriteriaSchema;
   if (route.query instanceof CriteriaSchema) parameters.push(...criteriaParameters(route.query, options));
-  const takesInput = parameters.length > 0 || route.body !== undefined;
   const answers = new Set(route.answers ?? []);
   if (answers.has(304)) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the caller holds: 304 when it is still current.', schema: { type: 'string' } });
   if (parameters.length) op.parameters = parameters;
@@ -145,7 +145,8 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
   const responses: JsonSchema = { ...success };
   const anonymous = isAnonymous(route, options.publicDocs);
   if (answers.has(304)) responses['304'] = ref('responses', extraResponses[304]);
-  if (takesInput) responses['400'] = ref('responses', 'InvalidInput');
+  // Every operation: a query parameter it does not take is refused too.
+  responses['400'] = ref('responses', 'InvalidInput');
   if (!anonymous) responses['401'] = ref('responses', 'Unauthenticated');
   if (!anonymous && (route.roles?.length || (options.variant === 'A' && unsafe.has(verb)))) responses['403'] = ref('responses', 'Forbidden');
   for (const status of [401, 404, 409, 429, 503] as const) {
@@ -202,7 +203,8 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
     openapi: '3.1.0',
     info: {
       title: 'restlayer',
-      version: packageVersion,
+      version: packageInfo.version,
+      license: { name: packageInfo.license, identifier: packageInfo.license },
       description: 'Every answer, success or failure, is the envelope { result?, messages[], totalCount? }; the HTTP status follows the messages.',
     },
     servers: [{ url: options.prefix || '/' }],
@@ -240,7 +242,7 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
         RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
       },
       responses: {
-        InvalidInput: envelope('Invalid input: one Validation message per problem, each with its property.'),
+        InvalidInput: envelope('Invalid input: one Validation message per problem, each with its property (a query parameter the operation does not take is one).'),
         Unauthenticated: {
           ...envelope('No valid credentials: Security_Unauthenticated, Security_TokenExpired or Security_TokenInvalid.'),
           headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'WWW-Authenticate': { schema: { type: 'string' } } },
@@ -259,8 +261,8 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
         },
         Unavailable: envelope('Health_NotReady: a store the server needs is unreachable.'),
         TooLarge: envelope('Request_TooLarge: the body is over RestAPI:MaxBodyBytes.'),
-        UnsupportedMediaType: envelope('Request_UnsupportedMediaType: the body is not JSON (application/merge-patch+json for PATCH).'),
-        Error: envelope('Any other failure; the status follows the messages (404 Route_NotFound, 405 Route_MethodNotAllowed with Allow, 409 Concurrency, 429 Request_Throttled with Retry-After, 500 System, 502 External, 503 Request_Timeout).'),
+        UnsupportedMediaType: envelope('Request_UnsupportedMediaType: the body is not JSON (PATCH: a JSON merge patch, not a JSON Patch).'),
+        Error: envelope('Any other failure; the status follows the messages (404 Route_NotFound, 414 Request_UriTooLong, 405 Route_MethodNotAllowed with Allow, 409 Concurrency, 429 Request_Throttled with Retry-After, 500 System, 502 External, 503 Request_Timeout).'),
       },
       securitySchemes,
     },

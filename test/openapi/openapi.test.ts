@@ -175,7 +175,7 @@ describe('OpenAPI 3.1 document', () => {
         expect(statuses('/sales-order/{_salesOrderId}', 'put')).to.have.members(['200', '400', '401', '403', '404', '409', '413', '415', 'default'].filter((s) => s !== '403' || options.variant === 'A'));
         expect(statuses('/sales-order/{_salesOrderId}', 'get')).to.have.members(['200', '400', '401', '404', 'default']);
         expect(statuses('/customer/{_customerId}', 'delete')).to.include.members(['404', '409']);
-        expect(statuses('/health/ready', 'get')).to.have.members(['200', '503', 'default']);
+        expect(statuses('/health/ready', 'get')).to.have.members(['200', '400', '503', 'default']);
         const login = options.variant === 'A' ? '/auth/jwt' : '/authentication';
         expect(statuses(login, 'post')).to.have.members(['2XX', '400', '401', '413', '415', '429', 'default']);
         expect(doc.components.responses.Throttled.headers).to.have.property('Retry-After');
@@ -256,6 +256,71 @@ describe('OpenAPI 3.1 document', () => {
       for (const path of ['/nope', '/sales-order/x', '/health/ready']) check.envelope((await server.call(path)).body);
       expect(recorder.sent.map((s) => s.status)).to.deep.equal([200, 200, 404, 400, 201]);
       for (const sent of recorder.sent) check.envelope(JSON.parse(sent.text!));
+    });
+
+    it('every answer has its status declared for its operation, and matches the schema declared for it', async () => {
+      const doc = (await server.call('/openapi.json', { token: null })).body.result as Doc;
+      const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+      ajv.addSchema({ $id: 'openapi', components: { schemas: doc.components.schemas } });
+      const lookupTag = (await server.call('/lookup-table/sales-order-status')).headers.get('ETag')!;
+      const jwt = await server.call('/auth/jwt', { method: 'POST', token: null, body: { userName: 'oli', password: 'oli-password-1' } });
+      const probes: [verb: string, template: string, path: string, init?: Parameters<TestServer['call']>[1]][] = [
+        ['get', '/sales-order', '/sales-order?take=3&getTotalCount=true'],
+        ['get', '/sales-order', '/sales-order?colour=red'],
+        ['get', '/sales-order/{_salesOrderId}', '/sales-order/43659'],
+        ['get', '/sales-order/{_salesOrderId}', '/sales-order/1'],
+        ['get', '/sales-order/{_salesOrderId}', '/sales-order/x'],
+        ['post', '/sales-order', '/sales-order', { method: 'POST', body: { customerId: 11000, status: 1, onlineOrderFlag: true } }],
+        ['put', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PUT', body: { status: 2, onlineOrderFlag: false, comment: 'checked' } }],
+        ['put', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PUT', body: { status: 2, onlineOrderFlag: false, revisionNumber: 1 } }],
+        ['put', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PUT', body: JSON.stringify({ comment: 'x'.repeat(2_000_000) }) }],
+        ['patch', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PATCH', body: [{ op: 'remove', path: '/comment' }], headers: { 'Content-Type': 'application/json-patch+json' } }],
+        ['get', '/customer', '/customer?take=2'],
+        ['get', '/customer/{_customerId}', '/customer/11000'],
+        ['delete', '/customer/{_customerId}', '/customer/11000', { method: 'DELETE' }],
+        ['get', '/lookup-table/{type}', '/lookup-table/sales-order-status'],
+        ['get', '/lookup-table/{type}', '/lookup-table/sales-order-status', { headers: { 'If-None-Match': lookupTag } }],
+        ['get', '/lookup-table/{type}', '/lookup-table/nope'],
+        ['get', '/health/live', '/health/live', { token: null }],
+        ['get', '/health/ready', '/health/ready', { token: null }],
+        ['get', '/openapi.json', '/openapi.json', { token: null }],
+        ['post', '/auth/jwt', '/auth/jwt', { method: 'POST', token: null, body: { userName: 'oli', password: 'wrong-password' } }],
+        ['post', '/auth/refresh', '/auth/refresh', { method: 'POST', token: null, body: { accessToken: jwt.body.result.accessToken, refreshToken: 'not-the-one' } }],
+        ['post', '/auth/cookie', '/auth/cookie', { method: 'POST', token: null, body: { userName: 'oli', password: 'oli-password-1' } }],
+      ];
+      const seen: string[] = [];
+      for (const [verb, template, path, init] of probes) {
+        const reply = await server.call(path, init);
+        seen.push(`${verb} ${path} ${reply.status}`);
+        const responses = doc.paths[template][verb].responses;
+        const declared = responses[String(reply.status)] ?? (reply.status >= 200 && reply.status < 300 ? responses['2XX'] : undefined);
+        expect(declared, `${verb} ${path} answered ${reply.status}, not declared: ${Object.keys(responses).join(' ')}`).to.not.equal(undefined);
+        const response = declared.$ref ? doc.components.responses[declared.$ref.split('/').pop()] : declared;
+        if (reply.status === 304) {
+          expect(reply.text).to.equal('');
+          continue;
+        }
+        const schema = JSON.parse(JSON.stringify(response.content['application/json'].schema).replaceAll('"#/components/', '"openapi#/components/'));
+        const valid = ajv.compile(schema);
+        expect(valid(reply.body), `${verb} ${path} ${reply.status}: ${ajv.errorsText(valid.errors)}`).to.equal(true);
+        for (const header of Object.keys(response.headers ?? {}).filter((h) => (h !== 'ETag' || reply.status === 200) && (h !== 'Location' || reply.status === 201))) {
+          expect(reply.headers.has(header), `${verb} ${path} ${reply.status} ${header}`).to.equal(true);
+        }
+      }
+      // Each probe got the answer it was meant to get.
+      expect(seen.map((s) => Number(s.split(' ').pop()))).to.deep.equal([200, 400, 200, 404, 400, 201, 200, 409, 413, 415, 200, 200, 409, 200, 304, 404, 200, 200, 200, 401, 401, 200]);
+    });
+
+    it('a client that sends the cookies the security schemes name is authenticated; the session cookie alone is not', async () => {
+      const doc = (await server.call('/openapi.json', { token: null })).body.result as Doc;
+      const requirement = doc.paths['/sales-order/{_salesOrderId}'].get.security.find((r: object) => 'cookie' in r) as Record<string, string[]>;
+      const names = Object.keys(requirement).map((scheme) => doc.components.securitySchemes[scheme].name as string);
+      expect(names).to.deep.equal(['restlayer.sid', 'restlayer.sid.sig']);
+      const login = await server.call('/auth/cookie', { method: 'POST', token: null, body: { userName: 'oli', password: 'oli-password-1' } });
+      const jar = new Map(login.headers.getSetCookie().map((c) => c.split(';')[0].split('=') as [string, string]));
+      const cookie = (wanted: string[]) => ({ Cookie: wanted.map((n) => `${n}=${jar.get(n)}`).join('; ') });
+      expect((await server.call('/sales-order/43659', { token: null, headers: cookie(names) })).status).to.equal(200);
+      expect((await server.call('/sales-order/43659', { token: null, headers: cookie(names.slice(0, 1)) })).status).to.equal(401);
     });
 
     it('a `restlayer serve` process serves the document of its configuration (variant B under /api)', async function () {
