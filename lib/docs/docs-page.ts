@@ -3,26 +3,15 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppContext, AppExtensions, AppState } from '../http/context.js';
 import { notModified } from '../http/not-modified.js';
+import { WEB_APP_CSP } from '../http/web-app.js';
 import { servedDocument } from '../openapi/served-document.js';
 import { type DocsAsset, docsAssets } from './docs-assets.js';
 
 /**
- * The page's policy (the API keeps helmet's `default-src 'none'`): everything from this origin only, no inline
- * script. Swagger UI's stylesheet draws its icons as `data:` SVG images, hence `img-src data:`; nothing else is
- * loosened.
+ * The browser app's policy (everything from this origin only, no inline script or style, no eval; the API keeps
+ * helmet's `default-src 'none'`), plus `data:` images: Swagger UI's stylesheet draws its icons as `data:` SVGs.
  */
-export const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CSP = WEB_APP_CSP.replace("img-src 'self'", "img-src 'self' data:");
 
 /** Asset URLs carry their content hash, so they never change and may be kept for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -44,6 +44,7 @@ describe('GET /docs: the API reference page', () => {
     expect(page.status).to.equal(200);
     expect(page.headers.get('Content-Type')).to.equal('text/html; charset=utf-8');
     expect(page.headers.get('Content-Security-Policy')).to.equal(DOCS_CSP);
+    expect(DOCS_CSP).to.include("script-src 'self';").and.include("style-src 'self';").and.include("img-src 'self' data:;").and.not.include('unsafe');
     expect(page.headers.get('Cache-Control')).to.equal('no-cache');
     expect(page.text).to.include('data-spec="/api/docs/openapi.json"');
     // No inline script or style: the CSP allows neither.
