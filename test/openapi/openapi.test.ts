@@ -379,9 +379,9 @@ describe('OpenAPI 3.1 document', () => {
   });
 
   describe('RestAPI:PublicDocs: the API description is public by default outside production only', () => {
-    // A route of the /docs kind (documentation: true) beside the real ones, to show the switch is not /openapi.json's alone.
+    // Another route marked documentation: true beside the real ones, to show the switch is not /openapi.json's alone.
     const docsRoutes = () => routeFolder({
-      'docs.js': "export const GET = route({ summary: 'a docs page', documentation: true, handle: async () => new Output({ page: true }) });\n",
+      'guide.js': "export const GET = route({ summary: 'a guide', documentation: true, handle: async () => new Output({ page: true }) });\n",
       'open.js': "export const GET = route({ summary: 'anonymous', anonymous: true, handle: async () => new Output({ open: true }) });\n",
     });
     const servers: TestServer[] = [];
@@ -426,15 +426,15 @@ describe('OpenAPI 3.1 document', () => {
       expect(await anonymousGets(await start({ NODE_ENV: 'development' }, { RestAPI: { PublicDocs: false } }))).to.equal(false);
     });
 
-    it('applies to every route marked documentation (the /docs page to come), never to other anonymous routes', async () => {
+    it('applies to every route marked documentation, never to other anonymous routes', async () => {
       const dir = docsRoutes();
       const closed = await startTestServer({ routesDir: dir, config: { RestAPI: { PublicDocs: false } }, sampleData: false, logLevel: 'error' });
       const open = await startTestServer({ routesDir: dir, config: { RestAPI: { PublicDocs: true } }, sampleData: false, logLevel: 'error' });
       servers.push(closed, open);
-      expect(await anonymousGets(closed, '/docs')).to.equal(false);
+      expect(await anonymousGets(closed, '/guide')).to.equal(false);
       expect(await anonymousGets(closed, '/open')).to.equal(true);
-      expect((await closed.call('/docs')).body.result).to.deep.equal({ page: true });
-      expect(await anonymousGets(open, '/docs')).to.equal(true);
+      expect((await closed.call('/guide')).body.result).to.deep.equal({ page: true });
+      expect(await anonymousGets(open, '/guide')).to.equal(true);
     });
 
     it('is a boolean setting: RestAPI__PublicDocs=maybe stops startup naming the key; a documentation route may not also say anonymous', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { type PageProblems, launchChromium, requireChromium, screenshot, watchPage } from '../support/browser.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { addUser } from '../support/users.js';
 
 /**
  * The /docs page in Chromium against a real server under /api: every request stays on the server's origin, the
@@ -64,5 +65,27 @@ describe('/docs in Chromium', function () {
     expect((await operation.locator('.live-responses-table tr.response .response-col_status').first().innerText()).trim()).to.equal('200');
     await screenshot(page, 'docs-try-it');
     expect(problems.list).to.deep.equal([]);
+  });
+
+  it('with RestAPI:PublicDocs false, a browser without a session gets the 401 envelope; after a cookie login it gets the page', async () => {
+    const closed = await startTestServer({ config: { RestAPI: { Path: '/api', PublicDocs: false }, Authentication: { PasswordHashCost: 10 } }, sampleData: false, logLevel: 'error' });
+    const context = await browser.newContext();
+    try {
+      await addUser(closed, 'dora', 'dora-password-1');
+      const tab = await context.newPage();
+      const seen = await watchPage(tab);
+      const refused = await tab.goto(`${closed.url}/docs`);
+      expect(refused!.status()).to.equal(401);
+      expect(JSON.parse(await tab.locator('body').innerText()).messages[0].code).to.equal('Security_Unauthenticated');
+      const login = await context.request.post(`${closed.url}/auth/cookie`, { data: { userName: 'dora', password: 'dora-password-1' } });
+      expect(login.status()).to.equal(200);
+      const shown = await tab.goto(`${closed.url}/docs`);
+      expect(shown!.status()).to.equal(200);
+      await tab.locator('.opblock-summary-path[data-path="/sales-order"]').first().waitFor();
+      expect(seen.list.filter((p) => !/status of 401/.test(p))).to.deep.equal([]);
+    } finally {
+      await context.close();
+      await closed.stop();
+    }
   });
 });
