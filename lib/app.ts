@@ -4,6 +4,7 @@ import { bearerVerification, requireCaller } from './auth/authenticate.js';
 import { cookieSessions } from './auth/cookie-session.js';
 import { tokenSettings } from './auth/token-keys.js';
 import type { AppConfig } from './config/schema.js';
+import { registerDocs } from './docs/docs-page.js';
 import { createErrorParser } from './envelope/error-parser.js';
 import { jsonBody } from './http/body.js';
 import type { AppExtensions, AppState } from './http/context.js';
@@ -62,6 +63,7 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
     chain.push(runRoute(route, prefix, config.RestAPI.RequestTimeoutSeconds * 1000));
     router.register(path, [verb], chain);
   }
+  registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [requireCaller(verify, [], callerOptions)]);
 
   app.use(frontDoor);
   const allowCors = corsFor(config.RestAPI.Cors.Origins);

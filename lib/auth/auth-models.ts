@@ -1,13 +1,9 @@
 import type { Infer } from 'superstruct';
-import { model, optional, array, text } from '../validation/fields.js';
+import { array, model, oneOf, optional, text } from '../validation/fields.js';
 
 /** The authenticated user as the login routes answer it. */
-export interface UserInfo {
-  userName: string;
-  name: string;
-  roles: string[];
-  authenticationType: 'Cookies' | 'Bearer';
-}
+export const UserInfo = model({ userName: text(), name: text(), roles: array(text()), authenticationType: oneOf(['Cookies', 'Bearer']) });
+export type UserInfo = Infer<typeof UserInfo>;
 
 /**
  * A user as tokens and cookie sessions are issued for: with the credential stamp its password (or the tool issuing
@@ -26,10 +22,8 @@ export interface LoggedInUser extends UserInfo {
 }
 
 /** What `/auth/jwt` and `/auth/refresh` answer. */
-export interface AuthToken {
-  accessToken: string;
-  refreshToken: string;
-}
+export const AuthToken = model({ accessToken: text(), refreshToken: text() });
+export type AuthToken = Infer<typeof AuthToken>;
 
 export const Credentials = model({ userName: text({ min: 1, max: 100 }), password: text({ min: 1, max: 1024 }) });
 export type Credentials = Infer<typeof Credentials>;

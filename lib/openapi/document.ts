@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { SESSION_COOKIE } from '../auth/cookie-session.js';
 import type { AppConfig } from '../config/schema.js';
 import type { LoadedRoute } from '../routing/load-routes.js';
-import { type Route, type Verb, isAnonymous } from '../routing/route.js';
+import { type ExtraStatus, type Route, type Verb, isAnonymous } from '../routing/route.js';
 import { type AnyFieldSpec, CriteriaSchema, OPERATORS, type Operator, arityOf } from '../validation/criteria.js';
 import { type JsonSchema, isOptional, structSchema } from './struct-schema.js';
 
@@ -21,11 +21,12 @@ export function openApiOptions(config: Pick<AppConfig, 'Authentication' | 'RestA
   return { variant: config.Authentication.Variant, prefix: config.RestAPI.Path, maxRows: config.RestAPI.MaxRows, publicDocs: config.RestAPI.PublicDocs };
 }
 
-const packageVersion = (() => {
+const packageInfo = (() => {
   try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
+    const { version, license } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string; license?: string };
+    return { version: version ?? '0.0.0', license: license ?? 'MIT' };
   } catch {
-    return '0.0.0';
+    return { version: '0.0.0', license: 'MIT' };
   }
 })();
 
@@ -89,9 +90,26 @@ function criteriaParameters(criteria: CriteriaSchema<Record<string, AnyFieldSpec
 
 const unsafe = new Set<Verb>(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function operation(path: string, verb: Verb, route: Route, options: OpenApiOptions, secured: JsonSchema[]): JsonSchema {
+/** The reusable response (components.responses) of each status a route declares in `answers`. */
+const extraResponses: Record<ExtraStatus, string> = {
+  304: 'NotModified', 401: 'CredentialsRefused', 404: 'NotFound', 409: 'Conflict', 429: 'Throttled', 503: 'Unavailable',
+};
+
+/**
+ * The envelope of a successful answer: the route's declared result (components.schemas.<operationId>.Result), and
+ * totalCount on lists; without a declared result, the plain Envelope.
+ */
+function successSchema(resultName: string | undefined, list: boolean): JsonSchema {
+  if (!resultName) return ref('schemas', 'Envelope');
+  const properties: JsonSchema = { result: ref('schemas', resultName), messages: { type: 'array', items: ref('schemas', 'Message') } };
+  if (list) properties.totalCount = { type: 'integer', minimum: 0, description: 'Only when getTotalCount=true was asked.' };
+  return { type: 'object', required: ['messages'], additionalProperties: false, properties };
+}
+
+function operation(path: string, verb: Verb, route: Route, options: OpenApiOptions, secured: JsonSchema[], schemas: Record<string, JsonSchema>): JsonSchema {
+  const operationId = route.operation ?? `${verb.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`;
   const op: JsonSchema = {
-    operationId: route.operation ?? `${verb.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    operationId,
     summary: route.summary,
     tags: [path.split('/')[1] || 'root'],
   };
@@ -101,7 +119,10 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
       parameters.push({ name, in: 'path', required: true, schema: structSchema(struct) });
     }
   }
+  const list = route.query instanceof CriteriaSchema;
   if (route.query instanceof CriteriaSchema) parameters.push(...criteriaParameters(route.query, options));
+  const answers = new Set(route.answers ?? []);
+  if (answers.has(304)) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the caller holds: 304 when it is still current.', schema: { type: 'string' } });
   if (parameters.length) op.parameters = parameters;
   if (route.body) {
     op.requestBody = {
@@ -110,14 +131,31 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
       content: { [verb === 'PATCH' ? 'application/merge-patch+json' : 'application/json']: { schema: structSchema(route.body) } },
     };
   }
+  let resultName: string | undefined;
+  if (route.result) {
+    resultName = `${operationId}.Result`;
+    schemas[resultName] = structSchema(route.result);
+  }
+  const headers: JsonSchema = { 'X-Request-Id': ref('headers', 'RequestId') };
+  if (answers.has(304)) headers.ETag = ref('headers', 'ETag');
+  const content = { 'application/json': { schema: successSchema(resultName, list) } };
   const success = verb === 'POST'
-    ? { '2XX': { description: 'Success: 200, or 201 with a Location header when the operation created something.', headers: { 'X-Request-Id': ref('headers', 'RequestId'), Location: { description: 'Where the created resource is, for 201.', schema: { type: 'string' } } }, content: { 'application/json': { schema: ref('schemas', 'Envelope') } } } }
-    : { '200': ref('responses', 'Success') };
+    ? { '2XX': { description: 'Success: 200, or 201 with a Location header when the operation created something.', headers: { ...headers, Location: { description: 'Where the created resource is, for 201.', schema: { type: 'string' } } }, content } }
+    : { '200': { description: 'Success: the envelope with the result.', headers, content } };
   const responses: JsonSchema = { ...success };
   const anonymous = isAnonymous(route, options.publicDocs);
-  if (parameters.length || route.body) responses['400'] = ref('responses', 'InvalidInput');
+  if (answers.has(304)) responses['304'] = ref('responses', extraResponses[304]);
+  // Every operation: a query parameter it does not take is refused too.
+  responses['400'] = ref('responses', 'InvalidInput');
   if (!anonymous) responses['401'] = ref('responses', 'Unauthenticated');
   if (!anonymous && (route.roles?.length || (options.variant === 'A' && unsafe.has(verb)))) responses['403'] = ref('responses', 'Forbidden');
+  for (const status of [401, 404, 409, 429, 503] as const) {
+    if (answers.has(status) && !(status in responses)) responses[String(status)] = ref('responses', extraResponses[status]);
+  }
+  if (route.body) {
+    responses['413'] = ref('responses', 'TooLarge');
+    responses['415'] = ref('responses', 'UnsupportedMediaType');
+  }
   responses.default = ref('responses', 'Error');
   op.responses = responses;
   op.security = anonymous ? [] : secured;
@@ -135,12 +173,14 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
  * session cookie, otherwise), and the envelope as the schema of every answer.
  */
 export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): JsonSchema {
-  const secured = options.variant === 'A' ? [{ bearer: [] }, { cookie: [] }] : [{ bearer: [] }];
+  // The session cookie is signed: koa-session reads it only together with its signature cookie.
+  const secured = options.variant === 'A' ? [{ bearer: [] }, { cookie: [], cookieSignature: [] }] : [{ bearer: [] }];
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const results: Record<string, JsonSchema> = {};
   for (const { path, verb, route } of routes) {
     if (route.variant && route.variant !== options.variant) continue;
     const openPath = path.replace(/:([\w$]+)/g, '{$1}');
-    (paths[openPath] ??= {})[verb.toLowerCase()] = operation(path, verb, route, options, secured);
+    (paths[openPath] ??= {})[verb.toLowerCase()] = operation(path, verb, route, options, secured, results);
   }
   const envelope = (description: string) => ({ description, headers: { 'X-Request-Id': ref('headers', 'RequestId') }, content: { 'application/json': { schema: ref('schemas', 'Envelope') } } });
   const securitySchemes: JsonSchema = {
@@ -152,14 +192,19 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
   if (options.variant === 'A') {
     securitySchemes.cookie = {
       type: 'apiKey', in: 'cookie', name: SESSION_COOKIE,
-      description: 'The session cookie of POST /auth/cookie. Changes (POST, PUT, PATCH, DELETE) must also carry an Origin of this server or an allowed one.',
+      description: 'The session cookie of POST /auth/cookie, sent together with its signature cookie (cookieSignature). Changes (POST, PUT, PATCH, DELETE) must also carry an Origin of this server or an allowed one.',
+    };
+    securitySchemes.cookieSignature = {
+      type: 'apiKey', in: 'cookie', name: `${SESSION_COOKIE}.sig`,
+      description: `The signature of the ${SESSION_COOKIE} cookie, set beside it by POST /auth/cookie; the session is read only with both.`,
     };
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'restlayer',
-      version: packageVersion,
+      version: packageInfo.version,
+      license: { name: packageInfo.license, identifier: packageInfo.license },
       description: 'Every answer, success or failure, is the envelope { result?, messages[], totalCount? }; the HTTP status follows the messages.',
     },
     servers: [{ url: options.prefix || '/' }],
@@ -189,19 +234,35 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
             totalCount: { type: 'integer', minimum: 0, description: 'Only on lists, when getTotalCount=true was asked.' },
           },
         },
+        ...results,
       },
       headers: {
         RequestId: { description: 'The request id (echoed when the caller sent a valid one); server logs carry it.', schema: { type: 'string' } },
+        ETag: { description: 'The version of the answer; send it as If-None-Match to get 304 while it is current.', schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
       },
       responses: {
-        Success: envelope('Success: the envelope with the result.'),
-        InvalidInput: envelope('Invalid input: one Validation message per problem, each with its property.'),
+        InvalidInput: envelope('Invalid input: one Validation message per problem, each with its property (a query parameter the operation does not take is one).'),
         Unauthenticated: {
           ...envelope('No valid credentials: Security_Unauthenticated, Security_TokenExpired or Security_TokenInvalid.'),
           headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'WWW-Authenticate': { schema: { type: 'string' } } },
         },
         Forbidden: envelope('Security_Forbidden (a role is missing) or Security_CsrfRejected (a cookie-authenticated change from another origin).'),
-        Error: envelope('Any other failure; the status follows the messages (404 Data, 409 Concurrency, 429 throttled, 500 System, 502 External, 503 unavailable).'),
+        NotModified: {
+          description: 'Not modified: the ETag still matches If-None-Match; no body.',
+          headers: { 'X-Request-Id': ref('headers', 'RequestId'), ETag: ref('headers', 'ETag') },
+        },
+        CredentialsRefused: envelope('The credentials were refused: Login_InvalidCredentials (a login; the same whether or not the user exists), Security_InvalidAccessToken or Security_InvalidRefreshToken (a refresh).'),
+        NotFound: envelope('Entity_NotFound (or LookupTable_NotFound): what the path names does not exist.'),
+        Conflict: envelope('Entity_Concurrency: the revisionNumber sent is stale, nothing was written; or Entity_InUse: other records still reference it, nothing was deleted.'),
+        Throttled: {
+          ...envelope('Request_Throttled: too many attempts, or too many logins being checked at once; wait Retry-After seconds.'),
+          headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'Retry-After': ref('headers', 'RetryAfter') },
+        },
+        Unavailable: envelope('Health_NotReady: a store the server needs is unreachable.'),
+        TooLarge: envelope('Request_TooLarge: the body is over RestAPI:MaxBodyBytes.'),
+        UnsupportedMediaType: envelope('Request_UnsupportedMediaType: the body is not JSON (PATCH: a JSON merge patch, not a JSON Patch).'),
+        Error: envelope('Any other failure; the status follows the messages (404 Route_NotFound, 414 Request_UriTooLong, 405 Route_MethodNotAllowed with Allow, 409 Concurrency, 429 Request_Throttled with Retry-After, 500 System, 502 External, 503 Request_Timeout).'),
       },
       securitySchemes,
     },

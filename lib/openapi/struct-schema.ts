@@ -1,4 +1,4 @@
-import { type Struct, is, validate } from 'superstruct';
+import { type Struct, array, is, string, type, validate } from 'superstruct';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = { [key: string]: unknown };
@@ -38,7 +38,10 @@ function leafSchema(struct: AnyStruct): JsonSchema | undefined {
       return schema;
     }
     case 'decimal':
+    case 'number':
       return { type: 'number' };
+    case 'string':
+      return { type: 'string' };
     case 'boolean':
       return { type: 'boolean' };
     case 'date':
@@ -89,6 +92,14 @@ export function structSchema(struct: AnyStruct): JsonSchema {
     };
     const required = entries.filter(([, child]) => !isOptional(child)).map(([name]) => name);
     if (required.length) schema.required = required;
+  } else if (struct.type === 'type' && struct.schema && typeof struct.schema === 'object') {
+    // superstruct's `type`: the named properties, others allowed (the OpenAPI document's own top level).
+    const entries = Object.entries(struct.schema as Record<string, AnyStruct>);
+    schema = { type: 'object', properties: Object.fromEntries(entries.map(([name, child]) => [name, structSchema(child)])) };
+    const required = entries.filter(([, child]) => !isOptional(child)).map(([name]) => name);
+    if (required.length) schema.required = required;
+  } else if (struct.type === 'union' && Array.isArray(struct.schema)) {
+    schema = { anyOf: (struct.schema as AnyStruct[]).map((member) => structSchema(member)) };
   } else if (struct.type === 'array') {
     schema = { type: 'array' };
     if (struct.schema) schema.items = structSchema(struct.schema as AnyStruct);
@@ -97,3 +108,12 @@ export function structSchema(struct: AnyStruct): JsonSchema {
   }
   return accepts(struct, null) ? withNull(schema) : schema;
 }
+
+/** The top of an OpenAPI 3.1 document, as the result of GET /openapi.json (the rest is the standard's). */
+export const OpenApiDocument = type({
+  openapi: string(),
+  info: type({ title: string(), version: string() }),
+  servers: array(type({ url: string() })),
+  paths: type({}),
+  components: type({}),
+});

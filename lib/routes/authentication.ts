@@ -1,6 +1,7 @@
 import { Output } from '../envelope/output.js';
 import { route } from '../routing/route.js';
 import { Credentials } from '../auth/auth-models.js';
+import { text } from '../validation/fields.js';
 import { login } from './auth/_login.js';
 
 export const POST = route({
@@ -8,6 +9,9 @@ export const POST = route({
   variant: 'B',
   anonymous: true,
   body: Credentials,
+  // The JWT itself.
+  result: text(),
+  answers: [401, 429],
   async handle(call) {
     const user = await login(call, 'Bearer');
     if (!user.result) return new Output(undefined, user.messages);

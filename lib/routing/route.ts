@@ -49,6 +49,19 @@ export interface SignedInUser {
   stamp: string;
 }
 
+/**
+ * 304: an ETag, and If-None-Match is honoured; 401 on an anonymous route: the login or refresh refused the
+ * credentials; 404: what the path names does not exist; 409: a stale revisionNumber or an entity still in use;
+ * 429: throttled, with Retry-After; 503: a store the operation needs is unreachable.
+ */
+export type ExtraStatus = 304 | 401 | 404 | 409 | 429 | 503;
+
+/**
+ * Any struct: a route's result type (`R`) is what its handler answers, which may be pre-serialised JSON (RawJson)
+ * rather than the value the struct describes, so the two are not tied together by type.
+ */
+export type ResultStruct = Struct<any, any>;
+
 export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> {
   /** Routes are secured unless this says otherwise. */
   anonymous?: true;
@@ -72,6 +85,17 @@ export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> 
   params?: Struct<P, unknown>;
   query?: QuerySchema<Q>;
   body?: Struct<B, unknown>;
+  /**
+   * The shape of the envelope's `result` on success (for a list, `array(Item)`), for the OpenAPI document and the
+   * clients generated from it; absent when the operation answers no result. Not checked at run time: the OpenAPI
+   * tests check real answers against it.
+   */
+  result?: ResultStruct;
+  /**
+   * The statuses this operation answers beyond those every route of its kind may (400 for bad input, 401/403 when
+   * secured, 413/415 with a body, 500): the document lists exactly these, each with its meaning.
+   */
+  answers?: readonly ExtraStatus[];
   handle(call: RouteCall<P, Q, B, S>): Promise<Output<R>>;
 }
 

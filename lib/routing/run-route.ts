@@ -5,6 +5,7 @@ import { withErrorScope } from '../envelope/request-scope.js';
 import { ServiceError } from '../envelope/error-list.js';
 import type { AppContext } from '../http/context.js';
 import { messagesOf } from '../http/error-boundary.js';
+import { notModified } from '../http/not-modified.js';
 import { respond } from '../http/respond.js';
 import { type ValidationResult, validateInput } from '../validation/validate.js';
 import { message } from '../envelope/error-message.js';
@@ -15,18 +16,6 @@ import { BoundedMap } from '../bounded-map.js';
 function unexpectedQuery(search: URLSearchParams): ErrorMessage[] {
   return [...new Set(search.keys())].map((key) =>
     message('Validation', 'Input_UnknownProperty', `${key} is not a known parameter of this operation.`, { property: key }));
-}
-
-/**
- * If-None-Match evaluated as RFC 9110 13.1.2 says (weak comparison). Koa's `ctx.fresh` is not used: it treats a
- * request with `Cache-Control: no-cache` as stale, and fetch() adds exactly that to every request that sets
- * If-None-Match itself, so such clients would never get their 304.
- */
-function notModified(ifNoneMatch: string, etag: string): boolean {
-  if (!ifNoneMatch || !etag) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
 /** Races an operation against the request timeout; the operation itself runs on, its late answer is dropped. */

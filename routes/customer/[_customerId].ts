@@ -1,11 +1,13 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
 import { route } from '../../services/index.js';
-import { CustomerKey, CustomerPatchData, CustomerUpdateData } from '../../services/customer/customer-models.js';
+import { CustomerKey, CustomerPatchData, CustomerRead, CustomerUpdateData, CustomerUpdateResult } from '../../services/customer/customer-models.js';
 
 export const GET = route({
   summary: 'Read one customer.',
   operation: 'ICustomerService.read',
   params: CustomerKey,
+  result: CustomerRead,
+  answers: [404],
   handle: ({ params, services }) => services.customer.read(params._customerId),
 });
 
@@ -14,6 +16,8 @@ export const PUT = route({
   operation: 'ICustomerService.update',
   params: CustomerKey,
   body: CustomerUpdateData,
+  result: CustomerUpdateResult,
+  answers: [404, 409],
   handle: ({ params, body, services }) => services.customer.update(params._customerId, body),
 });
 
@@ -22,6 +26,8 @@ export const PATCH = route({
   operation: 'ICustomerService.patch',
   params: CustomerKey,
   body: CustomerPatchData,
+  result: CustomerUpdateResult,
+  answers: [404, 409],
   handle: ({ params, body, services }) => services.customer.patch(params._customerId, body),
 });
 
@@ -29,5 +35,7 @@ export const DELETE = route({
   summary: 'Delete a customer.',
   operation: 'ICustomerService.delete',
   params: CustomerKey,
+  // 409 Entity_InUse while orders still reference the customer.
+  answers: [404, 409],
   handle: ({ params, services }) => services.customer.delete(params._customerId),
 });

@@ -1,11 +1,13 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
+import { array } from '../../lib/validation/fields.js';
 import { route } from '../../services/index.js';
-import { CustomerCreateData, customerCriteria } from '../../services/customer/customer-models.js';
+import { CustomerCreateData, CustomerCreateResult, CustomerListItem, customerCriteria } from '../../services/customer/customer-models.js';
 
 export const GET = route({
   summary: 'List customer records matching the criteria.',
   operation: 'ICustomerService.readList',
   query: customerCriteria,
+  result: array(CustomerListItem),
   handle: ({ query, services }) => services.customer.readList(query),
 });
 
@@ -13,6 +15,7 @@ export const POST = route({
   summary: 'Create a customer.',
   operation: 'ICustomerService.create',
   body: CustomerCreateData,
+  result: CustomerCreateResult,
   async handle({ body, services, created }) {
     const output = await services.customer.create(body);
     if (output.result) created(`/customer/${output.result.customerId}`);

@@ -1,10 +1,12 @@
 import { route } from '../../services/index.js';
-import { SalesOrderKey, SalesOrderPatchData, SalesOrderUpdateData } from '../../services/sales-order/sales-order-models.js';
+import { SalesOrderKey, SalesOrderPatchData, SalesOrderRead, SalesOrderUpdateData, SalesOrderUpdateResult } from '../../services/sales-order/sales-order-models.js';
 
 export const GET = route({
   summary: 'Read one sales order.',
   operation: 'ISalesOrderService.read',
   params: SalesOrderKey,
+  result: SalesOrderRead,
+  answers: [404],
   handle: ({ params, services }) => services.salesOrder.read(params._salesOrderId),
 });
 
@@ -13,6 +15,8 @@ export const PUT = route({
   operation: 'ISalesOrderService.update',
   params: SalesOrderKey,
   body: SalesOrderUpdateData,
+  result: SalesOrderUpdateResult,
+  answers: [404, 409],
   handle: ({ params, body, services }) => services.salesOrder.update(params._salesOrderId, body),
 });
 
@@ -21,6 +25,8 @@ export const PATCH = route({
   operation: 'ISalesOrderService.patch',
   params: SalesOrderKey,
   body: SalesOrderPatchData,
+  result: SalesOrderUpdateResult,
+  answers: [404, 409],
   handle: ({ params, body, services }) => services.salesOrder.patch(params._salesOrderId, body),
 });
 
@@ -28,5 +34,6 @@ export const DELETE = route({
   summary: 'Delete a sales order.',
   operation: 'ISalesOrderService.delete',
   params: SalesOrderKey,
+  answers: [404],
   handle: ({ params, services }) => services.salesOrder.delete(params._salesOrderId),
 });

@@ -1,10 +1,12 @@
 import { route } from '../../services/index.js';
-import { SalesOrderCreateData, salesOrderCriteria } from '../../services/sales-order/sales-order-models.js';
+import { array } from '../../lib/validation/fields.js';
+import { SalesOrderCreateData, SalesOrderCreateResult, SalesOrderListItem, salesOrderCriteria } from '../../services/sales-order/sales-order-models.js';
 
 export const GET = route({
   summary: 'List sales orders matching the criteria.',
   operation: 'ISalesOrderService.readList',
   query: salesOrderCriteria,
+  result: array(SalesOrderListItem),
   handle: ({ query, services }) => services.salesOrder.readList(query),
 });
 
@@ -12,6 +14,7 @@ export const POST = route({
   summary: 'Create a sales order.',
   operation: 'ISalesOrderService.create',
   body: SalesOrderCreateData,
+  result: SalesOrderCreateResult,
   async handle({ body, services, created }) {
     const output = await services.salesOrder.create(body);
     if (output.result) created(`/sales-order/${output.result.salesOrderId}`);

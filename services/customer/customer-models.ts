@@ -2,33 +2,36 @@
 import type { Infer } from 'superstruct';
 import { type Criteria, defineCriteria, field } from '../../lib/validation/criteria.js';
 import { type PatchOf, patchModel } from '../../lib/validation/merge-patch.js';
-import { INT32, integer, maybe, model, text } from '../../lib/validation/fields.js';
+import { INT32, date, integer, maybe, model, optional, text } from '../../lib/validation/fields.js';
+
+/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */
+const id = () => integer({ min: 1, max: INT32.max });
+
+const listFields = {
+  customerId: id(),
+  name: text({ min: 1, max: 100 }),
+  accountNumber: optional(text({ max: 15 })),
+  territoryId: optional(integer(INT32)),
+};
+const revision = { revisionNumber: id(), modifiedDate: date() };
 
 /**
  * An item of the customer list (`Customer_ReadListOutput`). Optional properties are absent, never null, when the
- * record has no such value: the wire carries no nulls, so server and client see the same object.
+ * record has no such value: the wire carries no nulls, so server and client see the same object. The structs of the
+ * results describe the answers in the OpenAPI document; the types are inferred from them so the two cannot part.
  */
-export interface Customer_ReadListOutput {
-  customerId: number;
-  name: string;
-  accountNumber?: string;
-  territoryId?: number;
-}
+export const CustomerListItem = model(listFields);
+export type Customer_ReadListOutput = Infer<typeof CustomerListItem>;
 
 /** One customer (`Customer_ReadOutput`). */
-export interface Customer_ReadOutput extends Customer_ReadListOutput {
-  revisionNumber: number;
-  modifiedDate: Date;
-}
+export const CustomerRead = model({ ...listFields, ...revision });
+export type Customer_ReadOutput = Infer<typeof CustomerRead>;
 
-export interface Customer_UpdateOutput {
-  revisionNumber: number;
-  modifiedDate: Date;
-}
+export const CustomerUpdateResult = model(revision);
+export type Customer_UpdateOutput = Infer<typeof CustomerUpdateResult>;
 
-export interface Customer_CreateOutput extends Customer_UpdateOutput {
-  customerId: number;
-}
+export const CustomerCreateResult = model({ customerId: id(), ...revision });
+export type Customer_CreateOutput = Infer<typeof CustomerCreateResult>;
 
 /** The query-string criteria of the list (`Customer_ReadListInput_Criteria`): filters, then the fields it sorts by. */
 export const customerCriteria = defineCriteria(
@@ -44,9 +47,6 @@ type CriteriaFields = typeof customerCriteria.fields;
 export type CustomerFilterField = keyof CriteriaFields;
 export type CustomerSortField = (typeof customerCriteria.sortable)[number];
 export type Customer_ReadListInput_Criteria = Criteria<CriteriaFields, CustomerSortField>;
-
-/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */
-const id = () => integer({ min: 1, max: INT32.max });
 
 /** The fields of create and update. An optional field takes null or no value for "none". */
 const fields = {

@@ -1,45 +1,50 @@
 import type { Infer } from 'superstruct';
 import { type Criteria, defineCriteria, field } from '../../lib/validation/criteria.js';
 import { type PatchOf, patchModel } from '../../lib/validation/merge-patch.js';
-import { INT32, boolean, date, integer, maybe, model, text } from '../../lib/validation/fields.js';
+import { INT32, boolean, date, decimal, integer, maybe, model, optional, text } from '../../lib/validation/fields.js';
+
+/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */
+const id = () => integer({ min: 1, max: INT32.max });
+
+const listFields = {
+  salesOrderId: id(),
+  salesOrderNumber: text({ max: 25 }),
+  status: integer(INT32),
+  orderDate: date(),
+  dueDate: date(),
+  shipDate: optional(date()),
+  customerId: id(),
+  customerName: text(),
+  territoryId: optional(integer(INT32)),
+  salesPersonId: optional(integer(INT32)),
+  totalDue: decimal(),
+  onlineOrderFlag: boolean(),
+};
+const revision = { revisionNumber: id(), modifiedDate: date() };
 
 /**
  * An item of the sales order list (`SalesOrder_ReadListOutput`). Optional properties are absent, never null, when the
- * order has no such value: the wire carries no nulls, so server and client see the same object.
+ * order has no such value: the wire carries no nulls, so server and client see the same object. The structs of the
+ * results describe the answers in the OpenAPI document; the types are inferred from them so the two cannot part.
  */
-export interface SalesOrder_ReadListOutput {
-  salesOrderId: number;
-  salesOrderNumber: string;
-  status: number;
-  orderDate: Date;
-  dueDate: Date;
-  shipDate?: Date;
-  customerId: number;
-  customerName: string;
-  territoryId?: number;
-  salesPersonId?: number;
-  totalDue: number;
-  onlineOrderFlag: boolean;
-}
+export const SalesOrderListItem = model(listFields);
+export type SalesOrder_ReadListOutput = Infer<typeof SalesOrderListItem>;
 
 /** One sales order (`SalesOrder_ReadOutput`). */
-export interface SalesOrder_ReadOutput extends SalesOrder_ReadListOutput {
-  purchaseOrderNumber?: string;
-  accountNumber?: string;
-  comment?: string;
-  revisionNumber: number;
-  modifiedDate: Date;
-}
+export const SalesOrderRead = model({
+  ...listFields,
+  purchaseOrderNumber: optional(text({ max: 25 })),
+  accountNumber: optional(text({ max: 15 })),
+  comment: optional(text({ max: 128 })),
+  ...revision,
+});
+export type SalesOrder_ReadOutput = Infer<typeof SalesOrderRead>;
 
-export interface SalesOrder_UpdateOutput {
-  revisionNumber: number;
-  modifiedDate: Date;
-}
+export const SalesOrderUpdateResult = model(revision);
+export type SalesOrder_UpdateOutput = Infer<typeof SalesOrderUpdateResult>;
 
-export interface SalesOrder_CreateOutput extends SalesOrder_UpdateOutput {
-  salesOrderId: number;
-  salesOrderNumber: string;
-}
+export const SalesOrderCreateResult = model({ salesOrderId: id(), salesOrderNumber: text({ max: 25 }), ...revision });
+export type SalesOrder_CreateOutput = Infer<typeof SalesOrderCreateResult>;
 
 /** The query-string criteria of the list (`SalesOrder_ReadListInput_Criteria`). */
 export const salesOrderCriteria = defineCriteria(
@@ -60,9 +65,6 @@ export const salesOrderCriteria = defineCriteria(
 type CriteriaFields = typeof salesOrderCriteria.fields;
 export type SalesOrderSortField = (typeof salesOrderCriteria.sortable)[number];
 export type SalesOrder_ReadListInput_Criteria = Criteria<CriteriaFields, SalesOrderSortField>;
-
-/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */
-const id = () => integer({ min: 1, max: INT32.max });
 
 const updateFields = {
   status: integer(INT32),

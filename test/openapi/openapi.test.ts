@@ -15,6 +15,7 @@ import { callUrl } from '../support/http.js';
 import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
+import { webAppProblem } from '../../lib/http/web-app.js';
 import { routeFolder } from '../support/route-fixtures.js';
 import { ConfigError } from '../../lib/config/load.js';
 import { FAST_HASH, addUser } from '../support/users.js';
@@ -79,19 +80,26 @@ describe('OpenAPI 3.1 document', () => {
         expect(listed).to.not.include(options.variant === 'A' ? 'POST /authentication' : 'POST /auth/jwt');
       });
 
-      it('declares security per route: none for anonymous routes, bearer (and the cookie in variant A) otherwise', () => {
+      it('declares security per route: none for anonymous routes, bearer (and the cookie with its signature in variant A) otherwise', () => {
         const schemes = Object.keys(doc.components.securitySchemes);
-        expect(schemes).to.deep.equal(options.variant === 'A' ? ['bearer', 'cookie'] : ['bearer']);
+        expect(schemes).to.deep.equal(options.variant === 'A' ? ['bearer', 'cookie', 'cookieSignature'] : ['bearer']);
+        const secured = options.variant === 'A' ? [{ bearer: [] }, { cookie: [], cookieSignature: [] }] : [{ bearer: [] }];
+        if (options.variant === 'A') {
+          expect(doc.components.securitySchemes.cookie).to.deep.include({ type: 'apiKey', in: 'cookie', name: 'restlayer.sid' });
+          expect(doc.components.securitySchemes.cookieSignature).to.deep.include({ type: 'apiKey', in: 'cookie', name: 'restlayer.sid.sig' });
+        }
         for (const r of routes.filter((m) => !m.route.variant || m.route.variant === options.variant)) {
           const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.verb.toLowerCase()];
           const anonymous = r.route.anonymous === true || (r.route.documentation === true && options.publicDocs);
-          expect(op.security, `${r.verb} ${r.path}`).to.deep.equal(anonymous ? [] : schemes.map((s) => ({ [s]: [] })));
-          expect('401' in op.responses, `${r.verb} ${r.path}`).to.equal(!anonymous);
+          expect(op.security, `${r.verb} ${r.path}`).to.deep.equal(anonymous ? [] : secured);
+          // A secured route's 401 is the missing or bad credential; a login's is the refused password.
+          const refused = r.route.answers?.includes(401) ? '#/components/responses/CredentialsRefused' : undefined;
+          expect(op.responses['401']?.$ref, `${r.verb} ${r.path}`).to.equal(anonymous ? refused : '#/components/responses/Unauthenticated');
         }
         expect(doc.paths['/lookup-table/{type}'].delete['x-roles']).to.deep.equal(['Administrator']);
         expect(doc.paths['/health/live'].get.security).to.deep.equal([]);
         // The description itself is public only with RestAPI:PublicDocs.
-        expect(doc.paths['/openapi.json'].get.security).to.deep.equal(options.publicDocs ? [] : schemes.map((s) => ({ [s]: [] })));
+        expect(doc.paths['/openapi.json'].get.security).to.deep.equal(options.publicDocs ? [] : secured);
       });
 
       it('describes inputs from the route schemas: path parameters, list criteria, JSON bodies', () => {
@@ -115,15 +123,64 @@ describe('OpenAPI 3.1 document', () => {
         if (options.variant === 'A') expect(doc.paths['/auth/logout'].post.requestBody.required).to.equal(false);
       });
 
-      it('answers the envelope everywhere', () => {
+      it('answers the envelope everywhere (304 aside, which has no body), with the declared result on success', () => {
         for (const ops of Object.values(doc.paths)) {
           for (const op of Object.values(ops)) {
-            for (const response of Object.values(op.responses) as any[]) {
+            for (const [status, response] of Object.entries(op.responses) as [string, any][]) {
               const resolved = response.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response;
-              expect(resolved.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Envelope' });
+              if (status === '304') {
+                expect(resolved).to.not.have.property('content');
+                continue;
+              }
+              const schema = resolved.content['application/json'].schema;
+              if (schema.$ref || !/^2/.test(status)) expect(schema, `${op.operationId} ${status}`).to.deep.equal({ $ref: '#/components/schemas/Envelope' });
+              else expect(schema.properties.result, op.operationId).to.deep.equal({ $ref: `#/components/schemas/${op.operationId}.Result` });
             }
           }
         }
+      });
+
+      it('describes each result from the models the routes declare', () => {
+        const schemas = doc.components.schemas;
+        const list = doc.paths['/sales-order'].get.responses['200'].content['application/json'].schema;
+        expect(list.properties).to.have.keys('result', 'messages', 'totalCount');
+        const item = schemas['ISalesOrderService.readList.Result'];
+        expect(item.type).to.equal('array');
+        expect(Object.keys(item.items.properties)).to.deep.equal(['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'shipDate',
+          'customerId', 'customerName', 'territoryId', 'salesPersonId', 'totalDue', 'onlineOrderFlag']);
+        expect(item.items.required).to.not.include.members(['shipDate', 'territoryId', 'salesPersonId']);
+        expect(item.items.properties.shipDate).to.deep.include({ type: 'string', format: 'date-time' });
+        const read = schemas['ISalesOrderService.read.Result'];
+        expect(read.properties).to.include.keys('purchaseOrderNumber', 'accountNumber', 'comment', 'revisionNumber', 'modifiedDate');
+        expect(read.properties.comment).to.deep.equal({ type: 'string', maxLength: 128 });
+        expect(Object.keys(schemas['ISalesOrderService.update.Result'].properties)).to.deep.equal(['revisionNumber', 'modifiedDate']);
+        expect(schemas['ICustomerService.read.Result'].required).to.deep.equal(['customerId', 'name', 'revisionNumber', 'modifiedDate']);
+        expect(schemas['ILookupService.read.Result'].properties.data.items.properties.id).to.deep.equal({ anyOf: [{ type: 'number' }, { type: 'string' }] });
+        expect(doc.paths['/sales-order/{_salesOrderId}'].delete.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Envelope' });
+        if (options.variant === 'A') {
+          expect(schemas['ITokenService.refresh.Result'].required).to.deep.equal(['accessToken', 'refreshToken']);
+          expect(schemas['postAuthCookie.Result'].properties.authenticationType).to.deep.equal({ type: 'string', enum: ['Cookies', 'Bearer'] });
+        } else {
+          expect(schemas['postAuthentication.Result']).to.deep.equal({ type: 'string' });
+        }
+      });
+
+      it('declares the statuses the server really answers', () => {
+        const statuses = (path: string, verb: string) => Object.keys(doc.paths[path][verb].responses);
+        const lookup = doc.paths['/lookup-table/{type}'].get;
+        expect(statuses('/lookup-table/{type}', 'get')).to.have.members(['200', '304', '400', '401', '404', 'default']);
+        expect(lookup.responses['200'].headers).to.have.property('ETag');
+        expect(lookup.parameters.map((p: { name: string }) => p.name)).to.include('If-None-Match');
+        expect(doc.components.responses.NotModified.headers).to.have.property('ETag');
+        expect(statuses('/openapi.json', 'get')).to.include('304');
+        expect(statuses('/sales-order/{_salesOrderId}', 'put')).to.have.members(['200', '400', '401', '403', '404', '409', '413', '415', 'default'].filter((s) => s !== '403' || options.variant === 'A'));
+        expect(statuses('/sales-order/{_salesOrderId}', 'get')).to.have.members(['200', '400', '401', '404', 'default']);
+        expect(statuses('/customer/{_customerId}', 'delete')).to.include.members(['404', '409']);
+        expect(statuses('/health/ready', 'get')).to.have.members(['200', '400', '503', 'default']);
+        const login = options.variant === 'A' ? '/auth/jwt' : '/authentication';
+        expect(statuses(login, 'post')).to.have.members(['2XX', '400', '401', '413', '415', '429', 'default']);
+        expect(doc.components.responses.Throttled.headers).to.have.property('Retry-After');
+        if (options.variant === 'A') expect(statuses('/auth/refresh', 'post')).to.include('401').and.not.include('429');
       });
     });
   }
@@ -202,6 +259,71 @@ describe('OpenAPI 3.1 document', () => {
       for (const sent of recorder.sent) check.envelope(JSON.parse(sent.text!));
     });
 
+    it('every answer has its status declared for its operation, and matches the schema declared for it', async () => {
+      const doc = (await server.call('/openapi.json', { token: null })).body.result as Doc;
+      const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+      ajv.addSchema({ $id: 'openapi', components: { schemas: doc.components.schemas } });
+      const lookupTag = (await server.call('/lookup-table/sales-order-status')).headers.get('ETag')!;
+      const jwt = await server.call('/auth/jwt', { method: 'POST', token: null, body: { userName: 'oli', password: 'oli-password-1' } });
+      const probes: [verb: string, template: string, path: string, init?: Parameters<TestServer['call']>[1]][] = [
+        ['get', '/sales-order', '/sales-order?take=3&getTotalCount=true'],
+        ['get', '/sales-order', '/sales-order?colour=red'],
+        ['get', '/sales-order/{_salesOrderId}', '/sales-order/43659'],
+        ['get', '/sales-order/{_salesOrderId}', '/sales-order/1'],
+        ['get', '/sales-order/{_salesOrderId}', '/sales-order/x'],
+        ['post', '/sales-order', '/sales-order', { method: 'POST', body: { customerId: 11000, status: 1, onlineOrderFlag: true } }],
+        ['put', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PUT', body: { status: 2, onlineOrderFlag: false, comment: 'checked' } }],
+        ['put', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PUT', body: { status: 2, onlineOrderFlag: false, revisionNumber: 1 } }],
+        ['put', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PUT', body: JSON.stringify({ comment: 'x'.repeat(2_000_000) }) }],
+        ['patch', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PATCH', body: [{ op: 'remove', path: '/comment' }], headers: { 'Content-Type': 'application/json-patch+json' } }],
+        ['get', '/customer', '/customer?take=2'],
+        ['get', '/customer/{_customerId}', '/customer/11000'],
+        ['delete', '/customer/{_customerId}', '/customer/11000', { method: 'DELETE' }],
+        ['get', '/lookup-table/{type}', '/lookup-table/sales-order-status'],
+        ['get', '/lookup-table/{type}', '/lookup-table/sales-order-status', { headers: { 'If-None-Match': lookupTag } }],
+        ['get', '/lookup-table/{type}', '/lookup-table/nope'],
+        ['get', '/health/live', '/health/live', { token: null }],
+        ['get', '/health/ready', '/health/ready', { token: null }],
+        ['get', '/openapi.json', '/openapi.json', { token: null }],
+        ['post', '/auth/jwt', '/auth/jwt', { method: 'POST', token: null, body: { userName: 'oli', password: 'wrong-password' } }],
+        ['post', '/auth/refresh', '/auth/refresh', { method: 'POST', token: null, body: { accessToken: jwt.body.result.accessToken, refreshToken: 'not-the-one' } }],
+        ['post', '/auth/cookie', '/auth/cookie', { method: 'POST', token: null, body: { userName: 'oli', password: 'oli-password-1' } }],
+      ];
+      const seen: string[] = [];
+      for (const [verb, template, path, init] of probes) {
+        const reply = await server.call(path, init);
+        seen.push(`${verb} ${path} ${reply.status}`);
+        const responses = doc.paths[template][verb].responses;
+        const declared = responses[String(reply.status)] ?? (reply.status >= 200 && reply.status < 300 ? responses['2XX'] : undefined);
+        expect(declared, `${verb} ${path} answered ${reply.status}, not declared: ${Object.keys(responses).join(' ')}`).to.not.equal(undefined);
+        const response = declared.$ref ? doc.components.responses[declared.$ref.split('/').pop()] : declared;
+        if (reply.status === 304) {
+          expect(reply.text).to.equal('');
+          continue;
+        }
+        const schema = JSON.parse(JSON.stringify(response.content['application/json'].schema).replaceAll('"#/components/', '"openapi#/components/'));
+        const valid = ajv.compile(schema);
+        expect(valid(reply.body), `${verb} ${path} ${reply.status}: ${ajv.errorsText(valid.errors)}`).to.equal(true);
+        for (const header of Object.keys(response.headers ?? {}).filter((h) => (h !== 'ETag' || reply.status === 200) && (h !== 'Location' || reply.status === 201))) {
+          expect(reply.headers.has(header), `${verb} ${path} ${reply.status} ${header}`).to.equal(true);
+        }
+      }
+      // Each probe got the answer it was meant to get.
+      expect(seen.map((s) => Number(s.split(' ').pop()))).to.deep.equal([200, 400, 200, 404, 400, 201, 200, 409, 413, 415, 200, 200, 409, 200, 304, 404, 200, 200, 200, 401, 401, 200]);
+    });
+
+    it('a client that sends the cookies the security schemes name is authenticated; the session cookie alone is not', async () => {
+      const doc = (await server.call('/openapi.json', { token: null })).body.result as Doc;
+      const requirement = doc.paths['/sales-order/{_salesOrderId}'].get.security.find((r: object) => 'cookie' in r) as Record<string, string[]>;
+      const names = Object.keys(requirement).map((scheme) => doc.components.securitySchemes[scheme].name as string);
+      expect(names).to.deep.equal(['restlayer.sid', 'restlayer.sid.sig']);
+      const login = await server.call('/auth/cookie', { method: 'POST', token: null, body: { userName: 'oli', password: 'oli-password-1' } });
+      const jar = new Map(login.headers.getSetCookie().map((c) => c.split(';')[0].split('=') as [string, string]));
+      const cookie = (wanted: string[]) => ({ Cookie: wanted.map((n) => `${n}=${jar.get(n)}`).join('; ') });
+      expect((await server.call('/sales-order/43659', { token: null, headers: cookie(names) })).status).to.equal(200);
+      expect((await server.call('/sales-order/43659', { token: null, headers: cookie(names.slice(0, 1)) })).status).to.equal(401);
+    });
+
     it('a `restlayer serve` process serves the document of its configuration (variant B under /api)', async function () {
       const dir = makeTempDir('restlayer-openapi-');
       const serve = await startServe(['--port', '0', '--host', '127.0.0.1'], {
@@ -219,6 +341,31 @@ describe('OpenAPI 3.1 document', () => {
       }
     });
 
+    it('restlayer openapi and a serve process of the same configuration name the same servers, the browser app on or off', async function () {
+      const problem = webAppProblem();
+      if (problem) {
+        if (/^(1|true)$/i.test(process.env.CI ?? '')) throw new Error(problem);
+        console.warn(`\n  SKIPPED the Web:Enabled case: ${problem}. (Under CI=true this is a failure.)\n`);
+        this.skip();
+      }
+      // Web:Enabled with no RestAPI:Path moves the API to /api: the printed document must say so too.
+      for (const settings of [{ Web__Enabled: 'true' }, { RestAPI__Path: '/v2' }, {}]) {
+        const dir = makeTempDir('restlayer-openapi-');
+        const env = childEnv({ ...settings, Storage__Sqlite__Path: join(dir, 'db.sqlite'), Storage__SampleData: 'false' });
+        const printed = await runCli(['openapi'], { env });
+        expect(printed.code, printed.stderr).to.equal(0);
+        const serve = await startServe(['--port', '0', '--host', '127.0.0.1'], { cwd: dir, env });
+        try {
+          const served = (await callUrl(`${serve.url}/openapi.json`)).body.result as Doc;
+          expect(JSON.parse(printed.stdout).servers, JSON.stringify(settings)).to.deep.equal(served.servers);
+          expect(served.servers[0].url.replace(/^\/$/, ''), JSON.stringify(settings)).to.equal(new URL(serve.url).pathname.replace(/^\/$/, ''));
+        } finally {
+          serve.child.kill('SIGTERM');
+          await serve.exited;
+        }
+      }
+    });
+
     it('restlayer openapi prints the bare document of the configured variant and prefix', async () => {
       const printed = await runCli(['openapi'], { env: childEnv({ Authentication__Variant: 'B', RestAPI__Path: '/api', RestAPI__MaxRows: '50' }) });
       expect(printed.code, printed.stderr).to.equal(0);
@@ -232,9 +379,9 @@ describe('OpenAPI 3.1 document', () => {
   });
 
   describe('RestAPI:PublicDocs: the API description is public by default outside production only', () => {
-    // A route of the /docs kind (documentation: true) beside the real ones, to show the switch is not /openapi.json's alone.
+    // Another route marked documentation: true beside the real ones, to show the switch is not /openapi.json's alone.
     const docsRoutes = () => routeFolder({
-      'docs.js': "export const GET = route({ summary: 'a docs page', documentation: true, handle: async () => new Output({ page: true }) });\n",
+      'guide.js': "export const GET = route({ summary: 'a guide', documentation: true, handle: async () => new Output({ page: true }) });\n",
       'open.js': "export const GET = route({ summary: 'anonymous', anonymous: true, handle: async () => new Output({ open: true }) });\n",
     });
     const servers: TestServer[] = [];
@@ -266,7 +413,7 @@ describe('OpenAPI 3.1 document', () => {
       expect([bad.status, bad.body.messages[0].code]).to.deep.equal([401, 'Security_TokenInvalid']);
       const reply = await server.call('/openapi.json');
       expect(reply.status, reply.text).to.equal(200);
-      expect(reply.body.result.paths['/openapi.json'].get.security).to.deep.equal([{ bearer: [] }, { cookie: [] }]);
+      expect(reply.body.result.paths['/openapi.json'].get.security).to.deep.equal([{ bearer: [] }, { cookie: [], cookieSignature: [] }]);
       expect(reply.body.result.paths['/health/live'].get.security).to.deep.equal([]);
     });
 
@@ -279,15 +426,15 @@ describe('OpenAPI 3.1 document', () => {
       expect(await anonymousGets(await start({ NODE_ENV: 'development' }, { RestAPI: { PublicDocs: false } }))).to.equal(false);
     });
 
-    it('applies to every route marked documentation (the /docs page to come), never to other anonymous routes', async () => {
+    it('applies to every route marked documentation, never to other anonymous routes', async () => {
       const dir = docsRoutes();
       const closed = await startTestServer({ routesDir: dir, config: { RestAPI: { PublicDocs: false } }, sampleData: false, logLevel: 'error' });
       const open = await startTestServer({ routesDir: dir, config: { RestAPI: { PublicDocs: true } }, sampleData: false, logLevel: 'error' });
       servers.push(closed, open);
-      expect(await anonymousGets(closed, '/docs')).to.equal(false);
+      expect(await anonymousGets(closed, '/guide')).to.equal(false);
       expect(await anonymousGets(closed, '/open')).to.equal(true);
-      expect((await closed.call('/docs')).body.result).to.deep.equal({ page: true });
-      expect(await anonymousGets(open, '/docs')).to.equal(true);
+      expect((await closed.call('/guide')).body.result).to.deep.equal({ page: true });
+      expect(await anonymousGets(open, '/guide')).to.equal(true);
     });
 
     it('is a boolean setting: RestAPI__PublicDocs=maybe stops startup naming the key; a documentation route may not also say anonymous', async () => {

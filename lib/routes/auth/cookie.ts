@@ -1,6 +1,6 @@
 import { Output } from '../../envelope/output.js';
 import { route } from '../../routing/route.js';
-import { Credentials } from '../../auth/auth-models.js';
+import { Credentials, UserInfo } from '../../auth/auth-models.js';
 import { login } from './_login.js';
 
 export const POST = route({
@@ -8,6 +8,9 @@ export const POST = route({
   variant: 'A',
   anonymous: true,
   body: Credentials,
+  result: UserInfo,
+  // 401 Login_InvalidCredentials; 429 Request_Throttled with Retry-After.
+  answers: [401, 429],
   async handle(call) {
     const output = await login(call, 'Cookies');
     if (!output.result) return new Output(undefined, output.messages);

@@ -1,6 +1,6 @@
 import { Output } from '../../envelope/output.js';
 import { route } from '../../routing/route.js';
-import { Credentials } from '../../auth/auth-models.js';
+import { AuthToken, Credentials } from '../../auth/auth-models.js';
 import { login } from './_login.js';
 
 export const POST = route({
@@ -8,6 +8,8 @@ export const POST = route({
   variant: 'A',
   anonymous: true,
   body: Credentials,
+  result: AuthToken,
+  answers: [401, 429],
   async handle(call) {
     const user = await login(call, 'Bearer');
     if (!user.result) return new Output(undefined, user.messages);

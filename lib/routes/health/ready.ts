@@ -1,10 +1,13 @@
 import { currentErrors } from '../../envelope/request-scope.js';
 import { Output } from '../../envelope/output.js';
 import { route } from '../../routing/route.js';
+import { HealthStatus } from './_status.js';
 
 export const GET = route({
   summary: 'Readiness: every store the server needs answers; 503 while one does not.',
   anonymous: true,
+  result: HealthStatus,
+  answers: [503],
   async handle({ services }) {
     const [database, cache] = await Promise.allSettled([services.storage.ping(), services.shared.ping()]);
     const down = [database.status === 'rejected' && 'the database', cache.status === 'rejected' && 'Redis'].filter(Boolean);

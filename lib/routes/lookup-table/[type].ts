@@ -1,6 +1,6 @@
 import { RawJson } from '../../envelope/envelope.js';
 import { Output } from '../../envelope/output.js';
-import type { LookupTable } from '../../lookup/lookup-table.js';
+import { type LookupTable, LookupTableResult } from '../../lookup/lookup-table.js';
 import { route } from '../../routing/route.js';
 import { model, text } from '../../validation/fields.js';
 
@@ -18,6 +18,9 @@ export const GET = route({
   summary: 'A lookup table from the global cache; answers 304 to a matching If-None-Match.',
   operation: 'ILookupService.read',
   params: LookupTableKey,
+  result: LookupTableResult,
+  // 304 to a matching If-None-Match; 404 LookupTable_NotFound.
+  answers: [304, 404],
   async handle({ params, services, header }) {
     const output = await services.lookup.read(params.type);
     if (!output.result) return new Output(undefined, output.messages);

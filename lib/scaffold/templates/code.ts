@@ -36,21 +36,28 @@ export function tsType(field: FieldSpec): string {
 /** The JSON form of a value (what tests send and read). */
 export const jsonType = (field: FieldSpec) => (field.type === 'date' ? 'string' : tsType(field));
 
-/** The superstruct struct that checks the field in create and update bodies. */
-export function structOf(field: FieldSpec): string {
-  const struct = (() => {
-    switch (field.type) {
-      case 'text': {
-        const limits = [field.required && 'min: 1', field.max && `max: ${field.max}`].filter(Boolean);
-        return limits.length ? `text({ ${limits.join(', ')} })` : 'text()';
-      }
-      case 'integer': case 'lookup': return 'integer(INT32)';
-      case 'decimal': return 'decimal()';
-      case 'date': return 'date()';
-      case 'boolean': return 'boolean()';
+/** The superstruct struct of the field's value (limits included), before any optional/maybe. */
+function valueStructOf(field: FieldSpec): string {
+  switch (field.type) {
+    case 'text': {
+      const limits = [field.required && 'min: 1', field.max && `max: ${field.max}`].filter(Boolean);
+      return limits.length ? `text({ ${limits.join(', ')} })` : 'text()';
     }
-  })();
-  return field.required ? struct : `maybe(${struct})`;
+    case 'integer': case 'lookup': return 'integer(INT32)';
+    case 'decimal': return 'decimal()';
+    case 'date': return 'date()';
+    case 'boolean': return 'boolean()';
+  }
+}
+
+/** The superstruct struct that checks the field in create and update bodies: an optional one takes null too. */
+export function structOf(field: FieldSpec): string {
+  return field.required ? valueStructOf(field) : `maybe(${valueStructOf(field)})`;
+}
+
+/** The field's struct in answers, which carry no nulls: an optional field is absent. */
+export function resultStructOf(field: FieldSpec): string {
+  return field.required ? valueStructOf(field) : `optional(${valueStructOf(field)})`;
 }
 
 /** The criteria field a filterable field offers. */

@@ -1,6 +1,6 @@
 import type { ServiceSpec } from '../spec.js';
 import {
-  ROOT, criterionOf, filterableFields, header, importLine, lines, lookupFields, lowerHuman, optionalFields, sortableFields, structOf, tsType,
+  ROOT, criterionOf, filterableFields, header, importLine, lines, lookupFields, lowerHuman, optionalFields, resultStructOf, sortableFields, structOf,
 } from './code.js';
 
 /** services/<name>/<name>-models.ts: the wire models, the list criteria and the bodies of POST, PUT and PATCH. */
@@ -9,7 +9,6 @@ export function modelsFile(spec: ServiceSpec): string {
   const types = new Set(spec.fields.map((f) => f.type));
   const filterable = filterableFields(spec);
   const sortable = [id, ...sortableFields(spec).map((f) => f.name)];
-  const fieldLines = spec.fields.map((f) => `  ${f.name}${f.required ? '' : '?'}: ${tsType(f)};`);
   const lookupNote = (name: string) => {
     const f = lookupFields(spec).find((l) => l.name === name);
     return f ? `  /** A \`${f.lookup}\` id: the service accepts only an active entry of that lookup table. */\n` : '';
@@ -20,33 +19,36 @@ export function modelsFile(spec: ServiceSpec): string {
     importLine(['type Criteria', 'defineCriteria', filterable.length > 0 && 'field'], `${ROOT}lib/validation/criteria.js`),
     importLine(['type PatchOf', 'patchModel'], `${ROOT}lib/validation/merge-patch.js`),
     importLine([
-      'INT32', 'integer', 'maybe', 'model', types.has('text') && 'text', types.has('decimal') && 'decimal',
-      types.has('date') && 'date', types.has('boolean') && 'boolean',
+      'INT32', 'integer', 'maybe', 'model', 'optional', types.has('text') && 'text', types.has('decimal') && 'decimal',
+      'date', types.has('boolean') && 'boolean',
     ], `${ROOT}lib/validation/fields.js`),
+    '',
+    '/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */',
+    'const id = () => integer({ min: 1, max: INT32.max });',
+    '',
+    'const listFields = {',
+    `  ${id}: id(),`,
+    ...spec.fields.map((f) => `  ${f.name}: ${resultStructOf(f)},`),
+    '};',
+    'const revision = { revisionNumber: id(), modifiedDate: date() };',
     '',
     '/**',
     ` * An item of the ${lowerHuman(spec)} list (\`${pascal}_ReadListOutput\`). Optional properties are absent, never null, when the`,
-    ' * record has no such value: the wire carries no nulls, so server and client see the same object.',
+    ' * record has no such value: the wire carries no nulls, so server and client see the same object. The structs of the',
+    ' * results describe the answers in the OpenAPI document; the types are inferred from them so the two cannot part.',
     ' */',
-    `export interface ${pascal}_ReadListOutput {`,
-    `  ${id}: number;`,
-    ...fieldLines,
-    '}',
+    `export const ${pascal}ListItem = model(listFields);`,
+    `export type ${pascal}_ReadListOutput = Infer<typeof ${pascal}ListItem>;`,
     '',
     `/** One ${lowerHuman(spec)} (\`${pascal}_ReadOutput\`). */`,
-    `export interface ${pascal}_ReadOutput extends ${pascal}_ReadListOutput {`,
-    '  revisionNumber: number;',
-    '  modifiedDate: Date;',
-    '}',
+    `export const ${pascal}Read = model({ ...listFields, ...revision });`,
+    `export type ${pascal}_ReadOutput = Infer<typeof ${pascal}Read>;`,
     '',
-    `export interface ${pascal}_UpdateOutput {`,
-    '  revisionNumber: number;',
-    '  modifiedDate: Date;',
-    '}',
+    `export const ${pascal}UpdateResult = model(revision);`,
+    `export type ${pascal}_UpdateOutput = Infer<typeof ${pascal}UpdateResult>;`,
     '',
-    `export interface ${pascal}_CreateOutput extends ${pascal}_UpdateOutput {`,
-    `  ${id}: number;`,
-    '}',
+    `export const ${pascal}CreateResult = model({ ${id}: id(), ...revision });`,
+    `export type ${pascal}_CreateOutput = Infer<typeof ${pascal}CreateResult>;`,
     '',
     `/** The query-string criteria of the list (\`${pascal}_ReadListInput_Criteria\`): filters, then the fields it sorts by. */`,
     `export const ${camel}Criteria = defineCriteria(`,
@@ -60,9 +62,6 @@ export function modelsFile(spec: ServiceSpec): string {
     filterable.length > 0 && `export type ${pascal}FilterField = keyof CriteriaFields;`,
     `export type ${pascal}SortField = (typeof ${camel}Criteria.sortable)[number];`,
     `export type ${pascal}_ReadListInput_Criteria = Criteria<CriteriaFields, ${pascal}SortField>;`,
-    '',
-    '/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */',
-    'const id = () => integer({ min: 1, max: INT32.max });',
     '',
     `/** The fields of create and update.${optionalFields(spec).length ? ' An optional field takes null or no value for "none".' : ''} */`,
     'const fields = {',

@@ -6,13 +6,15 @@ export function listRouteFile(spec: ServiceSpec): string {
   const { pascal, camel, kebab, id } = spec;
   return lines(
     header(spec).trimEnd(),
+    `import { array } from '${ROOT}lib/validation/fields.js';`,
     `import { route } from '${ROOT}services/index.js';`,
-    `import { ${pascal}CreateData, ${camel}Criteria } from '${ROOT}services/${kebab}/${kebab}-models.js';`,
+    `import { ${pascal}CreateData, ${pascal}CreateResult, ${pascal}ListItem, ${camel}Criteria } from '${ROOT}services/${kebab}/${kebab}-models.js';`,
     '',
     'export const GET = route({',
     `  summary: 'List ${lowerHuman(spec)} records matching the criteria.',`,
     `  operation: 'I${pascal}Service.readList',`,
     `  query: ${camel}Criteria,`,
+    `  result: array(${pascal}ListItem),`,
     `  handle: ({ query, services }) => services.${camel}.readList(query),`,
     '});',
     '',
@@ -20,6 +22,7 @@ export function listRouteFile(spec: ServiceSpec): string {
     `  summary: 'Create a ${lowerHuman(spec)}.',`,
     `  operation: 'I${pascal}Service.create',`,
     `  body: ${pascal}CreateData,`,
+    `  result: ${pascal}CreateResult,`,
     '  async handle({ body, services, created }) {',
     `    const output = await services.${camel}.create(body);`,
     `    if (output.result) created(\`/${kebab}/\${output.result.${id}}\`);`,
@@ -34,28 +37,30 @@ export function listRouteFile(spec: ServiceSpec): string {
 export function itemRouteFile(spec: ServiceSpec): string {
   const { pascal, camel, kebab, idParam } = spec;
   const human = lowerHuman(spec);
-  const verb = (name: string, summary: string, operation: string, body: string | false, call: string) => lines(
+  const verb = (name: string, summary: string, operation: string, body: string | false, result: string | false, answers: string, call: string) => lines(
     `export const ${name} = route({`,
     `  summary: '${summary}',`,
     `  operation: 'I${pascal}Service.${operation}',`,
     `  params: ${pascal}Key,`,
     body && `  body: ${body},`,
+    result && `  result: ${result},`,
+    `  answers: [${answers}],`,
     `  handle: ({ params, ${body ? 'body, ' : ''}services }) => services.${camel}.${call},`,
     '});',
   );
   return lines(
     header(spec).trimEnd(),
     `import { route } from '${ROOT}services/index.js';`,
-    `import { ${pascal}Key, ${pascal}PatchData, ${pascal}UpdateData } from '${ROOT}services/${kebab}/${kebab}-models.js';`,
+    `import { ${pascal}Key, ${pascal}PatchData, ${pascal}Read, ${pascal}UpdateData, ${pascal}UpdateResult } from '${ROOT}services/${kebab}/${kebab}-models.js';`,
     '',
-    verb('GET', `Read one ${human}.`, 'read', false, `read(params.${idParam})`),
+    verb('GET', `Read one ${human}.`, 'read', false, `${pascal}Read`, '404', `read(params.${idParam})`),
     '',
-    verb('PUT', `Update a ${human}; a stale revisionNumber is a 409.`, 'update', `${pascal}UpdateData`, `update(params.${idParam}, body)`),
+    verb('PUT', `Update a ${human}; a stale revisionNumber is a 409.`, 'update', `${pascal}UpdateData`, `${pascal}UpdateResult`, '404, 409', `update(params.${idParam}, body)`),
     '',
     verb('PATCH', 'Change only the fields the body names (JSON merge patch; null clears an optional field); a stale revisionNumber is a 409.',
-      'patch', `${pascal}PatchData`, `patch(params.${idParam}, body)`),
+      'patch', `${pascal}PatchData`, `${pascal}UpdateResult`, '404, 409', `patch(params.${idParam}, body)`),
     '',
-    verb('DELETE', `Delete a ${human}.`, 'delete', false, `delete(params.${idParam})`),
+    verb('DELETE', `Delete a ${human}.`, 'delete', false, false, '404', `delete(params.${idParam})`),
     '',
   );
 }
