@@ -1,4 +1,4 @@
-import type { UserInfo } from '../../auth/auth-models.js';
+import { UserInfo } from '../../auth/auth-models.js';
 import { Output } from '../../envelope/output.js';
 import { route } from '../../routing/route.js';
 
@@ -12,6 +12,7 @@ export const GET = route({
   variant: 'A',
   anonymous: true,
   identifies: true,
+  result: UserInfo,
   async handle({ principal }) {
     if (!principal) return Output.of<UserInfo | undefined>(undefined);
     const { userName, name, roles, authenticationType } = principal;
