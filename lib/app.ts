@@ -28,8 +28,8 @@ export interface AppOptions {
 export type App = Koa<AppState, AppExtensions>;
 
 /**
- * The Koa application: request metrics (when served) → front door (request id, security headers, error boundary, request log) → CORS → query limit →
- * browser app (when enabled) → cookie sessions (variant A) → router. Each route's own chain is the caller/role gate
+ * The Koa application: request metrics (when served) → front door (request id, security headers, error boundary,
+ * request log) → CORS → query limit → browser app (when enabled) → cookie sessions (variant A) → router. Each route's own chain is the caller/role gate
  * (bearer token, else cookie session) unless anonymous, [JSON body] when it takes one, then the envelope runner.
  */
 export function createApp({ config, services, routes, log }: AppOptions): App {

@@ -65,11 +65,13 @@ export function serveCommand(program: Command) {
       }
 
       if (!cluster.isWorker) for (const w of warnings) log.warn(w);
-      if (cluster.isWorker) answerPrimary();
+      // A worker's metrics are served by its primary, which asks for them on every scrape.
+      const reportsToPrimary = cluster.isWorker && config.Metrics.Port !== 0;
+      if (reportsToPrimary) answerPrimary();
       const server = await startServer({
         application, config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker, serveMetrics: !cluster.isWorker,
       });
-      if (cluster.isWorker) answerPrimary(server.services.metrics.registry);
+      if (reportsToPrimary) answerPrimary(server.services.metrics.registry);
       log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
       if (cluster.isWorker) reportListening(server.url);
       else announce(server.url);

@@ -1,12 +1,6 @@
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import type { MetricsSource } from './listener.js';
 
-/** One server's own registry. */
-export const registrySource = (registry: Registry): MetricsSource => ({
-  contentType: registry.contentType,
-  text: () => registry.metrics(),
-});
-
 /**
  * In a worker of `serve --workers N`: answers the primary's requests with this registry. Called before the server
  * starts (with none yet), so a scrape during startup gets an answer instead of waiting for prom-client's timeout.

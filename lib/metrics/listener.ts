@@ -1,11 +1,18 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
 
 /** What `GET /metrics` answers: the exposition text of one registry, or of every worker's. */
 export interface MetricsSource {
   contentType: string;
   text(): Promise<string>;
 }
+
+/** One server's own registry. */
+export const registrySource = (registry: Registry): MetricsSource => ({
+  contentType: registry.contentType,
+  text: () => registry.metrics(),
+});
 
 export interface MetricsListener {
   /** e.g. http://127.0.0.1:9464/metrics */
