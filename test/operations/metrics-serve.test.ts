@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { type Server, createServer } from 'node:net';
 import { join } from 'node:path';
 import { expectCliFailure } from '../support/cli-env.js';
@@ -10,6 +11,13 @@ import { newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
 
 const local = ['--host', '127.0.0.1', '--port', '0'];
+
+/** The TCP ports a process listens on (iproute2's `ss`). */
+function listeningPorts(pid: number): number[] {
+  return execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' }).split('\n')
+    .filter((line) => line.includes(`pid=${pid},`))
+    .map((line) => Number(/:(\d+)\s/.exec(line)![1]));
+}
 
 describe('Prometheus metrics of restlayer serve', function () {
   this.timeout(60_000);
@@ -47,6 +55,17 @@ describe('Prometheus metrics of restlayer serve', function () {
       expect(text).to.include('# TYPE process_cpu_user_seconds_total counter');
       expect(server.stderr()).to.not.match(/"level":"error"|worker died/);
     });
+  });
+
+  it('Metrics:Port 0: the process listens on the API\'s port only', async () => {
+    const env = sqliteServeEnv(db, newKey(), { NODE_ENV: 'development', Metrics__Port: '0' });
+    const server = await startServe(local, { cwd: dir, env });
+    try {
+      expect(listeningPorts(server.child.pid!)).to.deep.equal([server.port]);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
   });
 
   describe('a busy metrics port', () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { loadConfig } from '../../lib/config/load.js';
 import { freePort } from '../support/http.js';
 import { sampleSum, scrape } from '../support/metrics.js';
 import { type TestServer, startTestServer } from '../support/server.js';
@@ -115,13 +116,10 @@ describe('Prometheus metrics: Metrics:Port 0', () => {
     }
   });
 
-  it('is what the test environment (config/test.json) defaults to, so test servers never fight over a port', async () => {
-    const server = await startTestServer();
-    try {
-      expect(server.config.Metrics.Port).to.equal(0);
-      expect(server.metricsUrl).to.equal(undefined);
-    } finally {
-      await server.stop();
-    }
+  it('is the test environment\'s default (config/test.json); elsewhere the default is 9464 on 127.0.0.1', () => {
+    expect(loadConfig({ env: { NODE_ENV: 'test' } }).config.Metrics.Port).to.equal(0);
+    const { Metrics } = loadConfig({ env: { NODE_ENV: 'development' } }).config;
+    expect(Metrics).to.deep.equal({ Port: 9464, Host: '127.0.0.1' });
+    expect(loadConfig({ env: { NODE_ENV: 'development', Metrics__Port: '0' } }).config.Metrics.Port).to.equal(0);
   });
 });
