@@ -84,6 +84,19 @@ describe('Prometheus metrics (contract part 8, Operations)', function () {
   });
 });
 
+describe('Prometheus metrics under a prefix', () => {
+  it('names routes below RestAPI:Path, as the OpenAPI document does', async () => {
+    const server = await startTestServer({ config: { RestAPI: { Path: '/api' }, Metrics: { Port: await freePort() } } });
+    try {
+      expect((await server.call('/sales-order/43659')).status).to.equal(200);
+      const { text } = await scrape(server.metricsUrl!);
+      expect(sampleSum(text, REQUESTS, { http_route: '/sales-order/{_salesOrderId}', http_response_status_code: '200' })).to.equal(1);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('Prometheus metrics: variant B logins', () => {
   it('counts /authentication logins too', async () => {
     const server = await startTestServer({
