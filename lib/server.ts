@@ -55,10 +55,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const metricsListener = metricsOn && options.serveMetrics !== false
     ? await listenForMetrics(config.Metrics.Host, config.Metrics.Port, registrySource(metrics.registry))
     : undefined;
-  const storage = await openStorage(config, modules, { log: (text) => log.info(text), prepare: options.prepareStorage }).catch(async (err: unknown) => {
-    await metricsListener?.close();
-    throw err;
-  });
+  const storage = await openStorage(config, modules, { log: (text) => log.info(text), prepare: options.prepareStorage })
+    .catch(async (err: unknown) => {
+      await metricsListener?.close();
+      throw err;
+    });
   const shared = openSharedState(config, (text) => log.warn(text));
   // Give Redis its first connection before serving; if it is down, serve anyway and report not ready until it answers.
   await shared.ping().catch((err: Error) => log.warn(`shared state not reachable at startup: ${err.message}`));
@@ -111,5 +112,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await metricsListener?.close();
   })());
 
-  return { url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}${config.RestAPI.Path}`, port, app, services, server, metricsUrl: metricsListener?.url, close };
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}${config.RestAPI.Path}`;
+  return { url, port, app, services, server, metricsUrl: metricsListener?.url, close };
 }
