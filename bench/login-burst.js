@@ -16,7 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'restlayer-login-burst-'));
 const key = () => randomBytes(32).toString('base64');
 const env = {
   PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production',
-  Storage__Sqlite__Path: join(dir, 'bench.db'), Storage__SampleData: 'false', Log__Level: 'warn',
+  Storage__Sqlite__Path: join(dir, 'bench.db'), Storage__SampleData: 'false', Log__Level: 'warn', Metrics__Port: '0',
   Server__TrustProxy: 'true', Authentication__PasswordHashCost: opts.cost,
   Authentication__Schemes__Bearer__SigningKeys__0__Issuer: 'restlayer', Authentication__Schemes__Bearer__SigningKeys__0__Value: key(),
   Authentication__Cookie__Keys: key(), AuthConfig__SigningKey: key(),

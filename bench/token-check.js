@@ -25,6 +25,7 @@ const { config } = loadConfig({
     Authentication__Schemes__Bearer__SigningKeys__0__Value: randomBytes(32).toString('base64'),
     Authentication__Cookie__Keys: randomBytes(32).toString('base64'),
     Authentication__PasswordHashCost: '10',
+    Metrics__Port: '0',
   },
   overrides: { Storage: { Sqlite: { Path: join(dir, 'bench.db') }, SampleData: false } },
 });

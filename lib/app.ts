@@ -13,6 +13,7 @@ import { mergePatchType } from './http/merge-patch-type.js';
 import { corsFor, queryLimit } from './http/protections.js';
 import { webApp } from './http/web-app.js';
 import type { Logger } from './log.js';
+import { requestDuration } from './metrics/request-duration.js';
 import type { LoadedRoute } from './routing/load-routes.js';
 import { isAnonymous } from './routing/route.js';
 import { runRoute } from './routing/run-route.js';
@@ -28,8 +29,8 @@ export interface AppOptions {
 export type App = Koa<AppState, AppExtensions>;
 
 /**
- * The Koa application: front door (request id, security headers, error boundary, request log) → CORS → query limit →
- * browser app (when enabled) → cookie sessions (variant A) → router. Each route's own chain is the caller/role gate
+ * The Koa application: request metrics (when served) → front door (request id, security headers, error boundary,
+ * request log) → CORS → query limit → browser app (when enabled) → cookie sessions (variant A) → router. Each route's own chain is the caller/role gate
  * (bearer token, else cookie session) unless anonymous, [JSON body] when it takes one, then the envelope runner.
  */
 export function createApp({ config, services, routes, log }: AppOptions): App {
@@ -65,6 +66,8 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
   }
   registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [requireCaller(verify, [], callerOptions)]);
 
+  // Outside the front door, so the time and status are those of the answer the error boundary settled on.
+  if (config.Metrics.Port) app.use(requestDuration(services.metrics, prefix));
   app.use(frontDoor);
   const allowCors = corsFor(config.RestAPI.Cors.Origins);
   if (allowCors) app.use(allowCors);

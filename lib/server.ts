@@ -4,6 +4,8 @@ import type { AppConfig } from './config/schema.js';
 import { type App, createApp } from './app.js';
 import { answerClientError } from './http/client-errors.js';
 import type { Logger } from './log.js';
+import { listenForMetrics, registrySource } from './metrics/listener.js';
+import { createMetrics } from './metrics/metrics.js';
 import type { ServiceModule } from './modules.js';
 import { applicationRoutes } from './routing/application-routes.js';
 import { type LayerServices, allModules, createServices } from './services.js';
@@ -24,6 +26,8 @@ export interface RunningServer {
   app: App;
   services: LayerServices;
   server: Server;
+  /** Where this process serves its Prometheus metrics, when it does (Metrics:Port not 0, not a worker). */
+  metricsUrl?: string;
   /** Graceful: stop accepting, let in-flight requests finish (up to Server:ShutdownTimeoutSeconds), close the store. */
   close(): Promise<void>;
 }
@@ -36,6 +40,8 @@ export interface StartOptions {
   host?: string;
   /** Migrate and seed the store before serving (default); workers leave it to their primary. */
   prepareStorage?: boolean;
+  /** Serve GET /metrics on Metrics:Port (default); workers leave it to their primary, which asks them for their numbers. */
+  serveMetrics?: boolean;
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
@@ -43,11 +49,21 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Route files are checked before anything is opened, so a broken one stops startup cheaply.
   const routes = await applicationRoutes(application);
   const modules = allModules(application.modules);
-  const storage = await openStorage(config, modules, { log: (text) => log.info(text), prepare: options.prepareStorage });
+  const metricsOn = config.Metrics.Port !== 0;
+  const metrics = createMetrics({ processMetrics: metricsOn });
+  // Bound before the store opens: a busy metrics port (a second instance) stops startup at once, naming the setting.
+  const metricsListener = metricsOn && options.serveMetrics !== false
+    ? await listenForMetrics(config.Metrics.Host, config.Metrics.Port, registrySource(metrics.registry))
+    : undefined;
+  const storage = await openStorage(config, modules, { log: (text) => log.info(text), prepare: options.prepareStorage })
+    .catch(async (err: unknown) => {
+      await metricsListener?.close();
+      throw err;
+    });
   const shared = openSharedState(config, (text) => log.warn(text));
   // Give Redis its first connection before serving; if it is down, serve anyway and report not ready until it answers.
   await shared.ping().catch((err: Error) => log.warn(`shared state not reachable at startup: ${err.message}`));
-  const services = createServices(application.modules, storage, config, shared);
+  const services = createServices(application.modules, storage, config, shared, metrics);
   const app = createApp({ config, services, routes, log });
 
   let closing = false;
@@ -71,6 +87,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   } catch (err) {
     await shared.close();
     await storage.close();
+    await metricsListener?.close();
     throw err;
   }
   const { port } = server.address() as AddressInfo;
@@ -92,7 +109,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     clearInterval(sweep);
     await shared.close();
     await storage.close();
+    await metricsListener?.close();
   })());
 
-  return { url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}${config.RestAPI.Path}`, port, app, services, server, close };
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}${config.RestAPI.Path}`;
+  return { url, port, app, services, server, metricsUrl: metricsListener?.url, close };
 }

@@ -16,6 +16,7 @@ import { CachedLookupService } from './lookup/cached-lookup-service.js';
 import { LookupCache } from './lookup/lookup-cache.js';
 import type { ILookupService } from './lookup/lookup-service.js';
 import { registerOperatorsTable } from './lookup/operators-table.js';
+import { type Metrics, createMetrics } from './metrics/metrics.js';
 import type { ServiceModule } from './modules.js';
 import type { SharedState } from './shared/shared-state.js';
 import type { Storage } from './storage/storage.js';
@@ -33,6 +34,8 @@ export interface LayerServices {
   throttle: LoginThrottle;
   storage: Storage;
   shared: SharedState;
+  /** The server's Prometheus metrics, for counting what routes decide (logins). */
+  metrics: Metrics;
 }
 
 /** The layer's own modules first, then the application's, each name once (a name keys a migration history). */
@@ -49,8 +52,9 @@ export function allModules(modules: readonly ServiceModule[]): readonly ServiceM
 /** Creates the layer's services and then every module's, in order; routes reach them as `call.services`. */
 export function createServices<S extends LayerServices = LayerServices>(
   modules: readonly ServiceModule[], storage: Storage, config: AppConfig, shared: SharedState,
+  metrics: Metrics = createMetrics({ processMetrics: false }),
 ): S {
-  const lookups = registerOperatorsTable(new LookupCache(shared.bus));
+  const lookups = registerOperatorsTable(new LookupCache(shared.bus, (type) => metrics.lookupLoads.inc({ type })));
   const auth = config.Authentication;
   const users = new UserStore(storage);
   const tokens = new SessionTokenService(storage, users, {
@@ -71,6 +75,7 @@ export function createServices<S extends LayerServices = LayerServices>(
     cookieSessions,
     throttle: shared.throttle,
     shared,
+    metrics,
   };
   const services: Record<string, unknown> = { ...layer };
   for (const module of allModules(modules)) {

@@ -32,6 +32,8 @@ export function restlayerEnv(keys, dbPath) {
     Authentication__Cookie__Keys: keys.cookie,
     Storage__Sqlite__Path: dbPath,
     Log__Level: 'warn',
+    // Several servers run at once; metrics (one fixed port each) are measured on their own by metrics-cost.js.
+    Metrics__Port: '0',
   };
 }
 
@@ -57,9 +59,9 @@ export function copyDatabase(prepared, name) {
   return path;
 }
 
-/** Starts `restlayer serve` on its own database copy; `nodeFlags` go before the script (e.g. --cpu-prof). */
-export function startRestlayer(prepared, name, { cpus, nodeFlags = [] } = {}) {
-  const env = restlayerEnv(prepared.keys, copyDatabase(prepared, name));
+/** Starts `restlayer serve` on its own database copy; `nodeFlags` go before the script (e.g. --cpu-prof), `env` adds settings. */
+export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extra = {} } = {}) {
+  const env = { ...restlayerEnv(prepared.keys, copyDatabase(prepared, name)), ...extra };
   return startProcess({
     name,
     nodeArgs: [...nodeFlags, cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'],

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { applyWebDefaults, webAppProblem } from '../http/web-app.js';
 import { createLogger } from '../log.js';
+import { answerPrimary, clusterSource } from '../metrics/cluster.js';
+import { listenForMetrics } from '../metrics/listener.js';
 import { startServer } from '../server.js';
 import { relayClusterFlushes } from '../shared/cluster-bus.js';
 import { openStorage } from '../storage/open-storage.js';
@@ -48,6 +50,8 @@ export function serveCommand(program: Command) {
 
       if (workers > 1 && cluster.isPrimary) {
         for (const w of warnings) log.warn(w);
+        // Only the primary listens on Metrics:Port; it asks every worker for its numbers on each scrape.
+        const metrics = config.Metrics.Port ? await listenForMetrics(config.Metrics.Host, config.Metrics.Port, clusterSource()) : undefined;
         // The primary prepares the store once, so workers never race to migrate or seed it.
         await (await openStorage(config, allModules(application.modules), { log: (text) => log.info(text) })).close();
         if (!config.Cache.Redis.Url) {
@@ -56,11 +60,18 @@ export function serveCommand(program: Command) {
           relayClusterFlushes();
         }
         process.exitCode = await runWorkerPool({ count: workers, log, env: generatedEnv, onListening: announce });
+        await metrics?.close();
         return;
       }
 
       if (!cluster.isWorker) for (const w of warnings) log.warn(w);
-      const server = await startServer({ application, config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker });
+      // A worker's metrics are served by its primary, which asks for them on every scrape.
+      const reportsToPrimary = cluster.isWorker && config.Metrics.Port !== 0;
+      if (reportsToPrimary) answerPrimary();
+      const server = await startServer({
+        application, config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker, serveMetrics: !cluster.isWorker,
+      });
+      if (reportsToPrimary) answerPrimary(server.services.metrics.registry);
       log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
       if (cluster.isWorker) reportListening(server.url);
       else announce(server.url);

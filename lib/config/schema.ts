@@ -190,6 +190,10 @@ export const schema = {
     },
   },
   Log: { Level: { doc: 'debug, info, warn or error.', format: ['debug', 'info', 'warn', 'error'], default: 'info' } },
+  Metrics: {
+    Port: { doc: 'Port of the Prometheus metrics listener (GET /metrics), never the API\'s; 0 turns metrics off.', format: 'port', default: 9464 },
+    Host: { doc: 'Address of the metrics listener.', format: String, default: '127.0.0.1' },
+  },
   Web: {
     Enabled: { doc: 'Serve the browser app (dist/web) at / beside the API (restlayer serve --web); an empty RestAPI:Path then becomes /api.', format: 'bool', default: false },
   },

@@ -23,7 +23,8 @@ export class LookupCache {
   private readonly loaders = new Map<string, { type: string; load: LookupLoader }>();
   private readonly tables = new Map<string, Promise<CachedTable>>();
 
-  constructor(private readonly bus: InvalidationBus = localBus) {
+  /** `onLoad` hears of every load a request starts (metrics), by the table's canonical name. */
+  constructor(private readonly bus: InvalidationBus = localBus, private readonly onLoad?: (type: string) => void) {
     bus.subscribe((type) => this.drop(type));
   }
 
@@ -43,6 +44,7 @@ export class LookupCache {
     if (!loader) return undefined;
     let pending = this.tables.get(key);
     if (!pending) {
+      this.onLoad?.(loader.type);
       pending = loader.load().then((table) => ({ table, etag: `"${createHash('sha256').update(JSON.stringify(table)).digest('base64url').slice(0, 27)}"` }));
       this.tables.set(key, pending);
       pending.catch(() => {

@@ -84,7 +84,11 @@ export async function startTestServer<S extends LayerServices = LayerServices>(o
         Authentication__Cookie__Keys__0: newKey(),
         ...options.env,
       },
-      overrides: merge({ Storage: { Provider: 'sqlite', Sqlite: { Path: databasePath }, SampleData: options.sampleData ?? false } }, options.config ?? {}),
+      // No metrics listener unless asked for: a test process runs many servers, and they would all want one port.
+      overrides: merge({
+        Storage: { Provider: 'sqlite', Sqlite: { Path: databasePath }, SampleData: options.sampleData ?? false },
+        Metrics: { Port: 0 },
+      }, options.config ?? {}),
     });
     const logs: Record<string, unknown>[] = [];
     const log = createLogger(options.logLevel ?? 'warn', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));

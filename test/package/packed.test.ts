@@ -171,6 +171,8 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
       Authentication__Cookie__Keys: newKey(),
       Authentication__PasswordHashCost: '10',
       Storage__Sqlite__Path: join(work, 'notes.db'),
+      // Two servers of this suite run at once; production's metrics port (9464) would be taken by the first.
+      Metrics__Port: '0',
     });
   });
 

@@ -8,9 +8,13 @@ const underCi = /^(1|true)$/i.test(process.env.CI ?? '');
  */
 export async function requireServices(context: Mocha.Context, services: ('postgres' | 'redis')[], what: string): Promise<void> {
   const problems = (await Promise.all(services.map((s) => (s === 'postgres' ? postgresProblem() : redisProblem())))).filter(Boolean);
-  if (!problems.length) return;
-  if (underCi) throw new Error(`${what}: ${problems.join('; ')}. Under CI a missing service is a failure.`);
-  console.warn(`\n  SKIPPED ${what}: ${problems.join('; ')}. (Under CI=true this is a failure.)\n`);
+  if (problems.length) skipOrFail(context, what, problems.join('; '));
+}
+
+/** Skips the calling suite with the reason something it needs is missing; under CI (CI=true), fails it instead. */
+export function skipOrFail(context: Mocha.Context, what: string, problem: string): never {
+  if (underCi) throw new Error(`${what}: ${problem}. Under CI a missing service is a failure.`);
+  console.warn(`\n  SKIPPED ${what}: ${problem}. (Under CI=true this is a failure.)\n`);
   context.skip();
 }
 

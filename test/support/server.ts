@@ -80,6 +80,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     overrides: merge(
       {
         Authentication: { Schemes: { Bearer: { ValidIssuer: TEST_ISSUER, ValidAudience: TEST_AUDIENCE } } },
+        // Many servers run at once, in production mode too: metrics only where a test sets a port.
+        Metrics: { Port: 0 },
         ...stores,
       },
       options.config ?? {},

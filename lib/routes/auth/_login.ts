@@ -23,12 +23,14 @@ export async function login(call: RouteCall<unknown, unknown, Credentials>, type
     currentErrors().error('Security', 'Request_Throttled', refusalText(attempt.reason, attempt.retryAfter), { status: 429 });
     // The account name is left out: people type passwords into the name field.
     call.log.info('login refused', { reason: attempt.reason, clientAddress, retryAfter: attempt.retryAfter, requestId: call.requestId });
+    services.metrics.logins.inc({ outcome: 'throttled' });
     return Output.of();
   }
   let succeeded = false;
   try {
     const output = await services.login.authenticate(body, type);
     succeeded = output.result !== undefined;
+    services.metrics.logins.inc({ outcome: succeeded ? 'success' : 'invalid_credentials' });
     return output;
   } finally {
     await attempt.finish(succeeded);
