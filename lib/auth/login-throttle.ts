@@ -86,6 +86,14 @@ export class LoginThrottle {
   }
 
   /**
+   * Forgets the account's failed logins (`restlayer user unlock`), where the counters live: in Redis for every
+   * instance; in memory only for this process. Answers whether there were any. The address counters stay.
+   */
+  async unlock(userName: string): Promise<boolean> {
+    return this.byAccount.delete(userKey(userName));
+  }
+
+  /**
    * Reserves one attempt for the account and the address. When allowed, the caller checks the password and then
    * calls `finish` exactly once. A refusal holds nothing: a point taken from one counter while the other refused is
    * given back, since no password was tried. Rejects when the counters' store cannot be reached.

@@ -32,7 +32,7 @@ export function serveCommand(program: Command) {
     .command('serve')
     .description('start the server (an empty database gets its schema and the sample data)')
     .option('--port <n>', 'port to listen on (also PORT; default 8080)', parsePort)
-    .option('--host <h>', 'address to listen on (default 0.0.0.0)')
+    .option('--host <h>', 'address to listen on (also HOST, Server:Host; default 127.0.0.1, in production 0.0.0.0)')
     .option('--workers <n>', 'processes sharing the port (default 1)', parsePositive)
     .option('--web', 'also serve the browser app at / (Web:Enabled); the API moves to /api unless RestAPI:Path is set')
     .action(async (opts: ServeOptions) => {
@@ -56,6 +56,7 @@ export function serveCommand(program: Command) {
           relayClusterFlushes();
         }
         process.exitCode = await runWorkerPool({ count: workers, log, env: generatedEnv, onListening: announce });
+        log.info('restlayer stopped', { pid: process.pid, exitCode: process.exitCode });
         return;
       }
 
@@ -70,7 +71,11 @@ export function serveCommand(program: Command) {
         if (stopping) return;
         stopping = true;
         log.info(`${signal}: finishing in-flight requests`, { pid: process.pid });
-        server.close().then(() => process.exit(0), (err: Error) => {
+        // The last line says the process ended on purpose, for whoever reads the log after it is gone.
+        server.close().then(() => {
+          log.info('restlayer stopped', { pid: process.pid });
+          process.exit(0);
+        }, (err: Error) => {
           log.error('shutdown failed', { error: err.message });
           process.exit(1);
         });

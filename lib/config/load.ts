@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import convict from 'convict';
 import { type AppConfig, type SigningKeyConfig, environmentOnly, schema, signingKeyProperties } from './schema.js';
+import { secretVariable } from './secrets.js';
 
 /** Invalid configuration: one line per problem, each naming its key. */
 export class ConfigError extends Error {
@@ -151,7 +152,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     }
     for (const key of environmentOnly) {
       if (!isEmpty(getPath(content, key))) {
-        problems.push(`${specKey(key)}: a secret must come from the environment (${key.split('.').join('__')}), not from ${file}`);
+        problems.push(`${specKey(key)}: a secret must come from the environment (${secretVariable(specKey(key))}), not from ${file}`);
       }
     }
     c.load(content);
@@ -159,13 +160,25 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
 
   const fromEnv = fromEnvironment(env, problems);
   if (env.PORT) setPath(fromEnv, ['Server', 'Port'], env.PORT);
+  if (env.HOST) setPath(fromEnv, ['Server', 'Host'], env.HOST);
   c.load(fromEnv);
   if (options.overrides) c.load(options.overrides);
+  // A signing key without an Issuer is one of this server's own: `..._SigningKeys__0__Value` alone is enough, as
+  // the hints say. Keys of other issuers (tokens minted elsewhere) name theirs.
+  const keys = c.get('Authentication.Schemes.Bearer.SigningKeys') as unknown;
+  if (Array.isArray(keys) && keys.some((k) => typeof k === 'object' && k !== null && !('Issuer' in k))) {
+    const Issuer = c.get('Authentication.Schemes.Bearer.ValidIssuer');
+    c.set('Authentication.Schemes.Bearer.SigningKeys', keys.map((k: unknown) => (typeof k === 'object' && k !== null && !('Issuer' in k) ? { ...k, Issuer } : k)) as never);
+  }
 
   try {
     c.validate({ allowed: 'strict' });
   } catch (err) {
     for (const line of (err as Error).message.split('\n').filter(Boolean)) {
+      if (line.startsWith('env:')) {
+        problems.push(`NODE_ENV: ${JSON.stringify(nodeEnv)} is not an environment; set NODE_ENV to production, development or test`);
+        continue;
+      }
       problems.push(line.replace(/^([A-Za-z.]+):/, (_, key: string) => `${specKey(key)}:`).replace(/^configuration param '([^']+)'/, (_, key: string) => `${specKey(key)}: configuration key`));
     }
   }
@@ -176,6 +189,11 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   if ((config.RestAPI.PublicDocs as boolean | null) === null) {
     config.RestAPI.PublicDocs = config.env !== 'production';
     c.set('RestAPI.PublicDocs', config.RestAPI.PublicDocs);
+  }
+  // Listening on every interface is what a deployment wants, and what a laptop on a shared network does not.
+  if ((config.Server.Host as string | null) === null) {
+    config.Server.Host = config.env === 'production' ? '0.0.0.0' : '127.0.0.1';
+    c.set('Server.Host', config.Server.Host);
   }
   if (config.Storage.Provider === 'postgres' && !config.Storage.Postgres.Url && !invalid('Storage:Provider')) {
     problems.push('Storage:Postgres:Url: required when Storage:Provider is postgres (e.g. postgres://user@host:5432/db)');
@@ -191,10 +209,10 @@ function ensureSecrets(config: AppConfig, problems: string[], warnings: string[]
   const production = config.env === 'production';
   const need = (key: string, missing: () => boolean, generate: () => string) => {
     if (invalid(key) || !missing()) return;
-    if (production) problems.push(`${key}: required in production (set ${key.split(':').join('__')})`);
+    if (production) problems.push(`${key}: required in production (set ${secretVariable(key)}; restlayer keys generate prints one)`);
     else {
       generated[key.split(':').join('__')] = generate();
-      warnings.push(`${key} is not set: using a random key for this process only; tokens and cookies will not survive a restart.`);
+      warnings.push(`${key} is not set: using a random key for this process only; tokens and cookies will not survive a restart (set ${secretVariable(key)}; restlayer keys generate prints one).`);
     }
   };
   const bearer = config.Authentication.Schemes.Bearer;

@@ -56,6 +56,21 @@ convict.addFormat({
   },
   coerce: (v: string) => parseJsonOr(v, v),
 });
+convict.addFormat({
+  name: 'postgres-url',
+  validate(v: unknown) {
+    if (v === '') return;
+    let url: URL | undefined;
+    try {
+      url = new URL(String(v));
+    } catch {
+      /* reported below */
+    }
+    if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname) {
+      throw new Error('must be a URL like postgres://user:password@host:5432/database');
+    }
+  },
+});
 /** Broken JSON is left as text, so validation reports it as a problem of its key instead of throwing. */
 function parseJsonOr(text: string, fallback: unknown): unknown {
   try {
@@ -88,7 +103,11 @@ export const schema = {
   env: { doc: 'Environment: production, development or test (NODE_ENV).', format: ['production', 'development', 'test'], default: 'development' },
   Server: {
     Port: { doc: 'Listening port (also PORT).', format: 'port', default: 8080 },
-    Host: { doc: 'Listening address.', format: String, default: '0.0.0.0' },
+    Host: {
+      doc: 'Listening address (also HOST). Unset: 127.0.0.1 outside production (nothing else on the network reaches a development server), '
+        + '0.0.0.0 (every interface) in production.',
+      format: String, default: null as string | null, nullable: true,
+    },
     TrustProxy: { doc: 'Trust X-Forwarded-For/-Proto from a reverse proxy (client address, HTTPS detection).', format: 'bool', default: false },
     ProxyCount: {
       doc: 'With TrustProxy: how many proxies in front of the server append to X-Forwarded-For; the client is the entry this many places from the right.',
@@ -169,7 +188,7 @@ export const schema = {
     Provider: { doc: 'sqlite (embedded) or postgres.', format: ['sqlite', 'postgres'], default: 'sqlite' },
     SampleData: { doc: 'Fill an empty database with the sample data.', format: 'bool', default: true },
     Sqlite: { Path: { doc: 'SQLite database file.', format: String, default: 'data/restlayer.db' } },
-    Postgres: { Url: { doc: 'PostgreSQL connection URL.', format: String, default: '', sensitive: true } },
+    Postgres: { Url: { doc: 'PostgreSQL connection URL (postgres://user:password@host:5432/database).', format: 'postgres-url', default: '', sensitive: true } },
   },
   Cache: {
     Redis: {
@@ -190,8 +209,10 @@ type Leaf<T> = { default: T };
 type Shape<S> = { [K in keyof S]: S[K] extends Leaf<infer T> ? (T extends readonly (infer E)[] ? E[] : Widen<T>) : Shape<S[K]> };
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T;
 
-export type AppConfig = Omit<Shape<typeof schema>, 'env' | 'RestAPI' | 'Authentication' | 'Storage' | 'Log'> & {
+export type AppConfig = Omit<Shape<typeof schema>, 'env' | 'Server' | 'RestAPI' | 'Authentication' | 'Storage' | 'Log'> & {
   env: 'production' | 'development' | 'test';
+  /** Host is settled by loadConfig: unset, it follows the environment. */
+  Server: Omit<Shape<typeof schema.Server>, 'Host'> & { Host: string };
   /** PublicDocs is settled by loadConfig: unset, it follows the environment. */
   RestAPI: Omit<Shape<typeof schema.RestAPI>, 'PublicDocs'> & { PublicDocs: boolean };
   Authentication: Shape<typeof schema.Authentication> & { Variant: 'A' | 'B' };
