@@ -87,10 +87,14 @@ export class LoginThrottle {
 
   /**
    * Forgets the account's failed logins (`restlayer user unlock`), where the counters live: in Redis for every
-   * instance; in memory only for this process. Answers whether there were any. The address counters stay.
+   * instance; in memory only for this process. Answers whether any were counted (a success leaves an empty
+   * counter behind, which is no lock). The address counters stay.
    */
   async unlock(userName: string): Promise<boolean> {
-    return this.byAccount.delete(userKey(userName));
+    const key = userKey(userName);
+    const counted = (await this.byAccount.get(key))?.consumedPoints ?? 0;
+    await this.byAccount.delete(key);
+    return counted > 0;
   }
 
   /**

@@ -138,7 +138,7 @@ export function userCommand(program: Command) {
         return found.result ? Output.of(await s.throttle.unlock(name)) : Output.of<boolean>();
       });
       if (opts.json) return printJson({ userName: name, cleared });
-      process.stdout.write(cleared ? `login throttling of user ${name} cleared\n` : `user ${name} was not throttled; nothing changed\n`);
+      process.stdout.write(cleared ? `login throttling of user ${name} cleared\n` : `user ${name} had no failed logins counted; nothing changed\n`);
     });
 
   user
