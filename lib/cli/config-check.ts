@@ -3,13 +3,13 @@ import type { LoadedConfig } from '../config/load.js';
 import { variantSecrets } from '../config/secrets.js';
 import { configOrFail } from './config-context.js';
 
-type SecretState = 'set' | 'not set: a random key for this process only';
+type SecretState = 'set' | 'not set (a random key for this process only)';
 
 /** Whether each secret the configured variant needs is set, never what it is. */
 function secretStates({ config, generatedEnv }: LoadedConfig): Record<string, SecretState> {
   return Object.fromEntries(variantSecrets[config.Authentication.Variant].map((s) => {
     const generated = s.key.split(':').join('__') in generatedEnv;
-    return [s.key, generated ? 'not set: a random key for this process only' : 'set'];
+    return [s.key, generated ? 'not set (a random key for this process only)' : 'set'];
   }));
 }
 
@@ -28,7 +28,7 @@ export function configCommand(program: Command) {
         return;
       }
       for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
-      const secretLines = Object.entries(secrets).map(([key, state]) => `  ${key}: ${state}`);
-      process.stdout.write(`configuration is valid\nsecrets:\n${secretLines.join('\n')}\n${redacted()}\n`);
+      const secretLine = Object.entries(secrets).map(([key, state]) => `${key} ${state}`).join('; ');
+      process.stdout.write(`configuration is valid\nsecrets: ${secretLine}\n${redacted()}\n`);
     });
 }
