@@ -63,9 +63,6 @@ export function serveCommand(program: Command) {
       if (!cluster.isWorker) for (const w of warnings) log.warn(w);
       const server = await startServer({ application, config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker });
       log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
-      if (cluster.isWorker) reportListening(server.url);
-      else announce(server.url);
-
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
@@ -82,5 +79,8 @@ export function serveCommand(program: Command) {
       };
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
+      // Announced once a signal is handled: whoever reads the line may stop the server at once, gracefully.
+      if (cluster.isWorker) reportListening(server.url);
+      else announce(server.url);
     });
 }
