@@ -103,9 +103,13 @@ describe('restlayer token (a real process against a running server)', function (
         await withErrorScope(() => server.services.users.disable('dave'));
         const sessions = async () => (await server.services.storage.db.selectFrom('auth_session').select('session_id').where('user_key', '=', 'dave').execute()).length;
         const before = await sessions();
-        const run = await cli(['issue', '--user', 'dave', '--json']);
+        const run = await cli(['issue', '--user', 'dave']);
         expectCliFailure(run, 1);
         expect(run.stderr).to.equal("restlayer: User 'dave' is disabled.\n");
+        // With --json the failure is on stdout too, as JSON.
+        const json = await cli(['issue', '--user', 'dave', '--json']);
+        expect(json.code).to.equal(1);
+        expect(JSON.parse(json.stdout)).to.deep.equal({ error: "User 'dave' is disabled.", exitCode: 1 });
         expect(await sessions()).to.equal(before);
       });
 
