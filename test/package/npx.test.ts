@@ -25,7 +25,7 @@ function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> 
  * whose own bin it is asked for into its cache as a link, running the link's `prepare`: a build there took ~20 s
  * and rewrote dist/ under a running server. Needs no registry (the copy has no dependencies).
  */
-describe('npm lifecycle of the project: npx restlayer builds nothing, npm install and npm pack build (real npm)', function () {
+describe('npm lifecycle of the project: npx restlayer builds nothing, npm install, npm ci and npm pack build (real npm)', function () {
   this.timeout(180_000);
   let dir: string;
   let env: NodeJS.ProcessEnv;
@@ -50,6 +50,13 @@ describe('npm lifecycle of the project: npx restlayer builds nothing, npm instal
 
   it('npm install builds the project', async () => {
     const ran = await run(['install', '--offline', '--no-audit', '--no-fund'], dir, env);
+    expect(ran.code, ran.stderr).to.equal(0);
+    expect(readFileSync(mark(), 'utf8')).to.equal('built\n');
+  });
+
+  it('npm ci builds the project too', async () => {
+    rmSync(mark(), { force: true });
+    const ran = await run(['ci', '--offline', '--no-audit', '--no-fund'], dir, env);
     expect(ran.code, ran.stderr).to.equal(0);
     expect(readFileSync(mark(), 'utf8')).to.equal('built\n');
   });
