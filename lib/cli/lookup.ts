@@ -5,7 +5,7 @@ import type { AppConfig } from '../config/schema.js';
 import { DEFAULT_API_PATH_WITH_WEB } from '../http/web-app.js';
 import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
-import { signingKeyOrFail } from './service-context.js';
+import { printJson, signingKeyOrFail } from './service-context.js';
 
 interface EnvelopeReply {
   messages?: { message: string; severity: string }[];
@@ -52,7 +52,8 @@ export function lookupCommand(program: Command) {
     .description('drop lookup tables from the cache of every running instance')
     .option('--all', 'every lookup table')
     .option('--url <url>', 'the API base URL of a running server (default http://127.0.0.1:<Server:Port><RestAPI:Path>; with RestAPI:Path unset, also /api as serve --web has it)')
-    .action(async (types: string[], opts: { all?: boolean; url?: string }) => {
+    .option('--json', 'machine-readable output: { "flushed": [...] }')
+    .action(async (types: string[], opts: { all?: boolean; url?: string; json?: boolean }) => {
       if (!opts.all === !types.length) throw new CliError('give lookup table types, or --all', 2);
       const { config } = signingKeyOrFail(configOrFail());
       const base = await apiBase(opts.url ? [opts.url.replace(/\/$/, '')] : defaultBases(config));
@@ -66,7 +67,9 @@ export function lookupCommand(program: Command) {
           const misplaced = response.status === 404 && !(await servesApi(base));
           throw new CliError(misplaced ? `${text} (${base} is not the API base of a restlayer server: give it with --url, or set RestAPI:Path as the server has it)` : text);
         }
-        process.stdout.write(`flushed ${opts.all ? 'all lookup tables' : decodeURIComponent(path.slice(1))}\n`);
+        const what = opts.all ? 'all lookup tables' : decodeURIComponent(path.slice(1));
+        if (!opts.json) process.stdout.write(`flushed ${what}\n`);
       }
+      if (opts.json) printJson({ flushed: opts.all ? 'all' : types });
     });
 }

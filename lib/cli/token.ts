@@ -36,13 +36,15 @@ export function tokenCommand(program: Command) {
     .description('reset refresh tokens: those users log in again once their access token expires')
     .option('--user <name>', 'one user')
     .option('--all', 'every user')
-    .action(async (opts: { user?: string; all?: boolean }) => {
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { user?: string; all?: boolean; json?: boolean }) => {
       if (!opts.user === !opts.all) throw new CliError('give exactly one of --user NAME and --all', 2);
       const count = await runOperation(async (s) => {
         // A misspelt name must not look like a user without sessions: an unknown user is a failure.
         if (!opts.all && !(await s.users.read(opts.user!)).result) return Output.of<number>();
         return s.tokens.rotate(opts.all ? null : opts.user!);
       });
+      if (opts.json) return printJson({ user: opts.all ? null : opts.user, reset: count });
       process.stdout.write(`${count} refresh token(s) reset for ${opts.all ? 'all users' : opts.user}\n`);
     });
 }

@@ -68,6 +68,8 @@ describe('restlayer lookup flush (a real process against a running server)', fun
         const run = await flush(['Sales-Order-Status', 'sales-territory', '--url', `${server.url}/`]);
         expect(run.code, run.stderr).to.equal(0);
         expect(lines(run.stdout)).to.deep.equal(['flushed Sales-Order-Status', 'flushed sales-territory']);
+        const json = await flush(['sales-territory', '--url', server.url, '--json']);
+        expect(JSON.parse(json.stdout)).to.deep.equal({ flushed: ['sales-territory'] });
         expect(await statusText()).to.equal(names.status);
         expect(await territoryText()).to.equal(names.territory);
       });
