@@ -198,10 +198,23 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   if (config.Storage.Provider === 'postgres' && !config.Storage.Postgres.Url && !invalid('Storage:Provider')) {
     problems.push('Storage:Postgres:Url: required when Storage:Provider is postgres (e.g. postgres://user@host:5432/db)');
   }
+  if (config.Storage.Postgres.Url && !isPostgresUrl(config.Storage.Postgres.Url)) {
+    // The value is not shown: it may hold a password.
+    problems.push('Storage:Postgres:Url: must be a URL like postgres://user:password@host:5432/database');
+  }
   // Missing secrets are reported with every other problem, unless a setting they depend on is itself invalid.
   if (!['env', 'Authentication:Variant', 'Authentication:Schemes:Bearer:ValidIssuer'].some(invalid)) ensureSecrets(config, problems, warnings, invalid, generated);
   if (problems.length) throw new ConfigError(problems);
   return { config, warnings, generatedEnv: generated, redacted: () => c.toString() };
+}
+
+function isPostgresUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return ['postgres:', 'postgresql:'].includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** Production needs real keys; elsewhere a random per-process key keeps development friction-free. */

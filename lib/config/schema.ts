@@ -56,21 +56,6 @@ convict.addFormat({
   },
   coerce: (v: string) => parseJsonOr(v, v),
 });
-convict.addFormat({
-  name: 'postgres-url',
-  validate(v: unknown) {
-    if (v === '') return;
-    let url: URL | undefined;
-    try {
-      url = new URL(String(v));
-    } catch {
-      /* reported below */
-    }
-    if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname) {
-      throw new Error('must be a URL like postgres://user:password@host:5432/database');
-    }
-  },
-});
 /** Broken JSON is left as text, so validation reports it as a problem of its key instead of throwing. */
 function parseJsonOr(text: string, fallback: unknown): unknown {
   try {
@@ -188,7 +173,7 @@ export const schema = {
     Provider: { doc: 'sqlite (embedded) or postgres.', format: ['sqlite', 'postgres'], default: 'sqlite' },
     SampleData: { doc: 'Fill an empty database with the sample data.', format: 'bool', default: true },
     Sqlite: { Path: { doc: 'SQLite database file.', format: String, default: 'data/restlayer.db' } },
-    Postgres: { Url: { doc: 'PostgreSQL connection URL (postgres://user:password@host:5432/database).', format: 'postgres-url', default: '', sensitive: true } },
+    Postgres: { Url: { doc: 'PostgreSQL connection URL.', format: String, default: '', sensitive: true } },
   },
   Cache: {
     Redis: {
