@@ -184,23 +184,23 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   }
   const config = c.getProperties() as unknown as AppConfig;
   const invalid = (key: string) => problems.some((p) => p.startsWith(`${key}:`));
-  // The API description is public while developing and private in production unless the operator says otherwise;
-  // decided here, not by a config/production.json that a deployment might leave out.
-  if ((config.RestAPI.PublicDocs as boolean | null) === null) {
-    config.RestAPI.PublicDocs = config.env !== 'production';
-    c.set('RestAPI.PublicDocs', config.RestAPI.PublicDocs);
+  if (config.Storage.Postgres.Url && !isPostgresUrl(config.Storage.Postgres.Url)) {
+    // The value is not shown: it may hold a password.
+    problems.push('Storage:Postgres:Url: must be a URL like postgres://user:password@host:5432/database');
   }
   // Listening on every interface is what a deployment wants, and what a laptop on a shared network does not.
   if ((config.Server.Host as string | null) === null) {
     config.Server.Host = config.env === 'production' ? '0.0.0.0' : '127.0.0.1';
     c.set('Server.Host', config.Server.Host);
   }
+  // The API description is public while developing and private in production unless the operator says otherwise;
+  // decided here, not by a config/production.json that a deployment might leave out.
+  if ((config.RestAPI.PublicDocs as boolean | null) === null) {
+    config.RestAPI.PublicDocs = config.env !== 'production';
+    c.set('RestAPI.PublicDocs', config.RestAPI.PublicDocs);
+  }
   if (config.Storage.Provider === 'postgres' && !config.Storage.Postgres.Url && !invalid('Storage:Provider')) {
     problems.push('Storage:Postgres:Url: required when Storage:Provider is postgres (e.g. postgres://user@host:5432/db)');
-  }
-  if (config.Storage.Postgres.Url && !isPostgresUrl(config.Storage.Postgres.Url)) {
-    // The value is not shown: it may hold a password.
-    problems.push('Storage:Postgres:Url: must be a URL like postgres://user:password@host:5432/database');
   }
   // Missing secrets are reported with every other problem, unless a setting they depend on is itself invalid.
   if (!['env', 'Authentication:Variant', 'Authentication:Schemes:Bearer:ValidIssuer'].some(invalid)) ensureSecrets(config, problems, warnings, invalid, generated);
