@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { applyWebDefaults, webAppProblem } from '../http/web-app.js';
 import { createLogger } from '../log.js';
-import { startServer } from '../server.js';
 import { relayClusterFlushes } from '../shared/cluster-bus.js';
 import { openStorage } from '../storage/open-storage.js';
 import { reportListening, runWorkerPool } from '../workers.js';
@@ -61,6 +60,8 @@ export function serveCommand(program: Command) {
       }
 
       if (!cluster.isWorker) for (const w of warnings) log.warn(w);
+      // Loaded here, not at the top: the HTTP stack is most of what a CLI process would load for nothing.
+      const { startServer } = await import('../server.js');
       const server = await startServer({ application, config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker });
       log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
       let stopping = false;
