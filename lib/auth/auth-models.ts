@@ -39,6 +39,9 @@ export const NewUser = model({
 });
 export type NewUser = Infer<typeof NewUser>;
 
+export const NewRoles = model({ userName: text({ min: 1, max: 100 }), roles: array(text({ min: 1, max: 100 })) });
+export type NewRoles = Infer<typeof NewRoles>;
+
 export const NewPassword = model({ userName: text({ min: 1, max: 100 }), password: text({ min: 8, max: 1024 }) });
 export type NewPassword = Infer<typeof NewPassword>;
 

@@ -86,6 +86,18 @@ export class LoginThrottle {
   }
 
   /**
+   * Forgets the account's failed logins (`restlayer user unlock`), where the counters live: in Redis for every
+   * instance; in memory only for this process. Answers whether any were counted (a success leaves an empty
+   * counter behind, which is no lock). The address counters stay.
+   */
+  async unlock(userName: string): Promise<boolean> {
+    const key = userKey(userName);
+    const counted = (await this.byAccount.get(key))?.consumedPoints ?? 0;
+    await this.byAccount.delete(key);
+    return counted > 0;
+  }
+
+  /**
    * Reserves one attempt for the account and the address. When allowed, the caller checks the password and then
    * calls `finish` exactly once. A refusal holds nothing: a point taken from one counter while the other refused is
    * given back, since no password was tried. Rejects when the counters' store cannot be reached.

@@ -78,6 +78,12 @@ export class SqlUserService implements IUserService {
     return Output.of();
   }
 
+  async setRoles(userName: string, roles: string[]): Promise<Output<boolean>> {
+    const change = await this.users.setRoles(userName, [...new Set(roles)]);
+    if (change === 'changed') await this.ended(userName);
+    return this.changeOutput(userName, change);
+  }
+
   async remove(userName: string): Promise<Output> {
     // Its login sessions and refresh tokens are deleted with it; cookie sessions live apart (maybe in Redis).
     if (!(await this.users.remove(userName))) this.notFound(userName);

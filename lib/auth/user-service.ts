@@ -18,6 +18,11 @@ export interface IUserService {
   enable(userName: string): Promise<Output<boolean>>;
   /** Replaces the password and ends every credential of the user, as disable does. */
   setPassword(change: NewPassword): Promise<Output>;
+  /**
+   * Replaces the roles and ends every credential of the user, as set-password does (they carry the old roles).
+   * Answers false when the user had exactly these roles already.
+   */
+  setRoles(userName: string, roles: string[]): Promise<Output<boolean>>;
   /** Deletes the user and ends every credential it had. */
   remove(userName: string): Promise<Output>;
 }

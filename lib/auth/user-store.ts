@@ -78,6 +78,17 @@ export class UserStore {
     return result.numUpdatedRows > 0n;
   }
 
+  /**
+   * Replaces the roles and ends the user's credentials (a new stamp) in one statement: tokens and cookie sessions
+   * carry the roles they were issued with, so the old ones must stop. The same roles again change nothing.
+   */
+  async setRoles(userName: string, roles: string[]): Promise<UserChange> {
+    const encoded = JSON.stringify(roles);
+    const result = await this.storage.db.updateTable('app_user').set({ roles: encoded, ...this.ended() })
+      .where('user_key', '=', userKey(userName)).where('roles', '<>', encoded).executeTakeFirst();
+    return result.numUpdatedRows > 0n ? 'changed' : (await this.find(userName)) ? 'unchanged' : 'not-found';
+  }
+
   /** Deletes the user (its login sessions and refresh tokens go with it) and remembers when, in one transaction. */
   async remove(userName: string): Promise<boolean> {
     const { db, values } = this.storage;

@@ -1,5 +1,17 @@
 import type { Command } from 'commander';
+import type { LoadedConfig } from '../config/load.js';
+import { variantSecrets } from '../config/secrets.js';
 import { configOrFail } from './config-context.js';
+
+type SecretState = 'set' | 'not set (a random key for this process only)';
+
+/** Whether each secret the configured variant needs is set, never what it is. */
+function secretStates({ config, generatedEnv }: LoadedConfig): Record<string, SecretState> {
+  return Object.fromEntries(variantSecrets[config.Authentication.Variant].map((s) => {
+    const generated = s.key.split(':').join('__') in generatedEnv;
+    return [s.key, generated ? 'not set (a random key for this process only)' : 'set'];
+  }));
+}
 
 export function configCommand(program: Command) {
   const config = program.command('config').description('inspect the configuration');
@@ -8,12 +20,15 @@ export function configCommand(program: Command) {
     .description('validate the configuration (files and __ environment variables) and print it with secrets redacted')
     .option('--json', 'machine-readable output')
     .action((opts: { json?: boolean }) => {
-      const { redacted, warnings } = configOrFail();
+      const loaded = configOrFail();
+      const { redacted, warnings } = loaded;
+      const secrets = secretStates(loaded);
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ valid: true, warnings, config: JSON.parse(redacted()) }, null, 2) + '\n');
+        process.stdout.write(JSON.stringify({ valid: true, warnings, secrets, config: JSON.parse(redacted()) }, null, 2) + '\n');
         return;
       }
       for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
-      process.stdout.write(`configuration is valid\n${redacted()}\n`);
+      const secretLine = Object.entries(secrets).map(([key, state]) => `${key} ${state}`).join('; ');
+      process.stdout.write(`configuration is valid\nsecrets: ${secretLine}\n${redacted()}\n`);
     });
 }

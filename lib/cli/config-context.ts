@@ -6,7 +6,9 @@ export function configOrFail(): LoadedConfig {
   try {
     return loadConfig();
   } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(`invalid configuration:\n${err.problems.map((p) => `  ${p}`).join('\n')}`);
+    if (err instanceof ConfigError) {
+      throw new CliError(`invalid configuration:\n${err.problems.map((p) => `  ${p}`).join('\n')}`, 1, { valid: false, problems: err.problems });
+    }
     throw err;
   }
 }

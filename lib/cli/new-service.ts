@@ -3,9 +3,9 @@ import { ScaffoldError } from '../scaffold/scaffold-error.js';
 import { serviceSpec } from '../scaffold/spec.js';
 import { writeService } from '../scaffold/write-service.js';
 import { CliError } from './cli-error.js';
+import { collect } from './options.js';
 import { printJson } from './service-context.js';
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 interface NewServiceOptions {
   field: string[];

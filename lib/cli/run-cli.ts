@@ -3,10 +3,13 @@ import type { Application } from '../server.js';
 import { setCliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { configCommand } from './config-check.js';
+import { keysCommand } from './keys.js';
 import { lookupCommand } from './lookup.js';
 import { newCommand } from './new-service.js';
 import { openapiCommand } from './openapi.js';
+import { packageVersion } from './package-version.js';
 import { serveCommand } from './serve.js';
+import { printJson } from './service-context.js';
 import { tokenCommand } from './token.js';
 import { userCommand } from './user.js';
 
@@ -16,6 +19,8 @@ export interface RunCliOptions {
   description?: string;
   /** Default `process.argv`. */
   argv?: readonly string[];
+  /** What `--version` prints (default restlayer's own version). */
+  version?: string;
 }
 
 /**
@@ -29,24 +34,34 @@ export async function runCli(application: Application, options: RunCliOptions = 
   const program = new Command()
     .name(name)
     .description(options.description ?? `${name} server and admin CLI`)
+    .version(options.version ?? packageVersion(), '--version', 'print the version')
+    // Usage errors are one line (contract part 8): no "(Did you mean ...?)" line after them; subcommands inherit it.
+    .showSuggestionAfterError(false)
     .exitOverride();
   program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
   serveCommand(program);
   configCommand(program);
   userCommand(program);
+  keysCommand(program);
   tokenCommand(program);
   lookupCommand(program);
   openapiCommand(program);
   newCommand(program);
 
+  const argv = [...(options.argv ?? process.argv)];
+  // A caller that asked for JSON reads stdout: it gets the failure there too, besides the line on stderr.
+  const json = argv.slice(2).includes('--json');
   try {
-    await program.parseAsync([...(options.argv ?? process.argv)]);
+    await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
+      if (err.exitCode !== 0 && json) printJson({ error: err.message.replace(/^error: /, ''), exitCode: 2 });
       process.exit(err.exitCode === 0 ? 0 : 2);
     }
     const text = err instanceof Error ? err.message : String(err);
+    const exitCode = err instanceof CliError ? err.exitCode : 1;
+    if (json) printJson({ error: text, exitCode, ...(err instanceof CliError ? err.details : {}) });
     process.stderr.write(`${name}: ${text}\n`);
-    process.exit(err instanceof CliError ? err.exitCode : 1);
+    process.exit(exitCode);
   }
 }

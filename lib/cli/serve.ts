@@ -3,9 +3,6 @@ import type { Command } from 'commander';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { applyWebDefaults, webAppProblem } from '../http/web-app.js';
 import { createLogger } from '../log.js';
-import { answerPrimary, clusterSource } from '../metrics/cluster.js';
-import { listenForMetrics } from '../metrics/listener.js';
-import { startServer } from '../server.js';
 import { relayClusterFlushes } from '../shared/cluster-bus.js';
 import { openStorage } from '../storage/open-storage.js';
 import { reportListening, runWorkerPool } from '../workers.js';
@@ -34,7 +31,7 @@ export function serveCommand(program: Command) {
     .command('serve')
     .description('start the server (an empty database gets its schema and the sample data)')
     .option('--port <n>', 'port to listen on (also PORT; default 8080)', parsePort)
-    .option('--host <h>', 'address to listen on (default 0.0.0.0)')
+    .option('--host <h>', 'address to listen on (also HOST, Server:Host; default 127.0.0.1, in production 0.0.0.0)')
     .option('--workers <n>', 'processes sharing the port (default 1)', parsePositive)
     .option('--web', 'also serve the browser app at / (Web:Enabled); the API moves to /api unless RestAPI:Path is set')
     .action(async (opts: ServeOptions) => {
@@ -51,6 +48,8 @@ export function serveCommand(program: Command) {
       if (workers > 1 && cluster.isPrimary) {
         for (const w of warnings) log.warn(w);
         // Only the primary listens on Metrics:Port; it asks every worker for its numbers on each scrape.
+        const { clusterSource } = await import('../metrics/cluster.js');
+        const { listenForMetrics } = await import('../metrics/listener.js');
         const metrics = config.Metrics.Port ? await listenForMetrics(config.Metrics.Host, config.Metrics.Port, clusterSource()) : undefined;
         // The primary prepares the store once, so workers never race to migrate or seed it.
         await (await openStorage(config, allModules(application.modules), { log: (text) => log.info(text) })).close();
@@ -61,32 +60,40 @@ export function serveCommand(program: Command) {
         }
         process.exitCode = await runWorkerPool({ count: workers, log, env: generatedEnv, onListening: announce });
         await metrics?.close();
+        log.info('restlayer stopped', { pid: process.pid, exitCode: process.exitCode });
         return;
       }
 
       if (!cluster.isWorker) for (const w of warnings) log.warn(w);
       // A worker's metrics are served by its primary, which asks for them on every scrape.
       const reportsToPrimary = cluster.isWorker && config.Metrics.Port !== 0;
+      // Loaded here, not at the top: the HTTP stack and metrics are most of what a CLI process would load for nothing.
+      const { answerPrimary } = await import('../metrics/cluster.js');
       if (reportsToPrimary) answerPrimary();
+      const { startServer } = await import('../server.js');
       const server = await startServer({
         application, config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker, serveMetrics: !cluster.isWorker,
       });
       if (reportsToPrimary) answerPrimary(server.services.metrics.registry);
       log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
-      if (cluster.isWorker) reportListening(server.url);
-      else announce(server.url);
-
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
         stopping = true;
         log.info(`${signal}: finishing in-flight requests`, { pid: process.pid });
-        server.close().then(() => process.exit(0), (err: Error) => {
+        // The last line says the process ended on purpose, for whoever reads the log after it is gone.
+        server.close().then(() => {
+          log.info('restlayer stopped', { pid: process.pid });
+          process.exit(0);
+        }, (err: Error) => {
           log.error('shutdown failed', { error: err.message });
           process.exit(1);
         });
       };
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
+      // Announced once a signal is handled: whoever reads the line may stop the server at once, gracefully.
+      if (cluster.isWorker) reportListening(server.url);
+      else announce(server.url);
     });
 }

@@ -3,6 +3,7 @@ import type { Output } from '../envelope/output.js';
 import { withErrorScope } from '../envelope/request-scope.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { AppConfig } from '../config/schema.js';
+import { secretVariable } from '../config/secrets.js';
 import { openSharedState } from '../shared/shared-state.js';
 import { openStorage } from '../storage/open-storage.js';
 import { type LayerServices, allModules, createServices } from '../services.js';
@@ -49,8 +50,7 @@ export function signingKeyOrFail(loaded: LoadedConfig): LoadedConfig {
   const variantA = loaded.config.Authentication.Variant === 'A';
   const key = variantA ? 'Authentication:Schemes:Bearer:SigningKeys' : 'AuthConfig:SigningKey';
   if (loaded.warnings.some((w) => w.startsWith(`${key} is not set`))) {
-    const variable = key.split(':').join('__') + (variantA ? '__0__Value' : '');
-    throw new CliError(`${key} is not set: set ${variable} to the key the servers use (a key of this process alone would sign tokens no server accepts)`);
+    throw new CliError(`${key} is not set: set ${secretVariable(key)} to the key the servers use (a key of this process alone would sign tokens no server accepts)`);
   }
   return loaded;
 }

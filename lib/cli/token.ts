@@ -3,7 +3,7 @@ import { Output } from '../envelope/output.js';
 import type { AuthToken } from '../auth/auth-models.js';
 import { CliError } from './cli-error.js';
 import { currentErrors } from '../envelope/request-scope.js';
-import { parsePositive } from './options.js';
+import { parsePositive, required } from './options.js';
 import { configOrFail } from './config-context.js';
 import { printJson, runOperation, signingKeyOrFail } from './service-context.js';
 
@@ -14,15 +14,16 @@ export function tokenCommand(program: Command) {
   token
     .command('issue')
     .description('variant A: print an AuthToken for a new session of the user; variant B: print a JWT')
-    .requiredOption('--user <name>', 'the user the token is for')
+    .option('--user <name>', 'the user the token is for (required)')
     .option('--minutes <m>', 'access token lifetime in minutes', parsePositive)
     .option('--json', 'machine-readable output')
-    .action(async (opts: { user: string; minutes?: number; json?: boolean }) => {
+    .action(async (opts: { user?: string; minutes?: number; json?: boolean }) => {
+      const userName = required(opts.user, '--user <name>');
       signingKeyOrFail(configOrFail());
       const lifetime = opts.minutes && opts.minutes * 60;
       const issued = await runOperation<AuthToken | string>(async (s, config) => {
         // Unknown or disabled: a failure. Known: the token carries the user's credential stamp, like a login's.
-        const { result: user, messages } = await s.users.tokenSubject(opts.user);
+        const { result: user, messages } = await s.users.tokenSubject(userName);
         if (!user) return new Output<AuthToken | string>(undefined, messages);
         return config.Authentication.Variant === 'A' ? s.tokens.issue(user, lifetime) : s.tokens.accessToken(user, lifetime);
       });
@@ -35,13 +36,15 @@ export function tokenCommand(program: Command) {
     .description('reset refresh tokens: those users log in again once their access token expires')
     .option('--user <name>', 'one user')
     .option('--all', 'every user')
-    .action(async (opts: { user?: string; all?: boolean }) => {
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { user?: string; all?: boolean; json?: boolean }) => {
       if (!opts.user === !opts.all) throw new CliError('give exactly one of --user NAME and --all', 2);
       const count = await runOperation(async (s) => {
         // A misspelt name must not look like a user without sessions: an unknown user is a failure.
         if (!opts.all && !(await s.users.read(opts.user!)).result) return Output.of<number>();
         return s.tokens.rotate(opts.all ? null : opts.user!);
       });
+      if (opts.json) return printJson({ user: opts.all ? null : opts.user, reset: count });
       process.stdout.write(`${count} refresh token(s) reset for ${opts.all ? 'all users' : opts.user}\n`);
     });
 }

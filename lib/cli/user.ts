@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { validateInput } from '../validation/validate.js';
-import { NewPassword, NewUser } from '../auth/auth-models.js';
+import { NewPassword, NewRoles, NewUser } from '../auth/auth-models.js';
+import { Output } from '../envelope/output.js';
+import { applicationRoutes } from '../routing/application-routes.js';
+import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
+import { configOrFail } from './config-context.js';
+import { collect, required } from './options.js';
+import type { LayerServices } from '../services.js';
 import { printJson, runOperation } from './service-context.js';
 
 async function readStdin(): Promise<string> {
@@ -16,7 +22,21 @@ async function passwordFrom(opts: { passwordStdin?: boolean; password?: string }
   return opts.passwordStdin ? readStdin() : opts.password!;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+/** The layer's two conventional roles: Administrator guards its lookup-table routes, User is every ordinary caller's. */
+const LAYER_ROLES = ['Administrator', 'User'];
+
+/**
+ * Roles a route requires, a user already holds, or the layer names; a role outside them (a typo, most likely) is
+ * still given, with a warning, since a team may add the routes that use it later. Roles match case-sensitively.
+ */
+async function warnUnknownRoles(services: LayerServices, roles: string[]) {
+  const known = new Set(LAYER_ROLES);
+  for (const { route } of await applicationRoutes(cliApplication())) for (const r of route.roles ?? []) known.add(r);
+  for (const u of (await services.users.list()).result ?? []) for (const r of u.roles) known.add(r);
+  for (const role of roles.filter((r) => !known.has(r))) {
+    process.stderr.write(`warning: role '${role}' is required by no route and held by no user (known roles: ${[...known].sort().join(', ')}); it is given all the same\n`);
+  }
+}
 
 export function userCommand(program: Command) {
   // Usage errors are one line, like every other error (contract part 8): no help text after them.
@@ -25,16 +45,20 @@ export function userCommand(program: Command) {
   user
     .command('add <name>')
     .description('create a user (password from --password-stdin, or --password)')
-    .requiredOption('--role <role>', 'a role of the user (repeatable)', collect)
+    .option('--role <role>', 'a role of the user (repeatable; required)', collect)
     .option('--display-name <text>', 'the name shown to people (default: the user name)')
     .option('--password-stdin', 'read the password from standard input')
     .option('--password <password>', 'the password (visible in the process list: prefer --password-stdin)')
     .option('--json', 'machine-readable output')
-    .action(async (name: string, opts: { role: string[]; displayName?: string; passwordStdin?: boolean; password?: string; json?: boolean }) => {
+    .action(async (name: string, opts: { role?: string[]; displayName?: string; passwordStdin?: boolean; password?: string; json?: boolean }) => {
+      const roles = required(opts.role, '--role <role>');
       const password = await passwordFrom(opts);
-      const checked = validateInput(NewUser, { userName: name, name: opts.displayName, roles: opts.role, password });
+      const checked = validateInput(NewUser, { userName: name, name: opts.displayName, roles, password });
       if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
-      const created = await runOperation((s) => s.users.add(checked.value));
+      const created = await runOperation(async (s) => {
+        await warnUnknownRoles(s, checked.value.roles);
+        return s.users.add(checked.value);
+      });
       if (opts.json) printJson(created);
       else process.stdout.write(`user ${created!.userName} created with roles ${created!.roles.join(', ')}\n`);
     });
@@ -76,6 +100,45 @@ export function userCommand(program: Command) {
       if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
       await runOperation((s) => s.users.setPassword(checked.value));
       process.stdout.write(`password of user ${name} changed; its sessions have ended\n`);
+    });
+
+  user
+    .command('set-roles <name>')
+    .description('replace the roles of a user; its sessions end (its tokens carry the old roles)')
+    .option('--role <role>', 'a role of the user (repeatable; required)', collect)
+    .option('--json', 'machine-readable output')
+    .action(async (name: string, opts: { role?: string[]; json?: boolean }) => {
+      const roles = required(opts.role, '--role <role>');
+      const checked = validateInput(NewRoles, { userName: name, roles });
+      if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
+      const changed = await runOperation(async (s) => {
+        await warnUnknownRoles(s, checked.value.roles);
+        return s.users.setRoles(name, checked.value.roles);
+      });
+      const given = [...new Set(checked.value.roles)];
+      if (opts.json) return printJson({ userName: name, roles: given, changed, sessionsEnded: changed });
+      process.stdout.write(changed
+        ? `roles of user ${name} set to ${given.join(', ')}; its sessions have ended\n`
+        : `user ${name} already has roles ${given.join(', ')}; nothing changed\n`);
+    });
+
+  user
+    .command('unlock <name>')
+    .description('clear the login throttling of an account (shared through Redis: Cache:Redis:Url)')
+    .option('--json', 'machine-readable output')
+    .action(async (name: string, opts: { json?: boolean }) => {
+      // Without Redis the failed logins are counted in the memory of each running server (or its --workers
+      // primary), which no other process can reach: saying so beats reporting an unlock that changed nothing.
+      if (!configOrFail().config.Cache.Redis.Url) {
+        throw new CliError('login throttling is kept in the memory of each running server (Cache:Redis:Url is not set): '
+          + 'restart the server to clear it, or wait Authentication:Throttle:WindowSeconds');
+      }
+      const cleared = await runOperation(async (s) => {
+        const found = await s.users.read(name);
+        return found.result ? Output.of(await s.throttle.unlock(name)) : Output.of<boolean>();
+      });
+      if (opts.json) return printJson({ userName: name, cleared });
+      process.stdout.write(cleared ? `login throttling of user ${name} cleared\n` : `user ${name} had no failed logins counted; nothing changed\n`);
     });
 
   user

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import convict from 'convict';
 import { type AppConfig, type SigningKeyConfig, environmentOnly, schema, signingKeyProperties } from './schema.js';
+import { secretVariable } from './secrets.js';
 
 /** Invalid configuration: one line per problem, each naming its key. */
 export class ConfigError extends Error {
@@ -151,7 +152,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     }
     for (const key of environmentOnly) {
       if (!isEmpty(getPath(content, key))) {
-        problems.push(`${specKey(key)}: a secret must come from the environment (${key.split('.').join('__')}), not from ${file}`);
+        problems.push(`${specKey(key)}: a secret must come from the environment (${secretVariable(specKey(key))}), not from ${file}`);
       }
     }
     c.load(content);
@@ -159,18 +160,39 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
 
   const fromEnv = fromEnvironment(env, problems);
   if (env.PORT) setPath(fromEnv, ['Server', 'Port'], env.PORT);
+  if (env.HOST) setPath(fromEnv, ['Server', 'Host'], env.HOST);
   c.load(fromEnv);
   if (options.overrides) c.load(options.overrides);
+  // A signing key without an Issuer is one of this server's own: `..._SigningKeys__0__Value` alone is enough, as
+  // the hints say. Keys of other issuers (tokens minted elsewhere) name theirs.
+  const keys = c.get('Authentication.Schemes.Bearer.SigningKeys') as unknown;
+  if (Array.isArray(keys) && keys.some((k) => typeof k === 'object' && k !== null && !('Issuer' in k))) {
+    const Issuer = c.get('Authentication.Schemes.Bearer.ValidIssuer');
+    c.set('Authentication.Schemes.Bearer.SigningKeys', keys.map((k: unknown) => (typeof k === 'object' && k !== null && !('Issuer' in k) ? { ...k, Issuer } : k)) as never);
+  }
 
   try {
     c.validate({ allowed: 'strict' });
   } catch (err) {
     for (const line of (err as Error).message.split('\n').filter(Boolean)) {
+      if (line.startsWith('env:')) {
+        problems.push(`NODE_ENV: ${JSON.stringify(nodeEnv)} is not an environment; set NODE_ENV to production, development or test`);
+        continue;
+      }
       problems.push(line.replace(/^([A-Za-z.]+):/, (_, key: string) => `${specKey(key)}:`).replace(/^configuration param '([^']+)'/, (_, key: string) => `${specKey(key)}: configuration key`));
     }
   }
   const config = c.getProperties() as unknown as AppConfig;
   const invalid = (key: string) => problems.some((p) => p.startsWith(`${key}:`));
+  if (config.Storage.Postgres.Url && !isPostgresUrl(config.Storage.Postgres.Url)) {
+    // The value is not shown: it may hold a password.
+    problems.push('Storage:Postgres:Url: must be a URL like postgres://user:password@host:5432/database');
+  }
+  // Listening on every interface is what a deployment wants, and what a laptop on a shared network does not.
+  if ((config.Server.Host as string | null) === null) {
+    config.Server.Host = config.env === 'production' ? '0.0.0.0' : '127.0.0.1';
+    c.set('Server.Host', config.Server.Host);
+  }
   // The API description is public while developing and private in production unless the operator says otherwise;
   // decided here, not by a config/production.json that a deployment might leave out.
   if ((config.RestAPI.PublicDocs as boolean | null) === null) {
@@ -191,15 +213,24 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   return { config, warnings, generatedEnv: generated, redacted: () => c.toString() };
 }
 
+function isPostgresUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return ['postgres:', 'postgresql:'].includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** Production needs real keys; elsewhere a random per-process key keeps development friction-free. */
 function ensureSecrets(config: AppConfig, problems: string[], warnings: string[], invalid: (key: string) => boolean, generated: Record<string, string>) {
   const production = config.env === 'production';
   const need = (key: string, missing: () => boolean, generate: () => string) => {
     if (invalid(key) || !missing()) return;
-    if (production) problems.push(`${key}: required in production (set ${key.split(':').join('__')})`);
+    if (production) problems.push(`${key}: required in production (set ${secretVariable(key)}; restlayer keys generate prints one)`);
     else {
       generated[key.split(':').join('__')] = generate();
-      warnings.push(`${key} is not set: using a random key for this process only; tokens and cookies will not survive a restart.`);
+      warnings.push(`${key} is not set: using a random key for this process only; tokens and cookies will not survive a restart (set ${secretVariable(key)}; restlayer keys generate prints one).`);
     }
   };
   const bearer = config.Authentication.Schemes.Bearer;

@@ -89,7 +89,11 @@ export const schema = {
   env: { doc: 'Environment: production, development or test (NODE_ENV).', format: ['production', 'development', 'test'], default: 'development' },
   Server: {
     Port: { doc: 'Listening port (also PORT).', format: 'port', default: 8080 },
-    Host: { doc: 'Listening address.', format: String, default: '0.0.0.0' },
+    Host: {
+      doc: 'Listening address (also HOST). Unset: 127.0.0.1 outside production (nothing else on the network reaches a development server), '
+        + '0.0.0.0 (every interface) in production.',
+      format: String, default: null as string | null, nullable: true,
+    },
     TrustProxy: { doc: 'Trust X-Forwarded-For/-Proto from a reverse proxy (client address, HTTPS detection).', format: 'bool', default: false },
     ProxyCount: {
       doc: 'With TrustProxy: how many proxies in front of the server append to X-Forwarded-For; the client is the entry this many places from the right.',
@@ -206,8 +210,10 @@ type Leaf<T> = { default: T };
 type Shape<S> = { [K in keyof S]: S[K] extends Leaf<infer T> ? (T extends readonly (infer E)[] ? E[] : Widen<T>) : Shape<S[K]> };
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T;
 
-export type AppConfig = Omit<Shape<typeof schema>, 'env' | 'RestAPI' | 'Authentication' | 'Storage' | 'Log'> & {
+export type AppConfig = Omit<Shape<typeof schema>, 'env' | 'Server' | 'RestAPI' | 'Authentication' | 'Storage' | 'Log'> & {
   env: 'production' | 'development' | 'test';
+  /** Host is settled by loadConfig: unset, it follows the environment. */
+  Server: Omit<Shape<typeof schema.Server>, 'Host'> & { Host: string };
   /** PublicDocs is settled by loadConfig: unset, it follows the environment. */
   RestAPI: Omit<Shape<typeof schema.RestAPI>, 'PublicDocs'> & { PublicDocs: boolean };
   Authentication: Shape<typeof schema.Authentication> & { Variant: 'A' | 'B' };

@@ -20,6 +20,7 @@ export async function openStorage(config: AppConfig, modules: readonly ServiceMo
     : openSqlite(config.Storage.Sqlite.Path, { readers: config.Storage.Sqlite.ReadWorkers, queryTimeoutMs });
   if (options.prepare === false) return storage;
   try {
+    if (config.Storage.Provider === 'postgres') await reachPostgres(storage, config.Storage.Postgres.Url);
     await storage.exclusive(async (db) => {
       const applied = await migrateModules(db, storage.values, modules);
       if (applied.length) log(`database schema updated: ${applied.join(', ')}`);
@@ -35,5 +36,20 @@ export async function openStorage(config: AppConfig, modules: readonly ServiceMo
   } catch (err) {
     await storage.close();
     throw err;
+  }
+}
+
+/**
+ * The first query, made alone so that a failure of it is the operator's to fix (server down, wrong host, database,
+ * user or password), told as such with the key to look at; the URL is shown without its password.
+ */
+async function reachPostgres(storage: Storage, url: string): Promise<void> {
+  try {
+    await storage.ping();
+  } catch (err) {
+    const { hostname, port, pathname, username } = new URL(url);
+    const where = `${username ? `${decodeURIComponent(username)}@` : ''}${hostname}:${port || 5432}${pathname}`;
+    throw new Error(`Storage:Postgres:Url: cannot use PostgreSQL at ${where} (${(err as Error).message}); `
+      + 'check that the server is running and reachable, and the URL\'s host, port, database, user and password');
   }
 }

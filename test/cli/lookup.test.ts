@@ -68,6 +68,8 @@ describe('restlayer lookup flush (a real process against a running server)', fun
         const run = await flush(['Sales-Order-Status', 'sales-territory', '--url', `${server.url}/`]);
         expect(run.code, run.stderr).to.equal(0);
         expect(lines(run.stdout)).to.deep.equal(['flushed Sales-Order-Status', 'flushed sales-territory']);
+        const json = await flush(['sales-territory', '--url', server.url, '--json']);
+        expect(JSON.parse(json.stdout)).to.deep.equal({ flushed: ['sales-territory'] });
         expect(await statusText()).to.equal(names.status);
         expect(await territoryText()).to.equal(names.territory);
       });
@@ -88,6 +90,24 @@ describe('restlayer lookup flush (a real process against a running server)', fun
         expect(await statusText()).to.equal(names.status);
         expect(await territoryText()).to.equal(names.territory);
       });
+
+      if (prefix === '/api') {
+        it('without --url and RestAPI:Path unset, it finds a server at /api (serve --web, npm start) on the configured port', async () => {
+          const { names } = await renameBehindCache();
+          const run = await flush(['--all'], { Server__Port: String(server.port), RestAPI__Path: undefined });
+          expect(run.code, run.stderr).to.equal(0);
+          expect(lines(run.stdout)).to.deep.equal(['flushed all lookup tables']);
+          expect(await statusText()).to.equal(names.status);
+          expect(await territoryText()).to.equal(names.territory);
+        });
+
+        it('a --url without the prefix: exit 1, the 404 with a hint naming --url and RestAPI:Path', async () => {
+          const origin = new URL(server.url).origin;
+          const run = await flush(['--all', '--url', origin]);
+          expectCliFailure(run, 1, `(${origin} is not the API base of a restlayer server: give it with --url, or set RestAPI:Path as the server has it)`);
+          expect(run.stderr).to.include('No resource is found at DELETE /lookup-table.');
+        });
+      }
 
       it("an unknown type: exit 1 with the server's message", async () => {
         const run = await flush(['no-such-table', '--url', server.url]);

@@ -103,9 +103,13 @@ describe('restlayer token (a real process against a running server)', function (
         await withErrorScope(() => server.services.users.disable('dave'));
         const sessions = async () => (await server.services.storage.db.selectFrom('auth_session').select('session_id').where('user_key', '=', 'dave').execute()).length;
         const before = await sessions();
-        const run = await cli(['issue', '--user', 'dave', '--json']);
+        const run = await cli(['issue', '--user', 'dave']);
         expectCliFailure(run, 1);
         expect(run.stderr).to.equal("restlayer: User 'dave' is disabled.\n");
+        // With --json the failure is on stdout too, as JSON.
+        const json = await cli(['issue', '--user', 'dave', '--json']);
+        expect(json.code).to.equal(1);
+        expect(JSON.parse(json.stdout)).to.deep.equal({ error: "User 'dave' is disabled.", exitCode: 1 });
         expect(await sessions()).to.equal(before);
       });
 
@@ -152,9 +156,11 @@ describe('restlayer token (a real process against a running server)', function (
 
       it("--all: every user's refresh tokens fail, access tokens still work", async () => {
         const pairs = [await loginPair('kate'), await loginPair('liam'), await issue(['--user', 'hank', '--json'])];
-        const run = await cli(['rotate', '--all']);
+        const run = await cli(['rotate', '--all', '--json']);
         expect(run.code, run.stderr).to.equal(0);
-        expect(run.stdout).to.match(/^\d+ refresh token\(s\) reset for all users\n$/);
+        const out = JSON.parse(run.stdout) as { user: null; reset: number };
+        expect(out.user).to.equal(null);
+        expect(out.reset).to.be.at.least(pairs.length);
         for (const pair of pairs) {
           const reply = await refresh(pair);
           expect(reply.status, reply.text).to.equal(401);

@@ -81,8 +81,10 @@ describe('restlayer user (a real process against a running server)', function ()
       expect((await login('/auth/jwt', 'gus', 'gus-password-1')).status).to.equal(200);
       expect((await login('/auth/jwt', 'gus', 'other-password-1')).status).to.equal(401);
       expect((await storedUser('gus'))!.roles).to.deep.equal(['User']);
-      // --json keeps failures off stdout too.
-      expectCliFailure(await cli(['add', 'gus', '--role', 'User', '--password', 'other-password-1', '--json']), 1, "User 'gus' already exists.");
+      // --json gets the failure as JSON on stdout too.
+      const json = await cli(['add', 'gus', '--role', 'User', '--password', 'other-password-1', '--json']);
+      expect(json.code).to.equal(1);
+      expect(JSON.parse(json.stdout)).to.deep.equal({ error: "User 'gus' already exists.", exitCode: 1 });
     });
 
     it('neither or both password options: exit 2 and no user', async () => {

@@ -129,7 +129,7 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
       return this.skip();
     }
 
-    // `npm test` has just built dist/; packing without scripts keeps `prepare` from rebuilding it under the running suite.
+    // `npm test` has just built dist/; packing without scripts keeps `prepack` from rebuilding it under the running suite.
     const packed = await timed('npm pack', () => run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: projectRoot, env: npmEnv(), timeoutMs: 120_000 }));
     if (packed.code !== 0) throw new Error(failure('npm pack', packed));
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];

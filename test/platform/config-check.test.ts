@@ -31,8 +31,10 @@ describe('restlayer config check (a real process)', function () {
   it('exits 0, prints the configuration from `__` variables and redacts the secrets', async () => {
     const run = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, RestAPI__Path: '/api', restapi__maxrows: '77', Storage__Postgres__Url: 'postgres://u:pg-secret@db/x' }) });
     expect(run.code, run.stderr).to.equal(0);
-    const [first, ...rest] = run.stdout.split('\n');
+    const [first, secrets, ...rest] = run.stdout.split('\n');
     expect(first).to.equal('configuration is valid');
+    // Which secrets are set, never what they are.
+    expect(secrets).to.equal('secrets: Authentication:Schemes:Bearer:SigningKeys set; Authentication:Cookie:Keys set');
     const printed = JSON.parse(rest.join('\n'));
     expect(printed.RestAPI).to.deep.include({ Path: '/api', MaxRows: 77 });
     expect(printed.env).to.equal('test');
@@ -79,20 +81,67 @@ describe('restlayer config check (a real process)', function () {
     expect(run.stderr).to.not.include(key);
   });
 
-  it('exits 1 with --json too, keeping errors on stderr', async () => {
-    const run = await runCli(['config', 'check', '--json'], { cwd, env: childEnv({ ...keys, RestAPI__Path: 'no-slash' }) });
+  it('exits 1 with --json too: the problems as JSON on stdout, and on stderr as without it', async () => {
+    const run = await runCli(['config', 'check', '--json'], { cwd, env: childEnv({ ...keys, RestAPI__Path: 'no-slash', Log__Level: 'loud' }) });
     expect(run.code).to.equal(1);
-    expect(run.stdout).to.equal('');
+    const out = JSON.parse(run.stdout);
+    expect(out).to.include({ valid: false, exitCode: 1 });
+    expect(out.problems).to.have.length(2);
+    expect(out.problems.filter((p: string) => p.startsWith('RestAPI:Path:'))).to.have.length(1);
+    expect(out.problems.filter((p: string) => p.startsWith('Log:Level:'))).to.have.length(1);
     expect(problemLines(run.stderr, 'RestAPI:Path')).to.have.length(1);
     expect(run.stderr).to.not.match(stackLine);
   });
 
-  it('exits 1 in production without keys, naming each missing key', async () => {
+  it('exits 1 in production without keys, naming each missing key and the exact variable to set', async () => {
     const run = await runCli(['config', 'check'], { cwd, env: childEnv({ NODE_ENV: 'production' }) });
     expect(run.code).to.equal(1);
-    expect(problemLines(run.stderr, 'Authentication:Schemes:Bearer:SigningKeys')).to.have.length(1);
-    expect(problemLines(run.stderr, 'Authentication:Cookie:Keys')).to.have.length(1);
+    expect(problemLines(run.stderr, 'Authentication:Schemes:Bearer:SigningKeys')).to.deep.equal([
+      '  Authentication:Schemes:Bearer:SigningKeys: required in production (set Authentication__Schemes__Bearer__SigningKeys__0__Value; restlayer keys generate prints one)',
+    ]);
+    expect(problemLines(run.stderr, 'Authentication:Cookie:Keys')).to.deep.equal([
+      '  Authentication:Cookie:Keys: required in production (set Authentication__Cookie__Keys; restlayer keys generate prints one)',
+    ]);
     expect(run.stderr).to.not.match(stackLine);
+  });
+
+  it('in production, the signing key variable the hint names is enough: its Issuer defaults to ValidIssuer', async () => {
+    const run = await runCli(['config', 'check', '--json'], {
+      cwd,
+      env: childEnv({ NODE_ENV: 'production', Authentication__Schemes__Bearer__SigningKeys__0__Value: key, Authentication__Cookie__Keys: cookieKey, Authentication__Schemes__Bearer__ValidIssuer: 'sales-api' }),
+    });
+    expect(run.code, run.stderr).to.equal(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.secrets).to.deep.equal({ 'Authentication:Schemes:Bearer:SigningKeys': 'set', 'Authentication:Cookie:Keys': 'set' });
+    expect(run.stdout).to.not.include(key).and.not.include(cookieKey);
+  });
+
+  it('says which secrets are not set (a random key for this process) without showing any', async () => {
+    const run = await runCli(['config', 'check'], { cwd, env: childEnv({ Authentication__Cookie__Keys: cookieKey }) });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout.split('\n')[1]).to.equal('secrets: Authentication:Schemes:Bearer:SigningKeys not set (a random key for this process only); Authentication:Cookie:Keys set');
+    const b = await runCli(['config', 'check', '--json'], { cwd, env: childEnv({ Authentication__Variant: 'B' }) });
+    const out = JSON.parse(b.stdout);
+    expect(out.secrets).to.deep.equal({ 'AuthConfig:SigningKey': 'not set (a random key for this process only)' });
+    expect(out.warnings).to.have.length(1);
+    expect(out.warnings[0]).to.include('AuthConfig:SigningKey is not set').and.include('(set AuthConfig__SigningKey;');
+  });
+
+  it('NODE_ENV outside production, development and test: exit 1 naming NODE_ENV and the allowed values', async () => {
+    const run = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, NODE_ENV: 'prod' }) });
+    expect(run.code).to.equal(1);
+    expect(run.stdout).to.equal('');
+    expect(problemLines(run.stderr, 'NODE_ENV')).to.deep.equal(['  NODE_ENV: "prod" is not an environment; set NODE_ENV to production, development or test']);
+    expect(run.stderr).to.not.match(stackLine);
+  });
+
+  it('a malformed PostgreSQL URL: exit 1 naming Storage:Postgres:Url, without echoing it (it may hold a password)', async () => {
+    for (const url of ['mysql://u:pw-secret@db/x', 'not a url pw-secret', 'postgres://']) {
+      const run = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, Storage__Provider: 'postgres', Storage__Postgres__Url: url }) });
+      expect(run.code, url).to.equal(1);
+      expect(problemLines(run.stderr, 'Storage:Postgres:Url'), run.stderr).to.deep.equal(['  Storage:Postgres:Url: must be a URL like postgres://user:password@host:5432/database']);
+      expect(run.stderr).to.not.include('pw-secret');
+    }
   });
 
   it('exits 1 for a RESTLAYER_CONFIG file holding an unknown key or a secret', async () => {

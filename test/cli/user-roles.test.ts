@@ -1,0 +1,133 @@
+import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
+import { withErrorScope } from '../../lib/envelope/request-scope.js';
+import { cliEnv, expectCliFailure, lines } from '../support/cli-env.js';
+import { requireServices } from '../support/hooks.js';
+import { killChildren, runCli } from '../support/processes.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { redisPrefix, redisUrl } from '../support/test-stores.js';
+import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
+
+/** A server the `restlayer user` process works on, logins through its HTTP API. */
+function userCli(get: () => TestServer) {
+  const cli = (args: string[], extra: Record<string, string | undefined> = {}) => runCli(['user', ...args], { env: cliEnv(get(), extra) });
+  const login = (path: '/auth/jwt' | '/auth/cookie', userName: string, password: string) =>
+    get().call(path, { method: 'POST', token: null, body: { userName, password } });
+  const getOrder = (init: { token?: string; cookie?: string }) =>
+    get().call('/sales-order/43659', { token: init.token ?? null, headers: init.cookie ? { Cookie: init.cookie } : {} });
+  const storedRoles = async (name: string) =>
+    (await withErrorScope(() => get().services.users.read(name))).result?.roles;
+  return { cli, login, getOrder, storedRoles };
+}
+
+describe('restlayer user set-roles and role warnings (a real process against a running server)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const { cli, login, getOrder, storedRoles } = userCli(() => server);
+
+  before(async () => {
+    // Asked on every call, so credentials the CLI (another process) ends are refused on the very next call.
+    server = await startTestServer({ config: { Authentication: { ...FAST_HASH.Authentication, SessionRecheckSeconds: 0 } } });
+  });
+  after(async () => {
+    await killChildren();
+    await server?.stop();
+  });
+
+  it("replaces the roles and ends the user's tokens and cookie sessions (they carry the old roles); a new login has the new roles", async () => {
+    await addUser(server, 'rita', 'rita-password-1', ['User']);
+    const old = (await login('/auth/jwt', 'rita', 'rita-password-1')).body.result as { accessToken: string };
+    const cookie = cookieHeader((await login('/auth/cookie', 'rita', 'rita-password-1')).headers);
+    expect((await getOrder({ token: old.accessToken })).status).to.equal(200);
+
+    const run = await cli(['set-roles', 'RITA', '--role', 'Administrator', '--role', 'User', '--role', 'Administrator']);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stderr).to.equal('');
+    expect(lines(run.stdout)).to.deep.equal(['roles of user RITA set to Administrator, User; its sessions have ended']);
+    expect(await storedRoles('rita')).to.deep.equal(['Administrator', 'User']);
+
+    expect((await getOrder({ token: old.accessToken })).status).to.equal(401);
+    expect((await getOrder({ cookie })).status).to.equal(401);
+    const fresh = (await login('/auth/jwt', 'rita', 'rita-password-1')).body.result as { accessToken: string };
+    expect((jwt.decode(fresh.accessToken) as jwt.JwtPayload).role).to.deep.equal(['Administrator', 'User']);
+
+    // The same roles again: nothing changes, and the message says so; the fresh token keeps working.
+    const again = await cli(['set-roles', 'rita', '--role', 'Administrator', '--role', 'User', '--json']);
+    expect(again.code, again.stderr).to.equal(0);
+    expect(JSON.parse(again.stdout)).to.deep.equal({ userName: 'rita', roles: ['Administrator', 'User'], changed: false, sessionsEnded: false });
+    expect((await getOrder({ token: fresh.accessToken })).status).to.equal(200);
+    const text = await cli(['set-roles', 'rita', '--role', 'Administrator', '--role', 'User']);
+    expect(lines(text.stdout)).to.deep.equal(['user rita already has roles Administrator, User; nothing changed']);
+  });
+
+  it('an unknown user: exit 1, one line; no --role, or an unknown option besides: exit 2, the unknown option reported first', async () => {
+    expectCliFailure(await cli(['set-roles', 'nobody-here', '--role', 'User']), 1, "User 'nobody-here' not found.");
+    expectCliFailure(await cli(['set-roles', 'rita']), 2, "required option '--role <role>' not specified");
+    expectCliFailure(await cli(['set-roles', 'rita', '--rol', 'User']), 2, "unknown option '--rol'");
+    expectCliFailure(await cli(['add', 'sam', '--rol', 'User', '--password', 'sam-password-1']), 2, "unknown option '--rol'");
+  });
+
+  it('a role no route requires and no user holds: a warning on stderr naming the known roles, and the user is created all the same', async () => {
+    const run = await cli(['add', 'tess', '--role', 'User', '--role', 'Adminstrator', '--password', 'tess-password-1']);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(lines(run.stdout)).to.deep.equal(['user tess created with roles User, Adminstrator']);
+    expect(lines(run.stderr)).to.have.length(1);
+    expect(run.stderr).to.match(/^warning: role 'Adminstrator' is required by no route and held by no user \(known roles: Administrator, User\)/);
+    expect(await storedRoles('tess')).to.deep.equal(['User', 'Adminstrator']);
+
+    // Now a user holds it: known from then on. Known roles give no warning.
+    const next = await cli(['set-roles', 'rita', '--role', 'Adminstrator']);
+    expect(next.code, next.stderr).to.equal(0);
+    expect(next.stderr).to.equal('');
+    const known = await cli(['add', 'uma', '--role', 'Administrator', '--password', 'uma-password-1']);
+    expect(known.stderr).to.equal('');
+  });
+
+  it('--json failures: the error as a JSON object on stdout besides the line on stderr', async () => {
+    const run = await cli(['set-roles', 'nobody-here', '--role', 'User', '--json']);
+    expect(run.code).to.equal(1);
+    expect(JSON.parse(run.stdout)).to.deep.equal({ error: "User 'nobody-here' not found.", exitCode: 1 });
+    expect(lines(run.stderr)).to.deep.equal(["restlayer: User 'nobody-here' not found."]);
+  });
+
+  it('user unlock without Redis: exit 1, saying the counters live in the memory of each running server', async () => {
+    const run = await cli(['unlock', 'rita'], { Cache__Redis__Url: undefined });
+    expectCliFailure(run, 1, 'login throttling is kept in the memory of each running server (Cache:Redis:Url is not set)');
+  });
+});
+
+describe('restlayer user unlock with Redis (a real process against a running server)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const { cli, login } = userCli(() => server);
+
+  before(async function () {
+    await requireServices(this, ['redis'], 'user unlock with Redis');
+    const throttle = { AccountFailures: 3, AddressFailures: 100, WindowSeconds: 600 };
+    server = await startTestServer({
+      config: { Authentication: { ...FAST_HASH.Authentication, Throttle: throttle }, Cache: { Redis: { Url: redisUrl, KeyPrefix: redisPrefix() } } },
+    });
+  });
+  after(async () => {
+    await killChildren();
+    await server?.stop();
+  });
+
+  it("clears the account's failed logins in Redis: the right password works again at once; a second unlock finds nothing", async () => {
+    await addUser(server, 'vera', 'vera-password-1', ['User']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await login('/auth/jwt', 'vera', 'wrong-password')).status);
+    statuses.push((await login('/auth/jwt', 'vera', 'vera-password-1')).status);
+    expect(statuses).to.deep.equal([401, 401, 401, 429]);
+
+    const run = await cli(['unlock', 'VERA']);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(lines(run.stdout)).to.deep.equal(['login throttling of user VERA cleared']);
+    expect((await login('/auth/jwt', 'vera', 'vera-password-1')).status).to.equal(200);
+
+    const again = await cli(['unlock', 'vera', '--json']);
+    expect(again.code, again.stderr).to.equal(0);
+    expect(JSON.parse(again.stdout)).to.deep.equal({ userName: 'vera', cleared: false });
+    expectCliFailure(await cli(['unlock', 'nobody-here']), 1, "User 'nobody-here' not found.");
+  });
+});
