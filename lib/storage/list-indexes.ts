@@ -14,10 +14,13 @@ export function listIndexes(db: Kysely<unknown>, values: SqlValues, table: strin
   };
   return {
     createListIndex,
-    /** An index on a text column's folded form, exactly as criterion SW compares it: a prefix filter reads a range of it. */
+    /**
+     * An index on a text column's folded form, exactly as criterion SW compares it: a prefix filter reads a range of it.
+     * PostgreSQL's holds the text itself too, so the exact LIKE after the range is checked without reading rows.
+     */
     async createFoldedIndex(name: string, column: string) {
-      const key = values.provider === 'postgres' ? sql`, ${sql.ref(id)}` : sql``;
-      await sql`create index ${sql.id(name)} on ${sql.table(table)} (${foldedText(column, values)}${key})`.execute(db);
+      const rest = values.provider === 'postgres' ? sql`, ${sql.ref(id)}) include (${sql.ref(column)}` : sql``;
+      await sql`create index ${sql.id(name)} on ${sql.table(table)} (${foldedText(column, values)}${rest})`.execute(db);
     },
     /** Replaces an index made before indexes ended with the key; SQLite's always did, so it stays. */
     async rekeyListIndex(name: string, ...columns: string[]) {

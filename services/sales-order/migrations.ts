@@ -91,9 +91,7 @@ export function salesOrderMigrations(values: SqlValues): Record<string, Migratio
         }
         await rekeyListIndex('ix_sales_order_status_order_date', 'status', 'order_date');
         for (const column of ['ship_date', 'online_order_flag']) await createListIndex(`ix_sales_order_${column}`, column);
-        // Lists filtered by these, newest first, and one period by amount, walk these in order instead of sorting.
-        await createListIndex('ix_sales_order_territory_order_date', 'territory_id', 'order_date');
-        await createListIndex('ix_sales_order_sales_person_order_date', 'sales_person_id', 'order_date');
+        // One period sorted by amount: the period's keys and amounts come from this index alone, to be sorted.
         await createListIndex('ix_sales_order_order_date_total_due', 'order_date', 'total_due');
         await createFoldedIndex('ix_sales_order_number_folded', 'sales_order_number');
       },

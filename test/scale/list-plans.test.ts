@@ -20,7 +20,10 @@ interface Shape {
   query: string;
   /** The keys come in an index's order: their plan sorts nothing (elsewhere a sort of the filtered keys is fine). */
   sorted?: boolean;
-  /** Customers are few: the planner may rightly walk them all in key order until the page is full. */
+  /**
+   * Customers are few (a fifteenth of the orders): the planner may rightly read them all, SQLite in key order until
+   * the page is full, PostgreSQL to hash them for the page's rows.
+   */
   scansCustomers?: boolean;
 }
 
@@ -37,7 +40,7 @@ const shapes: Shape[] = [
   { name: 'territory, with the count', service: 'sales-order', query: `territoryId=4&${newest}&getTotalCount=true` },
   { name: 'sales person, with the count', service: 'sales-order', query: 'salesPersonId=276&getTotalCount=true' },
   { name: 'customer name starts with, with the count', service: 'sales-order', query: 'customerName=Bike&customerName.operator=SW&getTotalCount=true' },
-  { name: 'customers by name', service: 'customer', query: 'sort[0].fieldName=name', sorted: true },
+  { name: 'customers by name', service: 'customer', query: 'sort[0].fieldName=name', sorted: true, scansCustomers: true },
   { name: 'customer name starts with, with the count', service: 'customer', query: 'name=ab&name.operator=SW&getTotalCount=true', scansCustomers: true },
 ];
 
@@ -68,9 +71,10 @@ interface PgPlan {
 }
 
 /** A step that reads every row of a listed table instead of an index's range. */
-const fullScan = (shape: Shape, plan: string[]) => plan.filter((step) => {
+const fullScan = (shape: Shape, part: string, plan: string[]) => plan.filter((step) => {
   if (testProvider === 'postgres') return /^Seq Scan on sales_order$/.test(step) || (!shape.scansCustomers && /^Seq Scan on customer$/.test(step));
-  if (shape.query === '' && step === 'SCAN so') return plan.some(sorts);
+  // The first page's keys walk the rowid in order (no sort): they stop when the page is full. The rows that follow are sorted.
+  if (shape.query === '' && step === 'SCAN so') return part === 'keys' && plan.some(sorts);
   return /^SCAN (so)$/.test(step) || (!shape.scansCustomers && /^SCAN (customer|c)$/.test(step));
 });
 const namesIndex = (step: string) => /\b(ix|ux)_|_pkey\b|PRIMARY KEY/.test(step);
@@ -109,8 +113,8 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
         if (!sql) continue;
         const plan = await planOf(db, sql.compile(db));
         const context = `${part} plan:\n  ${plan.join('\n  ')}`;
-        expect(fullScan(shape, plan), context).to.deep.equal([]);
-        expect(plan.some((step) => namesIndex(step) || (fullScan(shape, [step]).length === 0 && /^SCAN (so|customer)$/.test(step))), context).to.equal(true);
+        expect(fullScan(shape, part, plan), context).to.deep.equal([]);
+        expect(plan.some((step) => namesIndex(step) || (fullScan(shape, part, [step]).length === 0 && /^SCAN (so|customer)$/.test(step))), context).to.equal(true);
         if (shape.sorted && part === 'keys') expect(plan.filter(sorts), context).to.deep.equal([]);
         if (process.env.RESTLAYER_SHOW_PLANS) console.log(`    ${shape.name} ${context}`);
       }
