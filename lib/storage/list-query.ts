@@ -62,9 +62,9 @@ export function listSql<F extends string, R>(def: ListDefinition<F>, criteria: L
   const table = sql`${sql.table(def.table)} as ${sql.id(def.alias)}`;
   // The rows of a page are read in the page's order of keys: SQLite otherwise may walk a whole sort index to skip
   // its sort of take + 1 rows. A CROSS JOIN fixes SQLite's join order; PostgreSQL's planner starts at the page itself.
-  const join = (inOrder: boolean) => (inOrder && values.provider === 'sqlite' ? sql`cross join` : sql`join`);
+  const joinWord = (inOrder: boolean) => (inOrder && values.provider === 'sqlite' ? sql`cross join` : sql`join`);
   const joins = (aliases: Set<string>, inOrder = false) => sql.join((def.joins ?? []).filter((j) => aliases.has(j.alias))
-    .map((j) => sql`${join(inOrder)} ${sql.table(j.table)} as ${sql.id(j.alias)} on ${sql.ref(j.key)} = ${sql.ref(j.refers)}`), sql` `);
+    .map((j) => sql`${joinWord(inOrder)} ${sql.table(j.table)} as ${sql.id(j.alias)} on ${sql.ref(j.key)} = ${sql.ref(j.refers)}`), sql` `);
 
   const sort = criteria.sort ?? [];
   const direction = (d: string | undefined) => (d === 'Descending' ? sql`desc` : sql`asc`);
@@ -79,13 +79,16 @@ export function listSql<F extends string, R>(def: ListDefinition<F>, criteria: L
   ]);
 
   const filterAliases = new Set(filters.map(({ name }) => aliasOf(def.columns[name])));
-  const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${joins(new Set([...filterAliases, ...sortAliases]))} ${where}
+  const keyJoins = joins(new Set([...filterAliases, ...sortAliases]));
+  const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where}
     order by ${orderBy} limit ${take + 1} offset ${criteria.skip ?? 0}`;
   const everyJoin = new Set((def.joins ?? []).map((j) => j.alias));
   const page = sql<R>`select ${sql.join(def.select.map(selected))}
-    from (${keys}) as list_page ${join(true)} ${table} on ${sql.ref(def.id)} = list_page.list_key ${joins(everyJoin, true)}
+    from (${keys}) as list_page ${joinWord(true)} ${table} on ${sql.ref(def.id)} = list_page.list_key ${joins(everyJoin, true)}
     order by ${orderBy}`;
-  const count = criteria.getTotalCount ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where}` : undefined;
+  const count = criteria.getTotalCount
+    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where}`
+    : undefined;
   return { page, keys, count };
 }
 
