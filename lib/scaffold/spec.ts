@@ -128,7 +128,10 @@ export function serviceSpec(name: string, fieldArgs: readonly string[], command:
     byColumn.set(field.column, arg);
     fields.push(field);
   }
-  const identifiers = [names.table, names.idColumn, `restlayer_migration_${names.table}`, ...fields.flatMap((f) => [f.column, indexName(names, f)]), ...foldedFields({ fields }).map((f) => foldedIndexName(names, f))];
+  const identifiers = [
+    names.table, names.idColumn, `restlayer_migration_${names.table}`,
+    ...fields.flatMap((f) => [f.column, indexName(names, f)]), ...foldedFields({ fields }).map((f) => foldedIndexName(names, f)),
+  ];
   const long = identifiers.find((identifier) => identifier.length > MAX_IDENTIFIER);
   if (long) throw usage(`the SQL name ${long} is longer than ${MAX_IDENTIFIER} characters: shorten the service or field name`);
   return { ...names, fields, command };

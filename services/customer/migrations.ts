@@ -5,7 +5,6 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import { listIndexes } from '../../lib/storage/list-indexes.js';
 import type { SqlValues } from '../../lib/storage/sql-values.js';
 
-
 /** The columns of lists, filters and sorts get an index each: rows come from the index instead of a scan. */
 async function createIndexes(db: Kysely<unknown>) {
   await db.schema.createIndex('ix_customer_name').on('customer').column('name').execute();
