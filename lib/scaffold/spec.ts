@@ -128,7 +128,10 @@ export function serviceSpec(name: string, fieldArgs: readonly string[], command:
     byColumn.set(field.column, arg);
     fields.push(field);
   }
-  const identifiers = [names.table, names.idColumn, `restlayer_migration_${names.table}`, ...fields.flatMap((f) => [f.column, indexName(names, f)])];
+  const identifiers = [
+    names.table, names.idColumn, `restlayer_migration_${names.table}`,
+    ...fields.flatMap((f) => [f.column, indexName(names, f)]), ...foldedFields({ fields }).map((f) => foldedIndexName(names, f)),
+  ];
   const long = identifiers.find((identifier) => identifier.length > MAX_IDENTIFIER);
   if (long) throw usage(`the SQL name ${long} is longer than ${MAX_IDENTIFIER} characters: shorten the service or field name`);
   return { ...names, fields, command };
@@ -139,3 +142,12 @@ export const indexName = (names: Pick<ServiceNames, 'table'>, field: Pick<FieldS
 
 /** Fields that need an index: lists sort or filter on them. */
 export const indexedFields = (spec: ServiceSpec) => spec.fields.filter((f) => f.sortable || f.filterable);
+
+/** The index of a text field's folded form, which serves prefix filters (SW). */
+export const foldedIndexName = (names: Pick<ServiceNames, 'table'>, field: Pick<FieldSpec, 'column'>) => `${indexName(names, field)}_folded`;
+
+/** Text fields lists filter on: they get a folded index too. */
+export const foldedFields = (spec: Pick<ServiceSpec, 'fields'>) => spec.fields.filter((f) => f.filterable && f.type === 'text');
+
+/** Every index the service's migration creates. */
+export const indexNames = (spec: ServiceSpec) => [...indexedFields(spec).map((f) => indexName(spec, f)), ...foldedFields(spec).map((f) => foldedIndexName(spec, f))];

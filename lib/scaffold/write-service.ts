@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { serviceFiles, serviceFolders } from './files.js';
 import { registerModule } from './register-module.js';
 import { ScaffoldError } from './scaffold-error.js';
-import { type ServiceSpec, indexName, indexedFields } from './spec.js';
+import { type ServiceSpec, indexNames } from './spec.js';
 
 export interface WriteOptions {
   /** The project folder: the one holding services/index.ts. */
@@ -45,11 +45,11 @@ interface Creator {
 function namesCreatedIn(files: string[], label: (file: string) => string, into: Creator): Creator {
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/create(?:Table|Index)\(\s*(?:'([A-Za-z0-9_]+)'|"([A-Za-z0-9_]+)"|`([A-Za-z0-9_]+)`)/g)) {
+    for (const match of text.matchAll(/create(?:Table|Index|ListIndex|FoldedIndex)\(\s*(?:'([A-Za-z0-9_]+)'|"([A-Za-z0-9_]+)"|`([A-Za-z0-9_]+)`)/g)) {
       const name = match[1] ?? match[2] ?? match[3];
       if (!into.exact.has(name)) into.exact.set(name, label(file));
     }
-    for (const [, prefix] of text.matchAll(/create(?:Table|Index)\(\s*`([A-Za-z0-9_]+)\$\{/g)) {
+    for (const [, prefix] of text.matchAll(/create(?:Table|Index|ListIndex|FoldedIndex)\(\s*`([A-Za-z0-9_]+)\$\{/g)) {
       if (!into.prefixes.has(prefix)) into.prefixes.set(prefix, label(file));
     }
   }
@@ -65,7 +65,7 @@ function checkSqlNames(spec: ServiceSpec, root: string) {
   const taken: Creator = { exact: new Map(), prefixes: new Map() };
   namesCreatedIn(sourceFiles(join(root, 'services'), join(root, 'services', spec.kebab)), (file) => relative(root, file).split(sep).join('/'), taken);
   namesCreatedIn(sourceFiles(layer), (file) => `the layer (lib/${relative(layer, file).split(sep).join('/').replace(/\.js$/, '')})`, taken);
-  for (const name of [spec.table, ...indexedFields(spec).map((f) => indexName(spec, f))]) {
+  for (const name of [spec.table, ...indexNames(spec)]) {
     const owner = taken.exact.get(name) ?? [...taken.prefixes].find(([prefix]) => name.startsWith(prefix))?.[1];
     if (owner) throw conflict(`${owner} already creates the table or index ${name}: choose another service${name === spec.table ? '' : ' or field'} name`);
   }

@@ -2,8 +2,18 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { FieldCriterion } from '../validation/criteria.js';
 import type { SqlValues } from './sql-values.js';
 
+/** Sorts after every other character (U+10FFFF): a prefix followed by it bounds the texts that start with the prefix. */
+const LAST_CHARACTER = '\u{10FFFF}';
+
 /** LIKE patterns take the user's text literally: `%`, `_` and the escape character itself are escaped. */
 const literal = (text: string) => text.replace(/[\\%_]/g, (c) => '\\' + c);
+
+/**
+ * Text as SW compares it, and as the index that serves SW holds it (lib/storage/list-indexes.ts): lower case, and in
+ * PostgreSQL in the "C" collation, where a prefix's range holds exactly the texts that start with it.
+ */
+export const foldedText = (column: string, values: SqlValues): RawBuilder<string> =>
+  values.provider === 'postgres' ? sql`lower(${sql.ref(column)}) collate "C"` : sql`lower(${sql.ref(column)})`;
 
 /**
  * The SQL condition for one criterion, with bound values only. Negations include NULLs, so "status is not 5"
@@ -15,6 +25,11 @@ export function criterionSql(column: string, criterion: FieldCriterion<unknown>,
   const [a, b] = bind;
   const orNull = (condition: RawBuilder<unknown>) => sql<SqlBool>`(${condition} or ${col} is null)`;
   const like = (pattern: string) => sql<SqlBool>`lower(${col}) like lower(${pattern}) escape '\\'`;
+  const folded = foldedText(column, values);
+  // A prefix is also a range of the folded text, which an index on exactly that expression serves (LIKE with a bound
+  // pattern cannot use one); the LIKE after it keeps the match exact.
+  const startsWith = (prefix: string) =>
+    sql<SqlBool>`(${folded} >= lower(${prefix}) and ${folded} < (lower(${prefix}) || ${LAST_CHARACTER}) and ${like(`${literal(prefix)}%`)})`;
   switch (criterion.operator) {
     case 'EQ': return sql`${col} = ${a}`;
     case 'NEQ': return orNull(sql`${col} <> ${a}`);
@@ -28,7 +43,7 @@ export function criterionSql(column: string, criterion: FieldCriterion<unknown>,
     case 'NBW': return orNull(sql`${col} not between ${a} and ${b}`);
     case 'CN': return like(`%${literal(String(a))}%`);
     case 'NCN': return orNull(sql`not (${like(`%${literal(String(a))}%`)})`);
-    case 'SW': return like(`${literal(String(a))}%`);
+    case 'SW': return startsWith(String(a));
     case 'NSW': return orNull(sql`not (${like(`${literal(String(a))}%`)})`);
     case 'NL': return sql`${col} is null`;
     case 'NNL': return sql`${col} is not null`;

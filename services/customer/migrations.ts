@@ -2,6 +2,7 @@
 // then changed by hand: the table already exists (the sales-order module's 0001-sales creates it for its orders), so
 // this module adapts it instead of creating it.
 import { type Kysely, type Migration, sql } from 'kysely';
+import { listIndexes } from '../../lib/storage/list-indexes.js';
 import type { SqlValues } from '../../lib/storage/sql-values.js';
 
 /** The columns of lists, filters and sorts get an index each: rows come from the index instead of a scan. */
@@ -63,6 +64,15 @@ export function customerMigrations(values: SqlValues): Record<string, Migration>
           return;
         }
         await createIndexes(db);
+      },
+    },
+    '0002-list-keys': {
+      // Lists read a page's keys from an index alone (lib/storage/list-query.ts): indexes end with the id, and the
+      // text fields get folded ones for prefix filters (SW). Orders sorted by customer name walk (name, id) too.
+      async up(db: Kysely<unknown>) {
+        const { createFoldedIndex, rekeyListIndex } = listIndexes(db, values, 'customer', 'customer_id');
+        for (const column of ['name', 'account_number', 'territory_id']) await rekeyListIndex(`ix_customer_${column}`, column);
+        for (const column of ['name', 'account_number']) await createFoldedIndex(`ix_customer_${column}_folded`, column);
       },
     },
   };

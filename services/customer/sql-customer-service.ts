@@ -1,12 +1,11 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
 import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
-import { criterionSql } from '../../lib/storage/criteria-sql.js';
+import { type ListDefinition, type ListLimits, readListRows } from '../../lib/storage/list-query.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { Tables } from '../../lib/storage/tables.js';
-import type { FieldCriterion } from '../../lib/validation/criteria.js';
 import { applyMergePatch, updateFieldsOf } from '../../lib/validation/merge-patch.js';
 import type {
   CustomerFilterField, CustomerSortField,
@@ -19,23 +18,24 @@ import type { CustomerTable, CustomerTables } from './customer-tables.js';
 
 const updateFields = updateFieldsOf(CustomerUpdateData);
 
-/** Wire field → SQL column, for filters and sorting. Only these names ever reach SQL text. */
-const columns: Record<CustomerSortField | CustomerFilterField, string> = {
-  customerId: 'customer_id',
-  name: 'name',
-  accountNumber: 'account_number',
-  territoryId: 'territory_id',
-};
-
-const filterFields = ['name', 'accountNumber', 'territoryId'] as const satisfies readonly CustomerFilterField[];
-
 const listColumns = ['customer_id', 'name', 'account_number', 'territory_id'] as const;
 type ListRow = Pick<Selectable<CustomerTable>, (typeof listColumns)[number]>;
 
-export interface CustomerServiceOptions {
-  /** `RestAPI:MaxRows`: the default and the cap of `take`. */
-  maxRows: number;
-}
+/** The list: customers, filtered and sorted by the wire fields. */
+export const customerList: ListDefinition<CustomerSortField | CustomerFilterField> = {
+  table: 'customer',
+  alias: 'customer',
+  id: 'customer.customer_id',
+  columns: {
+    customerId: 'customer.customer_id',
+    name: 'customer.name',
+    accountNumber: 'customer.account_number',
+    territoryId: 'customer.territory_id',
+  },
+  select: listColumns.map((column) => `customer.${column}`),
+};
+
+export type CustomerServiceOptions = ListLimits;
 
 export class SqlCustomerService implements ICustomerService {
   private readonly db: Kysely<Tables & CustomerTables>;
@@ -74,32 +74,7 @@ export class SqlCustomerService implements ICustomerService {
   }
 
   async readList(criteria: Customer_ReadListInput_Criteria): Promise<Output<Customer_ReadListOutput[]>> {
-    const { maxRows } = this.options;
-    const take = Math.min(criteria.take ?? maxRows, maxRows);
-    const conditions = filterFields
-      .filter((name) => criteria[name])
-      .map((name) => criterionSql(columns[name], criteria[name] as FieldCriterion<unknown>, this.storage.values));
-    const filtered = this.db.selectFrom('customer').where((eb) => eb.and(conditions));
-
-    let query = filtered.select(listColumns);
-    for (const s of criteria.sort ?? []) query = query.orderBy(sql.ref(columns[s.fieldName]), s.sortDirection === 'Descending' ? 'desc' : 'asc');
-    // The id breaks ties, so pages never overlap or skip rows. It runs in the first key's direction because every
-    // index ends with the id: a descending sort then walks its index backwards, with no sort step.
-    const tieBreak = criteria.sort?.[0]?.sortDirection === 'Descending' ? 'desc' : 'asc';
-    const rows = await query.orderBy('customer_id', tieBreak).limit(take + 1).offset(criteria.skip ?? 0).execute();
-
-    if (rows.length > take) {
-      rows.length = take;
-      // Only a cut made by the cap is worth a warning; a caller's own (smaller or equal) take is not.
-      if (criteria.take == null || criteria.take > maxRows) {
-        currentErrors().warning('Service_MaxRows', `Only the first ${maxRows} rows are returned. Narrow the criteria or page with skip and take.`);
-      }
-    }
-    let totalCount: number | undefined;
-    if (criteria.getTotalCount) {
-      const { count } = await filtered.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
-      totalCount = Number(count);
-    }
+    const { rows, totalCount } = await readListRows<CustomerSortField | CustomerFilterField, ListRow>(this.db, this.storage.values, customerList, criteria, this.options);
     return Output.of(rows.map((r) => this.listItem(r)), totalCount);
   }
 

@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { listIndexes } from '../../lib/storage/list-indexes.js';
 import type { SqlValues } from '../../lib/storage/sql-values.js';
 import type { SalesTables } from './sales-order-tables.js';
 import { insertReferenceData } from './sample-data.js';
@@ -78,6 +79,21 @@ export function salesOrderMigrations(values: SqlValues): Record<string, Migratio
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropIndex('ix_sales_order_status_order_date').execute();
+      },
+    },
+    '0004-list-keys': {
+      // Lists read a page's keys from an index alone (lib/storage/list-query.ts): every sortable and filterable column
+      // gets one ending with the id, and the order number a folded one for prefix filters (SW).
+      async up(db: Kysely<unknown>) {
+        const { createFoldedIndex, createListIndex, rekeyListIndex } = listIndexes(db, values, 'sales_order', 'sales_order_id');
+        for (const column of ['order_date', 'status', 'customer_id', 'territory_id', 'sales_person_id', 'total_due', 'due_date']) {
+          await rekeyListIndex(`ix_sales_order_${column}`, column);
+        }
+        await rekeyListIndex('ix_sales_order_status_order_date', 'status', 'order_date');
+        for (const column of ['ship_date', 'online_order_flag']) await createListIndex(`ix_sales_order_${column}`, column);
+        // One period sorted by amount: the period's keys and amounts come from this index alone, to be sorted.
+        await createListIndex('ix_sales_order_order_date_total_due', 'order_date', 'total_due');
+        await createFoldedIndex('ix_sales_order_number_folded', 'sales_order_number');
       },
     },
   };

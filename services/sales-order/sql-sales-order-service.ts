@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
 import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
-import { criterionSql } from '../../lib/storage/criteria-sql.js';
+import { type ListDefinition, type ListLimits, readListRows } from '../../lib/storage/list-query.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { Tables } from '../../lib/storage/tables.js';
-import type { FieldCriterion } from '../../lib/validation/criteria.js';
 import { applyMergePatch, updateFieldsOf } from '../../lib/validation/merge-patch.js';
 import type {
   SalesOrderSortField, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria,
@@ -19,27 +18,34 @@ import type { SalesTables } from './sales-order-tables.js';
 const DAY = 86_400_000;
 const updateFields = updateFieldsOf(SalesOrderUpdateData);
 
-/** Wire field → SQL column, for filters and sorting. Only these names ever reach SQL text. */
-const columns: Record<SalesOrderSortField, string> = {
-  salesOrderId: 'so.sales_order_id',
-  salesOrderNumber: 'so.sales_order_number',
-  status: 'so.status',
-  orderDate: 'so.order_date',
-  dueDate: 'so.due_date',
-  shipDate: 'so.ship_date',
-  customerName: 'c.name',
-  territoryId: 'so.territory_id',
-  salesPersonId: 'so.sales_person_id',
-  totalDue: 'so.total_due',
-  onlineOrderFlag: 'so.online_order_flag',
+const listColumns = [
+  'so.sales_order_id', 'so.sales_order_number', 'so.status', 'so.order_date', 'so.due_date', 'so.ship_date',
+  'so.customer_id', 'c.name as customer_name', 'so.territory_id', 'so.sales_person_id', 'so.total_due', 'so.online_order_flag',
+] as const;
+
+/** The list: orders with their customer's name, filtered and sorted by the wire fields. */
+export const salesOrderList: ListDefinition<SalesOrderSortField> = {
+  table: 'sales_order',
+  alias: 'so',
+  id: 'so.sales_order_id',
+  columns: {
+    salesOrderId: 'so.sales_order_id',
+    salesOrderNumber: 'so.sales_order_number',
+    status: 'so.status',
+    orderDate: 'so.order_date',
+    dueDate: 'so.due_date',
+    shipDate: 'so.ship_date',
+    customerName: 'c.name',
+    territoryId: 'so.territory_id',
+    salesPersonId: 'so.sales_person_id',
+    totalDue: 'so.total_due',
+    onlineOrderFlag: 'so.online_order_flag',
+  },
+  joins: [{ table: 'customer', alias: 'c', key: 'c.customer_id', refers: 'so.customer_id' }],
+  select: listColumns,
 };
 
-const filterFields = ['salesOrderNumber', 'status', 'orderDate', 'dueDate', 'totalDue', 'customerName', 'territoryId', 'salesPersonId', 'onlineOrderFlag'] as const;
-
-export interface SalesOrderServiceOptions {
-  /** `RestAPI:MaxRows`: the default and the cap of `take`. */
-  maxRows: number;
-}
+export type SalesOrderServiceOptions = ListLimits;
 
 export class SqlSalesOrderService implements ISalesOrderService {
   private readonly db: Kysely<Tables & SalesTables>;
@@ -99,32 +105,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   async readList(criteria: SalesOrder_ReadListInput_Criteria): Promise<Output<SalesOrder_ReadListOutput[]>> {
-    const { maxRows } = this.options;
-    const take = Math.min(criteria.take ?? maxRows, maxRows);
-    const conditions = filterFields
-      .filter((name) => criteria[name])
-      .map((name) => criterionSql(columns[name], criteria[name] as FieldCriterion<unknown>, this.storage.values));
-    const filtered = this.selectOrders().where((eb) => eb.and(conditions));
-
-    let query = filtered.select(listColumns);
-    for (const s of criteria.sort ?? []) query = query.orderBy(sql.ref(columns[s.fieldName]), s.sortDirection === 'Descending' ? 'desc' : 'asc');
-    // The id breaks ties, so pages never overlap or skip rows. It runs in the first key's direction because every
-    // index ends with the id: `orderDate desc` then walks the order_date index backwards, with no sort step.
-    const tieBreak = criteria.sort?.[0]?.sortDirection === 'Descending' ? 'desc' : 'asc';
-    const rows = await query.orderBy('so.sales_order_id', tieBreak).limit(take + 1).offset(criteria.skip ?? 0).execute();
-
-    if (rows.length > take) {
-      rows.length = take;
-      // Only a cut made by the cap is worth a warning; a caller's own (smaller or equal) take is not.
-      if (criteria.take == null || criteria.take > maxRows) {
-        currentErrors().warning('Service_MaxRows', `Only the first ${maxRows} rows are returned. Narrow the criteria or page with skip and take.`);
-      }
-    }
-    let totalCount: number | undefined;
-    if (criteria.getTotalCount) {
-      const { count } = await filtered.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
-      totalCount = Number(count);
-    }
+    const { rows, totalCount } = await readListRows<SalesOrderSortField, ListRow>(this.db, this.storage.values, salesOrderList, criteria, this.options);
     return Output.of(rows.map((r) => this.listItem(r)), totalCount);
   }
 
@@ -246,11 +227,6 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 }
 
-const listColumns = [
-  'so.sales_order_id', 'so.sales_order_number', 'so.status', 'so.order_date', 'so.due_date', 'so.ship_date',
-  'so.customer_id', 'c.name as customer_name', 'so.territory_id', 'so.sales_person_id', 'so.total_due', 'so.online_order_flag',
-] as const;
-
 interface ListRow {
   sales_order_id: number;
   sales_order_number: string;
@@ -265,4 +241,3 @@ interface ListRow {
   total_due: number;
   online_order_flag: number | boolean;
 }
-

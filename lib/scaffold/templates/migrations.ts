@@ -1,4 +1,4 @@
-import { indexName, indexedFields, type ServiceSpec } from '../spec.js';
+import { foldedFields, foldedIndexName, indexName, indexedFields, type ServiceSpec } from '../spec.js';
 import { ROOT, columnType, header, lines } from './code.js';
 
 /** services/<name>/migrations.ts: the module's schema history, starting with its table. */
@@ -6,9 +6,11 @@ export function migrationsFile(spec: ServiceSpec): string {
   const { camel, table, idColumn } = spec;
   const types = new Set(spec.fields.map((f) => f.type));
   const indexed = indexedFields(spec);
+  const folded = foldedFields(spec);
   return lines(
     header(spec).trimEnd(),
     "import type { Kysely, Migration } from 'kysely';",
+    indexed.length > 0 && `import { listIndexes } from '${ROOT}lib/storage/list-indexes.js';`,
     `import type { SqlValues } from '${ROOT}lib/storage/sql-values.js';`,
     '',
     '/**',
@@ -30,8 +32,11 @@ export function migrationsFile(spec: ServiceSpec): string {
     "          .addColumn('revision_number', 'integer', (c) => c.notNull().defaultTo(1))",
     "          .addColumn('modified_date', dateType, (c) => c.notNull())",
     '          .execute();',
-    indexed.length > 0 && '        // The fields lists sort or filter on: the rows come from the index instead of a scan of the whole table.',
-    ...indexed.map((f) => `        await db.schema.createIndex('${indexName(spec, f)}').on('${table}').column('${f.column}').execute();`),
+    indexed.length > 0 && `        // The fields lists sort or filter on: a page's keys come from the index instead of a scan of the whole table${folded.length ? ',' : '.'}`,
+    folded.length > 0 && '        // and a text prefix (SW) from the folded one.',
+    indexed.length > 0 && `        const { ${folded.length ? 'createFoldedIndex, ' : ''}createListIndex } = listIndexes(db, values, '${table}', '${idColumn}');`,
+    ...indexed.map((f) => `        await createListIndex('${indexName(spec, f)}', '${f.column}');`),
+    ...folded.map((f) => `        await createFoldedIndex('${foldedIndexName(spec, f)}', '${f.column}');`),
     '      },',
     '      async down(db: Kysely<unknown>) {',
     `        await db.schema.dropTable('${table}').execute();`,

@@ -1,5 +1,5 @@
 import type { FieldSpec, ServiceSpec } from '../spec.js';
-import { ROOT, filterableFields, header, importLine, lines, lookupCode, lookupFields, quoted, sortableFields } from './code.js';
+import { ROOT, filterableFields, header, importLine, lines, lookupCode, lookupFields, lowerHuman, quoted, sortableFields } from './code.js';
 import { modelTypesImport } from './service.js';
 
 /** The stored form of one field of `data`, as `columnsOf` writes it. */
@@ -24,12 +24,13 @@ function fromColumn(field: FieldSpec): string {
 
 /** services/<name>/sql-<name>-service.ts: the implementation over the store. */
 export function sqlServiceFile(spec: ServiceSpec): string {
-  const { pascal, id, idColumn, table } = spec;
+  const { pascal, camel, id, idColumn, table } = spec;
   const lookups = lookupFields(spec);
   const filterable = filterableFields(spec);
   const listed = [...new Set([...sortableFields(spec), ...filterable])];
   const usesValues = spec.fields.some((f) => f.type === 'date' || f.type === 'boolean');
   const listColumns = [idColumn, ...spec.fields.map((f) => f.column)];
+  const listFields = `${pascal}SortField${filterable.length ? ` | ${pascal}FilterField` : ''}`;
   const notFoundText = `\`${spec.human} with id \${${id}} not found.\``;
 
   const constructor = lines(
@@ -65,50 +66,20 @@ export function sqlServiceFile(spec: ServiceSpec): string {
 
   const readList = lines(
     `  async readList(criteria: ${pascal}_ReadListInput_Criteria): Promise<Output<${pascal}_ReadListOutput[]>> {`,
-    '    const { maxRows } = this.options;',
-    '    const take = Math.min(criteria.take ?? maxRows, maxRows);',
-    ...(filterable.length
-      ? [
-        '    const conditions = filterFields',
-        '      .filter((name) => criteria[name])',
-        '      .map((name) => criterionSql(columns[name], criteria[name] as FieldCriterion<unknown>, this.storage.values));',
-        `    const filtered = this.db.selectFrom('${table}').where((eb) => eb.and(conditions));`,
-      ]
-      : [`    const filtered = this.db.selectFrom('${table}');`]),
-    '',
-    '    let query = filtered.select(listColumns);',
-    "    for (const s of criteria.sort ?? []) query = query.orderBy(sql.ref(columns[s.fieldName]), s.sortDirection === 'Descending' ? 'desc' : 'asc');",
-    '    // The id breaks ties, so pages never overlap or skip rows. It runs in the first key\'s direction because every',
-    '    // index ends with the id: a descending sort then walks its index backwards, with no sort step.',
-    "    const tieBreak = criteria.sort?.[0]?.sortDirection === 'Descending' ? 'desc' : 'asc';",
-    `    const rows = await query.orderBy('${idColumn}', tieBreak).limit(take + 1).offset(criteria.skip ?? 0).execute();`,
-    '',
-    '    if (rows.length > take) {',
-    '      rows.length = take;',
-    "      // Only a cut made by the cap is worth a warning; a caller's own (smaller or equal) take is not.",
-    '      if (criteria.take == null || criteria.take > maxRows) {',
-    "        currentErrors().warning('Service_MaxRows', `Only the first ${maxRows} rows are returned. Narrow the criteria or page with skip and take.`);",
-    '      }',
-    '    }',
-    '    let totalCount: number | undefined;',
-    '    if (criteria.getTotalCount) {',
-    "      const { count } = await filtered.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();",
-    '      totalCount = Number(count);',
-    '    }',
+    `    const { rows, totalCount } = await readListRows<${listFields}, ListRow>(this.db, this.storage.values, ${camel}List, criteria, this.options);`,
     '    return Output.of(rows.map((r) => this.listItem(r)), totalCount);',
     '  }',
   );
 
   return lines(
     header(spec).trimEnd(),
-    `import { type Kysely, type Selectable, sql } from 'kysely';`,
+    `import type { Kysely, Selectable } from 'kysely';`,
     `import { currentErrors } from '${ROOT}lib/envelope/request-scope.js';`,
     `import { Output } from '${ROOT}lib/envelope/output.js';`,
     lookups.length > 0 && `import type { LookupCache } from '${ROOT}lib/lookup/lookup-cache.js';`,
-    filterable.length > 0 && `import { criterionSql } from '${ROOT}lib/storage/criteria-sql.js';`,
+    `import { type ListDefinition, type ListLimits, readListRows } from '${ROOT}lib/storage/list-query.js';`,
     `import type { Storage } from '${ROOT}lib/storage/storage.js';`,
     `import type { Tables } from '${ROOT}lib/storage/tables.js';`,
-    filterable.length > 0 && `import type { FieldCriterion } from '${ROOT}lib/validation/criteria.js';`,
     `import { applyMergePatch, updateFieldsOf } from '${ROOT}lib/validation/merge-patch.js';`,
     modelTypesImport(spec, [filterable.length > 0 && `${pascal}FilterField`, `${pascal}SortField`].filter((n): n is string => Boolean(n))),
     `import { ${pascal}UpdateData } from './${spec.kebab}-models.js';`,
@@ -117,21 +88,22 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     '',
     `const updateFields = updateFieldsOf(${pascal}UpdateData);`,
     '',
-    '/** Wire field → SQL column, for filters and sorting. Only these names ever reach SQL text. */',
-    `const columns: Record<${pascal}SortField${filterable.length ? ` | ${pascal}FilterField` : ''}, string> = {`,
-    `  ${id}: '${idColumn}',`,
-    ...listed.map((f) => `  ${f.name}: '${f.column}',`),
-    '};',
-    '',
-    filterable.length > 0 && `const filterFields = [${quoted(filterable.map((f) => f.name))}] as const satisfies readonly ${pascal}FilterField[];`,
-    filterable.length > 0 && '',
     `const listColumns = [${quoted(listColumns)}] as const;`,
     `type ListRow = Pick<Selectable<${pascal}Table>, (typeof listColumns)[number]>;`,
     '',
-    `export interface ${pascal}ServiceOptions {`,
-    '  /** `RestAPI:MaxRows`: the default and the cap of `take`. */',
-    '  maxRows: number;',
-    '}',
+    `/** The list: ${lowerHuman(spec)} records, filtered and sorted by the wire fields. */`,
+    `export const ${camel}List: ListDefinition<${listFields}> = {`,
+    `  table: '${table}',`,
+    `  alias: '${table}',`,
+    `  id: '${table}.${idColumn}',`,
+    '  columns: {',
+    `    ${id}: '${table}.${idColumn}',`,
+    ...listed.map((f) => `    ${f.name}: '${table}.${f.column}',`),
+    '  },',
+    `  select: listColumns.map((column) => \`${table}.\${column}\`),`,
+    '};',
+    '',
+    `export type ${pascal}ServiceOptions = ListLimits;`,
     '',
     `export class Sql${pascal}Service implements I${pascal}Service {`,
     `  private readonly db: Kysely<Tables & ${pascal}Tables>;`,

@@ -1,0 +1,32 @@
+import { type Kysely, sql } from 'kysely';
+import { foldedText } from './criteria-sql.js';
+import type { SqlValues } from './sql-values.js';
+
+/**
+ * Index makers for the lists of one table (lib/storage/list-query.ts reads a page's keys from these indexes). Each index
+ * ends with the table's key: SQLite does that itself, PostgreSQL needs it named, so that a page's keys come from the
+ * index alone (an index-only scan), in the order the list's tie-break asks for.
+ */
+export function listIndexes(db: Kysely<unknown>, values: SqlValues, table: string, id: string) {
+  const keyed = (columns: string[]) => (values.provider === 'postgres' ? [...columns, id] : columns);
+  const createListIndex = async (name: string, ...columns: string[]) => {
+    await db.schema.createIndex(name).on(table).columns(keyed(columns)).execute();
+  };
+  return {
+    createListIndex,
+    /**
+     * An index on a text column's folded form, exactly as criterion SW compares it: a prefix filter reads a range of it.
+     * PostgreSQL's holds the text itself too, so the exact LIKE after the range is checked without reading rows.
+     */
+    async createFoldedIndex(name: string, column: string) {
+      const rest = values.provider === 'postgres' ? sql`, ${sql.ref(id)}) include (${sql.ref(column)}` : sql``;
+      await sql`create index ${sql.id(name)} on ${sql.table(table)} (${foldedText(column, values)}${rest})`.execute(db);
+    },
+    /** Replaces an index made before indexes ended with the key; SQLite's always did, so it stays. */
+    async rekeyListIndex(name: string, ...columns: string[]) {
+      if (values.provider !== 'postgres') return;
+      await db.schema.dropIndex(name).execute();
+      await createListIndex(name, ...columns);
+    },
+  };
+}

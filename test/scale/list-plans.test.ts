@@ -1,0 +1,123 @@
+import { expect } from 'chai';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { type ListCriteria, type ListDefinition, listSql } from '../../lib/storage/list-query.js';
+import type { Storage } from '../../lib/storage/storage.js';
+import { customerCriteria } from '../../services/customer/customer-models.js';
+import { customerList } from '../../services/customer/sql-customer-service.js';
+import { salesOrderCriteria } from '../../services/sales-order/sales-order-models.js';
+import { salesOrderList } from '../../services/sales-order/sql-sales-order-service.js';
+import { growOrders } from '../support/grow-orders.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { testProvider } from '../support/test-stores.js';
+
+/** Enough orders that a scan of them, or of their customers, shows in the plan. */
+const ORDERS = 100_000;
+const TAKE = 50;
+
+interface Shape {
+  name: string;
+  service: 'sales-order' | 'customer';
+  query: string;
+  /** The keys come in an index's order: their plan sorts nothing (elsewhere a sort of the filtered keys is fine). */
+  sorted?: boolean;
+  /**
+   * Customers are few (a fifteenth of the orders): the planner may rightly read them all, SQLite in key order until
+   * the page is full, PostgreSQL to hash them for the page's rows.
+   */
+  scansCustomers?: boolean;
+}
+
+const newest = 'sort[0].fieldName=orderDate&sort[0].sortDirection=Descending';
+const shapes: Shape[] = [
+  // SQLite shows the walk of its primary key (the rowid) as `SCAN so`: in key order, it stops when the page is full.
+  { name: 'first page', service: 'sales-order', query: '', sorted: true },
+  { name: 'status, newest first, with the count', service: 'sales-order', query: `status=5&${newest}&getTotalCount=true`, sorted: true },
+  { name: 'the same, a page near the end', service: 'sales-order', query: `status=5&${newest}&skip=DEEP` },
+  { name: 'sorted by customer name', service: 'sales-order', query: 'sort[0].fieldName=customerName', sorted: true },
+  { name: 'sorted by customer name, descending', service: 'sales-order', query: 'sort[0].fieldName=customerName&sort[0].sortDirection=Descending', sorted: true },
+  { name: 'order number starts with, with the count', service: 'sales-order', query: 'salesOrderNumber=SO54&salesOrderNumber.operator=SW&getTotalCount=true' },
+  { name: 'one month, by total due descending', service: 'sales-order', query: 'orderDate=2024-03-01&orderDate=2024-03-31T23:59:59Z&sort[0].fieldName=totalDue&sort[0].sortDirection=Descending' },
+  { name: 'territory, with the count', service: 'sales-order', query: `territoryId=4&${newest}&getTotalCount=true` },
+  { name: 'sales person, with the count', service: 'sales-order', query: 'salesPersonId=276&getTotalCount=true' },
+  { name: 'customer name starts with, with the count', service: 'sales-order', query: 'customerName=Bike&customerName.operator=SW&getTotalCount=true' },
+  { name: 'customers by name', service: 'customer', query: 'sort[0].fieldName=name', sorted: true, scansCustomers: true },
+  { name: 'customer name starts with, with the count', service: 'customer', query: 'name=ab&name.operator=SW&getTotalCount=true', scansCustomers: true },
+];
+
+/** One plan's steps, as text: SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's node types with their relation and index. */
+async function planOf(db: Kysely<unknown>, query: CompiledQuery): Promise<string[]> {
+  if (testProvider === 'postgres') {
+    const { rows } = await db.executeQuery<{ 'QUERY PLAN': PgPlan[] }>(CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
+    const steps: string[] = [];
+    const walk = (node: PgNode) => {
+      steps.push([node['Node Type'], node['Relation Name'] && `on ${node['Relation Name']}`, node['Index Name'] && `using ${node['Index Name']}`].filter(Boolean).join(' '));
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(rows[0]['QUERY PLAN'][0].Plan);
+    return steps;
+  }
+  const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+  return rows.map((r) => r.detail);
+}
+
+interface PgNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PgNode[];
+}
+interface PgPlan {
+  Plan: PgNode;
+}
+
+/** A step that reads every row of a listed table instead of an index's range. */
+const fullScan = (shape: Shape, part: string, plan: string[]) => plan.filter((step) => {
+  if (testProvider === 'postgres') return /^Seq Scan on sales_order$/.test(step) || (!shape.scansCustomers && /^Seq Scan on customer$/.test(step));
+  // The first page's keys walk the rowid in order (no sort): they stop when the page is full. The rows that follow are sorted.
+  if (shape.query === '' && step === 'SCAN so') return part === 'keys' && plan.some(sorts);
+  return /^SCAN (so)$/.test(step) || (!shape.scansCustomers && /^SCAN (customer|c)$/.test(step));
+});
+const namesIndex = (step: string) => /\b(ix|ux)_|_pkey\b|PRIMARY KEY/.test(step);
+const sorts = (step: string) => (testProvider === 'postgres' ? /^Sort\b/.test(step) : /TEMP B-TREE/.test(step));
+
+describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`, function () {
+  this.timeout(600_000);
+  let server: TestServer;
+  let storage: Storage;
+  let deepSkip: number;
+
+  before(async () => {
+    server = await startTestServer({ logLevel: 'error' });
+    storage = server.services.storage;
+    const grown = await growOrders(storage, ORDERS);
+    expect(grown).to.be.at.least(ORDERS);
+    const counted = await server.call(`/sales-order?status=5&take=0&getTotalCount=true`);
+    deepSkip = Math.floor(counted.body.totalCount! * 0.9);
+  });
+  after(() => server?.stop());
+
+  for (const shape of shapes) {
+    it(`${shape.service}: ${shape.name} reads through indexes`, async () => {
+      const query = shape.query.replace('DEEP', String(deepSkip));
+      const reply = await server.call(`/${shape.service}?take=${TAKE}&${query}`);
+      expect(reply.status, reply.text).to.equal(200);
+      expect(reply.body.result).to.have.length.greaterThan(0);
+
+      const search = new URLSearchParams(query);
+      const parsed = shape.service === 'sales-order' ? salesOrderCriteria.parse(search) : customerCriteria.parse(search);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.messages));
+      const definition = (shape.service === 'sales-order' ? salesOrderList : customerList) as ListDefinition<string>;
+      const built = listSql(definition, parsed.value as ListCriteria<string>, storage.values, TAKE);
+      const db = storage.db as unknown as Kysely<unknown>;
+      for (const [part, sql] of Object.entries({ keys: built.keys, page: built.page, count: built.count })) {
+        if (!sql) continue;
+        const plan = await planOf(db, sql.compile(db));
+        const context = `${part} plan:\n  ${plan.join('\n  ')}`;
+        expect(fullScan(shape, part, plan), context).to.deep.equal([]);
+        expect(plan.some((step) => namesIndex(step) || (fullScan(shape, part, [step]).length === 0 && /^SCAN (so|customer)$/.test(step))), context).to.equal(true);
+        if (shape.sorted && part === 'keys') expect(plan.filter(sorts), context).to.deep.equal([]);
+        if (process.env.RESTLAYER_SHOW_PLANS) console.log(`    ${shape.name} ${context}`);
+      }
+    });
+  }
+});
