@@ -1,8 +1,9 @@
-import { type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { currentErrors } from '../envelope/request-scope.js';
 import type { FieldCriterion, ListOptions } from '../validation/criteria.js';
 import { criterionSql } from './criteria-sql.js';
 import type { SqlValues } from './sql-values.js';
+import type { Storage } from './storage.js';
 
 /**
  * A table a list joins for some of its columns. It must match exactly one row per listed row (a NOT NULL foreign key
@@ -99,13 +100,15 @@ export interface ListLimits {
 
 /**
  * Runs a list request: the page (capped at `maxRows`, with a `Service_MaxRows` warning when the cap cut it) and, when
- * asked for, the count of every match.
+ * asked for, the count of every match. Both go through the store's reader: a list is the query that can grow slow,
+ * so it runs off the event loop and is stopped (503 Request_Timeout) past `Storage:QueryTimeoutSeconds`.
  */
 export async function readListRows<F extends string, R>(
-  db: QueryExecutorProvider, values: SqlValues, def: ListDefinition<F>, criteria: ListCriteria<F>, { maxRows }: ListLimits,
+  storage: Pick<Storage, 'reader' | 'values'>, def: ListDefinition<F>, criteria: ListCriteria<F>, { maxRows }: ListLimits,
 ): Promise<{ rows: R[]; totalCount?: number }> {
+  const db = storage.reader;
   const take = Math.min(criteria.take ?? maxRows, maxRows);
-  const query = listSql<F, R>(def, criteria, values, take);
+  const query = listSql<F, R>(def, criteria, storage.values, take);
   const { rows } = await query.page.execute(db);
   if (rows.length > take) {
     rows.length = take;

@@ -74,7 +74,7 @@ export class SqlCustomerService implements ICustomerService {
   }
 
   async readList(criteria: Customer_ReadListInput_Criteria): Promise<Output<Customer_ReadListOutput[]>> {
-    const { rows, totalCount } = await readListRows<CustomerSortField | CustomerFilterField, ListRow>(this.db, this.storage.values, customerList, criteria, this.options);
+    const { rows, totalCount } = await readListRows<CustomerSortField | CustomerFilterField, ListRow>(this.storage, customerList, criteria, this.options);
     return Output.of(rows.map((r) => this.listItem(r)), totalCount);
   }
 

@@ -105,7 +105,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   async readList(criteria: SalesOrder_ReadListInput_Criteria): Promise<Output<SalesOrder_ReadListOutput[]>> {
-    const { rows, totalCount } = await readListRows<SalesOrderSortField, ListRow>(this.db, this.storage.values, salesOrderList, criteria, this.options);
+    const { rows, totalCount } = await readListRows<SalesOrderSortField, ListRow>(this.storage, salesOrderList, criteria, this.options);
     return Output.of(rows.map((r) => this.listItem(r)), totalCount);
   }
 
