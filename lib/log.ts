@@ -1,5 +1,7 @@
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
+import { currentTraceIds, tracingOn } from './telemetry/tracing.js';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export type LogFields = Record<string, unknown>;
 export interface Logger {
@@ -7,12 +9,49 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
+  /** Writes out whatever is still buffered, synchronously: before process.exit, and on a crash. */
+  flush(): void;
 }
 
-/** One JSON object per line on stderr, so log shippers need no parser of their own. */
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line + '\n')): Logger {
-  const at = (lvl: LogLevel) => (msg: string, fields: LogFields = {}) => {
-    if (rank[lvl] >= rank[level]) write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }));
+/**
+ * Where lines go: `stderr` (JSON lines, written asynchronously), `pretty` (pino-pretty's coloured lines on stderr,
+ * for a person at a terminal), or a function that gets each JSON line (tests keep them).
+ */
+export type LogOutput = 'stderr' | 'pretty' | ((line: string) => void);
+
+/** Field names whose values are secrets wherever they appear (top level, or one or two objects down). */
+const secretKeys = ['password', 'token', 'accessToken', 'refreshToken', 'authorization', 'cookie', '"set-cookie"', '"x-api-key"'];
+const redactPaths = secretKeys.flatMap((key) => {
+  const path = key.startsWith('"') ? `[${key}]` : key;
+  const nested = key.startsWith('"') ? path : `.${path}`;
+  return [path, `*${nested}`, `*.*${nested}`];
+});
+
+function destination(output: LogOutput): DestinationStream & { flushSync?(): void } {
+  if (output === 'stderr') return pino.destination({ dest: 2, sync: false });
+  if (output === 'pretty') return pino.transport({ target: 'pino-pretty', options: { destination: 2, translateTime: 'SYS:HH:MM:ss.l' } });
+  return { write: (line: string) => output(line.trimEnd()) };
+}
+
+/**
+ * One JSON object per line (pino), so log shippers need no parser of their own: `time` (ISO), `level` (its name),
+ * `msg`, then the fields; with tracing on, `traceId` and `spanId` of the request being served. Secrets named in
+ * fields are redacted. pino flushes its buffer itself when the process exits; `flush()` does it on demand.
+ */
+export function createLogger(level: LogLevel, output: LogOutput = 'stderr'): Logger {
+  const stream = destination(output);
+  const options: LoggerOptions = {
+    level,
+    base: null,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: redactPaths, censor: '[redacted]' },
   };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  if (tracingOn()) options.mixin = () => currentTraceIds() ?? {};
+  const logger = pino(options, stream);
+  const at = (lvl: LogLevel) => (msg: string, fields: LogFields = {}) => logger[lvl](fields, msg);
+  return {
+    debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'),
+    flush: () => stream.flushSync?.(),
+  };
 }

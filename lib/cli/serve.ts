@@ -2,10 +2,11 @@ import cluster from 'node:cluster';
 import type { Command } from 'commander';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { applyWebDefaults, webAppProblem } from '../http/web-app.js';
-import { createLogger } from '../log.js';
+import { type Logger, createLogger } from '../log.js';
 import { startServer } from '../server.js';
 import { relayClusterFlushes } from '../shared/cluster-bus.js';
 import { openStorage } from '../storage/open-storage.js';
+import { stopTracing } from '../telemetry/tracing.js';
 import { reportListening, runWorkerPool } from '../workers.js';
 import { allModules } from '../services.js';
 import { cliApplication } from './application-context.js';
@@ -43,7 +44,9 @@ export function serveCommand(program: Command) {
       const problem = config.Web.Enabled ? webAppProblem() : undefined;
       if (problem) throw new CliError(problem);
       const announce = announcer(config.Web.Enabled);
-      const log = createLogger(config.Log.Level);
+      // A person at a terminal gets pino-pretty's lines; anything else (a pipe, a file, a log shipper) JSON lines.
+      const log = createLogger(config.Log.Level, process.stderr.isTTY && config.env !== 'production' ? 'pretty' : 'stderr');
+      exitOnCrash(log);
       const workers = opts.workers ?? 1;
 
       if (workers > 1 && cluster.isPrimary) {
@@ -70,12 +73,29 @@ export function serveCommand(program: Command) {
         if (stopping) return;
         stopping = true;
         log.info(`${signal}: finishing in-flight requests`, { pid: process.pid });
-        server.close().then(() => process.exit(0), (err: Error) => {
+        // The last spans and log lines are sent and written before the process goes.
+        const exit = (code: number) => stopTracing().catch(() => {}).finally(() => {
+          log.flush();
+          process.exit(code);
+        });
+        server.close().then(() => exit(0), (err: Error) => {
           log.error('shutdown failed', { error: err.message });
-          process.exit(1);
+          return exit(1);
         });
       };
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
     });
+}
+
+/**
+ * A defect nothing caught ends the process, as node would, but as a log line with its stack, written out
+ * synchronously first: the asynchronous log buffer would otherwise lose the lines just before it.
+ */
+function exitOnCrash(log: Logger): void {
+  process.on('uncaughtException', (err) => {
+    log.error('crashed: uncaught exception', { pid: process.pid, error: err.stack ?? String(err) });
+    log.flush();
+    process.exit(1);
+  });
 }
