@@ -19,13 +19,12 @@ export interface Logger {
  */
 export type LogOutput = 'stderr' | 'pretty' | ((line: string) => void);
 
-/** Field names whose values are secrets wherever they appear (top level, or one or two objects down). */
-const secretKeys = ['password', 'token', 'accessToken', 'refreshToken', 'authorization', 'cookie', '"set-cookie"', '"x-api-key"'];
-const redactPaths = secretKeys.flatMap((key) => {
-  const path = key.startsWith('"') ? `[${key}]` : key;
-  const nested = key.startsWith('"') ? path : `.${path}`;
-  return [path, `*${nested}`, `*.*${nested}`];
-});
+/**
+ * Secrets, by field name: top-level fields, and the two headers a caller's credentials travel in. Paths are exact
+ * on purpose: pino's wildcard paths (`*.password`) cost tens of microseconds a line, more than the line itself.
+ */
+const redactPaths = ['password', 'token', 'accessToken', 'refreshToken', 'authorization', 'cookie', '["set-cookie"]', '["x-api-key"]',
+  'headers.authorization', 'headers.cookie'];
 
 function destination(output: LogOutput): DestinationStream & { flushSync?(): void } {
   if (output === 'stderr') return pino.destination({ dest: 2, sync: false });
