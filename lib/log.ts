@@ -9,8 +9,6 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
-  /** Writes out whatever is still buffered, synchronously: before process.exit, and on a crash. */
-  flush(): void;
 }
 
 /**
@@ -26,8 +24,10 @@ export type LogOutput = 'stderr' | 'pretty' | ((line: string) => void);
 const redactPaths = ['password', 'token', 'accessToken', 'refreshToken', 'authorization', 'cookie', '["set-cookie"]', '["x-api-key"]',
   'headers.authorization', 'headers.cookie'];
 
-function destination(output: LogOutput): DestinationStream & { flushSync?(): void } {
-  if (output === 'stderr') return pino.destination({ dest: 2, sync: false });
+function destination(output: LogOutput): DestinationStream {
+  // A worker thread writes the lines (pino's transport), so a slow reader never blocks a request, and at exit
+  // pino waits until the worker has written every line, in order (an async stream in this thread cannot promise that).
+  if (output === 'stderr') return pino.transport({ target: 'pino/file', options: { destination: 2 } });
   if (output === 'pretty') return pino.transport({ target: 'pino-pretty', options: { destination: 2, translateTime: 'SYS:HH:MM:ss.l' } });
   return { write: (line: string) => output(line.trimEnd()) };
 }
@@ -35,7 +35,7 @@ function destination(output: LogOutput): DestinationStream & { flushSync?(): voi
 /**
  * One JSON object per line (pino), so log shippers need no parser of their own: `time` (ISO), `level` (its name),
  * `msg`, then the fields; with tracing on, `traceId` and `spanId` of the request being served. Secrets named in
- * fields are redacted. pino flushes its buffer itself when the process exits; `flush()` does it on demand.
+ * fields are redacted. When the process exits (process.exit, a crash), pino writes out what is still buffered.
  */
 export function createLogger(level: LogLevel, output: LogOutput = 'stderr'): Logger {
   const stream = destination(output);
@@ -49,8 +49,5 @@ export function createLogger(level: LogLevel, output: LogOutput = 'stderr'): Log
   if (tracingOn()) options.mixin = () => currentTraceIds() ?? {};
   const logger = pino(options, stream);
   const at = (lvl: LogLevel) => (msg: string, fields: LogFields = {}) => logger[lvl](fields, msg);
-  return {
-    debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'),
-    flush: () => stream.flushSync?.(),
-  };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -73,11 +73,8 @@ export function serveCommand(program: Command) {
         if (stopping) return;
         stopping = true;
         log.info(`${signal}: finishing in-flight requests`, { pid: process.pid });
-        // The last spans and log lines are sent and written before the process goes.
-        const exit = (code: number) => stopTracing().catch(() => {}).finally(() => {
-          log.flush();
-          process.exit(code);
-        });
+        // The last spans are sent before the process goes (pino writes out the last log lines on exit).
+        const exit = (code: number) => stopTracing().catch(() => {}).finally(() => process.exit(code));
         server.close().then(() => exit(0), (err: Error) => {
           log.error('shutdown failed', { error: err.message });
           return exit(1);
@@ -89,13 +86,12 @@ export function serveCommand(program: Command) {
 }
 
 /**
- * A defect nothing caught ends the process, as node would, but as a log line with its stack, written out
- * synchronously first: the asynchronous log buffer would otherwise lose the lines just before it.
+ * A defect nothing caught ends the process, as node would, but as a JSON log line with its stack, after the
+ * lines before it (pino writes out its buffer on process.exit), instead of a bare stack among the JSON lines.
  */
 function exitOnCrash(log: Logger): void {
   process.on('uncaughtException', (err) => {
     log.error('crashed: uncaught exception', { pid: process.pid, error: err.stack ?? String(err) });
-    log.flush();
     process.exit(1);
   });
 }
