@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { requireServices } from '../support/hooks.js';
 import { callUrl } from '../support/http.js';
-import { type OtlpReceiver, type ReceivedSpan, SERVER_KIND, startOtlpReceiver } from '../support/otlp-receiver.js';
+import { CLIENT_KIND, type OtlpReceiver, type ReceivedSpan, SERVER_KIND, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { type ServeProcess, killChildren, sqliteServeEnv, startServe } from '../support/processes.js';
-import { createTestDatabase } from '../support/test-stores.js';
+import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl } from '../support/test-stores.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
@@ -141,21 +141,39 @@ describe('operations: tracing (OpenTelemetry, OTLP over HTTP)', function () {
     });
   });
 
-  describe('on PostgreSQL', () => {
+  describe('on PostgreSQL and Redis', () => {
     let database: { url: string; drop(): Promise<void> } | undefined;
+    const prefix = redisPrefix();
+    let server: ServeProcess;
     before(async function () {
-      await requireServices(this, ['postgres'], 'tracing on PostgreSQL');
+      await requireServices(this, ['postgres', 'redis'], 'tracing on PostgreSQL and Redis');
       database = await createTestDatabase(true);
     });
-    after(() => database?.drop());
+    beforeEach(async () => {
+      server = await traced({ Storage__Provider: 'postgres', Storage__Postgres__Url: database!.url, Cache__Redis__Url: redisUrl, Cache__Redis__KeyPrefix: prefix });
+    });
+    after(async () => {
+      await database?.drop();
+      await dropRedisKeys(prefix);
+    });
 
-    it('traces the request\'s queries as pg spans under its server span', async () => {
-      const server = await traced({ Storage__Provider: 'postgres', Storage__Postgres__Url: database!.url });
-      const { reply, caller, span } = await tracedCall(server, '/sales-order/43659');
+    /** A client span of the request's trace from `scope`, whose statement matches `statement`. */
+    const clientSpan = (traceId: string, scope: string, statement: RegExp): Promise<ReceivedSpan> => receiver.waitForSpan((s) =>
+      s.traceId === traceId && s.scope === scope && statement.test(String(s.attributes['db.query.text'] ?? s.attributes['db.statement'] ?? '')));
+
+    it('traces the request\'s queries as pg client spans of its trace', async () => {
+      const { reply, caller } = await tracedCall(server, '/sales-order/43659');
       expect(reply.status).to.equal(200);
-      const query: ReceivedSpan = await receiver.waitForSpan((s) => s.traceId === caller.traceId && s.scope === '@opentelemetry/instrumentation-pg' && /select/i.test(String(s.attributes['db.statement'] ?? s.attributes['db.query.text'] ?? '')));
-      expect(query.kind).to.equal(3);
-      expect(query.spanId).to.not.equal(span.spanId);
+      const query = await clientSpan(caller.traceId, '@opentelemetry/instrumentation-pg', /select/i);
+      expect(query.kind).to.equal(CLIENT_KIND);
+    });
+
+    it('traces the Redis commands of a login (its throttling counters) as ioredis client spans', async () => {
+      const caller = callerContext();
+      const reply = await callUrl(`${server.url}/auth/jwt`, { method: 'POST', body: { userName: `nobody-${hex(3)}`, password: 'not-the-password' }, headers: { traceparent: caller.traceparent } });
+      expect(reply.status).to.equal(401);
+      const command = await clientSpan(caller.traceId, '@opentelemetry/instrumentation-ioredis', /./);
+      expect(command.kind).to.equal(CLIENT_KIND);
     });
   });
 });

@@ -16,6 +16,7 @@ export interface ReceivedSpan {
 }
 
 export const SERVER_KIND = 2;
+export const CLIENT_KIND = 3;
 
 interface AnyValue {
   stringValue?: string;
