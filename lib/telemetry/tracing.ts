@@ -64,8 +64,9 @@ export async function startTracing(): Promise<boolean> {
       // Router layers only: a span per plain middleware would cost more than it tells. The router layer also names
       // the server span and its http.route after the route template (@koa/router's _matchedRoute).
       new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
-      new PgInstrumentation(),
-      new IORedisInstrumentation(),
+      // Queries and commands inside a traced request only; not the migrations, pings and pub/sub around them.
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();
