@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { Command } from 'commander';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { applyWebDefaults, webAppProblem } from '../http/web-app.js';
-import { type Logger, createLogger } from '../log.js';
+import { createLogger } from '../log.js';
 import { startServer } from '../server.js';
 import { relayClusterFlushes } from '../shared/cluster-bus.js';
 import { openStorage } from '../storage/open-storage.js';
@@ -11,6 +11,7 @@ import { reportListening, runWorkerPool } from '../workers.js';
 import { allModules } from '../services.js';
 import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
+import { exitOnCrash } from './exit-on-crash.js';
 import { configOrFail } from './config-context.js';
 import { parsePort, parsePositive } from './options.js';
 
@@ -83,15 +84,4 @@ export function serveCommand(program: Command) {
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
     });
-}
-
-/**
- * A defect nothing caught ends the process, as node would, but as a JSON log line with its stack, after the
- * lines before it (pino writes out its buffer on process.exit), instead of a bare stack among the JSON lines.
- */
-function exitOnCrash(log: Logger): void {
-  process.on('uncaughtException', (err) => {
-    log.error('crashed: uncaught exception', { pid: process.pid, error: err.stack ?? String(err) });
-    process.exit(1);
-  });
 }
