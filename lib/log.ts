@@ -1,5 +1,7 @@
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
+import { currentTraceIds, tracingOn } from './telemetry/tracing.js';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export type LogFields = Record<string, unknown>;
 export interface Logger {
@@ -9,10 +11,43 @@ export interface Logger {
   error(msg: string, fields?: LogFields): void;
 }
 
-/** One JSON object per line on stderr, so log shippers need no parser of their own. */
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line + '\n')): Logger {
-  const at = (lvl: LogLevel) => (msg: string, fields: LogFields = {}) => {
-    if (rank[lvl] >= rank[level]) write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }));
+/**
+ * Where lines go: `stderr` (JSON lines, written asynchronously), `pretty` (pino-pretty's coloured lines on stderr,
+ * for a person at a terminal), or a function that gets each JSON line (tests keep them).
+ */
+export type LogOutput = 'stderr' | 'pretty' | ((line: string) => void);
+
+/**
+ * Secrets, by field name: top-level fields, and the two headers a caller's credentials travel in. Paths are exact
+ * on purpose: pino's wildcard paths (`*.password`) cost tens of microseconds a line, more than the line itself.
+ */
+const redactPaths = ['password', 'token', 'accessToken', 'refreshToken', 'authorization', 'cookie', '["set-cookie"]', '["x-api-key"]',
+  'headers.authorization', 'headers.cookie'];
+
+function destination(output: LogOutput): DestinationStream {
+  // A worker thread writes the lines (pino's transport), so a slow reader never blocks a request, and at exit
+  // pino waits until the worker has written every line, in order (an async stream in this thread cannot promise that).
+  if (output === 'stderr') return pino.transport({ target: 'pino/file', options: { destination: 2 } });
+  if (output === 'pretty') return pino.transport({ target: 'pino-pretty', options: { destination: 2, translateTime: 'SYS:HH:MM:ss.l' } });
+  return { write: (line: string) => output(line.trimEnd()) };
+}
+
+/**
+ * One JSON object per line (pino), so log shippers need no parser of their own: `time` (ISO), `level` (its name),
+ * `msg`, then the fields; with tracing on, `traceId` and `spanId` of the request being served. Secrets named in
+ * fields are redacted. When the process exits (process.exit, a crash), pino writes out what is still buffered.
+ */
+export function createLogger(level: LogLevel, output: LogOutput = 'stderr'): Logger {
+  const stream = destination(output);
+  const options: LoggerOptions = {
+    level,
+    base: null,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: redactPaths, censor: '[redacted]' },
   };
+  if (tracingOn()) options.mixin = () => currentTraceIds() ?? {};
+  const logger = pino(options, stream);
+  const at = (lvl: LogLevel) => (msg: string, fields: LogFields = {}) => logger[lvl](fields, msg);
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

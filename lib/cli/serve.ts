@@ -5,10 +5,12 @@ import { applyWebDefaults, webAppProblem } from '../http/web-app.js';
 import { createLogger } from '../log.js';
 import { relayClusterFlushes } from '../shared/cluster-bus.js';
 import { openStorage } from '../storage/open-storage.js';
+import { stopTracing } from '../telemetry/tracing.js';
 import { reportListening, runWorkerPool } from '../workers.js';
 import { allModules } from '../services.js';
 import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
+import { exitOnCrash } from './exit-on-crash.js';
 import { configOrFail } from './config-context.js';
 import { parsePort, parsePositive } from './options.js';
 
@@ -42,7 +44,9 @@ export function serveCommand(program: Command) {
       const problem = config.Web.Enabled ? webAppProblem() : undefined;
       if (problem) throw new CliError(problem);
       const announce = announcer(config.Web.Enabled);
-      const log = createLogger(config.Log.Level);
+      // A person at a terminal gets pino-pretty's lines; anything else (a pipe, a file, a log shipper) JSON lines.
+      const log = createLogger(config.Log.Level, process.stderr.isTTY && config.env !== 'production' ? 'pretty' : 'stderr');
+      exitOnCrash(log);
       const workers = opts.workers ?? 1;
 
       if (workers > 1 && cluster.isPrimary) {
@@ -81,13 +85,15 @@ export function serveCommand(program: Command) {
         if (stopping) return;
         stopping = true;
         log.info(`${signal}: finishing in-flight requests`, { pid: process.pid });
+        // The last spans are sent before the process goes (pino writes out the last log lines on exit).
+        const exit = (code: number) => stopTracing().catch(() => {}).finally(() => process.exit(code));
         // The last line says the process ended on purpose, for whoever reads the log after it is gone.
         server.close().then(() => {
           log.info('restlayer stopped', { pid: process.pid });
-          process.exit(0);
+          return exit(0);
         }, (err: Error) => {
           log.error('shutdown failed', { error: err.message });
-          process.exit(1);
+          return exit(1);
         });
       };
       process.on('SIGTERM', () => stop('SIGTERM'));

@@ -277,7 +277,8 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
       const token = mint({ key, issuer: ISSUER, audience: AUDIENCE, claims: { sub: 'minted' } });
       const replies = await Promise.all(Array.from({ length: 8 }, () => fetch(`${pool.url}/note`, { headers: { Authorization: `Bearer ${token}` } })));
       expect(replies.map((r) => r.status)).to.deep.equal(Array(8).fill(200));
-      const pids = new Set([...pool.stderr().matchAll(/"msg":"restlayer listening on [^"]+".*?"pid":(\d+)/g)].map((m) => m[1]));
+      const listening = pool.stderr().split('\n').filter((l) => l.includes('restlayer listening on')).map((l) => JSON.parse(l) as { pid: number });
+      const pids = new Set(listening.map((l) => l.pid));
       expect(pids.size).to.equal(2);
     } finally {
       pool.child.kill('SIGTERM');

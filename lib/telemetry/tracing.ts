@@ -1,0 +1,89 @@
+/**
+ * OpenTelemetry tracing, on when OTEL_EXPORTER_OTLP_ENDPOINT is set. Off, this module loads nothing: the SDK, the
+ * instrumentations and even @opentelemetry/api are imported only by `startTracing`, so an untraced server pays for
+ * none of it. The instrumentations patch http, koa, pg and ioredis as they are imported, so `startTracing` must run
+ * before anything imports them (bin/restlayer.ts imports the rest of the CLI after it; an application's own CLI
+ * runs under `node --import restlayer/tracing`).
+ */
+
+import type { NodeSDK } from '@opentelemetry/sdk-node';
+
+export interface TraceIds {
+  traceId: string;
+  spanId: string;
+}
+
+let sdk: NodeSDK | undefined;
+let activeIds: (() => TraceIds | undefined) | undefined;
+
+/** The standard switches: an OTLP endpoint names where traces go; OTEL_SDK_DISABLED=true overrides it. */
+export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  return !!endpoint?.trim() && env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true';
+}
+
+/**
+ * The ids of the span the caller runs in (a request's server span), or undefined when tracing is off; log lines
+ * carry them so a log search leads to the trace.
+ */
+export function currentTraceIds(): TraceIds | undefined {
+  return activeIds?.();
+}
+
+/** Whether log lines should ask for trace ids (decided once, when the logger is made). */
+export const tracingOn = (): boolean => activeIds !== undefined;
+
+export async function startTracing(): Promise<boolean> {
+  if (sdk || !tracingWanted()) return !!sdk;
+  const { register } = await import('node:module');
+  const { createAddHookMessageChannel } = await import('import-in-the-middle');
+  // The loader hook wraps only the modules the instrumentations ask for (sent over this channel), not every import.
+  const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
+  register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
+
+  const [{ NodeSDK }, { OTLPTraceExporter }, { HttpInstrumentation }, { KoaInstrumentation, KoaLayerType }, { PgInstrumentation },
+    { IORedisInstrumentation }, api] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-koa'),
+    import('@opentelemetry/instrumentation-pg'),
+    import('@opentelemetry/instrumentation-ioredis'),
+    import('@opentelemetry/api'),
+  ]);
+  // OTLP/HTTP with JSON unless the standard protocol variables ask for another encoding (the SDK then picks it).
+  const protocolChosen = !!(process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL);
+  sdk = new NodeSDK({
+    serviceName: process.env.OTEL_SERVICE_NAME ? undefined : 'restlayer',
+    traceExporter: protocolChosen ? undefined : new OTLPTraceExporter(),
+    // Traces only: metrics are Prometheus's (Metrics:Port), and log lines go to stderr.
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      new HttpInstrumentation(),
+      // Router layers only: a span per plain middleware would cost more than it tells. The router layer also names
+      // the server span and its http.route after the route template (@koa/router's _matchedRoute).
+      new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
+      // Queries and commands inside a traced request only; not the migrations, pings and pub/sub around them.
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  await waitForAllMessagesAcknowledged();
+  activeIds = () => {
+    const span = api.trace.getActiveSpan();
+    if (!span) return undefined;
+    const { traceId, spanId } = span.spanContext();
+    return { traceId, spanId };
+  };
+  return true;
+}
+
+/** Ends tracing and sends the spans still buffered; a server calls it once its last request has finished. */
+export async function stopTracing(): Promise<void> {
+  const stopping = sdk;
+  sdk = undefined;
+  activeIds = undefined;
+  await stopping?.shutdown();
+}

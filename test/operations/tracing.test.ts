@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { requireServices } from '../support/hooks.js';
+import { callUrl } from '../support/http.js';
+import { CLIENT_KIND, type OtlpReceiver, type ReceivedSpan, SERVER_KIND, startOtlpReceiver } from '../support/otlp-receiver.js';
+import { type ServeProcess, killChildren, sqliteServeEnv, startServe } from '../support/processes.js';
+import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl } from '../support/test-stores.js';
+import { makeTempDir, removeTempDirs } from '../support/temp.js';
+import { mint, newKey } from '../support/tokens.js';
+import { until } from '../support/wait.js';
+
+/**
+ * Tracing (contract part 8): a real `restlayer serve` with OTEL_EXPORTER_OTLP_ENDPOINT pointing at an OTLP/HTTP
+ * receiver started here. An incoming W3C traceparent is continued, the server span is named after the route
+ * template, the request's log line carries the trace id, and a graceful stop sends what is still buffered.
+ */
+
+type Line = Record<string, unknown>;
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+/** A sampled W3C trace context from a caller that is not this server. */
+const callerContext = () => {
+  const traceId = hex(16);
+  const parentSpanId = hex(8);
+  return { traceId, parentSpanId, traceparent: `00-${traceId}-${parentSpanId}-01` };
+};
+
+const logLines = (server: ServeProcess): Line[] => server.stderr().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const requestLine = (server: ServeProcess, requestId: string) => logLines(server).find((l) => l.msg === 'request' && l.requestId === requestId);
+
+describe('operations: tracing (OpenTelemetry, OTLP over HTTP)', function () {
+  this.timeout(90_000);
+  const key = newKey();
+  const token = mint({ key, issuer: 'restlayer', audience: 'restlayer' });
+  let dir: string;
+  let receiver: OtlpReceiver;
+
+  before(async () => {
+    dir = makeTempDir('restlayer-tracing-');
+    receiver = await startOtlpReceiver();
+  });
+  afterEach(killChildren);
+  after(async () => {
+    await receiver?.close();
+    removeTempDirs();
+  });
+
+  const serve = (extra: Record<string, string | undefined>, args: string[] = []) =>
+    startServe(['--port', '0', '--host', '127.0.0.1', ...args], { cwd: dir, env: sqliteServeEnv(join(dir, `${hex(4)}.db`), key, extra) });
+  const traced = (extra: Record<string, string | undefined> = {}, args: string[] = []) =>
+    serve({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50', ...extra }, args);
+
+  /** GET `path` as a caller in its own trace; answers the reply, the caller's context and the server span. */
+  async function tracedCall(server: ServeProcess, path: string) {
+    const caller = callerContext();
+    const reply = await callUrl(`${server.url}${path}`, { token, headers: { traceparent: caller.traceparent } });
+    const span = await receiver.waitForSpan((s) => s.traceId === caller.traceId && s.kind === SERVER_KIND);
+    return { reply, caller, span };
+  }
+
+  it('continues the caller\'s trace: a server span under its parent, named after the route template', async () => {
+    const server = await traced();
+    const { reply, caller, span } = await tracedCall(server, '/sales-order/43659');
+    expect(reply.status).to.equal(200);
+    expect(span.parentSpanId).to.equal(caller.parentSpanId);
+    expect(span.scope).to.equal('@opentelemetry/instrumentation-http');
+    expect(span.attributes['http.route']).to.equal('/sales-order/:_salesOrderId');
+    expect(span.name).to.equal('GET /sales-order/:_salesOrderId');
+    expect(span.attributes['http.response.status_code']).to.equal(200);
+    // The router's span (instrumentation-koa) is the server span's child.
+    const routed = await receiver.waitForSpan((s) => s.traceId === caller.traceId && s.parentSpanId === span.spanId);
+    expect(routed.scope).to.equal('@opentelemetry/instrumentation-koa');
+  });
+
+  it('puts the trace id and the server span id on the request\'s log line', async () => {
+    const server = await traced();
+    const { reply, caller, span } = await tracedCall(server, '/sales-order/43660');
+    const requestId = reply.headers.get('X-Request-Id')!;
+    await server.waitForStderr(new RegExp(`"requestId":"${requestId}"`));
+    expect(requestLine(server, requestId)).to.include({ traceId: caller.traceId, spanId: span.spanId, status: 200, path: '/sales-order/43660' });
+  });
+
+  it('starts a trace of its own for a request without traceparent', async () => {
+    const server = await traced();
+    const reply = await callUrl(`${server.url}/health/live`, { headers: { 'X-Request-Id': 'untraced-caller' } });
+    expect(reply.status).to.equal(200);
+    await server.waitForStderr(/"requestId":"untraced-caller"/);
+    const line = requestLine(server, 'untraced-caller')!;
+    expect(line.traceId).to.match(/^[0-9a-f]{32}$/);
+    const span = await receiver.waitForSpan((s) => s.traceId === line.traceId && s.kind === SERVER_KIND);
+    expect(span.parentSpanId ?? '').to.equal('');
+    expect(span.attributes['http.route']).to.equal('/health/live');
+  });
+
+  it('sends the spans still buffered when it stops gracefully (SIGTERM)', async () => {
+    // A batch delay far longer than the test: only the shutdown flush can deliver the span.
+    const server = await traced({ OTEL_BSP_SCHEDULE_DELAY: '600000' });
+    const caller = callerContext();
+    expect((await callUrl(`${server.url}/health/live`, { headers: { traceparent: caller.traceparent } })).status).to.equal(200);
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).to.equal(0);
+    const span = await receiver.waitForSpan((s) => s.traceId === caller.traceId && s.kind === SERVER_KIND, 1_000);
+    expect(span.parentSpanId).to.equal(caller.parentSpanId);
+  });
+
+  it('with --workers 2, a worker traces the requests it serves', async () => {
+    const server = await traced({}, ['--workers', '2']);
+    await until(() => (server.stderr().match(/restlayer listening on/g) ?? []).length >= 2, 'two workers serving');
+    const { reply, caller, span } = await tracedCall(server, '/sales-order/43661');
+    expect(reply.status).to.equal(200);
+    expect(span.parentSpanId).to.equal(caller.parentSpanId);
+    expect(span.pid).to.not.equal(server.child.pid);
+    expect(requestLine(server, reply.headers.get('X-Request-Id')!)).to.include({ traceId: caller.traceId, spanId: span.spanId });
+  });
+
+  describe('off', () => {
+    it('without OTEL_EXPORTER_OTLP_ENDPOINT: no trace ids in the log, the caller\'s traceparent is not taken up', async () => {
+      const before = receiver.requests;
+      const server = await serve({ OTEL_SERVICE_NAME: 'restlayer-off', OTEL_BSP_SCHEDULE_DELAY: '50' });
+      const reply = await callUrl(`${server.url}/sales-order/43659`, { token, headers: { traceparent: callerContext().traceparent, 'X-Request-Id': 'not-traced' } });
+      expect(reply.status).to.equal(200);
+      expect(reply.headers.get('traceparent')).to.equal(null);
+      await server.waitForStderr(/"requestId":"not-traced"/);
+      server.child.kill('SIGTERM');
+      await server.exited;
+      for (const line of logLines(server)) expect(line, JSON.stringify(line)).to.not.have.any.keys('traceId', 'spanId');
+      expect(receiver.requests).to.equal(before);
+    });
+
+    it('OTEL_SDK_DISABLED=true overrides the endpoint: nothing is sent', async () => {
+      const before = receiver.requests;
+      const server = await traced({ OTEL_SDK_DISABLED: 'true' });
+      const caller = callerContext();
+      expect((await callUrl(`${server.url}/health/live`, { headers: { traceparent: caller.traceparent, 'X-Request-Id': 'disabled' } })).status).to.equal(200);
+      await server.waitForStderr(/"requestId":"disabled"/);
+      server.child.kill('SIGTERM');
+      await server.exited;
+      expect(requestLine(server, 'disabled')).to.not.have.property('traceId');
+      expect(receiver.requests).to.equal(before);
+    });
+  });
+
+  describe('on PostgreSQL and Redis', () => {
+    let database: { url: string; drop(): Promise<void> } | undefined;
+    const prefix = redisPrefix();
+    let server: ServeProcess;
+    before(async function () {
+      await requireServices(this, ['postgres', 'redis'], 'tracing on PostgreSQL and Redis');
+      database = await createTestDatabase(true);
+    });
+    beforeEach(async () => {
+      server = await traced({ Storage__Provider: 'postgres', Storage__Postgres__Url: database!.url, Cache__Redis__Url: redisUrl, Cache__Redis__KeyPrefix: prefix });
+    });
+    after(async () => {
+      await database?.drop();
+      await dropRedisKeys(prefix);
+    });
+
+    /** A client span of the request's trace from `scope`, whose statement matches `statement`. */
+    const clientSpan = (traceId: string, scope: string, statement: RegExp): Promise<ReceivedSpan> => receiver.waitForSpan((s) =>
+      s.traceId === traceId && s.scope === scope && statement.test(String(s.attributes['db.query.text'] ?? s.attributes['db.statement'] ?? '')));
+
+    it('traces the request\'s queries as pg client spans of its trace', async () => {
+      const { reply, caller } = await tracedCall(server, '/sales-order/43659');
+      expect(reply.status).to.equal(200);
+      const query = await clientSpan(caller.traceId, '@opentelemetry/instrumentation-pg', /select/i);
+      expect(query.kind).to.equal(CLIENT_KIND);
+    });
+
+    it('traces the Redis commands of a login (its throttling counters) as ioredis client spans', async () => {
+      const caller = callerContext();
+      const reply = await callUrl(`${server.url}/auth/jwt`, { method: 'POST', body: { userName: `nobody-${hex(3)}`, password: 'not-the-password' }, headers: { traceparent: caller.traceparent } });
+      expect(reply.status).to.equal(401);
+      const command = await clientSpan(caller.traceId, '@opentelemetry/instrumentation-ioredis', /./);
+      expect(command.kind).to.equal(CLIENT_KIND);
+    });
+  });
+});
