@@ -3,13 +3,12 @@ import type { LoadedConfig } from '../config/load.js';
 import { variantSecrets } from '../config/secrets.js';
 import { configOrFail } from './config-context.js';
 
-type SecretState = 'set' | 'not set (a random key for this process only)';
-
 /** Whether each secret the configured variant needs is set, never what it is. */
-function secretStates({ config, generatedEnv }: LoadedConfig): Record<string, SecretState> {
+function secretStates({ config, generatedEnv, developmentKeysFile }: LoadedConfig): Record<string, string> {
+  const unset = developmentKeysFile ? `not set (the development key in ${developmentKeysFile})` : 'not set (a random key for this process only)';
   return Object.fromEntries(variantSecrets[config.Authentication.Variant].map((s) => {
     const generated = s.key.split(':').join('__') in generatedEnv;
-    return [s.key, generated ? 'not set (a random key for this process only)' : 'set'];
+    return [s.key, generated ? unset : 'set'];
   }));
 }
 

@@ -13,7 +13,8 @@ export function keysCommand(program: Command) {
     .option('--variant <variant>', 'A or B')
     .option('--json', 'machine-readable output: { "NAME": "value" }')
     .action((opts: { variant?: string; json?: boolean }) => {
-      const variant = opts.variant ?? configOrFail().config.Authentication.Variant;
+      // Missing secrets are what this command is for: they must not stop it (production without keys yet).
+      const variant = opts.variant ?? configOrFail({ secrets: false }).config.Authentication.Variant;
       if (variant !== 'A' && variant !== 'B') throw new CliError(`--variant must be A or B, not ${JSON.stringify(variant)}`, 2);
       const values = Object.fromEntries(variantSecrets[variant].map((s) => [s.variable, s.generate()]));
       if (opts.json) return printJson(values);

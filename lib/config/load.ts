@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import convict from 'convict';
 import { type AppConfig, type SigningKeyConfig, environmentOnly, schema, signingKeyProperties } from './schema.js';
+import { developmentKeys } from './development-keys.js';
 import { secretVariable } from './secrets.js';
 
 /** Invalid configuration: one line per problem, each naming its key. */
@@ -22,6 +23,8 @@ export interface LoadedConfig {
    * processes started from it use the same keys.
    */
   generatedEnv: Record<string, string>;
+  /** Where the development keys in `generatedEnv` are kept; none when they are random for this process (tests). */
+  developmentKeysFile?: string;
   /** The configuration as JSON with secrets replaced. */
   redacted(): string;
 }
@@ -116,6 +119,8 @@ export interface LoadOptions {
   configDir?: string;
   /** Applied last; tests use it to configure a server without touching the environment. */
   overrides?: JsonObject;
+  /** False: missing secrets are neither generated nor a problem (`keys generate`, which is how one gets them). */
+  secrets?: boolean;
 }
 
 /**
@@ -208,9 +213,10 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
       + `(${config.RestAPI.RequestTimeoutSeconds}): a slow read answers 503 at the request timeout but runs on until its own limit.`);
   }
   // Missing secrets are reported with every other problem, unless a setting they depend on is itself invalid.
-  if (!['env', 'Authentication:Variant', 'Authentication:Schemes:Bearer:ValidIssuer'].some(invalid)) ensureSecrets(config, problems, warnings, invalid, generated);
+  const secrets = options.secrets !== false && !['env', 'Authentication:Variant', 'Authentication:Schemes:Bearer:ValidIssuer'].some(invalid);
+  const developmentKeysFile = secrets ? ensureSecrets(config, problems, warnings, invalid, generated) : undefined;
   if (problems.length) throw new ConfigError(problems);
-  return { config, warnings, generatedEnv: generated, redacted: () => c.toString() };
+  return { config, warnings, generatedEnv: generated, developmentKeysFile, redacted: () => c.toString() };
 }
 
 function isPostgresUrl(text: string): boolean {
@@ -222,35 +228,53 @@ function isPostgresUrl(text: string): boolean {
   }
 }
 
-/** Production needs real keys; elsewhere a random per-process key keeps development friction-free. */
-function ensureSecrets(config: AppConfig, problems: string[], warnings: string[], invalid: (key: string) => boolean, generated: Record<string, string>) {
+/**
+ * Production needs real keys. In development a missing key is taken from the development keys kept beside the
+ * embedded database, so the server, its workers and the CLI agree and sessions outlive a restart; in tests (and for
+ * an in-memory database) it is random per process. Answers where the development keys are kept, when they were used.
+ */
+function ensureSecrets(
+  config: AppConfig, problems: string[], warnings: string[], invalid: (key: string) => boolean, generated: Record<string, string>,
+): string | undefined {
   const production = config.env === 'production';
+  const kept = config.env === 'development' && config.Storage.Sqlite.Path !== ':memory:';
+  let file: string | undefined;
+  const keep = (which: 'bearer' | 'cookie' | 'authConfig') => {
+    if (!kept) return randomBytes(32).toString('base64');
+    const found = developmentKeys(config.Storage.Sqlite.Path);
+    file = found.path;
+    return found.keys[which];
+  };
   const need = (key: string, missing: () => boolean, generate: () => string) => {
     if (invalid(key) || !missing()) return;
     if (production) problems.push(`${key}: required in production (set ${secretVariable(key)}; restlayer keys generate prints one)`);
     else {
       generated[key.split(':').join('__')] = generate();
-      warnings.push(`${key} is not set: using a random key for this process only; tokens and cookies will not survive a restart (set ${secretVariable(key)}; restlayer keys generate prints one).`);
+      const where = file
+        ? `using the development key kept in ${file}, shared by the server and the CLI`
+        : 'using a random key for this process only; tokens and cookies will not survive a restart';
+      warnings.push(`${key} is not set: ${where} (set ${secretVariable(key)}; restlayer keys generate prints one).`);
     }
   };
   const bearer = config.Authentication.Schemes.Bearer;
   if (config.Authentication.Variant === 'A') {
     need('Authentication:Schemes:Bearer:SigningKeys', () => !bearer.SigningKeys.some((k) => k.Issuer === bearer.ValidIssuer), () => {
-      const key: SigningKeyConfig = { Issuer: bearer.ValidIssuer, Value: randomBytes(32).toString('base64'), Id: 'generated' };
+      const key: SigningKeyConfig = { Issuer: bearer.ValidIssuer, Value: keep('bearer'), Id: 'generated' };
       bearer.SigningKeys = [...bearer.SigningKeys, key];
       return JSON.stringify(bearer.SigningKeys);
     });
     need('Authentication:Cookie:Keys', () => config.Authentication.Cookie.Keys.length === 0, () => {
-      config.Authentication.Cookie.Keys = [randomBytes(32).toString('base64')];
+      config.Authentication.Cookie.Keys = [keep('cookie')];
       return JSON.stringify(config.Authentication.Cookie.Keys);
     });
   } else {
     need('AuthConfig:SigningKey', () => !config.AuthConfig.SigningKey, () => {
-      config.AuthConfig.SigningKey = randomBytes(32).toString('base64');
+      config.AuthConfig.SigningKey = keep('authConfig');
       return config.AuthConfig.SigningKey;
     });
     if (!invalid('AuthConfig:SigningKey') && config.AuthConfig.SigningKey && Buffer.byteLength(config.AuthConfig.SigningKey) < 32) {
       problems.push('AuthConfig:SigningKey: must be at least 32 bytes (256 bits) long');
     }
   }
+  return file;
 }

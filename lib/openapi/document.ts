@@ -125,10 +125,13 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
   if (answers.has(304)) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the caller holds: 304 when it is still current.', schema: { type: 'string' } });
   if (parameters.length) op.parameters = parameters;
   if (route.body) {
+    const schema = structSchema(route.body);
     op.requestBody = {
       required: !isOptional(route.body),
       description: 'Property names match case-insensitively; unknown properties are refused.',
-      content: { [verb === 'PATCH' ? 'application/merge-patch+json' : 'application/json']: { schema: structSchema(route.body) } },
+      // A PATCH body is a JSON merge patch; plain JSON is taken as one too (lib/http/merge-patch-type.ts).
+      content: Object.fromEntries((verb === 'PATCH' ? ['application/merge-patch+json', 'application/json'] : ['application/json'])
+        .map((type) => [type, { schema }])),
     };
   }
   let resultName: string | undefined;

@@ -26,6 +26,14 @@ describe('restlayer --version and keys generate (real processes)', function () {
     expect(run.stderr).to.equal('');
   });
 
+  it('keys generate works where the keys are missing: in production, of the configured variant', async () => {
+    for (const [variant, names] of [['A', ['Authentication__Schemes__Bearer__SigningKeys__0__Value', 'Authentication__Cookie__Keys']], ['B', ['AuthConfig__SigningKey']]] as const) {
+      const run = await runCli(['keys', 'generate'], { env: childEnv({ NODE_ENV: 'production', Authentication__Variant: variant }) });
+      expect(run.code, run.stderr).to.equal(0);
+      expect(Object.keys(exports(run.stdout))).to.deep.equal(names);
+    }
+  });
+
   it('keys generate (variant A) prints every secret production needs; with them a production configuration is valid', async () => {
     const run = await runCli(['keys', 'generate'], { env: childEnv() });
     expect(run.code, run.stderr).to.equal(0);

@@ -111,6 +111,8 @@ describe('OpenAPI 3.1 document', () => {
         expect(body.content['application/json'].schema.properties.comment).to.deep.equal({ type: ['string', 'null'], maxLength: 128 });
         expect(body.content['application/json'].schema.properties.revisionNumber).to.deep.equal({ type: ['integer', 'null'], minimum: 1, maximum: 2147483647 });
         expect(doc.paths['/sales-order'].post.requestBody.content['application/json'].schema.required).to.deep.equal(['status', 'onlineOrderFlag', 'customerId']);
+        // The server takes a PATCH body as a merge patch under either type (lib/http/merge-patch-type.ts).
+        expect(Object.keys(item.patch.requestBody.content)).to.deep.equal(['application/merge-patch+json', 'application/json']);
         const list = Object.fromEntries((doc.paths['/sales-order'].get.parameters as any[]).map((p) => [p.name, p]));
         expect(list.status.schema).to.deep.equal({ type: 'array', items: { type: 'integer' } });
         expect(list['status.operator'].schema.enum).to.deep.equal(['EQ', 'NEQ', 'In', 'NIn', 'LT', 'LE', 'GT', 'GE', 'BW', 'NBW', 'NL', 'NNL']);

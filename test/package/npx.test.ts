@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../support/processes.js';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
@@ -67,6 +67,17 @@ describe('npm lifecycle of the project: npx restlayer builds nothing, npm instal
     expect(ran.code, ran.stderr).to.equal(0);
     expect(ran.stdout).to.equal('stub --version\n');
     expect(existsSync(mark()), 'a build ran').to.equal(false);
+  });
+
+  it('npx restlayer still runs after a rebuild wrote the CLI anew (build:bin makes it executable again)', async () => {
+    // tsc writes files without the execute bit, and npx keeps its link to the file from the first call.
+    writeFileSync(join(dir, 'dist/bin/restlayer.js'), '#!/usr/bin/env node\nconsole.log("rebuilt");\n');
+    chmodSync(join(dir, 'dist/bin/restlayer.js'), 0o644);
+    const built = await run(['run', 'build:bin'], dir, env);
+    expect(built.code, built.stderr).to.equal(0);
+    const ran = await run(['exec', '--offline', '--', 'restlayer', '--version'], dir, env);
+    expect(ran.code, ran.stderr).to.equal(0);
+    expect(ran.stdout).to.equal('rebuilt\n');
   });
 
   it('npm pack builds before packing', async () => {

@@ -263,8 +263,9 @@ describe('configuration: loadConfig', () => {
       expect(problems).to.have.length(2);
     });
 
-    it('outside production uses a random 256-bit key per process, with a warning naming the key', () => {
-      for (const env of [{ NODE_ENV: 'test' }, { NODE_ENV: 'development' }, {}]) {
+    it('in tests (and in development on an in-memory database) uses a random 256-bit key per process, with a warning naming the key', () => {
+      // Development on a database file keeps its keys beside it instead (test/cli/development-keys.test.ts).
+      for (const env of [{ NODE_ENV: 'test' }, { NODE_ENV: 'development', Storage__Sqlite__Path: ':memory:' }, { Storage__Sqlite__Path: ':memory:' }]) {
         const a = load({ ...env, Authentication__Cookie__Keys: newKey() });
         const b = load({ ...env, Authentication__Cookie__Keys: newKey() });
         const [keyA] = a.config.Authentication.Schemes.Bearer.SigningKeys;
