@@ -65,7 +65,8 @@ export function serveCommand(program: Command) {
         process.exitCode = await runWorkerPool({ count: workers, log, env: generatedEnv, onListening: announce });
         await metrics?.close();
         log.info('restlayer stopped', { pid: process.pid, exitCode: process.exitCode });
-        return;
+        // Every worker is gone: whatever else holds the loop open (a scrape still asking them) must not delay the exit.
+        process.exit(process.exitCode ?? 0);
       }
 
       if (!cluster.isWorker) for (const w of warnings) log.warn(w);

@@ -1,6 +1,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { untracedPorts } from '../telemetry/untraced-ports.js';
 
 /** What `GET /metrics` answers: the exposition text of one registry, or of every worker's. */
 export interface MetricsSource {
@@ -54,10 +55,12 @@ export async function listenForMetrics(host: string, port: number, source: Metri
     throw new MetricsPortError(host, port, err as NodeJS.ErrnoException);
   }
   const address = server.address() as AddressInfo;
+  untracedPorts.add(address.port);
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shown}:${address.port}/metrics`,
     close: () => new Promise<void>((resolve) => {
+      untracedPorts.delete(address.port);
       server.close(() => resolve());
       server.closeAllConnections();
     }),

@@ -7,6 +7,7 @@
  */
 
 import type { NodeSDK } from '@opentelemetry/sdk-node';
+import { untracedPorts } from './untraced-ports.js';
 
 export interface TraceIds {
   traceId: string;
@@ -60,7 +61,7 @@ export async function startTracing(): Promise<boolean> {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation(),
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => untracedPorts.has(req.socket.localPort ?? -1) }),
       // Router layers only: a span per plain middleware would cost more than it tells. The router layer also names
       // the server span and its http.route after the route template (@koa/router's _matchedRoute).
       new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),

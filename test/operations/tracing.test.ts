@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { requireServices } from '../support/hooks.js';
-import { callUrl } from '../support/http.js';
+import { callUrl, freePort } from '../support/http.js';
 import { CLIENT_KIND, type OtlpReceiver, type ReceivedSpan, SERVER_KIND, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { type ServeProcess, killChildren, sqliteServeEnv, startServe } from '../support/processes.js';
 import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl } from '../support/test-stores.js';
@@ -102,6 +102,19 @@ describe('operations: tracing (OpenTelemetry, OTLP over HTTP)', function () {
     expect((await server.exited).code).to.equal(0);
     const span = await receiver.waitForSpan((s) => s.traceId === caller.traceId && s.kind === SERVER_KIND, 1_000);
     expect(span.parentSpanId).to.equal(caller.parentSpanId);
+  });
+
+  it('does not trace the metrics listener: a scrape makes no span', async () => {
+    const metricsPort = await freePort();
+    const server = await traced({ Metrics__Port: String(metricsPort) });
+    const scrape = callerContext();
+    const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { traceparent: scrape.traceparent } });
+    expect(scraped.status).to.equal(200);
+    await scraped.text();
+    // Spans leave in order: once a later request's span is in, a scrape's span would be too.
+    const { span } = await tracedCall(server, '/health/live');
+    expect(span.attributes['http.route']).to.equal('/health/live');
+    expect(receiver.spans.filter((s) => s.traceId === scrape.traceId)).to.deep.equal([]);
   });
 
   it('with --workers 2, a worker traces the requests it serves', async () => {
