@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -160,6 +161,22 @@ if (testProvider === 'sqlite') {
       expect(finished).to.deep.equal([...Array(8).fill('cheap'), 'slow']);
       expect([reply.status, ...codesOf(reply)]).to.deep.equal([503, 'Request_Timeout']);
       await until(() => !alive(pid), `reader process ${pid} to end`);
+    });
+
+    it('a server killed (SIGKILL) in the middle of a slow read leaves no reader process running it', async () => {
+      const dbKilled = join(makeTempDir(), 'killed.db');
+      const env = sqliteServeEnv(dbKilled, newKey(), { Storage__QueryTimeoutSeconds: '60', Storage__Sqlite__ReadWorkers: '1' });
+      const doomed = await startServe(['--host', '127.0.0.1', '--port', '0'], { cli, env });
+      void callUrl(`${doomed.url}/slow-read/endless`).catch(() => undefined);
+      await until(() => pidsOf(dbKilled).length === 1, 'a reader process to run the slow read', 15_000, 20);
+      const [pid] = pidsOf(dbKilled);
+      // In the query, not still starting: more CPU than a reader's start takes (utime + stime, in clock ticks of 10 ms).
+      const cpuSeconds = () => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0) / 100;
+      await until(() => cpuSeconds() > 1, 'the reader to be running the slow query', 30_000, 50);
+      doomed.child.kill('SIGKILL');
+      await doomed.exited;
+      // Its query would run on for hours; the reader must notice its server is gone.
+      await until(() => !alive(pid), `orphaned reader process ${pid} to end`, 10_000);
     });
   });
 }

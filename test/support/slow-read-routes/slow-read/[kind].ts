@@ -12,6 +12,7 @@ let started = 0;
  *
  * - `GET /slow-read/slow`: a query of several seconds (SQLite: a recursive CTE counting to 2e8, about 25 s on one
  *   core; PostgreSQL: pg_sleep(30)), well past the Storage:QueryTimeoutSeconds the tests set.
+ * - `GET /slow-read/endless`: the same for hours (SQLite: counting to 1e11): it ends only when stopped.
  * - `GET /slow-read/started`: how many slow reads have begun.
  * - `GET /slow-read/fast`: the number of users, through the reader and through `db`.
  */
@@ -22,11 +23,13 @@ export const GET = route({
   async handle({ params, services, server }): Promise<Output<unknown>> {
     const { reader, db } = services.storage;
     switch (params.kind) {
-      case 'slow': {
+      case 'slow':
+      case 'endless': {
         started++;
+        const upTo = params.kind === 'slow' ? 200_000_000 : 100_000_000_000;
         const slow = server.config.Storage.Provider === 'postgres'
-          ? sql<{ n: number }>`select 1 as n from pg_sleep(30)`
-          : sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 200000000) select count(*) as n from c`;
+          ? sql<{ n: number }>`select 1 as n from pg_sleep(${params.kind === 'slow' ? 30 : 3600})`
+          : sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${sql.lit(upTo)}) select count(*) as n from c`;
         return Output.of((await slow.execute(reader)).rows);
       }
       case 'started':
