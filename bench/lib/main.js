@@ -167,6 +167,8 @@ export async function main() {
           JWT_KEY: prepared.keys.signing,
           JWT_ISSUER: 'restlayer',
           JWT_AUDIENCE: 'restlayer',
+          // The peer with a logger of its own (Fastify's pino) logs every request, as restlayer does.
+          LOG_FILE: join(dir, `${peer.name}.log`),
         },
         cwd: benchDir,
         cpus: serverCpus,
