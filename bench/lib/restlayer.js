@@ -49,7 +49,7 @@ export async function prepareRestlayer(dir, { tokenMinutes = 240, postgresUrl } 
   const env = restlayerEnv(keys, basePath, postgresUrl);
   await runCli(['user', 'add', benchUser, '--role', 'User', '--password-stdin'], env, benchPassword + '\n');
   const issued = JSON.parse(await runCli(['token', 'issue', '--user', benchUser, '--minutes', String(tokenMinutes), '--json'], env));
-  return { dir, keys, basePath, postgresUrl, accessToken: issued.accessToken };
+  return { dir, keys, basePath, accessToken: issued.accessToken };
 }
 
 /** A copy of the base database for one instance (the CLI closed it, so the WAL is checkpointed, but copy it anyway). */
