@@ -4,8 +4,10 @@
 // deepest page runs in a loop. SQLite in a temp folder; PostgreSQL in a scratch database created and dropped here.
 //   node bench/scale.js [--sizes 12000,100000,1000000] [--stores sqlite,postgres] [--runs 21] [--stall-seconds 5]
 //                       [--customers-per-order 1]   (customers grown to this × the orders; the sample has 1/15)
+//                       [--fresh]   (grow anew instead of starting from a database grown by an earlier run)
 // Writes results/scale.json (a store's entry replaced, the others kept) and results/scale.md. Build first.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { killAll, startProcess } from './lib/processes.js';
-import { prepareRestlayer, restlayerEnv } from './lib/restlayer.js';
+import { issueToken, prepareRestlayer, restlayerEnv } from './lib/restlayer.js';
 import { cliPath, projectRoot, resultsDir } from './lib/setup.js';
 
 const { values: args } = parseArgs({
@@ -24,6 +26,8 @@ const { values: args } = parseArgs({
     'stall-seconds': { type: 'string', default: '5' },
     // The sample has 15 orders a customer; the issue grows both lists, so by default customers as many as orders.
     'customers-per-order': { type: 'string', default: '1' },
+    // Grown databases are kept between runs (see grownCache); --fresh grows anew (and refreshes the cache).
+    fresh: { type: 'boolean', default: false },
   },
 });
 const sizes = args.sizes.split(',').map(Number);
@@ -136,6 +140,49 @@ async function grow(env, size) {
   }
 }
 
+/**
+ * Grown databases kept between runs, so a second run starts at 1M in seconds: a SQLite file in the temp folder, a
+ * PostgreSQL database used as a template. The key covers what shapes the data: the schema, the sample and the growing.
+ */
+function grownCache(store, admin, scratch) {
+  const sources = ['lib/auth/module.ts', 'lib/storage/migrations.ts', 'lib/storage/list-indexes.ts', 'services/customer/migrations.ts',
+    'services/sales-order/migrations.ts', 'services/sales-order/sample-data.ts', 'test/support/grow-orders.ts'];
+  const hash = createHash('sha256');
+  for (const source of sources) hash.update(readFileSync(join(projectRoot, source)));
+  const key = `${hash.digest('hex').slice(0, 12)}_${args['customers-per-order'].replace('.', '_')}`;
+  if (store === 'postgres') {
+    const name = (size) => `restlayer_scale_cache_${key}_${size}`;
+    const exists = async (size) => (await admin(`SELECT 1 FROM pg_database WHERE datname = '${name(size)}'`)).rowCount > 0;
+    return {
+      async restore(size) {
+        if (!await exists(size)) return false;
+        await admin(`DROP DATABASE ${scratch} WITH (FORCE)`);
+        await admin(`CREATE DATABASE ${scratch} TEMPLATE ${name(size)}`);
+        return true;
+      },
+      async save(size) {
+        await admin(`DROP DATABASE IF EXISTS ${name(size)}`);
+        await admin(`CREATE DATABASE ${name(size)} TEMPLATE ${scratch}`);
+      },
+    };
+  }
+  const dir = join(tmpdir(), 'restlayer-scale-cache');
+  const file = (size) => join(dir, `${key}-${size}.db`);
+  return {
+    // The growing process closed the database, so its WAL is checkpointed into the file.
+    async restore(size, basePath) {
+      if (!existsSync(file(size))) return false;
+      for (const suffix of ['-wal', '-shm']) rmSync(basePath + suffix, { force: true });
+      copyFileSync(file(size), basePath);
+      return true;
+    },
+    async save(size, basePath) {
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(basePath, file(size));
+    },
+  };
+}
+
 async function measureStore(store) {
   const dir = mkdtempSync(join(tmpdir(), `restlayer-scale-${store}-`));
   const scratch = `restlayer_scale_${process.pid}`;
@@ -143,7 +190,7 @@ async function measureStore(store) {
     const c = new pg.Client({ connectionString: pgAdminUrl });
     await c.connect();
     try {
-      await c.query(statement);
+      return await c.query(statement);
     } finally {
       await c.end();
     }
@@ -158,9 +205,20 @@ async function measureStore(store) {
   try {
     const prepared = await prepareRestlayer(dir, { postgresUrl });
     const env = restlayerEnv(prepared.keys, prepared.basePath, postgresUrl);
+    const cache = grownCache(store, admin, scratch);
+    let token = prepared.accessToken;
     const results = [];
     for (const size of sizes) {
-      const grown = await grow(env, size);
+      let grown;
+      const started = performance.now();
+      if (!args.fresh && await cache.restore(size, prepared.basePath)) {
+        // The copy holds the bench user of the run that grew it: a session for this run's token.
+        token = await issueToken(env);
+        grown = { fromCache: true, growSeconds: round((performance.now() - started) / 1000) };
+      } else {
+        grown = await grow(env, size);
+        await cache.save(size, prepared.basePath);
+      }
       const loadBefore = load();
       const server = await startProcess({
         name: `scale-${store}-${size}`,
@@ -171,7 +229,7 @@ async function measureStore(store) {
         ready: /restlayer is serving (http:\/\/\S+)/,
       });
       try {
-        const get = client(server.url, prepared.accessToken);
+        const get = client(server.url, token);
         const total = async (path) => JSON.parse(await get(path)).totalCount;
         const deep = {
           DEEP_ORDERS: await total('/sales-order?take=0&getTotalCount=true'),
@@ -179,7 +237,8 @@ async function measureStore(store) {
           DEEP_CUSTOMERS: await total('/customer?take=0&getTotalCount=true'),
         };
         const pathOf = (template) => template.replace(/DEEP_\w+/, (k) => String(Math.floor(deep[k] * 0.9)));
-        console.log(`\n${store}: ${grown.orders.toLocaleString('en')} orders, ${deep.DEEP_CUSTOMERS.toLocaleString('en')} customers (grown in ${grown.growSeconds} s), load ${loadBefore.join(' ')}`);
+        const how = grown.fromCache ? 'copied from an earlier run in' : 'grown in';
+        console.log(`\n${store}: ${deep.DEEP_ORDERS.toLocaleString('en')} orders, ${deep.DEEP_CUSTOMERS.toLocaleString('en')} customers (${how} ${grown.growSeconds} s), load ${loadBefore.join(' ')}`);
         const timings = {};
         for (const [name, template] of shapes) {
           try {
@@ -192,7 +251,7 @@ async function measureStore(store) {
         }
         const stalled = await stall(get, pathOf(shapes.find(([name]) => name === deepest)[1]));
         console.log(`  cheap request idle p50/p99 ${stalled.idle.p50Ms}/${stalled.idle.p99Ms} ms, during the deepest page ${stalled.duringDeepPage.p50Ms}/${stalled.duringDeepPage.p99Ms} ms (×${stalled.p99Ratio})`);
-        results.push({ size, orders: grown.orders, customers: deep.DEEP_CUSTOMERS, growSeconds: grown.growSeconds, loadAverage: { before: loadBefore, after: load() }, timings, stall: stalled });
+        results.push({ size, orders: deep.DEEP_ORDERS, customers: deep.DEEP_CUSTOMERS, growSeconds: grown.growSeconds, fromCache: grown.fromCache ?? false, loadAverage: { before: loadBefore, after: load() }, timings, stall: stalled });
       } finally {
         await server.stop();
       }
@@ -242,7 +301,7 @@ function markdown(report) {
     }
     lines.push('', '| orders | customers | grown in s | load average (1/5/15 min) before → after | cheap p50/p99 idle | during deepest page | p99 ratio |', '|---:|---:|---:|---|---:|---:|---:|');
     for (const r of results) {
-      lines.push(`| ${r.orders.toLocaleString('en')} | ${r.customers.toLocaleString('en')} | ${r.growSeconds} | ${r.loadAverage.before.join(' ')} → ${r.loadAverage.after.join(' ')} | ${r.stall.idle.p50Ms} / ${r.stall.idle.p99Ms} | ${r.stall.duringDeepPage.p50Ms} / ${r.stall.duringDeepPage.p99Ms} | ${r.stall.p99Ratio} |`);
+      lines.push(`| ${r.orders.toLocaleString('en')} | ${r.customers.toLocaleString('en')} | ${r.growSeconds}${r.fromCache ? ' (copied)' : ''} | ${r.loadAverage.before.join(' ')} → ${r.loadAverage.after.join(' ')} | ${r.stall.idle.p50Ms} / ${r.stall.idle.p99Ms} | ${r.stall.duringDeepPage.p50Ms} / ${r.stall.duringDeepPage.p99Ms} | ${r.stall.p99Ratio} |`);
     }
     lines.push('');
   }

@@ -48,8 +48,12 @@ export async function prepareRestlayer(dir, { tokenMinutes = 240, postgresUrl } 
   const basePath = join(dir, 'base.db');
   const env = restlayerEnv(keys, basePath, postgresUrl);
   await runCli(['user', 'add', benchUser, '--role', 'User', '--password-stdin'], env, benchPassword + '\n');
-  const issued = JSON.parse(await runCli(['token', 'issue', '--user', benchUser, '--minutes', String(tokenMinutes), '--json'], env));
-  return { dir, keys, basePath, accessToken: issued.accessToken };
+  return { dir, keys, basePath, accessToken: await issueToken(env, tokenMinutes) };
+}
+
+/** A new access token of the bench user (its session in the database `env` names), good for `minutes`. */
+export async function issueToken(env, minutes = 240) {
+  return JSON.parse(await runCli(['token', 'issue', '--user', benchUser, '--minutes', String(minutes), '--json'], env)).accessToken;
 }
 
 /** A copy of the base database for one instance (the CLI closed it, so the WAL is checkpointed, but copy it anyway). */
