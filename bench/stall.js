@@ -61,6 +61,7 @@ async function measure(prepared, readWorkers) {
     nodeArgs: [join(benchDir, 'stall-server.js'), join(dir, 'routes')],
     env: { ...restlayerEnv(prepared.keys, copyDatabase(prepared, name)), Storage__Sqlite__ReadWorkers: String(readWorkers), Storage__QueryTimeoutSeconds: '60' },
     cwd: projectRoot,
+    stderrFile: join(dir, `${name}.log`),
     ready: /stall server serving (http:\/\/\S+)/,
   });
   try {

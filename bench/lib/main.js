@@ -167,6 +167,8 @@ export async function main() {
           JWT_KEY: prepared.keys.signing,
           JWT_ISSUER: 'restlayer',
           JWT_AUDIENCE: 'restlayer',
+          // The peer with a logger of its own (Fastify's pino) logs every request, as restlayer does.
+          LOG_FILE: join(dir, `${peer.name}.log`),
         },
         cwd: benchDir,
         cpus: serverCpus,
@@ -185,7 +187,7 @@ export async function main() {
     if (wanted('restlayer-lookup')) {
       targets.push({
         name: 'restlayer-lookup', server: rl['restlayer-lookup'], request: `GET ${lookupPath} (bearer)`,
-        description: 'restlayer, NODE_ENV=production, log level warn: the full chain (front door: request id, security headers, error boundary, request log; query limit; cookie-session bypass for bearer calls; router; caller gate: koa-jwt with the verified-token cache and the session check; envelope runner with the error scope and timeout)',
+        description: 'restlayer, NODE_ENV=production, request log at info (to a file): the full chain (front door: request id, security headers, error boundary, request log; query limit; cookie-session bypass for bearer calls; router; caller gate: koa-jwt with the verified-token cache and the session check; envelope runner with the error scope and timeout)',
         load: { request: lookupRequest },
       });
     }

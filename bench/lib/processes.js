@@ -1,7 +1,7 @@
 // Server processes: spawned (optionally pinned to a CPU with taskset), waited for until they print their URL,
 // watched through /proc (RSS, CPU time) and stopped with SIGTERM (SIGKILL after a grace period).
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 
 const running = new Set();
 
@@ -27,28 +27,33 @@ export function pinSelf(cpus) {
 /**
  * Starts `node ...nodeArgs` and resolves once its stdout matches `ready` (the first group is the URL).
  * With `cpus`, the process runs under `taskset -c cpus` (taskset execs node, so the pid is node's).
+ * With `stderrFile`, the process writes its stderr (restlayer's request log) straight to that file, as a server
+ * writes its log in production, rather than through a pipe the runner would spend CPU draining.
  */
-export function startProcess({ name, nodeArgs, env, cwd, cpus, ready, timeoutMs = 60_000 }) {
+export function startProcess({ name, nodeArgs, env, cwd, cpus, ready, stderrFile, timeoutMs = 60_000 }) {
   const command = cpus ? 'taskset' : process.execPath;
   const args = cpus ? ['-c', cpus, process.execPath, ...nodeArgs] : nodeArgs;
-  const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderrFd = stderrFile ? openSync(stderrFile, 'a') : 'pipe';
+  const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', stderrFd] });
+  if (stderrFile) closeSync(stderrFd);
   running.add(child);
   let stdout = '';
-  let stderr = '';
+  let piped = '';
+  const stderr = () => (stderrFile ? readFileSync(stderrFile, 'utf8') : piped).slice(-20_000);
   const exited = new Promise((resolve) => child.once('close', (code, signal) => {
     running.delete(child);
     resolve({ code, signal });
   }));
-  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+  child.stderr?.setEncoding('utf8').on('data', (chunk) => {
     // Keep the tail only: a server under load may log, and the runner must not grow with it.
-    stderr = (stderr + chunk).slice(-20_000);
+    piped = (piped + chunk).slice(-20_000);
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`${name} did not start within ${timeoutMs} ms`)), timeoutMs);
     const fail = (err) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
-      reject(new Error(`${err.message}\n--- ${name} stderr ---\n${stderr}`));
+      reject(new Error(`${err.message}\n--- ${name} stderr ---\n${stderr()}`));
     };
     exited.then((exit) => fail(new Error(`${name} ended before it was ready (${JSON.stringify(exit)})`)));
     child.stdout.setEncoding('utf8').on('data', function onData(chunk) {
@@ -63,7 +68,7 @@ export function startProcess({ name, nodeArgs, env, cwd, cpus, ready, timeoutMs 
         pid: child.pid,
         url: match[1],
         exited,
-        stderr: () => stderr,
+        stderr,
         stop: (graceMs = 10_000) => stopChild(child, exited, graceMs),
       });
     });

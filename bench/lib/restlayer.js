@@ -21,8 +21,8 @@ function runCli(args, env, input) {
   });
 }
 
-/** The environment of every restlayer process of the run (CLI and servers), on database `dbPath`. */
-export function restlayerEnv(keys, dbPath) {
+/** The environment of every restlayer process of the run (CLI and servers), on SQLite `dbPath` or `postgresUrl`. */
+export function restlayerEnv(keys, dbPath, postgresUrl) {
   const env = { NODE_ENV: 'production' };
   for (const name of ['PATH', 'HOME', 'TMPDIR']) if (process.env[name]) env[name] = process.env[name];
   return {
@@ -30,25 +30,30 @@ export function restlayerEnv(keys, dbPath) {
     Authentication__Schemes__Bearer__SigningKeys__0__Issuer: 'restlayer',
     Authentication__Schemes__Bearer__SigningKeys__0__Value: keys.signing,
     Authentication__Cookie__Keys: keys.cookie,
-    Storage__Sqlite__Path: dbPath,
-    Log__Level: 'warn',
+    ...(postgresUrl ? { Storage__Provider: 'postgres', Storage__Postgres__Url: postgresUrl } : { Storage__Sqlite__Path: dbPath }),
+    // Every request writes its line, as in production (pino, through its worker thread).
+    Log__Level: 'info',
     // Several servers run at once; metrics (one fixed port each) are measured on their own by metrics-cost.js.
     Metrics__Port: '0',
   };
 }
 
 /**
- * Creates and seeds the base database (the first CLI call migrates it and loads the sample orders), adds the
- * bench user, and issues an access token good for the whole run (its session is in the database, so it is valid on
- * every copy).
+ * Creates and seeds the base database, SQLite in `dir` or the (empty) PostgreSQL database at `postgresUrl` (the first
+ * CLI call migrates it and loads the sample orders), adds the bench user, and issues an access token good for the
+ * whole run (its session is in the database, so it is valid on every copy).
  */
-export async function prepareRestlayer(dir, { tokenMinutes = 240 } = {}) {
+export async function prepareRestlayer(dir, { tokenMinutes = 240, postgresUrl } = {}) {
   const keys = { signing: randomBytes(32).toString('base64'), cookie: randomBytes(32).toString('base64') };
   const basePath = join(dir, 'base.db');
-  const env = restlayerEnv(keys, basePath);
+  const env = restlayerEnv(keys, basePath, postgresUrl);
   await runCli(['user', 'add', benchUser, '--role', 'User', '--password-stdin'], env, benchPassword + '\n');
-  const issued = JSON.parse(await runCli(['token', 'issue', '--user', benchUser, '--minutes', String(tokenMinutes), '--json'], env));
-  return { dir, keys, basePath, accessToken: issued.accessToken };
+  return { dir, keys, basePath, accessToken: await issueToken(env, tokenMinutes) };
+}
+
+/** A new access token of the bench user (its session in the database `env` names), good for `minutes`. */
+export async function issueToken(env, minutes = 240) {
+  return JSON.parse(await runCli(['token', 'issue', '--user', benchUser, '--minutes', String(minutes), '--json'], env)).accessToken;
 }
 
 /** A copy of the base database for one instance (the CLI closed it, so the WAL is checkpointed, but copy it anyway). */
@@ -59,7 +64,10 @@ export function copyDatabase(prepared, name) {
   return path;
 }
 
-/** Starts `restlayer serve` on its own database copy; `nodeFlags` go before the script (e.g. --cpu-prof), `env` adds settings. */
+/**
+ * Starts `restlayer serve` on its own database copy; `nodeFlags` go before the script (e.g. --cpu-prof), `env` adds
+ * settings. Its log (stderr) goes to NAME.log next to the database.
+ */
 export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extra = {} } = {}) {
   const env = { ...restlayerEnv(prepared.keys, copyDatabase(prepared, name)), ...extra };
   return startProcess({
@@ -68,6 +76,7 @@ export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extr
     env,
     cwd: projectRoot,
     cpus,
+    stderrFile: join(prepared.dir, `${name}.log`),
     ready: /restlayer is serving (http:\/\/\S+)/,
   });
 }

@@ -1,10 +1,12 @@
 // Fastify 5 (no response schema, so JSON.stringify like the others), optionally with @fastify/jwt verifying an HS256
-// bearer token in an onRequest hook.
+// bearer token in an onRequest hook; its request log on when LOG_FILE is set.
 import fastifyJwt from '@fastify/jwt';
 import Fastify from 'fastify';
 import { announce, host, jwtAudience, jwtIssuer, jwtKey, notFound, payloads, port, unauthorized, withJwt } from './common.js';
 
-const app = Fastify({ logger: false });
+// Its pino logger on, as Fastify runs in production: a line when a request comes in and one when it is answered,
+// written to LOG_FILE (restlayer's log goes to a file as well).
+const app = Fastify({ logger: process.env.LOG_FILE ? { level: 'info', file: process.env.LOG_FILE } : false });
 if (withJwt) {
   await app.register(fastifyJwt, { secret: jwtKey, verify: { algorithms: ['HS256'], allowedIss: jwtIssuer, allowedAud: jwtAudience } });
   app.addHook('onRequest', async (request, reply) => {

@@ -7,34 +7,48 @@ const orderColumns = ['status', 'order_date', 'due_date', 'ship_date', 'territor
 const scalar = async (db: Kysely<unknown>, query: ReturnType<typeof sql<{ n: number | string | null }>>) =>
   Number((await query.execute(db)).rows[0]?.n ?? 0);
 
+/** A recursive CTE numbering `copies` copies, on both stores. */
+const numbered = (copies: number) => sql`with recursive copy(i) as (select 1 union all select i + 1 from copy where i < ${sql.lit(copies)})`;
+
+/** `copies` copies of the customers with ids up to `span`, copy i shifted by i × span. */
+const copyCustomers = (db: Kysely<unknown>, copies: number, span: number) => sql`${numbered(copies)}
+  insert into customer (customer_id, name, account_number, territory_id)
+  select c.customer_id + copy.i * ${sql.lit(span)}, c.name, c.account_number, c.territory_id
+  from customer c cross join copy where c.customer_id <= ${sql.lit(span)}`.execute(db);
+
+/** Copies the customers there are (no orders of their own) until there are at least `customers`. */
+async function growCustomers(db: Kysely<unknown>, customers: number): Promise<void> {
+  const copies = Math.ceil(customers / await scalar(db, sql`select count(*) as n from customer`)) - 1;
+  if (copies > 0) await copyCustomers(db, copies, await scalar(db, sql`select max(customer_id) as n from customer`));
+}
+
 /**
  * Grows the sample to about `orders` orders by copying the seeded orders and their customers (new ids and order
- * numbers, same dates and statuses), so lists keep the sample's shape at scale; then refreshes the planner's
- * statistics. Answers the number of orders.
+ * numbers, same dates and statuses), so lists keep the sample's shape at scale, and the customers to at least
+ * `options.customers` (the sample has 15 orders a customer); then refreshes the planner's statistics. Answers the
+ * number of orders.
  */
-export async function growOrders(storage: Storage, orders: number): Promise<number> {
+export async function growOrders(storage: Storage, orders: number, options: { customers?: number } = {}): Promise<number> {
   const db = storage.db as unknown as Kysely<unknown>;
   const base = await scalar(db, sql`select count(*) as n from sales_order`);
   const orderSpan = await scalar(db, sql`select max(sales_order_id) as n from sales_order`);
   const customerSpan = await scalar(db, sql`select max(customer_id) as n from customer`);
   const copies = Math.ceil(orders / base) - 1;
   if (copies > 0) {
-    // One statement per table: a recursive CTE numbers the copies on both stores.
-    const numbered = sql`with recursive copy(i) as (select 1 union all select i + 1 from copy where i < ${sql.lit(copies)})`;
-    await sql`${numbered} insert into customer (customer_id, name, account_number, territory_id)
-      select c.customer_id + copy.i * ${sql.lit(customerSpan)}, c.name, c.account_number, c.territory_id
-      from customer c cross join copy where c.customer_id <= ${sql.lit(customerSpan)}`.execute(db);
+    // One statement per table.
+    await copyCustomers(db, copies, customerSpan);
     const columns = sql.join(orderColumns.map((c) => sql.id(c)));
     const copied = sql.join(orderColumns.map((c) => sql.ref(`so.${c}`)));
     const id = sql`so.sales_order_id + copy.i * ${sql.lit(orderSpan)}`;
-    await sql`${numbered} insert into sales_order (sales_order_id, sales_order_number, customer_id, ${columns})
+    await sql`${numbered(copies)} insert into sales_order (sales_order_id, sales_order_number, customer_id, ${columns})
       select ${id}, 'SO' || (${id}), so.customer_id + copy.i * ${sql.lit(customerSpan)}, ${copied}
       from sales_order so cross join copy where so.sales_order_id <= ${sql.lit(orderSpan)}`.execute(db);
-    if (storage.values.provider === 'postgres') {
-      // Later inserts take ids after the copies.
-      await sql`select setval(pg_get_serial_sequence('sales_order', 'sales_order_id'), max(sales_order_id)) from sales_order`.execute(db);
-      await sql`select setval(pg_get_serial_sequence('customer', 'customer_id'), max(customer_id)) from customer`.execute(db);
-    }
+  }
+  await growCustomers(db, options.customers ?? 0);
+  if (storage.values.provider === 'postgres') {
+    // Later inserts take ids after the copies.
+    await sql`select setval(pg_get_serial_sequence('sales_order', 'sales_order_id'), max(sales_order_id)) from sales_order`.execute(db);
+    await sql`select setval(pg_get_serial_sequence('customer', 'customer_id'), max(customer_id)) from customer`.execute(db);
   }
   // VACUUM also marks the pages all-visible, which PostgreSQL's index-only scans need (autovacuum would, later).
   await sql.raw(storage.values.provider === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);

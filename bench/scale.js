@@ -1,0 +1,321 @@
+// Lists at scale (issue 15): grows the sample (12k orders) step by step to the sizes given, by INSERT ... SELECT of the
+// orders and customers there are, and at each size times every list shape a grid sends over HTTP against a
+// `restlayer serve` process (production settings, request log on), then a cheap request's p50/p99 idle and while the
+// deepest page runs in a loop. SQLite in a temp folder; PostgreSQL in a scratch database created and dropped here.
+//   node bench/scale.js [--sizes 12000,100000,1000000] [--stores sqlite,postgres] [--runs 21] [--stall-seconds 5]
+//                       [--customers-per-order 1]   (customers grown to this × the orders; the sample has 1/15)
+//                       [--fresh]   (grow anew instead of starting from a database grown by an earlier run)
+// Writes results/scale.json (a store's entry replaced, the others kept) and results/scale.md. Build first.
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { killAll, startProcess } from './lib/processes.js';
+import { issueToken, prepareRestlayer, restlayerEnv } from './lib/restlayer.js';
+import { cliPath, projectRoot, resultsDir } from './lib/setup.js';
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '12000,100000,1000000' },
+    stores: { type: 'string', default: 'sqlite,postgres' },
+    runs: { type: 'string', default: '21' },
+    'stall-seconds': { type: 'string', default: '5' },
+    // The sample has 15 orders a customer; the issue grows both lists, so by default customers as many as orders.
+    'customers-per-order': { type: 'string', default: '1' },
+    // Grown databases are kept between runs (see grownCache); --fresh grows anew (and refreshes the cache).
+    fresh: { type: 'boolean', default: false },
+  },
+});
+const sizes = args.sizes.split(',').map(Number);
+const runs = Number(args.runs);
+const stallMs = Number(args['stall-seconds']) * 1000;
+const pgAdminUrl = process.env.RESTLAYER_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The issue's bounds at 1M orders. */
+const target = { medianMs: 50, growth: 5 };
+
+const built = (path) => import(pathToFileURL(join(projectRoot, 'dist', path)).href);
+const { loadConfig } = await built('lib/config/load.js');
+const { openStorage } = await built('lib/storage/open-storage.js');
+const { allModules } = await built('lib/services.js');
+const { application } = await built('services/index.js');
+const { growOrders } = await built('test/support/grow-orders.js');
+
+const byDate = 'sort[0].fieldName=orderDate&sort[0].sortDirection=Descending';
+/** [name, path]; DEEP_ORDERS, DEEP_SHIPPED and DEEP_CUSTOMERS become 90 % of the matching rows. */
+const shapes = [
+  ['orders: first page (default sort)', '/sales-order?take=50'],
+  ['orders: count only', '/sales-order?take=0&getTotalCount=true'],
+  ['orders: status=5, newest first, count', `/sales-order?take=50&status=5&${byDate}&getTotalCount=true`],
+  ['orders: status=5, newest, skip 90 %', `/sales-order?take=50&status=5&${byDate}&skip=DEEP_SHIPPED`],
+  ['orders: skip 90 %, no filter', '/sales-order?take=50&skip=DEEP_ORDERS'],
+  ['orders: sorted by customerName', '/sales-order?take=50&sort[0].fieldName=customerName'],
+  ['orders: sorted by totalDue desc', '/sales-order?take=50&sort[0].fieldName=totalDue&sort[0].sortDirection=Descending'],
+  ['orders: sorted by dueDate', '/sales-order?take=50&sort[0].fieldName=dueDate'],
+  ['orders: salesOrderNumber SW + count', '/sales-order?take=50&salesOrderNumber=SO54&salesOrderNumber.operator=SW&getTotalCount=true'],
+  ['orders: one month, totalDue desc', '/sales-order?take=50&orderDate=2024-03-01&orderDate=2024-03-31T23:59:59Z&sort[0].fieldName=totalDue&sort[0].sortDirection=Descending'],
+  ['orders: territoryId=4 + count', '/sales-order?take=50&territoryId=4&getTotalCount=true'],
+  ['orders: salesPersonId=277 + count', '/sales-order?take=50&salesPersonId=277&getTotalCount=true'],
+  ['orders: onlineOrderFlag=true + count', '/sales-order?take=50&onlineOrderFlag=true&getTotalCount=true'],
+  ['orders: totalDue 1000..1100 + count', '/sales-order?take=50&totalDue=1000&totalDue=1100&getTotalCount=true'],
+  ['orders: customerName SW Ma + count', '/sales-order?take=50&customerName=Ma&customerName.operator=SW&getTotalCount=true'],
+  ['customers: first page', '/customer?take=50'],
+  ['customers: name SW Ma + count', '/customer?take=50&name=Ma&name.operator=SW&getTotalCount=true'],
+  ['customers: skip 90 %', '/customer?take=50&skip=DEEP_CUSTOMERS'],
+];
+/** The slow request of the stall measurement: the deepest page. */
+const deepest = 'orders: skip 90 %, no filter';
+/** Cheap requests, in turn. */
+const cheapPaths = ['/health/live', '/lookup-table/operators'];
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+const round = (x) => Math.round(x * 10) / 10;
+const load = () => loadavg().map((x) => Math.round(x * 100) / 100);
+
+function client(url, token) {
+  return async (path) => {
+    const res = await fetch(url + path, { headers: { Authorization: `Bearer ${token}` } });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 300)}`);
+    return text;
+  };
+}
+
+/** Median and p95 of `runs` sequential requests (after 2 unmeasured), in ms. */
+async function time(get, path) {
+  const times = [];
+  for (let i = 0; i < runs + 2; i++) {
+    const started = performance.now();
+    await get(path);
+    if (i >= 2) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { medianMs: round(percentile(times, 0.5)), p95Ms: round(percentile(times, 0.95)) };
+}
+
+/** One loop of cheap requests for `ms`; their p50/p99. */
+async function cheapLoop(get, ms) {
+  const times = [];
+  const until = performance.now() + ms;
+  for (let i = 0; performance.now() < until; i++) {
+    const started = performance.now();
+    await get(cheapPaths[i % cheapPaths.length]);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { n: times.length, p50Ms: round(percentile(times, 0.5)), p99Ms: round(percentile(times, 0.99)) };
+}
+
+/** A cheap request's p50/p99 idle, then while the deepest page is requested in a loop (the issue's criterion). */
+async function stall(get, deepPath) {
+  await cheapLoop(get, 1000);
+  const idle = await cheapLoop(get, stallMs);
+  let stop = false;
+  let slowRequests = 0;
+  const slow = (async () => {
+    while (!stop) {
+      await get(deepPath);
+      slowRequests++;
+    }
+  })();
+  const during = await cheapLoop(get, stallMs);
+  stop = true;
+  await slow;
+  return { idle, duringDeepPage: during, slowRequests, p99Ratio: Math.round((during.p99Ms / idle.p99Ms) * 100) / 100 };
+}
+
+/** Grows the database in this process (the server is stopped meanwhile), as the tests' helper does. */
+async function grow(env, size) {
+  const { config } = loadConfig({ env });
+  const storage = await openStorage(config, allModules(application.modules));
+  try {
+    const started = performance.now();
+    await growOrders(storage, size, { customers: size * Number(args['customers-per-order']) });
+    return { growSeconds: round((performance.now() - started) / 1000) };
+  } finally {
+    await storage.close();
+  }
+}
+
+/**
+ * Grown databases kept between runs, so a second run starts at 1M in seconds: a SQLite file in the temp folder, a
+ * PostgreSQL database used as a template. The key covers what shapes the data: the schema, the sample and the growing.
+ */
+function grownCache(store, admin, scratch) {
+  const sources = ['lib/auth/module.ts', 'lib/storage/migrations.ts', 'lib/storage/list-indexes.ts', 'services/customer/migrations.ts',
+    'services/sales-order/migrations.ts', 'services/sales-order/sample-data.ts', 'test/support/grow-orders.ts'];
+  const hash = createHash('sha256');
+  for (const source of sources) hash.update(readFileSync(join(projectRoot, source)));
+  const key = `${hash.digest('hex').slice(0, 12)}_${args['customers-per-order'].replace('.', '_')}`;
+  if (store === 'postgres') {
+    const name = (size) => `restlayer_scale_cache_${key}_${size}`;
+    const exists = async (size) => (await admin(`SELECT 1 FROM pg_database WHERE datname = '${name(size)}'`)).rowCount > 0;
+    return {
+      async restore(size) {
+        if (!await exists(size)) return false;
+        await admin(`DROP DATABASE ${scratch} WITH (FORCE)`);
+        await admin(`CREATE DATABASE ${scratch} TEMPLATE ${name(size)}`);
+        return true;
+      },
+      async save(size) {
+        await admin(`DROP DATABASE IF EXISTS ${name(size)}`);
+        await admin(`CREATE DATABASE ${name(size)} TEMPLATE ${scratch}`);
+      },
+    };
+  }
+  const dir = join(tmpdir(), 'restlayer-scale-cache');
+  const file = (size) => join(dir, `${key}-${size}.db`);
+  return {
+    // The growing process closed the database, so its WAL is checkpointed into the file.
+    async restore(size, basePath) {
+      if (!existsSync(file(size))) return false;
+      for (const suffix of ['-wal', '-shm']) rmSync(basePath + suffix, { force: true });
+      copyFileSync(file(size), basePath);
+      return true;
+    },
+    async save(size, basePath) {
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(basePath, file(size));
+    },
+  };
+}
+
+async function measureStore(store) {
+  const dir = mkdtempSync(join(tmpdir(), `restlayer-scale-${store}-`));
+  const scratch = `restlayer_scale_${process.pid}`;
+  const admin = async (statement) => {
+    const c = new pg.Client({ connectionString: pgAdminUrl });
+    await c.connect();
+    try {
+      return await c.query(statement);
+    } finally {
+      await c.end();
+    }
+  };
+  let postgresUrl;
+  if (store === 'postgres') {
+    const url = new URL(pgAdminUrl);
+    url.pathname = `/${scratch}`;
+    postgresUrl = url.toString();
+    await admin(`CREATE DATABASE ${scratch}`);
+  }
+  try {
+    const prepared = await prepareRestlayer(dir, { postgresUrl });
+    const env = restlayerEnv(prepared.keys, prepared.basePath, postgresUrl);
+    const cache = grownCache(store, admin, scratch);
+    let token = prepared.accessToken;
+    const results = [];
+    for (const size of sizes) {
+      let grown;
+      const started = performance.now();
+      if (!args.fresh && await cache.restore(size, prepared.basePath)) {
+        // The copy holds the bench user of the run that grew it: a session for this run's token.
+        token = await issueToken(env);
+        grown = { fromCache: true, growSeconds: round((performance.now() - started) / 1000) };
+      } else {
+        grown = await grow(env, size);
+        await cache.save(size, prepared.basePath);
+      }
+      const loadBefore = load();
+      const server = await startProcess({
+        name: `scale-${store}-${size}`,
+        nodeArgs: [cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'],
+        env,
+        cwd: projectRoot,
+        stderrFile: join(dir, `serve-${size}.log`),
+        ready: /restlayer is serving (http:\/\/\S+)/,
+      });
+      try {
+        const get = client(server.url, token);
+        const total = async (path) => JSON.parse(await get(path)).totalCount;
+        const deep = {
+          DEEP_ORDERS: await total('/sales-order?take=0&getTotalCount=true'),
+          DEEP_SHIPPED: await total('/sales-order?take=0&status=5&getTotalCount=true'),
+          DEEP_CUSTOMERS: await total('/customer?take=0&getTotalCount=true'),
+        };
+        const pathOf = (template) => template.replace(/DEEP_\w+/, (k) => String(Math.floor(deep[k] * 0.9)));
+        const how = grown.fromCache ? 'copied from an earlier run in' : 'grown in';
+        console.log(`\n${store}: ${deep.DEEP_ORDERS.toLocaleString('en')} orders, ${deep.DEEP_CUSTOMERS.toLocaleString('en')} customers (${how} ${grown.growSeconds} s), load ${loadBefore.join(' ')}`);
+        const timings = {};
+        for (const [name, template] of shapes) {
+          try {
+            timings[name] = await time(get, pathOf(template));
+          } catch (err) {
+            timings[name] = { error: err.message };
+          }
+          const t = timings[name];
+          console.log(`  ${name.padEnd(40)} ${t.error ? t.error : `median ${String(t.medianMs).padStart(7)}   p95 ${String(t.p95Ms).padStart(7)}`}`);
+        }
+        const stalled = await stall(get, pathOf(shapes.find(([name]) => name === deepest)[1]));
+        console.log(`  cheap request idle p50/p99 ${stalled.idle.p50Ms}/${stalled.idle.p99Ms} ms, during the deepest page ${stalled.duringDeepPage.p50Ms}/${stalled.duringDeepPage.p99Ms} ms (×${stalled.p99Ratio})`);
+        results.push({ size, orders: deep.DEEP_ORDERS, customers: deep.DEEP_CUSTOMERS, growSeconds: grown.growSeconds, fromCache: grown.fromCache ?? false, loadAverage: { before: loadBefore, after: load() }, timings, stall: stalled });
+      } finally {
+        await server.stop();
+      }
+    }
+    return results;
+  } finally {
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+    if (postgresUrl) await admin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+  }
+}
+
+/** Growth factor of each shape from the smallest size to the largest, and what misses the issue's bounds there. */
+function verdicts(results) {
+  const first = results[0];
+  const last = results.at(-1);
+  return Object.fromEntries(shapes.map(([name]) => {
+    const a = first.timings[name];
+    const b = last.timings[name];
+    const growth = a?.medianMs && b?.medianMs ? Math.round((b.medianMs / a.medianMs) * 10) / 10 : null;
+    const misses = [];
+    if (b?.error) misses.push('error');
+    if (b?.medianMs > target.medianMs) misses.push(`median > ${target.medianMs} ms`);
+    if (growth > target.growth) misses.push(`growth > ${target.growth}`);
+    return [name, { growth, misses }];
+  }));
+}
+
+function markdown(report) {
+  const lines = ['# Lists at scale (bench/scale.js)', '',
+    `${report.runs} sequential requests per shape (take=50) after 2 unmeasured, HTTP time in ms, one \`restlayer serve\` process`,
+    '(NODE_ENV=production, request log at info to a file), client in another process, nothing pinned. Cheap request:',
+    `${cheapPaths.join(' and ')} in turn, one loop, ${report.stallSeconds} s idle then ${report.stallSeconds} s while the deepest page`,
+    `(\`${deepest}\`) is requested in a loop. **Bold**: misses the issue's bound at the largest size (median > ${target.medianMs} ms or`,
+    `growth > ${target.growth}).`, `Node ${process.version}, ${report.date}.`, ''];
+  for (const [store, results] of Object.entries(report.stores)) {
+    const v = verdicts(results);
+    const head = results.map((r) => `${r.orders.toLocaleString('en')} median / p95`);
+    lines.push(`## ${store}`, '', `| shape | ${head.join(' | ')} | growth |`, `|---|${head.map(() => '---:').join('|')}|---:|`);
+    for (const [name] of shapes) {
+      const cells = results.map((r) => {
+        const t = r.timings[name];
+        return t?.error ? 'error' : t ? `${t.medianMs} / ${t.p95Ms}` : '–';
+      });
+      const mark = (s) => (v[name].misses.length ? `**${s}**` : s);
+      lines.push(`| ${mark(name)} | ${cells.join(' | ')} | ${mark(v[name].growth ?? '–')} |`);
+    }
+    lines.push('', '| orders | customers | grown in s | load average (1/5/15 min) before → after | cheap p50/p99 idle | during deepest page | p99 ratio |', '|---:|---:|---:|---|---:|---:|---:|');
+    for (const r of results) {
+      lines.push(`| ${r.orders.toLocaleString('en')} | ${r.customers.toLocaleString('en')} | ${r.growSeconds}${r.fromCache ? ' (copied)' : ''} | ${r.loadAverage.before.join(' ')} → ${r.loadAverage.after.join(' ')} | ${r.stall.idle.p50Ms} / ${r.stall.idle.p99Ms} | ${r.stall.duringDeepPage.p50Ms} / ${r.stall.duringDeepPage.p99Ms} | ${r.stall.p99Ratio} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+const jsonPath = join(resultsDir, 'scale.json');
+const report = existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : { stores: {} };
+Object.assign(report, { date: new Date().toISOString(), runs, stallSeconds: stallMs / 1000 });
+try {
+  for (const store of args.stores.split(',')) report.stores[store] = await measureStore(store);
+} finally {
+  killAll();
+}
+writeFileSync(jsonPath, JSON.stringify(report, null, 2) + '\n');
+writeFileSync(join(resultsDir, 'scale.md'), markdown(report));
+console.log(`\nwrote ${jsonPath} and scale.md`);
