@@ -97,10 +97,10 @@ describe('PATCH /sales-order/{id}: JSON merge patch (contract part 3)', () => {
     else expect(after.accountNumber).to.equal(before.accountNumber);
   });
 
-  it('is described in the OpenAPI document with an application/merge-patch+json body', async () => {
+  it('is described in the OpenAPI document with an application/merge-patch+json body (plain JSON taken as one too)', async () => {
     const doc = (await server.call('/openapi.json')).body.result;
     const op = doc.paths['/sales-order/{_salesOrderId}'].patch;
     expect(op.operationId).to.equal('ISalesOrderService.patch');
-    expect(Object.keys(op.requestBody.content)).to.deep.equal(['application/merge-patch+json']);
+    expect(Object.keys(op.requestBody.content)).to.deep.equal(['application/merge-patch+json', 'application/json']);
   });
 });
