@@ -105,8 +105,8 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   async readList(criteria: SalesOrder_ReadListInput_Criteria): Promise<Output<SalesOrder_ReadListOutput[]>> {
-    const { rows, totalCount } = await readListRows<SalesOrderSortField, ListRow>(this.storage, salesOrderList, criteria, this.options);
-    return Output.of(rows.map((r) => this.listItem(r)), totalCount);
+    const { rows, totalCount, nextCursor } = await readListRows<SalesOrderSortField, ListRow>(this.storage, salesOrderList, criteria, this.options);
+    return Output.of(rows.map((r) => this.listItem(r)), totalCount, nextCursor);
   }
 
   /** Business rules shared by create and update; structural checks already ran in the route. */

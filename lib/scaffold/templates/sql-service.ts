@@ -66,8 +66,8 @@ export function sqlServiceFile(spec: ServiceSpec): string {
 
   const readList = lines(
     `  async readList(criteria: ${pascal}_ReadListInput_Criteria): Promise<Output<${pascal}_ReadListOutput[]>> {`,
-    `    const { rows, totalCount } = await readListRows<${listFields}, ListRow>(this.storage, ${camel}List, criteria, this.options);`,
-    '    return Output.of(rows.map((r) => this.listItem(r)), totalCount);',
+    `    const { rows, totalCount, nextCursor } = await readListRows<${listFields}, ListRow>(this.storage, ${camel}List, criteria, this.options);`,
+    '    return Output.of(rows.map((r) => this.listItem(r)), totalCount, nextCursor);',
     '  }',
   );
 
