@@ -11,6 +11,9 @@ export interface OrderTerm {
 /** A value of the row a cursor points after; dates are tagged, to be bound as dates again. */
 type CursorValue = string | number | boolean | null | { date: string };
 
+/** Why a cursor that does not parse, or holds values of the wrong kinds, is refused. */
+export const CURSOR_EDITED = 'cursor is not a cursor this service made: give the nextCursor of the previous page as it came.';
+
 /** Why a cursor is refused, as the message of a 400 on `cursor`. */
 export class CursorError extends Error {}
 
@@ -42,11 +45,11 @@ export function decodeCursor(text: string, fingerprint: string, terms: number): 
   try {
     parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
-    throw new CursorError('cursor is not a cursor this service made: give the nextCursor of the previous page as it came.');
+    throw new CursorError(CURSOR_EDITED);
   }
   const { list, after } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { list?: unknown; after?: unknown };
   if (typeof list !== 'string' || !Array.isArray(after) || after.length !== terms || !after.every(isValue)) {
-    throw new CursorError('cursor is not a cursor this service made: give the nextCursor of the previous page as it came.');
+    throw new CursorError(CURSOR_EDITED);
   }
   if (list !== fingerprint) {
     throw new CursorError('cursor belongs to a list with other filters or another sort: page with the criteria the cursor came with, or start again with cursor= (empty).');

@@ -3,7 +3,7 @@ import { currentErrors } from '../envelope/request-scope.js';
 import type { FieldCriterion, ListOptions } from '../validation/criteria.js';
 import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
-import { CursorError, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
+import { CURSOR_EDITED, CursorError, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
 import type { SqlValues } from './sql-values.js';
 import type { Storage } from './storage.js';
 
@@ -149,18 +149,29 @@ export async function readListRows<F extends string, R>(
   const skip = criteria.skip ?? 0;
   // A cursor's page seeks through an index whatever its depth; only an offset page may be read from the end.
   const deep = skip >= DEEP_SKIP && criteria.cursor == null;
+  const refuseCursor = (why: string) => {
+    currentErrors().error('Validation', 'Input_InvalidCursor', why, { property: 'cursor' });
+    return { rows: [] };
+  };
   let query: ListSql<R & Record<string, unknown>>;
   try {
     query = listSql(def, deep ? { ...criteria, getTotalCount: true } : criteria, storage.values, take);
   } catch (err) {
-    if (!(err instanceof CursorError)) throw err;
-    currentErrors().error('Validation', 'Input_InvalidCursor', err.message, { property: 'cursor' });
-    return { rows: [] };
+    if (err instanceof CursorError) return refuseCursor(err.message);
+    throw err;
   }
   const tables = [def.table, ...(def.joins ?? []).map((j) => j.table)];
   const total = query.count && (await exactCount(db, query.count, tables));
   if (deep && total !== undefined && skip > total / 2) query = listSql(def, criteria, storage.values, take, fromEnd(total, skip, take));
-  const rows = deep && total !== undefined && skip >= total ? [] : (await query.page.execute(db)).rows;
+  let rows: (R & Record<string, unknown>)[] = [];
+  try {
+    if (!(deep && total !== undefined && skip >= total)) rows = (await query.page.execute(db)).rows;
+  } catch (err) {
+    // A cursor's values are bound as they came; one the column's type refuses (PostgreSQL's class 22, data exception:
+    // text where a date goes) was edited by hand.
+    if (criteria.cursor && /^22/.test(String((err as { code?: unknown }).code))) return refuseCursor(CURSOR_EDITED);
+    throw err;
+  }
   let nextCursor: string | undefined;
   if (rows.length > take) {
     rows.length = take;
