@@ -6,6 +6,8 @@ import type { SqlValues } from './sql-values.js';
 export interface OrderTerm {
   ref: string;
   descending: boolean;
+  /** False for NOT NULL columns: their range is a plain comparison, which an index seeks to. */
+  nullable: boolean;
 }
 
 /** A value of the row a cursor points after; dates are tagged, to be bound as dates again. */
@@ -64,7 +66,8 @@ export function decodeCursor(text: string, fingerprint: string, terms: number): 
  */
 export function afterCursor(terms: readonly OrderTerm[], after: readonly CursorValue[], values: SqlValues): RawBuilder<SqlBool> {
   const bind = (v: Exclude<CursorValue, null>) => (typeof v === 'object' ? values.date(new Date(v.date)) : typeof v === 'boolean' ? values.bool(v) : v);
-  const nullsFirst = (t: OrderTerm) => (values.provider === 'sqlite') !== t.descending;
+  // A NOT NULL column has no NULLs to fall after the cursor's value: as if they came first.
+  const nullsFirst = (t: OrderTerm) => !t.nullable || (values.provider === 'sqlite') !== t.descending;
   const equal = (t: OrderTerm, v: CursorValue) => (v === null ? sql<SqlBool>`${sql.ref(t.ref)} is null` : sql<SqlBool>`${sql.ref(t.ref)} = ${bind(v)}`);
   const beyond = (t: OrderTerm, v: CursorValue, orEqual: boolean) => {
     const col = sql.ref(t.ref);

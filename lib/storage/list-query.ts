@@ -31,6 +31,12 @@ export interface ListDefinition<F extends string> {
   joins?: readonly ListJoin[];
   /** The row's columns, as `alias.column` or `alias.column as name`. */
   select: readonly string[];
+  /**
+   * The fields whose columns are NOT NULL. A cursor's page seeks to its place in an index through a plain range of
+   * the first sort column only on these; on the others, NULLs may sort after the cursor's value, and the range must
+   * let them in too, which an index cannot seek (the page still comes right, walking more of the index).
+   */
+  notNull?: readonly F[];
 }
 
 /** The criteria a list takes: filters by field name plus paging, count and sort. */
@@ -93,8 +99,8 @@ export function listSql<F extends string, R>(
   const sortAliases = new Set(sort.map((s) => aliasOf(def.columns[s.fieldName])));
   const joinKeys = (def.joins ?? []).filter((j) => sortAliases.has(j.alias)).map((j) => j.key);
   const terms: OrderTerm[] = [
-    ...sort.map((s) => ({ ref: def.columns[s.fieldName], descending: s.sortDirection === 'Descending' })),
-    ...[...joinKeys, def.id].map((ref) => ({ ref, descending: tieBreak })),
+    ...sort.map((s) => ({ ref: def.columns[s.fieldName], descending: s.sortDirection === 'Descending', nullable: !def.notNull?.includes(s.fieldName) })),
+    ...[...joinKeys, def.id].map((ref) => ({ ref, descending: tieBreak, nullable: false })),
   ];
   const orderBy = (reverse: boolean) => sql.join(terms.map((t) => sql`${sql.ref(t.ref)} ${t.descending !== reverse ? sql`desc` : sql`asc`}`));
 

@@ -33,6 +33,7 @@ export const customerList: ListDefinition<CustomerSortField | CustomerFilterFiel
     territoryId: 'customer.territory_id',
   },
   select: listColumns.map((column) => `customer.${column}`),
+  notNull: ['customerId', 'name'],
 };
 
 export type CustomerServiceOptions = ListLimits;

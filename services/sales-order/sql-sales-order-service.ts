@@ -43,6 +43,7 @@ export const salesOrderList: ListDefinition<SalesOrderSortField> = {
   },
   joins: [{ table: 'customer', alias: 'c', key: 'c.customer_id', refers: 'so.customer_id' }],
   select: listColumns,
+  notNull: ['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'customerName', 'totalDue', 'onlineOrderFlag'],
 };
 
 export type SalesOrderServiceOptions = ListLimits;
