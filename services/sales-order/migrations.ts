@@ -99,8 +99,12 @@ export function salesOrderMigrations(values: SqlValues): Record<string, Migratio
     },
     '0005-list-changes': {
       // Every write bumps the orders' change generation: exact counts are kept while it stands (lib/storage/count-cache.ts).
+      // A count after a write reads the deduplicated status index (PostgreSQL), kept all-visible by autovacuum.
       async up(db: Kysely<unknown>) {
         await trackListChanges(db, values, 'sales_order');
+        const { createCountIndex, vacuumSoon } = listIndexes(db, values, 'sales_order', 'sales_order_id');
+        await createCountIndex('ix_sales_order_status_count', 'status');
+        await vacuumSoon();
       },
     },
   };
