@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { BoundedMap } from '../bounded-map.js';
-import { generationOf } from './list-changes.js';
+import { LIST_CHANGE_TABLE, generationOf } from './list-changes.js';
 
 /** Counts kept per database; a key is the count's SQL and parameters. */
 const COUNTS_KEPT = 1_000;
@@ -15,6 +15,18 @@ const caches = new WeakMap<object, BoundedMap<string, KeptCount>>();
 
 type Count = RawBuilder<{ count: number | string }>;
 
+/** Whether a database has the generation table (a migration that tracks a table made it), asked once per database. */
+const tracking = new WeakMap<object, Promise<boolean>>();
+
+function tracksChanges<DB>(db: Kysely<DB>): Promise<boolean> {
+  let known = tracking.get(db);
+  if (!known) {
+    known = sql`select count(*) as n from ${sql.table(LIST_CHANGE_TABLE)} where 1 = 0`.execute(db).then(() => true, () => false);
+    tracking.set(db, known);
+  }
+  return known;
+}
+
 /**
  * The exact count of `count`'s rows. A count of most of a large table walks most of an index (~50 ms per million
  * entries on SQLite, more on PostgreSQL); this one is kept with the generation of `tables` it was read at
@@ -23,6 +35,7 @@ type Count = RawBuilder<{ count: number | string }>;
  * the generation on, and the next request counts again. Tables without change tracking are counted every time.
  */
 export async function exactCount<DB>(db: Kysely<DB>, count: Count, tables: readonly string[]): Promise<number> {
+  if (!(await tracksChanges(db))) return Number((await count.execute(db)).rows[0].count);
   const compiled = count.compile(db);
   const key = `${compiled.sql}\n${JSON.stringify(compiled.parameters)}`;
   const cache = caches.get(db) ?? caches.set(db, new BoundedMap(COUNTS_KEPT)).get(db)!;

@@ -101,6 +101,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     ...listed.map((f) => `    ${f.name}: '${table}.${f.column}',`),
     '  },',
     `  select: listColumns.map((column) => \`${table}.\${column}\`),`,
+    `  notNull: [${quoted([id, ...listed.filter((f) => f.required).map((f) => f.name)])}],`,
     '};',
     '',
     `export type ${pascal}ServiceOptions = ListLimits;`,
