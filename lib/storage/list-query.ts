@@ -169,9 +169,9 @@ export async function readListRows<F extends string, R>(
   const tables = [def.table, ...(def.joins ?? []).map((j) => j.table)];
   const total = query.count && (await exactCount(db, query.count, tables));
   if (deep && total !== undefined && skip > total / 2) query = listSql(def, criteria, storage.values, take, fromEnd(total, skip, take));
-  let rows: (R & Record<string, unknown>)[] = [];
+  let rows: (R & Record<string, unknown>)[];
   try {
-    if (!(deep && total !== undefined && skip >= total)) rows = (await query.page.execute(db)).rows;
+    rows = (await query.page.execute(db)).rows;
   } catch (err) {
     // A cursor's values are bound as they came; one the column's type refuses (PostgreSQL's class 22, data exception:
     // text where a date goes) was edited by hand.
