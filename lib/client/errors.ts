@@ -45,9 +45,10 @@ export class OperationNotSupportedError extends Error {
  * An Output built on the client. It has the fields of lib/envelope/output.ts's Output (so it is one, to the type
  * system) but is a plain object: that class's module reaches AsyncLocalStorage, which a browser bundle cannot hold.
  */
-export function clientOutput<T>(result: T | undefined, messages: ErrorMessage[], totalCount?: number): Output<T> {
-  const output: { result: T | undefined; messages: ErrorMessage[]; totalCount?: number } = { result, messages };
+export function clientOutput<T>(result: T | undefined, messages: ErrorMessage[], totalCount?: number, nextCursor?: string): Output<T> {
+  const output: { result: T | undefined; messages: ErrorMessage[]; totalCount?: number; nextCursor?: string } = { result, messages };
   if (totalCount !== undefined) output.totalCount = totalCount;
+  if (nextCursor !== undefined) output.nextCursor = nextCursor;
   return output as Output<T>;
 }
 

@@ -135,7 +135,7 @@ export class HttpCore {
     }
     // 304 Not Modified (a conditional GET) has no body: no result, no messages; the caller keeps what it had.
     if (!text && response.status === 304) return clientOutput<T>(undefined, []);
-    let envelope: { result?: unknown; messages?: unknown; totalCount?: unknown };
+    let envelope: { result?: unknown; messages?: unknown; totalCount?: unknown; nextCursor?: unknown };
     try {
       envelope = JSON.parse(text) as typeof envelope;
     } catch {
@@ -146,7 +146,8 @@ export class HttpCore {
     }
     const totalCount = typeof envelope.totalCount === 'number' ? envelope.totalCount : undefined;
     const result = envelope.result === undefined ? undefined : (reviveDates(envelope.result, dates) as T);
-    return clientOutput<T>(result, envelope.messages, totalCount);
+    const nextCursor = typeof envelope.nextCursor === 'string' ? envelope.nextCursor : undefined;
+    return clientOutput<T>(result, envelope.messages, totalCount, nextCursor);
   }
 
   /** Forgets the cookies of a cookie login (Node). */

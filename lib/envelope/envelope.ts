@@ -4,6 +4,8 @@ export interface Envelope {
   result?: unknown;
   messages: ReturnType<typeof toWire>[];
   totalCount?: number;
+  /** Our addition to the contract: the next page's cursor, on lists paged with `cursor`. */
+  nextCursor?: string;
 }
 
 /**
@@ -39,15 +41,16 @@ export function serializeEnvelope(body: Envelope): string | Buffer {
     const json = JSON.stringify(body);
     return json.includes('null') ? JSON.stringify(body, dropNulls) : json;
   }
-  if (!body.messages.length && body.totalCount == null) return body.result.envelopeAlone;
+  if (!body.messages.length && body.totalCount == null && body.nextCursor == null) return body.result.envelopeAlone;
   const { result, ...rest } = body;
   return `{"result":${result.json},${JSON.stringify(rest, dropNulls).slice(1)}`;
 }
 
 /** The one response body of the API: `result` is dropped when null or when any message is an error. */
-export function envelope(messages: readonly ErrorMessage[], result?: unknown, totalCount?: number): Envelope {
+export function envelope(messages: readonly ErrorMessage[], result?: unknown, totalCount?: number, nextCursor?: string): Envelope {
   const wire = messages.map(toWire);
   const body: Envelope = result != null && !messages.some(isError) ? { result, messages: wire } : { messages: wire };
   if (totalCount != null) body.totalCount = totalCount;
+  if (nextCursor != null && body.result !== undefined) body.nextCursor = nextCursor;
   return body;
 }

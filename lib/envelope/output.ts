@@ -7,10 +7,12 @@ export class Output<T = void> {
     readonly result: T | undefined,
     readonly messages: ErrorMessage[] = [],
     readonly totalCount?: number,
+    /** On lists paged with `cursor`: the cursor of the next page, while there is one. */
+    readonly nextCursor?: string,
   ) {}
 
   /** An output carrying the current request's messages. */
-  static of<T>(result?: T, totalCount?: number): Output<T> {
-    return new Output(result, currentErrors().messages, totalCount);
+  static of<T>(result?: T, totalCount?: number, nextCursor?: string): Output<T> {
+    return new Output(result, currentErrors().messages, totalCount, nextCursor);
   }
 }

@@ -77,6 +77,10 @@ function criteriaParameters(criteria: CriteriaSchema<Record<string, AnyFieldSpec
     },
     { name: 'getTotalCount', in: 'query', required: false, description: 'Add totalCount, the number of matching rows.', schema: { type: 'boolean' } },
     {
+      name: 'cursor', in: 'query', required: false, schema: { type: 'string', maxLength: 4096 },
+      description: 'Keyset paging: empty to start, then the nextCursor of the previous page (same filters and sort; 400 on cursor otherwise). The answer carries nextCursor while more rows follow.',
+    },
+    {
       name: 'sort[0].fieldName', in: 'query', required: false, schema: { type: 'string', enum: [...criteria.sortable] },
       description: 'The first sort key; sort[1].fieldName, sort[2].fieldName, ... add more. Rows are finally ordered by id.',
     },
@@ -103,6 +107,7 @@ function successSchema(resultName: string | undefined, list: boolean): JsonSchem
   if (!resultName) return ref('schemas', 'Envelope');
   const properties: JsonSchema = { result: ref('schemas', resultName), messages: { type: 'array', items: ref('schemas', 'Message') } };
   if (list) properties.totalCount = { type: 'integer', minimum: 0, description: 'Only when getTotalCount=true was asked.' };
+  if (list) properties.nextCursor = { type: 'string', description: 'Only when paging with cursor and more rows follow: the cursor of the next page.' };
   return { type: 'object', required: ['messages'], additionalProperties: false, properties };
 }
 
@@ -235,6 +240,7 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
             result: { description: "The operation's result; absent when null or when a message is an Error or Critical. Nulls are never written." },
             messages: { type: 'array', items: ref('schemas', 'Message') },
             totalCount: { type: 'integer', minimum: 0, description: 'Only on lists, when getTotalCount=true was asked.' },
+            nextCursor: { type: 'string', description: 'Only on lists paged with cursor, while more rows follow.' },
           },
         },
         ...results,

@@ -104,7 +104,7 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
         errors.addAll(messagesOf(ctx, err));
       }
       const messages = errors.addAll(output?.messages ?? []).messages;
-      respond(ctx, messages, output?.result, output?.totalCount, location ? 201 : 200);
+      respond(ctx, messages, output?.result, output?.totalCount, location ? 201 : 200, output?.nextCursor);
       if (ctx.status === 201) ctx.set('Location', location!);
       else if (ctx.status === 200 && (ctx.method === 'GET' || ctx.method === 'HEAD') && notModified(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {
         ctx.status = 304;

@@ -1,7 +1,9 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { currentErrors } from '../envelope/request-scope.js';
 import type { FieldCriterion, ListOptions } from '../validation/criteria.js';
+import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
+import { CURSOR_EDITED, CursorError, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
 import type { SqlValues } from './sql-values.js';
 import type { Storage } from './storage.js';
 
@@ -29,6 +31,12 @@ export interface ListDefinition<F extends string> {
   joins?: readonly ListJoin[];
   /** The row's columns, as `alias.column` or `alias.column as name`. */
   select: readonly string[];
+  /**
+   * The fields whose columns are NOT NULL. A cursor's page seeks to its place in an index through a plain range of
+   * the first sort column only on these; on the others, NULLs may sort after the cursor's value, and the range must
+   * let them in too, which an index cannot seek (the page still comes right, walking more of the index).
+   */
+  notNull?: readonly F[];
 }
 
 /** The criteria a list takes: filters by field name plus paging, count and sort. */
@@ -37,10 +45,23 @@ export type ListCriteria<F extends string> = ListOptions<F> & { readonly [K in F
 export interface ListSql<R> {
   /** One page (take + 1 rows, to tell whether the cap cut it): its keys first, then its rows. */
   page: RawBuilder<R>;
-  /** The page's keys, in the list's order: the part that walks an index. */
+  /** The page's keys, in the list's order (or its reverse, for a page read from the end): the part that walks an index. */
   keys: RawBuilder<{ list_key: number }>;
   count?: RawBuilder<{ count: number | string }>;
+  /** What a cursor of this list must carry (lib/storage/list-cursor.ts), and how many order terms it holds. */
+  fingerprint: string;
+  terms: number;
 }
+
+/** The rows a page reads: `limit` keys after `offset`, in the list's order or, from the end, in its reverse. */
+export interface PageWindow {
+  offset: number;
+  limit: number;
+  fromEnd: boolean;
+}
+
+/** A page's rows carry the values of the order's terms under these names when the client pages with a cursor. */
+const orderValue = (i: number) => `list_order_${i}`;
 
 const aliasOf = (column: string) => column.slice(0, column.indexOf('.'));
 
@@ -53,13 +74,17 @@ function selected(column: string) {
 /**
  * The SQL of one list request. A page selects its keys first, from the narrowest index that holds the filter and sort
  * columns (and no joins they do not name), and reads the rows of only those keys: a deep `skip` then walks index
- * entries, not rows and their customers. The count joins only what the filters name.
+ * entries, not rows and their customers. The count joins only what the filters name. A cursor (keyset paging) seeks
+ * to the row after the cursor's through the same index, whatever the depth. Throws CursorError for a cursor that is
+ * not one of this list's.
  */
-export function listSql<F extends string, R>(def: ListDefinition<F>, criteria: ListCriteria<F>, values: SqlValues, take: number): ListSql<R> {
+export function listSql<F extends string, R>(
+  def: ListDefinition<F>, criteria: ListCriteria<F>, values: SqlValues, take: number,
+  window: PageWindow = { offset: criteria.skip ?? 0, limit: take + 1, fromEnd: false },
+): ListSql<R> {
   const fields = Object.keys(def.columns) as F[];
   const filters = fields.filter((name) => criteria[name]).map((name) => ({ name, criterion: criteria[name] as FieldCriterion<unknown> }));
   const conditions = filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, values));
-  const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
   const table = sql`${sql.table(def.table)} as ${sql.id(def.alias)}`;
   // The rows of a page are read in the page's order of keys: SQLite otherwise may walk a whole sort index to skip
   // its sort of take + 1 rows. A CROSS JOIN fixes SQLite's join order; PostgreSQL's planner starts at the page itself.
@@ -68,29 +93,34 @@ export function listSql<F extends string, R>(def: ListDefinition<F>, criteria: L
     .map((j) => sql`${joinWord(inOrder)} ${sql.table(j.table)} as ${sql.id(j.alias)} on ${sql.ref(j.key)} = ${sql.ref(j.refers)}`), sql` `);
 
   const sort = criteria.sort ?? [];
-  const direction = (d: string | undefined) => (d === 'Descending' ? sql`desc` : sql`asc`);
   // Ties are broken in the first key's direction, so a descending sort walks its index backwards with no sort step;
   // a sort on a joined column takes the join's key first, as that index (name, key) hands the rows over in that order.
-  const tieBreak = direction(sort[0]?.sortDirection);
+  const tieBreak = sort[0]?.sortDirection === 'Descending';
   const sortAliases = new Set(sort.map((s) => aliasOf(def.columns[s.fieldName])));
   const joinKeys = (def.joins ?? []).filter((j) => sortAliases.has(j.alias)).map((j) => j.key);
-  const orderBy = sql.join([
-    ...sort.map((s) => sql`${sql.ref(def.columns[s.fieldName])} ${direction(s.sortDirection)}`),
-    ...[...joinKeys, def.id].map((key) => sql`${sql.ref(key)} ${tieBreak}`),
-  ]);
+  const terms: OrderTerm[] = [
+    ...sort.map((s) => ({ ref: def.columns[s.fieldName], descending: s.sortDirection === 'Descending', nullable: !def.notNull?.includes(s.fieldName) })),
+    ...[...joinKeys, def.id].map((ref) => ({ ref, descending: tieBreak, nullable: false })),
+  ];
+  const orderBy = (reverse: boolean) => sql.join(terms.map((t) => sql`${sql.ref(t.ref)} ${t.descending !== reverse ? sql`desc` : sql`asc`}`));
+
+  const fingerprint = listFingerprint(def.table, filters, sort);
+  const seek = criteria.cursor ? [afterCursor(terms, decodeCursor(criteria.cursor, fingerprint, terms.length), values)] : [];
+  const where = (all: RawBuilder<SqlBool>[]) => (all.length ? sql`where ${sql.join(all, sql` and `)}` : sql``);
 
   const filterAliases = new Set(filters.map(({ name }) => aliasOf(def.columns[name])));
   const keyJoins = joins(new Set([...filterAliases, ...sortAliases]));
-  const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where}
-    order by ${orderBy} limit ${take + 1} offset ${criteria.skip ?? 0}`;
+  const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where([...conditions, ...seek])}
+    order by ${orderBy(window.fromEnd)} limit ${window.limit} offset ${window.offset}`;
   const everyJoin = new Set((def.joins ?? []).map((j) => j.alias));
-  const page = sql<R>`select ${sql.join(def.select.map(selected))}
+  const columns = [...def.select.map(selected), ...(criteria.cursor == null ? [] : terms.map((t, i) => sql`${sql.ref(t.ref)} as ${sql.id(orderValue(i))}`))];
+  const page = sql<R>`select ${sql.join(columns)}
     from (${keys}) as list_page ${joinWord(true)} ${table} on ${sql.ref(def.id)} = list_page.list_key ${joins(everyJoin, true)}
-    order by ${orderBy}`;
+    order by ${orderBy(false)}`;
   const count = criteria.getTotalCount
-    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where}`
+    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(conditions)}`
     : undefined;
-  return { page, keys, count };
+  return { page, keys, count, fingerprint, terms: terms.length };
 }
 
 /** `RestAPI:MaxRows`: the default and the cap of `take`. */
@@ -99,24 +129,66 @@ export interface ListLimits {
 }
 
 /**
- * Runs a list request: the page (capped at `maxRows`, with a `Service_MaxRows` warning when the cap cut it) and, when
- * asked for, the count of every match. Both go through the store's reader: a list is the query that can grow slow,
- * so it runs off the event loop and is stopped (503 Request_Timeout) past `Storage:QueryTimeoutSeconds`.
+ * From this skip on, a page may be read from the end of the list (it needs the count, kept by lib/storage/count-cache.ts):
+ * an offset walks that many index entries, so one past the middle walks fewer from the other end.
+ */
+const DEEP_SKIP = 1_000;
+
+/** The window of a page past the middle of `total` matches, read from the end: the same rows, fewer entries walked. */
+function fromEnd(total: number, skip: number, take: number): PageWindow {
+  const end = Math.min(skip + take + 1, total);
+  return { offset: total - end, limit: Math.max(end - skip, 0), fromEnd: true };
+}
+
+/**
+ * Runs a list request: the page (capped at `maxRows`, with a `Service_MaxRows` warning when the cap cut it), the count
+ * of every match when asked for, and the next page's cursor when the client pages with one (`cursor`). Both go
+ * through the store's reader: a list is the query that can grow slow, so it runs off the event loop and is stopped
+ * (503 Request_Timeout) past `Storage:QueryTimeoutSeconds`. Counts are exact; they are kept while the tables they
+ * read do not change. A cursor that is not one of this list's is a 400 on `cursor`, and no rows.
  */
 export async function readListRows<F extends string, R>(
   storage: Pick<Storage, 'reader' | 'values'>, def: ListDefinition<F>, criteria: ListCriteria<F>, { maxRows }: ListLimits,
-): Promise<{ rows: R[]; totalCount?: number }> {
+): Promise<{ rows: R[]; totalCount?: number; nextCursor?: string }> {
   const db = storage.reader;
   const take = Math.min(criteria.take ?? maxRows, maxRows);
-  const query = listSql<F, R>(def, criteria, storage.values, take);
-  const { rows } = await query.page.execute(db);
+  const skip = criteria.skip ?? 0;
+  // A cursor's page seeks through an index whatever its depth; only an offset page may be read from the end.
+  const deep = skip >= DEEP_SKIP && criteria.cursor == null;
+  const refuseCursor = (why: string) => {
+    currentErrors().error('Validation', 'Input_InvalidCursor', why, { property: 'cursor' });
+    return { rows: [] };
+  };
+  let query: ListSql<R & Record<string, unknown>>;
+  try {
+    query = listSql(def, deep ? { ...criteria, getTotalCount: true } : criteria, storage.values, take);
+  } catch (err) {
+    if (err instanceof CursorError) return refuseCursor(err.message);
+    throw err;
+  }
+  const tables = [def.table, ...(def.joins ?? []).map((j) => j.table)];
+  const total = query.count && (await exactCount(db, query.count, tables));
+  if (deep && total !== undefined && skip > total / 2) query = listSql(def, criteria, storage.values, take, fromEnd(total, skip, take));
+  let rows: (R & Record<string, unknown>)[];
+  try {
+    rows = (await query.page.execute(db)).rows;
+  } catch (err) {
+    // A cursor's values are bound as they came; one the column's type refuses (PostgreSQL's class 22, data exception:
+    // text where a date goes) was edited by hand.
+    if (criteria.cursor && /^22/.test(String((err as { code?: unknown }).code))) return refuseCursor(CURSOR_EDITED);
+    throw err;
+  }
+  let nextCursor: string | undefined;
   if (rows.length > take) {
     rows.length = take;
+    if (criteria.cursor != null && take > 0) {
+      nextCursor = encodeCursor(query.fingerprint, Array.from({ length: query.terms }, (_, i) => rows[take - 1][orderValue(i)]));
+    }
     // Only a cut made by the cap is worth a warning; a caller's own (smaller or equal) take is not.
     if (criteria.take == null || criteria.take > maxRows) {
       currentErrors().warning('Service_MaxRows', `Only the first ${maxRows} rows are returned. Narrow the criteria or page with skip and take.`);
     }
   }
-  const counted = query.count && (await query.count.execute(db)).rows[0];
-  return { rows, totalCount: counted ? Number(counted.count) : undefined };
+  if (criteria.cursor != null) for (const row of rows) for (let i = 0; i < query.terms; i++) delete row[orderValue(i)];
+  return { rows, totalCount: criteria.getTotalCount ? total : undefined, nextCursor };
 }

@@ -23,6 +23,11 @@ export interface ListOptions<F extends string = string> {
   take?: number;
   getTotalCount?: boolean;
   sort?: SortField<F>[];
+  /**
+   * Keyset paging (lib/storage/list-cursor.ts): the `nextCursor` of the previous page, or '' to start paging this way.
+   * The answer then carries the cursor of the next page while there is one.
+   */
+  cursor?: string;
 }
 
 /** How a field filters: a list field takes several values (In), a range field two (BW). */
@@ -79,7 +84,7 @@ const invalid = (code: string, text: string, property: string) => message('Valid
 
 /**
  * The query-string form of list criteria (contract part 3): `field=v` (repeatable), `field.operator=OP`,
- * `skip`, `take`, `getTotalCount`, `sort[i].fieldName`, `sort[i].sortDirection`, all names case-insensitive.
+ * `skip`, `take`, `getTotalCount`, `cursor`, `sort[i].fieldName`, `sort[i].sortDirection`, all names case-insensitive.
  */
 export class CriteriaSchema<S extends Record<string, AnyFieldSpec>, F extends string> {
   private readonly names: Map<string, string>;
@@ -89,6 +94,8 @@ export class CriteriaSchema<S extends Record<string, AnyFieldSpec>, F extends st
     skip: integer({ min: 0 }),
     take: integer({ min: 0 }),
     getTotalCount: boolean(),
+    // Opaque to the client; checked against the list it continues when the list is read.
+    cursor: text({ max: 4096 }),
   } as const;
 
   constructor(readonly fields: S, readonly sortable: readonly F[]) {
@@ -115,7 +122,7 @@ export class CriteriaSchema<S extends Record<string, AnyFieldSpec>, F extends st
         push(operators, this.names.get(lower.slice(0, -9))!, v);
       } else if (this.names.has(lower)) {
         push(values, this.names.get(lower)!, v);
-      } else if (lower === 'skip' || lower === 'take' || lower === 'gettotalcount') {
+      } else if (lower === 'skip' || lower === 'take' || lower === 'gettotalcount' || lower === 'cursor') {
         push(paging, lower === 'gettotalcount' ? 'getTotalCount' : lower, v);
       } else {
         messages.push(invalid('Input_UnknownProperty', `${key} is not a known criteria field.`, key));

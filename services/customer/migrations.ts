@@ -2,6 +2,7 @@
 // then changed by hand: the table already exists (the sales-order module's 0001-sales creates it for its orders), so
 // this module adapts it instead of creating it.
 import { type Kysely, type Migration, sql } from 'kysely';
+import { trackListChanges } from '../../lib/storage/list-changes.js';
 import { listIndexes } from '../../lib/storage/list-indexes.js';
 import type { SqlValues } from '../../lib/storage/sql-values.js';
 
@@ -73,6 +74,12 @@ export function customerMigrations(values: SqlValues): Record<string, Migration>
         const { createFoldedIndex, rekeyListIndex } = listIndexes(db, values, 'customer', 'customer_id');
         for (const column of ['name', 'account_number', 'territory_id']) await rekeyListIndex(`ix_customer_${column}`, column);
         for (const column of ['name', 'account_number']) await createFoldedIndex(`ix_customer_${column}_folded`, column);
+      },
+    },
+    '0003-list-changes': {
+      // Every write bumps the customers' change generation: exact counts are kept while it stands (lib/storage/count-cache.ts).
+      async up(db: Kysely<unknown>) {
+        await trackListChanges(db, values, 'customer');
       },
     },
   };

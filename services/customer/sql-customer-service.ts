@@ -33,6 +33,7 @@ export const customerList: ListDefinition<CustomerSortField | CustomerFilterFiel
     territoryId: 'customer.territory_id',
   },
   select: listColumns.map((column) => `customer.${column}`),
+  notNull: ['customerId', 'name'],
 };
 
 export type CustomerServiceOptions = ListLimits;
@@ -74,8 +75,8 @@ export class SqlCustomerService implements ICustomerService {
   }
 
   async readList(criteria: Customer_ReadListInput_Criteria): Promise<Output<Customer_ReadListOutput[]>> {
-    const { rows, totalCount } = await readListRows<CustomerSortField | CustomerFilterField, ListRow>(this.storage, customerList, criteria, this.options);
-    return Output.of(rows.map((r) => this.listItem(r)), totalCount);
+    const { rows, totalCount, nextCursor } = await readListRows<CustomerSortField | CustomerFilterField, ListRow>(this.storage, customerList, criteria, this.options);
+    return Output.of(rows.map((r) => this.listItem(r)), totalCount, nextCursor);
   }
 
   /** Business rules shared by create and update; structural checks already ran in the route. */

@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { trackListChanges } from '../../lib/storage/list-changes.js';
 import { listIndexes } from '../../lib/storage/list-indexes.js';
 import type { SqlValues } from '../../lib/storage/sql-values.js';
 import type { SalesTables } from './sales-order-tables.js';
@@ -94,6 +95,16 @@ export function salesOrderMigrations(values: SqlValues): Record<string, Migratio
         // One period sorted by amount: the period's keys and amounts come from this index alone, to be sorted.
         await createListIndex('ix_sales_order_order_date_total_due', 'order_date', 'total_due');
         await createFoldedIndex('ix_sales_order_number_folded', 'sales_order_number');
+      },
+    },
+    '0005-list-changes': {
+      // Every write bumps the orders' change generation: exact counts are kept while it stands (lib/storage/count-cache.ts).
+      // A count after a write reads the deduplicated status index (PostgreSQL), kept all-visible by autovacuum.
+      async up(db: Kysely<unknown>) {
+        await trackListChanges(db, values, 'sales_order');
+        const { createCountIndex, vacuumSoon } = listIndexes(db, values, 'sales_order', 'sales_order_id');
+        await createCountIndex('ix_sales_order_status_count', 'status');
+        await vacuumSoon();
       },
     },
   };

@@ -43,6 +43,7 @@ export const salesOrderList: ListDefinition<SalesOrderSortField> = {
   },
   joins: [{ table: 'customer', alias: 'c', key: 'c.customer_id', refers: 'so.customer_id' }],
   select: listColumns,
+  notNull: ['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'customerName', 'totalDue', 'onlineOrderFlag'],
 };
 
 export type SalesOrderServiceOptions = ListLimits;
@@ -105,8 +106,8 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   async readList(criteria: SalesOrder_ReadListInput_Criteria): Promise<Output<SalesOrder_ReadListOutput[]>> {
-    const { rows, totalCount } = await readListRows<SalesOrderSortField, ListRow>(this.storage, salesOrderList, criteria, this.options);
-    return Output.of(rows.map((r) => this.listItem(r)), totalCount);
+    const { rows, totalCount, nextCursor } = await readListRows<SalesOrderSortField, ListRow>(this.storage, salesOrderList, criteria, this.options);
+    return Output.of(rows.map((r) => this.listItem(r)), totalCount, nextCursor);
   }
 
   /** Business rules shared by create and update; structural checks already ran in the route. */

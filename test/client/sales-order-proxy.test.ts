@@ -55,6 +55,25 @@ function everyOperation(context: () => { proxy: SalesOrderProxy; recorder: Retur
     expect(sent.url.searchParams.getAll('status')).to.deep.equal(['1', '5']);
   });
 
+  it('readList: pages forward with cursor and nextCursor, as skip and take page', async () => {
+    const { proxy, recorder } = context();
+    const criteria = { status: { operator: 'EQ' as const, values: [5] }, sort: [{ fieldName: 'orderDate' as const, sortDirection: 'Descending' as const }] };
+    const byOffset = await proxy.readList({ ...criteria, take: 9 });
+    const ids: number[] = [];
+    let cursor = '';
+    for (let page = 0; page < 3; page++) {
+      const output = await proxy.readList({ ...criteria, take: 3, cursor });
+      expect(codes(output)).to.deep.equal([]);
+      expect(output.nextCursor).to.be.a('string');
+      ids.push(...output.result!.map((o) => o.salesOrderId));
+      cursor = output.nextCursor!;
+    }
+    expect(ids).to.deep.equal(byOffset.result!.map((o) => o.salesOrderId));
+    expect(recorder.to('/sales-order').at(-1)!.url.searchParams.get('cursor')).to.be.a('string').with.length.greaterThan(10);
+    const refused = await proxy.readList({ ...criteria, sort: [], cursor });
+    expect(refused.messages.map((m) => [m.code, m.property])).to.deep.equal([['Input_InvalidCursor', 'cursor']]);
+  });
+
   it('readList: a criterion the server refuses comes back as messages with their property', async () => {
     const output = await context().proxy.readList({ customerName: { operator: 'BW', values: ['a'] }, take: -1 });
     expect(output.result).to.equal(undefined);

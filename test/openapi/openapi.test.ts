@@ -121,7 +121,7 @@ describe('OpenAPI 3.1 document', () => {
         expect(list.orderDate.schema.items).to.deep.equal({ type: 'string', format: 'date-time' });
         expect(list.take.schema).to.deep.equal({ type: 'integer', minimum: 0, default: options.maxRows });
         expect(list['sort[0].fieldName'].schema.enum).to.include.members(['orderDate', 'salesOrderId', 'totalDue']);
-        expect(Object.keys(list)).to.include.members(['skip', 'getTotalCount', 'sort[0].sortDirection']);
+        expect(Object.keys(list)).to.include.members(['skip', 'getTotalCount', 'cursor', 'sort[0].sortDirection']);
         if (options.variant === 'A') expect(doc.paths['/auth/logout'].post.requestBody.required).to.equal(false);
       });
 
@@ -145,7 +145,7 @@ describe('OpenAPI 3.1 document', () => {
       it('describes each result from the models the routes declare', () => {
         const schemas = doc.components.schemas;
         const list = doc.paths['/sales-order'].get.responses['200'].content['application/json'].schema;
-        expect(list.properties).to.have.keys('result', 'messages', 'totalCount');
+        expect(list.properties).to.have.keys('result', 'messages', 'totalCount', 'nextCursor');
         const item = schemas['ISalesOrderService.readList.Result'];
         expect(item.type).to.equal('array');
         expect(Object.keys(item.items.properties)).to.deep.equal(['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'shipDate',
@@ -253,11 +253,12 @@ describe('OpenAPI 3.1 document', () => {
       await client.login('oli', 'oli-password-1');
       const proxy = new SalesOrderProxy(client);
       await proxy.readList({ take: 2, getTotalCount: true });
+      await proxy.readList({ take: 2, cursor: '' });
       await proxy.read(1);
       await proxy.update(43659, { status: 99, onlineOrderFlag: true, comment: 'x'.repeat(500) });
       await proxy.create({ customerId: 11000, status: 1, onlineOrderFlag: false });
       for (const path of ['/nope', '/sales-order/x', '/health/ready']) check.envelope((await server.call(path)).body);
-      expect(recorder.sent.map((s) => s.status)).to.deep.equal([200, 200, 404, 400, 201]);
+      expect(recorder.sent.map((s) => s.status)).to.deep.equal([200, 200, 200, 404, 400, 201]);
       for (const sent of recorder.sent) check.envelope(JSON.parse(sent.text!));
     });
 
@@ -269,6 +270,8 @@ describe('OpenAPI 3.1 document', () => {
       const jwt = await server.call('/auth/jwt', { method: 'POST', token: null, body: { userName: 'oli', password: 'oli-password-1' } });
       const probes: [verb: string, template: string, path: string, init?: Parameters<TestServer['call']>[1]][] = [
         ['get', '/sales-order', '/sales-order?take=3&getTotalCount=true'],
+        ['get', '/sales-order', '/sales-order?take=3&cursor='],
+        ['get', '/sales-order', '/sales-order?take=3&cursor=junk'],
         ['get', '/sales-order', '/sales-order?colour=red'],
         ['get', '/sales-order/{_salesOrderId}', '/sales-order/43659'],
         ['get', '/sales-order/{_salesOrderId}', '/sales-order/1'],
@@ -311,7 +314,7 @@ describe('OpenAPI 3.1 document', () => {
         }
       }
       // Each probe got the answer it was meant to get.
-      expect(seen.map((s) => Number(s.split(' ').pop()))).to.deep.equal([200, 400, 200, 404, 400, 201, 200, 409, 413, 415, 200, 200, 409, 200, 304, 404, 200, 200, 200, 401, 401, 200]);
+      expect(seen.map((s) => Number(s.split(' ').pop()))).to.deep.equal([200, 200, 400, 400, 200, 404, 400, 201, 200, 409, 413, 415, 200, 200, 409, 200, 304, 404, 200, 200, 200, 401, 401, 200]);
     });
 
     it('a client that sends the cookies the security schemes name is authenticated; the session cookie alone is not', async () => {

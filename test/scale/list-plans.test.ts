@@ -25,6 +25,8 @@ interface Shape {
    * the page is full, PostgreSQL to hash them for the page's rows.
    */
   scansCustomers?: boolean;
+  /** The keys' plan seeks to the cursor's place: an index condition holds this column's range. */
+  seeks?: RegExp;
 }
 
 const newest = 'sort[0].fieldName=orderDate&sort[0].sortDirection=Descending';
@@ -33,6 +35,9 @@ const shapes: Shape[] = [
   { name: 'first page', service: 'sales-order', query: '', sorted: true },
   { name: 'status, newest first, with the count', service: 'sales-order', query: `status=5&${newest}&getTotalCount=true`, sorted: true },
   { name: 'the same, a page near the end', service: 'sales-order', query: `status=5&${newest}&skip=DEEP` },
+  { name: 'the same, the cursor page near the end', service: 'sales-order', query: `status=5&${newest}&cursor=CURSOR`, sorted: true, seeks: /order_date *</ },
+  { name: 'the cursor page near the end, by id', service: 'sales-order', query: 'cursor=IDCURSOR', seeks: /(sales_order_id|rowid) *>/ },
+  { name: 'customers by name, the cursor page near the end', service: 'customer', query: 'sort[0].fieldName=name&cursor=NAMECURSOR', sorted: true, scansCustomers: true, seeks: /name *>/ },
   { name: 'sorted by customer name', service: 'sales-order', query: 'sort[0].fieldName=customerName', sorted: true },
   { name: 'sorted by customer name, descending', service: 'sales-order', query: 'sort[0].fieldName=customerName&sort[0].sortDirection=Descending', sorted: true },
   { name: 'order number starts with, with the count', service: 'sales-order', query: 'salesOrderNumber=SO54&salesOrderNumber.operator=SW&getTotalCount=true' },
@@ -70,6 +75,15 @@ interface PgPlan {
   Plan: PgNode;
 }
 
+/** The index conditions of a plan, as text: PostgreSQL's Index Cond lines, SQLite's SEARCH steps. */
+async function seekConditions(db: Kysely<unknown>, query: CompiledQuery): Promise<string[]> {
+  if (testProvider === 'postgres') {
+    const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]));
+    return rows.map((r) => r['QUERY PLAN']).filter((line) => /Index Cond:/.test(line));
+  }
+  return (await planOf(db, query)).filter((step) => step.startsWith('SEARCH'));
+}
+
 /** A step that reads every row of a listed table instead of an index's range. */
 const fullScan = (shape: Shape, part: string, plan: string[]) => plan.filter((step) => {
   if (testProvider === 'postgres') return /^Seq Scan on sales_order$/.test(step) || (!shape.scansCustomers && /^Seq Scan on customer$/.test(step));
@@ -85,6 +99,7 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
   let server: TestServer;
   let storage: Storage;
   let deepSkip: number;
+  let cursors: Record<string, string>;
 
   before(async () => {
     server = await startTestServer({ logLevel: 'error' });
@@ -93,12 +108,19 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
     expect(grown).to.be.at.least(ORDERS);
     const counted = await server.call(`/sales-order?status=5&take=0&getTotalCount=true`);
     deepSkip = Math.floor(counted.body.totalCount! * 0.9);
+    // Cursors of rows near the end of three lists, as a client paging forward would hold them.
+    const cursorAt = async (path: string) => (await server.call(`${path}&take=1&cursor=`)).body.nextCursor!;
+    cursors = {
+      CURSOR: await cursorAt(`/sales-order?status=5&${newest}&skip=${deepSkip}`),
+      IDCURSOR: await cursorAt(`/sales-order?skip=${ORDERS - 100}`),
+      NAMECURSOR: await cursorAt(`/customer?sort[0].fieldName=name&skip=5000`),
+    };
   });
   after(() => server?.stop());
 
   for (const shape of shapes) {
     it(`${shape.service}: ${shape.name} reads through indexes`, async () => {
-      const query = shape.query.replace('DEEP', String(deepSkip));
+      const query = shape.query.replace('DEEP', String(deepSkip)).replace(/[A-Z]*CURSOR/, (name) => encodeURIComponent(cursors[name]));
       const reply = await server.call(`/${shape.service}?take=${TAKE}&${query}`);
       expect(reply.status, reply.text).to.equal(200);
       expect(reply.body.result).to.have.length.greaterThan(0);
@@ -116,6 +138,10 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
         expect(fullScan(shape, part, plan), context).to.deep.equal([]);
         expect(plan.some((step) => namesIndex(step) || (fullScan(shape, part, [step]).length === 0 && /^SCAN (so|customer)$/.test(step))), context).to.equal(true);
         if (shape.sorted && part === 'keys') expect(plan.filter(sorts), context).to.deep.equal([]);
+        if (shape.seeks && part === 'keys') {
+          const conditions = await seekConditions(db, sql.compile(db));
+          expect(conditions.some((c) => shape.seeks!.test(c)), `${context}\n  seeks: ${conditions.join('; ')}`).to.equal(true);
+        }
         if (process.env.RESTLAYER_SHOW_PLANS) console.log(`    ${shape.name} ${context}`);
       }
     });

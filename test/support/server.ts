@@ -49,6 +49,7 @@ export interface Envelope {
   result?: any;
   messages: { code: string; message: string; severity: string; type: string; property?: string }[];
   totalCount?: number;
+  nextCursor?: string;
 }
 
 export interface TestServerOptions {

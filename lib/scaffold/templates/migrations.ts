@@ -10,6 +10,7 @@ export function migrationsFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     "import type { Kysely, Migration } from 'kysely';",
+    `import { trackListChanges } from '${ROOT}lib/storage/list-changes.js';`,
     indexed.length > 0 && `import { listIndexes } from '${ROOT}lib/storage/list-indexes.js';`,
     `import type { SqlValues } from '${ROOT}lib/storage/sql-values.js';`,
     '',
@@ -37,6 +38,8 @@ export function migrationsFile(spec: ServiceSpec): string {
     indexed.length > 0 && `        const { ${folded.length ? 'createFoldedIndex, ' : ''}createListIndex } = listIndexes(db, values, '${table}', '${idColumn}');`,
     ...indexed.map((f) => `        await createListIndex('${indexName(spec, f)}', '${f.column}');`),
     ...folded.map((f) => `        await createFoldedIndex('${foldedIndexName(spec, f)}', '${f.column}');`),
+    '        // Every write bumps the table\'s change generation: exact counts are kept while it stands.',
+    `        await trackListChanges(db, values, '${table}');`,
     '      },',
     '      async down(db: Kysely<unknown>) {',
     `        await db.schema.dropTable('${table}').execute();`,

@@ -66,8 +66,8 @@ export function sqlServiceFile(spec: ServiceSpec): string {
 
   const readList = lines(
     `  async readList(criteria: ${pascal}_ReadListInput_Criteria): Promise<Output<${pascal}_ReadListOutput[]>> {`,
-    `    const { rows, totalCount } = await readListRows<${listFields}, ListRow>(this.storage, ${camel}List, criteria, this.options);`,
-    '    return Output.of(rows.map((r) => this.listItem(r)), totalCount);',
+    `    const { rows, totalCount, nextCursor } = await readListRows<${listFields}, ListRow>(this.storage, ${camel}List, criteria, this.options);`,
+    '    return Output.of(rows.map((r) => this.listItem(r)), totalCount, nextCursor);',
     '  }',
   );
 
@@ -101,6 +101,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     ...listed.map((f) => `    ${f.name}: '${table}.${f.column}',`),
     '  },',
     `  select: listColumns.map((column) => \`${table}.\${column}\`),`,
+    `  notNull: [${quoted([id, ...listed.filter((f) => f.required).map((f) => f.name)])}],`,
     '};',
     '',
     `export type ${pascal}ServiceOptions = ListLimits;`,

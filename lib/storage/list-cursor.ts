@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { SqlValues } from './sql-values.js';
+
+/** One term of a list's order: a column and its direction. */
+export interface OrderTerm {
+  ref: string;
+  descending: boolean;
+  /** False for NOT NULL columns: their range is a plain comparison, which an index seeks to. */
+  nullable: boolean;
+}
+
+/** A value of the row a cursor points after; dates are tagged, to be bound as dates again. */
+type CursorValue = string | number | boolean | null | { date: string };
+
+/** Why a cursor that does not parse, or holds values of the wrong kinds, is refused. */
+export const CURSOR_EDITED = 'cursor is not a cursor this service made: give the nextCursor of the previous page as it came.';
+
+/** Why a cursor is refused, as the message of a 400 on `cursor`. */
+export class CursorError extends Error {}
+
+/**
+ * What a cursor continues: the listed table, its filters and its sort. A cursor made for another list, filter or sort
+ * names other rows, so it is refused rather than followed.
+ */
+export function listFingerprint(table: string, filters: readonly unknown[], sort: readonly unknown[]): string {
+  return createHash('sha256').update(JSON.stringify([table, filters, sort])).digest('base64url').slice(0, 22);
+}
+
+/** The cursor after a row: the list's fingerprint and the row's values of the order's terms, as base64url JSON. */
+export function encodeCursor(fingerprint: string, values: readonly unknown[]): string {
+  const wire: CursorValue[] = values.map((v) => (v instanceof Date ? { date: v.toISOString() } : (v as CursorValue)));
+  return Buffer.from(JSON.stringify({ list: fingerprint, after: wire })).toString('base64url');
+}
+
+const isValue = (v: unknown): v is CursorValue => v === null || typeof v === 'string' || typeof v === 'boolean'
+  || (typeof v === 'number' && Number.isFinite(v))
+  || (typeof v === 'object' && Object.keys(v).length === 1 && typeof (v as { date?: unknown }).date === 'string'
+    && !Number.isNaN(Date.parse((v as { date: string }).date)));
+
+/**
+ * The values a cursor holds, checked: they are only ever bound as parameters, but a cursor that is not one of this
+ * list's (edited, truncated, made for another filter or sort) is refused with the reason.
+ */
+export function decodeCursor(text: string, fingerprint: string, terms: number): CursorValue[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw new CursorError(CURSOR_EDITED);
+  }
+  const { list, after } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { list?: unknown; after?: unknown };
+  if (typeof list !== 'string' || !Array.isArray(after) || after.length !== terms || !after.every(isValue)) {
+    throw new CursorError(CURSOR_EDITED);
+  }
+  if (list !== fingerprint) {
+    throw new CursorError('cursor belongs to a list with other filters or another sort: page with the criteria the cursor came with, or start again with cursor= (empty).');
+  }
+  return after;
+}
+
+/**
+ * The rows after the cursor's row in the list's order (keyset paging): the first term's range, which an index on it
+ * seeks to, then the exact "after" over every term. NULLs sort first in SQLite and last in PostgreSQL (ascending),
+ * so where they fall in the walk depends on the provider and the direction.
+ */
+export function afterCursor(terms: readonly OrderTerm[], after: readonly CursorValue[], values: SqlValues): RawBuilder<SqlBool> {
+  const bind = (v: Exclude<CursorValue, null>) => (typeof v === 'object' ? values.date(new Date(v.date)) : typeof v === 'boolean' ? values.bool(v) : v);
+  // A NOT NULL column has no NULLs to fall after the cursor's value: as if they came first.
+  const nullsFirst = (t: OrderTerm) => !t.nullable || (values.provider === 'sqlite') !== t.descending;
+  const equal = (t: OrderTerm, v: CursorValue) => (v === null ? sql<SqlBool>`${sql.ref(t.ref)} is null` : sql<SqlBool>`${sql.ref(t.ref)} = ${bind(v)}`);
+  const beyond = (t: OrderTerm, v: CursorValue, orEqual: boolean) => {
+    const col = sql.ref(t.ref);
+    if (v === null) return nullsFirst(t) ? (orEqual ? sql<SqlBool>`1 = 1` : sql<SqlBool>`${col} is not null`) : (orEqual ? sql<SqlBool>`${col} is null` : sql<SqlBool>`1 = 0`);
+    const op = sql.raw(`${t.descending ? '<' : '>'}${orEqual ? '=' : ''}`);
+    return nullsFirst(t) ? sql<SqlBool>`${col} ${op} ${bind(v)}` : sql<SqlBool>`(${col} ${op} ${bind(v)} or ${col} is null)`;
+  };
+  const steps = terms.map((t, i) => sql.join([...terms.slice(0, i).map((u, j) => equal(u, after[j])), beyond(t, after[i], false)], sql` and `));
+  return sql<SqlBool>`${beyond(terms[0], after[0], true)} and (${sql.join(steps, sql` or `)})`;
+}
