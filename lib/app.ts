@@ -10,6 +10,7 @@ import { jsonBody } from './http/body.js';
 import type { AppExtensions, AppState } from './http/context.js';
 import { frontDoor } from './http/front-door.js';
 import { mergePatchType } from './http/merge-patch-type.js';
+import { privateAnswer } from './http/private-answer.js';
 import { corsFor, queryLimit } from './http/protections.js';
 import { webApp } from './http/web-app.js';
 import type { Logger } from './log.js';
@@ -58,7 +59,7 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
     if (route.variant && route.variant !== auth.Variant) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
     if (!isAnonymous(route, config.RestAPI.PublicDocs)) chain.push(requireCaller(verify, route.roles ?? [], callerOptions));
-    else if (route.identifies) chain.push(requireCaller(verify, [], { ...callerOptions, optional: true }));
+    else if (route.identifies) chain.push(requireCaller(verify, [], { ...callerOptions, optional: true }), privateAnswer);
     if (verb === 'PATCH') chain.push(mergePatchType);
     if (route.body) chain.push(body);
     chain.push(runRoute(route, prefix, config.RestAPI.RequestTimeoutSeconds * 1000));

@@ -15,8 +15,11 @@ export const DOCS_CSP = WEB_APP_CSP.replace("img-src 'self'", "img-src 'self' da
 
 /** Asset URLs carry their content hash, so they never change and may be kept for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** The page and the bare document: always revalidated (ETag), so a new build or route shows at once. */
-const REVALIDATE = 'no-cache';
+/**
+ * The page and the bare document: always revalidated (ETag), so a new build or route shows at once; behind the
+ * PublicDocs gate, kept by the caller's browser only, never by a shared cache that would hand them to anyone.
+ */
+const revalidate = (gated: boolean) => (gated ? 'private, no-cache' : 'no-cache');
 
 type DocsMiddleware = Middleware<AppState, AppExtensions>;
 
@@ -43,8 +46,8 @@ function pageHtml(prefix: string, assets: ReadonlyMap<string, DocsAsset>): strin
 }
 
 /** Answers `body` with a strong ETag, or 304 when the caller has it already. */
-function sendRevalidated(ctx: AppContext, type: string, body: string, etag: string): void {
-  ctx.set('Cache-Control', REVALIDATE);
+function sendRevalidated(ctx: AppContext, type: string, body: string, etag: string, gated: boolean): void {
+  ctx.set('Cache-Control', revalidate(gated));
   ctx.set('ETag', etag);
   ctx.set('Content-Security-Policy', DOCS_CSP);
   if (notModified(ctx.get('If-None-Match'), etag)) {
@@ -68,12 +71,12 @@ export function registerDocs(router: Router<AppState, AppExtensions>, prefix: st
       const html = pageHtml(prefix, docsAssets());
       page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
     }
-    sendRevalidated(ctx, 'text/html; charset=utf-8', page.html, page.etag);
+    sendRevalidated(ctx, 'text/html; charset=utf-8', page.html, page.etag, gate.length > 0);
   });
   router.get('/docs/openapi.json', ...gate, (ctx) => {
     const { document, etag } = servedDocument(ctx.server);
     // Not the tag of /openapi.json: that is the envelope, another representation.
-    sendRevalidated(ctx, 'application/json; charset=utf-8', JSON.stringify(document), etag.replace(/"$/, '-bare"'));
+    sendRevalidated(ctx, 'application/json; charset=utf-8', JSON.stringify(document), etag.replace(/"$/, '-bare"'), gate.length > 0);
   });
   router.get('/docs/assets/:hash/:name', ...gate, (ctx, next) => {
     const asset = docsAssets().get(ctx.params.name);

@@ -85,6 +85,8 @@ export function date(): Struct<Date, null> {
   });
 }
 
+const LAST_CODE_POINT = '\u{10FFFF}';
+
 /** `String.prototype.isWellFormed` (Node 20 has it; TypeScript declares it only from its ES2024 library on). */
 const isWellFormed = (v: string): boolean => (v as string & { isWellFormed(): boolean }).isWellFormed();
 
@@ -96,6 +98,9 @@ export function text(options: { max?: number; min?: number } = {}): Struct<strin
     if (v.includes('\u0000')) return fail('Input_InvalidValue', 'must not contain the NUL character (U+0000).');
     // A lone surrogate (JSON's "\ud800") is not a character: UTF-8 cannot encode it, so a store would keep U+FFFD.
     if (!isWellFormed(v)) return fail('Input_InvalidValue', 'must be well-formed Unicode: it holds a lone surrogate (half of a UTF-16 pair, U+D800 to U+DFFF).');
+    // The last code point, a noncharacter no one types: starts-with filters bound their index range with it
+    // (lib/storage/criteria-sql.ts), so text holding it right after a prefix could never be found by that prefix.
+    if (v.includes(LAST_CODE_POINT)) return fail('Input_InvalidValue', 'must not contain the noncharacter U+10FFFF.');
     if (max !== undefined && v.length > max) return fail('Input_TooLong', `must be at most ${max} characters long.`);
     if (v.length < min) return min === 1 ? required : fail('Input_TooShort', `must be at least ${min} characters long.`);
     return true;

@@ -29,6 +29,9 @@ describe('auth: GET /auth/session (who am I)', function () {
     const reply = await server.call('/auth/session', { token: null });
     expect([reply.status, reply.body]).to.deep.equal([200, { messages: [] }]);
     expect(reply.headers.get('www-authenticate')).to.equal(null);
+    // An answer about the caller: no cache may keep it for the next one.
+    expect(reply.headers.get('cache-control')).to.equal('no-store');
+    expect(reply.headers.get('vary')).to.include('Cookie').and.include('Authorization');
   });
 
   it('answers the user of a cookie session, and no one once it is logged out', async () => {

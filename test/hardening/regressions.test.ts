@@ -175,6 +175,11 @@ describe('hardening regressions', () => {
       expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
       expectError(await server.call('/auth/jwt', { method: 'POST', token: null, body: '{"userName":"al\\ud800ice","password":"x"}' }), 400, 'Input_InvalidValue', 'userName');
 
+      // U+10FFFF bounds the starts-with ranges: text holding it is refused, in bodies and criteria alike.
+      expectError(await sendJson('POST', '/sales-order', order(',"comment":"a\\udbff\\udfff"')), 400, 'Input_InvalidValue', 'comment');
+      expectError(await server.call(`/sales-order?salesOrderNumber=${encodeURIComponent('SO\u{10FFFF}')}&salesOrderNumber.operator=SW`), 400, 'Input_InvalidValue', 'salesOrderNumber');
+      expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
+
       // A surrogate pair is one character (U+1F600): taken and read back as sent.
       const put = await sendJson('PUT', '/sales-order/43701', '{"status":1,"onlineOrderFlag":true,"comment":"smile \\ud83d\\ude00"}');
       expect(put.status, put.text).to.equal(200);

@@ -76,6 +76,9 @@ describe('GET /docs: the API reference page', () => {
     const server = await start(false, '');
     const authenticated = await get(server, '/docs');
     expect(authenticated.status, authenticated.text).to.equal(200);
+    // Behind the gate: the caller's own browser may keep the page and the document, a shared cache may not.
+    expect(authenticated.headers.get('Cache-Control')).to.equal('private, no-cache');
+    expect((await get(server, '/docs/openapi.json')).headers.get('Cache-Control')).to.equal('private, no-cache');
     const paths = ['/docs', '/docs/openapi.json', ...assetPaths(authenticated.text, '')];
     for (const path of paths) {
       const reply = await get(server, path, { token: null });
