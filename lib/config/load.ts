@@ -237,21 +237,21 @@ function ensureSecrets(
   config: AppConfig, problems: string[], warnings: string[], invalid: (key: string) => boolean, generated: Record<string, string>,
 ): string | undefined {
   const production = config.env === 'production';
-  const kept = config.env === 'development' && config.Storage.Sqlite.Path !== ':memory:';
-  let file: string | undefined;
+  const keepsKeys = config.env === 'development' && config.Storage.Sqlite.Path !== ':memory:';
+  // Read (or made) once, whichever secrets are missing.
+  let kept: ReturnType<typeof developmentKeys> | undefined;
   const keep = (which: 'bearer' | 'cookie' | 'authConfig') => {
-    if (!kept) return randomBytes(32).toString('base64');
-    const found = developmentKeys(config.Storage.Sqlite.Path);
-    file = found.path;
-    return found.keys[which];
+    if (!keepsKeys) return randomBytes(32).toString('base64');
+    kept ??= developmentKeys(config.Storage.Sqlite.Path);
+    return kept.keys[which];
   };
   const need = (key: string, missing: () => boolean, generate: () => string) => {
     if (invalid(key) || !missing()) return;
     if (production) problems.push(`${key}: required in production (set ${secretVariable(key)}; restlayer keys generate prints one)`);
     else {
       generated[key.split(':').join('__')] = generate();
-      const where = file
-        ? `using the development key kept in ${file}, shared by the server and the CLI`
+      const where = kept
+        ? `using the development key kept in ${kept.path}, shared by the server and the CLI`
         : 'using a random key for this process only; tokens and cookies will not survive a restart';
       warnings.push(`${key} is not set: ${where} (set ${secretVariable(key)}; restlayer keys generate prints one).`);
     }
@@ -276,5 +276,5 @@ function ensureSecrets(
       problems.push('AuthConfig:SigningKey: must be at least 32 bytes (256 bits) long');
     }
   }
-  return file;
+  return kept?.path;
 }
