@@ -25,6 +25,8 @@ function runCli(args, env, input) {
 export function restlayerEnv(keys, dbPath, postgresUrl) {
   const env = { NODE_ENV: 'production' };
   for (const name of ['PATH', 'HOME', 'TMPDIR']) if (process.env[name]) env[name] = process.env[name];
+  // RESTLAYER_BENCH_<Key> sets a restlayer setting for this run (e.g. RESTLAYER_BENCH_Storage__Sqlite__ReadWorkers=0).
+  const overrides = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('RESTLAYER_BENCH_')).map(([k, v]) => [k.slice(16), v]));
   return {
     ...env,
     Authentication__Schemes__Bearer__SigningKeys__0__Issuer: 'restlayer',
@@ -35,6 +37,7 @@ export function restlayerEnv(keys, dbPath, postgresUrl) {
     Log__Level: 'info',
     // Several servers run at once; metrics (one fixed port each) are measured on their own by metrics-cost.js.
     Metrics__Port: '0',
+    ...overrides,
   };
 }
 
