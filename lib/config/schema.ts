@@ -184,6 +184,11 @@ export const schema = {
         doc: 'Processes with a read-only connection each that run the reader\'s queries off the event loop; 0 reads on the main connection, without a time limit.',
         format: 'count', default: 2,
       },
+      MainThreadReadMilliseconds: {
+        doc: 'A list query first runs on the main connection for at most this long (a fast page then costs no process hop); '
+          + 'one that takes longer is stopped there and run by a reader process. 0 sends every list query to the readers.',
+        format: 'count', default: 5,
+      },
     },
     Postgres: { Url: { doc: 'PostgreSQL connection URL.', format: String, default: '', sensitive: true } },
   },

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { BoundedMap } from '../bounded-map.js';
 import { LIST_CHANGE_TABLE, generationOf } from './list-changes.js';
 
@@ -18,10 +18,11 @@ type Count = RawBuilder<{ count: number | string }>;
 /** Whether a database has the generation table (a migration that tracks a table made it), asked once per database. */
 const tracking = new WeakMap<object, Promise<boolean>>();
 
-function tracksChanges<DB>(db: Kysely<DB>): Promise<boolean> {
+function tracksChanges<DB>(db: Kysely<DB>, readBudget: readonly RawBuilder<SqlBool>[]): Promise<boolean> {
   let known = tracking.get(db);
   if (!known) {
-    known = sql`select count(*) as n from ${sql.table(LIST_CHANGE_TABLE)} where 1 = 0`.execute(db).then(() => true, () => false);
+    known = sql`select count(*) as n from ${sql.table(LIST_CHANGE_TABLE)} where ${sql.join([sql`1 = 0`, ...readBudget], sql` and `)}`
+      .execute(db).then(() => true, () => false);
     tracking.set(db, known);
   }
   return known;
@@ -34,18 +35,20 @@ function tracksChanges<DB>(db: Kysely<DB>): Promise<boolean> {
  * The count and its generation come from one statement, so from one snapshot: a write that commits after it moves
  * the generation on, and the next request counts again. Tables without change tracking are counted every time.
  */
-export async function exactCount<DB>(db: Kysely<DB>, count: Count, tables: readonly string[]): Promise<number> {
-  if (!(await tracksChanges(db))) return Number((await count.execute(db)).rows[0].count);
+export async function exactCount<DB>(
+  db: Kysely<DB>, count: Count, tables: readonly string[], readBudget: readonly RawBuilder<SqlBool>[] = [],
+): Promise<number> {
+  if (!(await tracksChanges(db, readBudget))) return Number((await count.execute(db)).rows[0].count);
   const compiled = count.compile(db);
   const key = `${compiled.sql}\n${JSON.stringify(compiled.parameters)}`;
   const cache = caches.get(db) ?? caches.set(db, new BoundedMap(COUNTS_KEPT)).get(db)!;
   const kept = cache.get(key);
   if (kept) {
-    const { rows } = await sql<{ generation: string | number | null }>`select ${generationOf(tables)} as generation`.execute(db);
+    const { rows } = await sql<{ generation: string | number | null }>`select ${generationOf(tables, readBudget)} as generation`.execute(db);
     if (rows[0]?.generation != null && String(rows[0].generation) === kept.generation) return kept.count;
   }
   const { rows } = await sql<{ generation: string | number | null; count: number | string }>`
-    select ${generationOf(tables)} as generation, counted.count from (${count}) as counted`.execute(db);
+    select ${generationOf(tables, readBudget)} as generation, counted.count from (${count}) as counted`.execute(db);
   const { generation, count: counted } = rows[0];
   if (generation == null) cache.delete(key);
   else cache.set(key, { generation: String(generation), count: Number(counted) });

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { SqlValues } from './sql-values.js';
 
 /**
@@ -57,8 +57,9 @@ export async function trackListChanges(db: Kysely<unknown>, values: SqlValues, t
  * trigger bumps it, so nothing read from it may be cached). Every committed write raises the sum, and a snapshot
  * sees the writes committed before it, so two snapshots with the same sum see the same rows.
  */
-export function generationOf(tables: readonly string[]): RawBuilder<string | number | null> {
+export function generationOf(tables: readonly string[], readBudget: readonly RawBuilder<SqlBool>[] = []): RawBuilder<string | number | null> {
   const names = sql.join(tables);
+  const budget = sql.join(readBudget.map((term) => sql` and ${term}`), sql``);
   return sql`(select case when count(distinct g.table_name) = ${tables.length} then sum(g.generation) end
-    from ${sql.table(LIST_CHANGE_TABLE)} as g where g.table_name in (${names}))`;
+    from ${sql.table(LIST_CHANGE_TABLE)} as g where g.table_name in (${names})${budget})`;
 }

@@ -110,7 +110,7 @@ export function listSql<F extends string, R>(
 
   const filterAliases = new Set(filters.map(({ name }) => aliasOf(def.columns[name])));
   const keyJoins = joins(new Set([...filterAliases, ...sortAliases]));
-  const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where([...conditions, ...seek])}
+  const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where([...conditions, ...seek, ...values.readBudget])}
     order by ${orderBy(window.fromEnd)} limit ${window.limit} offset ${window.offset}`;
   const everyJoin = new Set((def.joins ?? []).map((j) => j.alias));
   const columns = [...def.select.map(selected), ...(criteria.cursor == null ? [] : terms.map((t, i) => sql`${sql.ref(t.ref)} as ${sql.id(orderValue(i))}`))];
@@ -118,7 +118,7 @@ export function listSql<F extends string, R>(
     from (${keys}) as list_page ${joinWord(true)} ${table} on ${sql.ref(def.id)} = list_page.list_key ${joins(everyJoin, true)}
     order by ${orderBy(false)}`;
   const count = criteria.getTotalCount
-    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(conditions)}`
+    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(conditions.length ? [...conditions, ...values.readBudget] : [])}`
     : undefined;
   return { page, keys, count, fingerprint, terms: terms.length };
 }
@@ -167,7 +167,7 @@ export async function readListRows<F extends string, R>(
     throw err;
   }
   const tables = [def.table, ...(def.joins ?? []).map((j) => j.table)];
-  const total = query.count && (await exactCount(db, query.count, tables));
+  const total = query.count && (await exactCount(db, query.count, tables, storage.values.readBudget));
   if (deep && total !== undefined && skip > total / 2) query = listSql(def, criteria, storage.values, take, fromEnd(total, skip, take));
   let rows: (R & Record<string, unknown>)[];
   try {

@@ -17,7 +17,9 @@ export async function openStorage(config: AppConfig, modules: readonly ServiceMo
   const queryTimeoutMs = config.Storage.QueryTimeoutSeconds * 1000;
   const storage = config.Storage.Provider === 'postgres'
     ? openPostgres(config.Storage.Postgres.Url, { onError: (err) => log(`PostgreSQL connection lost: ${err.message}`), queryTimeoutMs })
-    : openSqlite(config.Storage.Sqlite.Path, { readers: config.Storage.Sqlite.ReadWorkers, queryTimeoutMs });
+    : openSqlite(config.Storage.Sqlite.Path, {
+      readers: config.Storage.Sqlite.ReadWorkers, queryTimeoutMs, mainThreadReadMs: config.Storage.Sqlite.MainThreadReadMilliseconds,
+    });
   if (options.prepare === false) return storage;
   try {
     if (config.Storage.Provider === 'postgres') await reachPostgres(storage, config.Storage.Postgres.Url);

@@ -1,6 +1,11 @@
+import type { RawBuilder, SqlBool } from 'kysely';
+import { withinBudget } from './sqlite-read-budget.js';
+
 /** Value conversions between JavaScript and one SQL provider. */
 export interface SqlValues {
   readonly provider: 'sqlite' | 'postgres';
+  /** Terms a reader query adds to its WHERE so that it may run on the main thread under a time budget (SQLite). */
+  readonly readBudget: readonly RawBuilder<SqlBool>[];
   date(d: Date): string | Date;
   bool(b: boolean): number | boolean;
   toDate(v: string | Date): Date;
@@ -31,6 +36,7 @@ export class StoredDate extends Date {
 
 export const sqliteValues: SqlValues = {
   provider: 'sqlite',
+  readBudget: [withinBudget],
   // Fixed-width ISO text sorts and compares like the instant it names.
   date: (d) => d.toISOString(),
   bool: (b) => (b ? 1 : 0),
@@ -40,6 +46,7 @@ export const sqliteValues: SqlValues = {
 
 export const postgresValues: SqlValues = {
   provider: 'postgres',
+  readBudget: [],
   date: (d) => d,
   bool: (b) => b,
   toDate: (v) => (v instanceof Date ? v : new Date(v)),

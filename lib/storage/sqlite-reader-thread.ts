@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { SqliteDatabase } from 'kysely';
+import { allowEveryRow } from './sqlite-read-budget.js';
 import { withStatementCache } from './sqlite-statements.js';
 import type { ReaderReply, ReaderRequest } from './sqlite-reader-pool.js';
 
@@ -16,6 +17,7 @@ function open(): SqliteDatabase {
   const database = new Database(path, { readonly: true, fileMustExist: true });
   // Blocking on another process's lock is harmless here: this thread serves nothing else.
   database.pragma(`busy_timeout = ${lockWaitMs}`);
+  allowEveryRow(database);
   return withStatementCache(database);
 }
 

@@ -7,6 +7,7 @@ import {
   type SqliteDialectConfig, SqliteDriver, type TransactionSettings, sql,
 } from 'kysely';
 import { sqliteReaderKysely } from './reader-dialect.js';
+import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
@@ -162,6 +163,8 @@ export interface SqliteOptions {
   readers?: number;
   /** The time limit of a query through `reader` (default DEFAULT_QUERY_TIMEOUT_MS). */
   queryTimeoutMs?: number;
+  /** How long a list query may first run on the main connection (lib/storage/sqlite-read-budget.ts); 0: never. Default 5. */
+  mainThreadReadMs?: number;
 }
 
 /** The embedded default: one file, WAL journal, every commit synced so a crash loses nothing committed. */
@@ -182,21 +185,26 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   // A private database (in memory, or a temporary one) has no file another connection could open.
   const readers = path === ':memory:' || path === '' || options.readers === 0 ? undefined
     : new SqliteReaderPool(path, { size: options.readers ?? 2, timeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, lockWaitMs });
+  function readNow<R>(query: CompiledQuery<R>): R[] | undefined {
+    // Only on an idle connection: a transaction in progress would show its uncommitted changes to this read.
+    if (use.holders > 0) return undefined;
+    try {
+      return statements.prepare(query.sql).all(query.parameters) as R[];
+    } catch (err) {
+      // Another process's lock (WAL recovery): the queued path knows how to wait for it.
+      if (isBusy(err)) return undefined;
+      throw err;
+    }
+  }
+  const budget = readers ? new MainReadBudget(database, options.mainThreadReadMs ?? 5) : allowEveryRow(database);
   return {
     db,
-    reader: readers ? sqliteReaderKysely((query) => readers.run(query)) : db,
+    reader: readers && budget ? sqliteReaderKysely((query) => {
+      const rows = budget.tryRun(query, readNow);
+      return rows ? Promise.resolve(rows) : readers.run(query);
+    }) : db,
     values: sqliteValues,
-    readNow<R>(query: CompiledQuery<R>): R[] | undefined {
-      // Only on an idle connection: a transaction in progress would show its uncommitted changes to this read.
-      if (use.holders > 0) return undefined;
-      try {
-        return statements.prepare(query.sql).all(query.parameters) as R[];
-      } catch (err) {
-        // Another process's lock (WAL recovery): the queued path knows how to wait for it.
-        if (isBusy(err)) return undefined;
-        throw err;
-      }
-    },
+    readNow,
     async ping() {
       await sql`select 1`.execute(db);
     },

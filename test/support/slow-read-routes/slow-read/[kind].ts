@@ -15,6 +15,8 @@ let started = 0;
  * - `GET /slow-read/endless`: the same for hours (SQLite: counting to 1e11): it ends only when stopped.
  * - `GET /slow-read/started`: how many slow reads have begun.
  * - `GET /slow-read/fast`: the number of users, through the reader and through `db`.
+ * - `GET /slow-read/budgeted-slow` and `budgeted-fast`: a count to 2e8 or to 1,000 carrying the main thread's budget term
+ *   (lib/storage/sqlite-read-budget.ts), as list queries do.
  */
 export const GET = route({
   summary: 'Test reads through storage.reader.',
@@ -31,6 +33,14 @@ export const GET = route({
           ? sql<{ n: number }>`select 1 as n from pg_sleep(${params.kind === 'slow' ? 30 : 3600})`
           : sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${sql.lit(upTo)}) select count(*) as n from c`;
         return Output.of((await slow.execute(reader)).rows);
+      }
+      case 'budgeted-slow':
+      case 'budgeted-fast': {
+        // Carries the main thread's budget term, as a list query does: the slow one overruns it.
+        const upTo = params.kind === 'budgeted-slow' ? 200_000_000 : 1_000;
+        const counted = sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where ${sql.join([sql`x < ${sql.lit(upTo)}`, ...services.storage.values.readBudget], sql` and `)})
+          select count(*) as n from c`;
+        return Output.of((await counted.execute(reader)).rows);
       }
       case 'started':
         return Output.of({ started });
