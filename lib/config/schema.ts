@@ -187,7 +187,7 @@ export const schema = {
       MainThreadReadMilliseconds: {
         doc: 'A list query first runs on the main connection for at most this long (a fast page then costs no process hop); '
           + 'one that takes longer is stopped there and run by a reader process. 0 sends every list query to the readers.',
-        format: 'count', default: 5,
+        format: 'count', default: 2,
       },
     },
     Postgres: { Url: { doc: 'PostgreSQL connection URL.', format: String, default: '', sensitive: true } },

@@ -163,7 +163,7 @@ export interface SqliteOptions {
   readers?: number;
   /** The time limit of a query through `reader` (default DEFAULT_QUERY_TIMEOUT_MS). */
   queryTimeoutMs?: number;
-  /** How long a list query may first run on the main connection (lib/storage/sqlite-read-budget.ts); 0: never. Default 5. */
+  /** How long a list query may first run on the main connection (lib/storage/sqlite-read-budget.ts); 0: never. Default 2. */
   mainThreadReadMs?: number;
 }
 
@@ -196,7 +196,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
       throw err;
     }
   }
-  const budget = readers ? new MainReadBudget(database, options.mainThreadReadMs ?? 5) : allowEveryRow(database);
+  const budget = readers ? new MainReadBudget(database, options.mainThreadReadMs ?? 2) : allowEveryRow(database);
   return {
     db,
     reader: readers && budget ? sqliteReaderKysely((query) => {
