@@ -126,10 +126,13 @@ export function serviceSpec(name: string, fieldArgs: readonly string[], command:
     if (twin) throw usage(`--field '${arg}' and --field '${twin}' name the same field (names match case-insensitively)`);
     byName.set(field.name.toLowerCase(), arg);
     byColumn.set(field.column, arg);
+    if ((field.sortable || field.filterable) && indexName(names, field) === keyIndexName(names)) {
+      throw usage(`--field '${arg}': its index would be ${keyIndexName(names)}, the service's index of the id alone; choose another field name`);
+    }
     fields.push(field);
   }
   const identifiers = [
-    names.table, names.idColumn, `restlayer_migration_${names.table}`,
+    names.table, names.idColumn, `restlayer_migration_${names.table}`, keyIndexName(names),
     ...fields.flatMap((f) => [f.column, indexName(names, f)]), ...foldedFields({ fields }).map((f) => foldedIndexName(names, f)),
   ];
   const long = identifiers.find((identifier) => identifier.length > MAX_IDENTIFIER);
@@ -149,5 +152,10 @@ export const foldedIndexName = (names: Pick<ServiceNames, 'table'>, field: Pick<
 /** Text fields lists filter on: they get a folded index too. */
 export const foldedFields = (spec: Pick<ServiceSpec, 'fields'>) => spec.fields.filter((f) => f.filterable && f.type === 'text');
 
+/** The index of the id alone (SQLite), which deep pages with no filter walk instead of the table's rows. */
+export const keyIndexName = (names: Pick<ServiceNames, 'table'>) => `ix_${names.table}_list_key`;
+
 /** Every index the service's migration creates. */
-export const indexNames = (spec: ServiceSpec) => [...indexedFields(spec).map((f) => indexName(spec, f)), ...foldedFields(spec).map((f) => foldedIndexName(spec, f))];
+export const indexNames = (spec: ServiceSpec) => [
+  ...indexedFields(spec).map((f) => indexName(spec, f)), ...foldedFields(spec).map((f) => foldedIndexName(spec, f)), keyIndexName(spec),
+];

@@ -45,11 +45,11 @@ interface Creator {
 function namesCreatedIn(files: string[], label: (file: string) => string, into: Creator): Creator {
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/create(?:Table|Index|ListIndex|FoldedIndex)\(\s*(?:'([A-Za-z0-9_]+)'|"([A-Za-z0-9_]+)"|`([A-Za-z0-9_]+)`)/g)) {
+    for (const match of text.matchAll(/create(?:Table|Index|ListIndex|FoldedIndex|KeyIndex)\(\s*(?:'([A-Za-z0-9_]+)'|"([A-Za-z0-9_]+)"|`([A-Za-z0-9_]+)`)/g)) {
       const name = match[1] ?? match[2] ?? match[3];
       if (!into.exact.has(name)) into.exact.set(name, label(file));
     }
-    for (const [, prefix] of text.matchAll(/create(?:Table|Index|ListIndex|FoldedIndex)\(\s*`([A-Za-z0-9_]+)\$\{/g)) {
+    for (const [, prefix] of text.matchAll(/create(?:Table|Index|ListIndex|FoldedIndex|KeyIndex)\(\s*`([A-Za-z0-9_]+)\$\{/g)) {
       if (!into.prefixes.has(prefix)) into.prefixes.set(prefix, label(file));
     }
   }

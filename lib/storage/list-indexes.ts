@@ -38,6 +38,15 @@ export function listIndexes(db: Kysely<unknown>, values: SqlValues, table: strin
       if (values.provider !== 'postgres') return;
       await sql`alter table ${sql.table(table)} set (autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_insert_scale_factor = 0.01, autovacuum_analyze_scale_factor = 0.02)`.execute(db);
     },
+    /**
+     * SQLite: an index of the key alone, for pages with no filter in key order. The table is a b-tree of whole rows, so
+     * an offset walked on it reads every row it skips; this index holds only the keys, a fourteenth of the pages at a
+     * million orders. PostgreSQL's primary key is such an index already (its rows live apart, in the heap): those pages
+     * are index-only scans of it, and another index would only cost writes.
+     */
+    async createKeyIndex(name: string) {
+      if (values.provider === 'sqlite') await db.schema.createIndex(name).on(table).column(id).execute();
+    },
     /** Replaces an index made before indexes ended with the key; SQLite's always did, so it stays. */
     async rekeyListIndex(name: string, ...columns: string[]) {
       if (values.provider !== 'postgres') return;

@@ -1,8 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
+import { type Migration, sql } from 'kysely';
 import pLimit from 'p-limit';
+import { openSqlite } from '../../lib/storage/sqlite.js';
+import type { SqlValues } from '../../lib/storage/sql-values.js';
 import { expectCliFailure, lines, stackLine } from '../support/cli-env.js';
 import { requireServices } from '../support/hooks.js';
 import { type CliResult, childEnv, projectRoot, runCli } from '../support/processes.js';
@@ -133,6 +137,8 @@ describe('restlayer new service: the scaffold', function () {
       ['the id as a field', ['new', 'service', 'widget', '--field', 'widgetId:integer'], 'widgetId is reserved (the id of every record)'],
       ['revisionNumber as a field', ['new', 'service', 'widget', '--field', 'revisionNumber:integer'], 'revisionNumber is reserved'],
       ['a list option as a field', ['new', 'service', 'widget', '--field', 'sort:text'], 'sort is reserved (a list option)'],
+      ['a field whose index is named as the index of the id', ['new', 'service', 'widget', '--field', 'listKey:integer:sortable'],
+        "--field 'listKey:integer:sortable': its index would be ix_widget_list_key, the service's index of the id alone"],
       ['an unknown command option', ['new', 'service', 'widget', '--field', 'title:text', '--forc'], "unknown option '--forc'"],
     ];
     // The processes run a few at a time: each spends a second or more starting the CLI.
@@ -274,6 +280,31 @@ describe('restlayer new service: the scaffold', function () {
 
     it('compiles under the project\'s strict tsconfig', () => {
       expect(build.code, build.stdout + build.stderr).to.equal(0);
+    });
+
+    it('gives every table an index of the id alone on SQLite, which a deep page with no filter walks instead of the rows', async function () {
+      if (build.code !== 0) this.skip();
+      for (const [kebab, camel, table] of [['purchase-order', 'purchaseOrder', 'purchase_order'], ['memo', 'memo', 'memo']]) {
+        const file = pathToFileURL(join(built, 'dist/services', kebab, 'migrations.js')).href;
+        const migrations = (await import(file) as Record<string, (values: SqlValues) => Record<string, Migration>>)[`${camel}Migrations`];
+        const storage = openSqlite(':memory:');
+        try {
+          for (const migration of Object.values(migrations(storage.values))) await migration.up(storage.db);
+          // The keys of a page past the middle, as lib/storage/list-query.ts reads them: from the end.
+          const keys = sql.raw(`explain query plan select t.${table}_id as list_key from ${table} as t order by t.${table}_id desc limit 51 offset 1000`);
+          const plan = (await keys.execute(storage.db)).rows.map((row) => (row as { detail: string }).detail);
+          expect(plan, kebab).to.deep.equal([`SCAN t USING COVERING INDEX ix_${table}_list_key`]);
+        } finally {
+          await storage.close();
+        }
+      }
+    });
+
+    it("refuses a new service whose field index is another generated service's index of the id (exit 1)", async () => {
+      const before = snapshot(built);
+      expectCliFailure(await newService(['new', 'service', 'memo-list', '--field', 'key:integer:sortable'], built), 1,
+        'services/memo/migrations.ts already creates the table or index ix_memo_list_key: choose another service or field name');
+      expect(snapshot(built)).to.deep.equal(before);
     });
 
     it("passes its own tests and the drift test on SQLite", async function () {

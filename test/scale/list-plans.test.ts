@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { type ListCriteria, type ListDefinition, listSql } from '../../lib/storage/list-query.js';
+import { type ListCriteria, type ListDefinition, type PageWindow, listSql } from '../../lib/storage/list-query.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import { customerCriteria } from '../../services/customer/customer-models.js';
 import { customerList } from '../../services/customer/sql-customer-service.js';
@@ -27,6 +27,10 @@ interface Shape {
   scansCustomers?: boolean;
   /** The keys' plan seeks to the cursor's place: an index condition holds this column's range. */
   seeks?: RegExp;
+  /** The page lies past the middle: lib/storage/list-query.ts reads it from the end, in reverse order. */
+  fromEnd?: boolean;
+  /** SQLite: the keys come from walking this index alone (the narrowest there is); no part reads the table's own b-tree. */
+  keyIndex?: string;
 }
 
 const newest = 'sort[0].fieldName=orderDate&sort[0].sortDirection=Descending';
@@ -35,6 +39,9 @@ const shapes: Shape[] = [
   { name: 'first page', service: 'sales-order', query: '', sorted: true },
   { name: 'status, newest first, with the count', service: 'sales-order', query: `status=5&${newest}&getTotalCount=true`, sorted: true },
   { name: 'the same, a page near the end', service: 'sales-order', query: `status=5&${newest}&skip=DEEP` },
+  // The deepest an offset walks with no filter: a tenth of the table, from the end.
+  { name: 'a page near the end, no filter', service: 'sales-order', query: 'skip=ORDERSDEEP', sorted: true, fromEnd: true, keyIndex: 'ix_sales_order_list_key' },
+  { name: 'a page near the end, no filter', service: 'customer', query: 'skip=CUSTOMERSDEEP', sorted: true, scansCustomers: true, fromEnd: true, keyIndex: 'ix_customer_list_key' },
   { name: 'the same, the cursor page near the end', service: 'sales-order', query: `status=5&${newest}&cursor=CURSOR`, sorted: true, seeks: /order_date *</ },
   { name: 'the cursor page near the end, by id', service: 'sales-order', query: 'cursor=IDCURSOR', seeks: /(sales_order_id|rowid) *>/ },
   { name: 'customers by name, the cursor page near the end', service: 'customer', query: 'sort[0].fieldName=name&cursor=NAMECURSOR', sorted: true, scansCustomers: true, seeks: /name *>/ },
@@ -94,23 +101,34 @@ const fullScan = (shape: Shape, part: string, plan: string[]) => plan.filter((st
 const namesIndex = (step: string) => /\b(ix|ux)_|_pkey\b|PRIMARY KEY/.test(step);
 const sorts = (step: string) => (testProvider === 'postgres' ? /^Sort\b/.test(step) : /TEMP B-TREE/.test(step));
 
+/** The window of a page past the middle of `total` matches, as lib/storage/list-query.ts reads it: from the end. */
+function fromEnd(total: number, skip: number): PageWindow {
+  const end = Math.min(skip + TAKE + 1, total);
+  return { offset: total - end, limit: end - skip, fromEnd: true };
+}
+
 describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`, function () {
   this.timeout(600_000);
   let server: TestServer;
   let storage: Storage;
+  let totals: Record<string, number>;
   let deepSkip: number;
-  let cursors: Record<string, string>;
+  let placeholders: Record<string, string>;
 
   before(async () => {
     server = await startTestServer({ logLevel: 'error' });
     storage = server.services.storage;
     const grown = await growOrders(storage, ORDERS);
     expect(grown).to.be.at.least(ORDERS);
-    const counted = await server.call(`/sales-order?status=5&take=0&getTotalCount=true`);
-    deepSkip = Math.floor(counted.body.totalCount! * 0.9);
+    const counted = async (path: string) => (await server.call(`${path}take=0&getTotalCount=true`)).body.totalCount!;
+    totals = { 'sales-order': await counted('/sales-order?'), customer: await counted('/customer?') };
+    deepSkip = Math.floor(await counted('/sales-order?status=5&') * 0.9);
     // Cursors of rows near the end of three lists, as a client paging forward would hold them.
     const cursorAt = async (path: string) => (await server.call(`${path}&take=1&cursor=`)).body.nextCursor!;
-    cursors = {
+    placeholders = {
+      DEEP: String(deepSkip),
+      ORDERSDEEP: String(Math.floor(totals['sales-order'] * 0.9)),
+      CUSTOMERSDEEP: String(Math.floor(totals.customer * 0.9)),
       CURSOR: await cursorAt(`/sales-order?status=5&${newest}&skip=${deepSkip}`),
       IDCURSOR: await cursorAt(`/sales-order?skip=${ORDERS - 100}`),
       NAMECURSOR: await cursorAt(`/customer?sort[0].fieldName=name&skip=5000`),
@@ -120,7 +138,7 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
 
   for (const shape of shapes) {
     it(`${shape.service}: ${shape.name} reads through indexes`, async () => {
-      const query = shape.query.replace('DEEP', String(deepSkip)).replace(/[A-Z]*CURSOR/, (name) => encodeURIComponent(cursors[name]));
+      const query = shape.query.replace(/[A-Z]*(DEEP|CURSOR)\b/g, (name) => encodeURIComponent(placeholders[name]));
       const reply = await server.call(`/${shape.service}?take=${TAKE}&${query}`);
       expect(reply.status, reply.text).to.equal(200);
       expect(reply.body.result).to.have.length.greaterThan(0);
@@ -129,7 +147,9 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
       const parsed = shape.service === 'sales-order' ? salesOrderCriteria.parse(search) : customerCriteria.parse(search);
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.messages));
       const definition = (shape.service === 'sales-order' ? salesOrderList : customerList) as ListDefinition<string>;
-      const built = listSql(definition, parsed.value as ListCriteria<string>, storage.values, TAKE);
+      const criteria = parsed.value as ListCriteria<string>;
+      const window = shape.fromEnd ? fromEnd(totals[shape.service], criteria.skip ?? 0) : undefined;
+      const built = listSql(definition, criteria, storage.values, TAKE, window);
       const db = storage.db as unknown as Kysely<unknown>;
       for (const [part, sql] of Object.entries({ keys: built.keys, page: built.page, count: built.count })) {
         if (!sql) continue;
@@ -138,6 +158,10 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
         expect(fullScan(shape, part, plan), context).to.deep.equal([]);
         expect(plan.some((step) => namesIndex(step) || (fullScan(shape, part, [step]).length === 0 && /^SCAN (so|customer)$/.test(step))), context).to.equal(true);
         if (shape.sorted && part === 'keys') expect(plan.filter(sorts), context).to.deep.equal([]);
+        if (shape.keyIndex && testProvider === 'sqlite') {
+          expect(plan.filter((step) => step === `SCAN ${definition.alias}`), context).to.deep.equal([]);
+          if (part === 'keys') expect(plan, context).to.include(`SCAN ${definition.alias} USING COVERING INDEX ${shape.keyIndex}`);
+        }
         if (shape.seeks && part === 'keys') {
           const conditions = await seekConditions(db, sql.compile(db));
           expect(conditions.some((c) => shape.seeks!.test(c)), `${context}\n  seeks: ${conditions.join('; ')}`).to.equal(true);

@@ -1,4 +1,4 @@
-import { foldedFields, foldedIndexName, indexName, indexedFields, type ServiceSpec } from '../spec.js';
+import { foldedFields, foldedIndexName, indexName, indexedFields, keyIndexName, type ServiceSpec } from '../spec.js';
 import { ROOT, columnType, header, lines } from './code.js';
 
 /** services/<name>/migrations.ts: the module's schema history, starting with its table. */
@@ -11,7 +11,7 @@ export function migrationsFile(spec: ServiceSpec): string {
     header(spec).trimEnd(),
     "import type { Kysely, Migration } from 'kysely';",
     `import { trackListChanges } from '${ROOT}lib/storage/list-changes.js';`,
-    indexed.length > 0 && `import { listIndexes } from '${ROOT}lib/storage/list-indexes.js';`,
+    `import { listIndexes } from '${ROOT}lib/storage/list-indexes.js';`,
     `import type { SqlValues } from '${ROOT}lib/storage/sql-values.js';`,
     '',
     '/**',
@@ -35,9 +35,12 @@ export function migrationsFile(spec: ServiceSpec): string {
     '          .execute();',
     indexed.length > 0 && `        // The fields lists sort or filter on: a page's keys come from the index instead of a scan of the whole table${folded.length ? ',' : '.'}`,
     folded.length > 0 && '        // and a text prefix (SW) from the folded one.',
-    indexed.length > 0 && `        const { ${folded.length ? 'createFoldedIndex, ' : ''}createListIndex } = listIndexes(db, values, '${table}', '${idColumn}');`,
+    `        const { ${[folded.length > 0 && 'createFoldedIndex', 'createKeyIndex', indexed.length > 0 && 'createListIndex'].filter(Boolean).join(', ')} } = listIndexes(db, values, '${table}', '${idColumn}');`,
     ...indexed.map((f) => `        await createListIndex('${indexName(spec, f)}', '${f.column}');`),
     ...folded.map((f) => `        await createFoldedIndex('${foldedIndexName(spec, f)}', '${f.column}');`),
+    '        // SQLite: a deep page with no filter walks an index of the id alone instead of the rows (PostgreSQL\'s primary',
+    '        // key is one already).',
+    `        await createKeyIndex('${keyIndexName(spec)}');`,
     '        // Every write bumps the table\'s change generation: exact counts are kept while it stands.',
     `        await trackListChanges(db, values, '${table}');`,
     '      },',
