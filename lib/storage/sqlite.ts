@@ -176,6 +176,11 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
+  // Statistics for the query planner, kept as SQLite advises: ANALYZE where a table has none or grew much since, within
+  // a bounded effort (analysis_limit), which also leaves out the sqlite_stat4 samples. With those samples of a table
+  // whose dates and amounts repeat, SQLite walked (status, order_date) for a month by amount, 40 ms at 1M orders, instead
+  // of the covering (order_date, total_due) index, 2 ms.
+  database.pragma('optimize = 0x10002');
   // From now on, waits happen in WaitingConnection, without stopping the process.
   database.pragma('busy_timeout = 0');
   const statements = withStatementCache(database);
@@ -212,6 +217,12 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
     exclusive: (fn) => fn(db),
     async close() {
       readers?.close();
+      // What this connection learnt of its queries since it opened: SQLite's advice before closing a connection.
+      try {
+        if (database.open) database.pragma('optimize');
+      } catch {
+        // Another process holds the write lock: the statistics wait for the next close or start.
+      }
       await db.destroy();
     },
   };
