@@ -51,8 +51,6 @@ export async function growOrders(storage: Storage, orders: number, options: { cu
     await sql`select setval(pg_get_serial_sequence('customer', 'customer_id'), max(customer_id)) from customer`.execute(db);
   }
   // VACUUM also marks the pages all-visible, which PostgreSQL's index-only scans need (autovacuum would, later).
-  // SQLite: the statistics restlayer keeps itself (PRAGMA optimize: ANALYZE within analysis_limit, no stat4 samples).
-  if (storage.values.provider === 'postgres') await sql`vacuum analyze`.execute(db);
-  else for (const statement of ['pragma analysis_limit = 400', 'analyze', 'pragma analysis_limit = 0']) await sql.raw(statement).execute(db);
+  await sql.raw(storage.values.provider === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
   return scalar(db, sql`select count(*) as n from sales_order`);
 }
