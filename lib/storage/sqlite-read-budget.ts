@@ -9,6 +9,8 @@ const FUNCTION = 'restlayer_within_budget';
  * A WHERE term for SQLite reader queries (lists put it in every page and filtered count): SQLite calls it for every
  * row it visits, so on the main connection the query stops once its budget is spent. In a reader process the same
  * function is deterministic and constant, so SQLite calls it once per query and the query runs at full speed there.
+ * Taking no column, it is checked in the outermost loop of a join: when SQLite starts from the joined table (a
+ * customer), the listed rows it reaches from each one (that customer's orders) run between two checks.
  */
 export const withinBudget: RawBuilder<SqlBool> = sql<SqlBool>`${sql.raw(FUNCTION)}()`;
 
