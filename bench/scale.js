@@ -63,9 +63,11 @@ const shapes = [
   ['orders: onlineOrderFlag=true + count', '/sales-order?take=50&onlineOrderFlag=true&getTotalCount=true'],
   ['orders: totalDue 1000..1100 + count', '/sales-order?take=50&totalDue=1000&totalDue=1100&getTotalCount=true'],
   ['orders: customerName SW Ma + count', '/sales-order?take=50&customerName=Ma&customerName.operator=SW&getTotalCount=true'],
+  ['orders: customerName CN umar + count', '/sales-order?take=50&customerName=umar&customerName.operator=CN&getTotalCount=true'],
   ['customers: first page', '/customer?take=50'],
   ['customers: name SW Ma + count', '/customer?take=50&name=Ma&name.operator=SW&getTotalCount=true'],
   ['customers: skip 90 %', '/customer?take=50&skip=DEEP_CUSTOMERS'],
+  ['customers: name CN umar + count', '/customer?take=50&name=umar&name.operator=CN&getTotalCount=true'],
 ];
 /** The slow request of the stall measurement: the deepest page. */
 const deepest = 'orders: skip 90 %, no filter';

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { foldedText } from './criteria-sql.js';
 import type { SqlValues } from './sql-values.js';
 
@@ -47,6 +47,34 @@ export function listIndexes(db: Kysely<unknown>, values: SqlValues, table: strin
     async createKeyIndex(name: string) {
       if (values.provider === 'sqlite') await db.schema.createIndex(name).on(table).column(id).execute();
     },
+    /**
+     * A trigram index of a text column, for criterion CN (contains) on it: an unanchored LIKE cannot use a b-tree, so
+     * without it every CN reads every row. SQLite: an FTS5 table with the trigram tokenizer over the column (external
+     * content, kept by triggers; the list asks it for the rowids, see `fullTextMatch`). PostgreSQL: a GIN index of
+     * pg_trgm on the folded text, which serves the list's own `lower(column) like ...` as it is; where the server
+     * lacks the pg_trgm extension, nothing is made and CN keeps reading the rows.
+     */
+    async createFullTextIndex(column: string) {
+      if (values.provider === 'postgres') {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_available_extensions where name = 'pg_trgm'`.execute(db);
+        if (!rows[0].n) return;
+        await sql`create extension if not exists pg_trgm`.execute(db);
+        await sql`create index ${sql.id(`ix_${table}_${column}_trigram`)} on ${sql.table(table)} using gin (lower(${sql.ref(column)}) gin_trgm_ops)`.execute(db);
+        return;
+      }
+      const fts = fullTextTable(table, column);
+      const [t, c, k] = [sql.table(table), sql.ref(column), sql.ref(id)];
+      await sql`create virtual table ${fts} using fts5(${c}, content=${sql.lit(table)}, content_rowid=${sql.lit(id)}, tokenize='trigram')`.execute(db);
+      const name = (event: string) => sql.id(`${table}_${column}_fts_${event}`);
+      await sql`create trigger ${name('insert')} after insert on ${t} begin
+        insert into ${fts} (rowid, ${c}) values (new.${k}, new.${c}); end`.execute(db);
+      await sql`create trigger ${name('delete')} after delete on ${t} begin
+        insert into ${fts} (${fts}, rowid, ${c}) values ('delete', old.${k}, old.${c}); end`.execute(db);
+      await sql`create trigger ${name('update')} after update of ${c}, ${k} on ${t} begin
+        insert into ${fts} (${fts}, rowid, ${c}) values ('delete', old.${k}, old.${c});
+        insert into ${fts} (rowid, ${c}) values (new.${k}, new.${c}); end`.execute(db);
+      await sql`insert into ${fts} (${fts}) values ('rebuild')`.execute(db);
+    },
     /** Replaces an index made before indexes ended with the key; SQLite's always did, so it stays. */
     async rekeyListIndex(name: string, ...columns: string[]) {
       if (values.provider !== 'postgres') return;
@@ -54,4 +82,20 @@ export function listIndexes(db: Kysely<unknown>, values: SqlValues, table: strin
       await createListIndex(name, ...columns);
     },
   };
+}
+
+/** The FTS5 table of `createFullTextIndex` (SQLite). */
+const fullTextTable = (table: string, column: string) => sql.table(`${table}_${column}_fts`);
+
+/**
+ * SQLite: the condition that `key` (the table's rowid) is one whose `column` contains `text`, as the trigram index of
+ * `createFullTextIndex` finds it, or undefined where that index cannot: a text under three characters has no trigram,
+ * and FTS5's LIKE takes no ESCAPE, so a text with LIKE's own characters in it is left to the plain LIKE. The index
+ * folds case as the LIKE does (and more, beyond ASCII), so the list keeps its LIKE after it and the rows come out the
+ * same, only found through the index.
+ */
+export function fullTextMatch(table: string, column: string, key: string, text: string): RawBuilder<SqlBool> | undefined {
+  if ([...text].length < 3 || /[\\%_]/.test(text)) return undefined;
+  const fts = fullTextTable(table, column);
+  return sql<SqlBool>`${sql.ref(key)} in (select rowid from ${fts} where ${sql.ref(column)} like ${`%${text}%`})`;
 }

@@ -3,6 +3,7 @@ import { currentErrors } from '../envelope/request-scope.js';
 import type { FieldCriterion, ListOptions } from '../validation/criteria.js';
 import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
+import { fullTextMatch } from './list-indexes.js';
 import { CURSOR_EDITED, CursorError, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
 import type { SqlValues } from './sql-values.js';
 import type { Storage } from './storage.js';
@@ -37,6 +38,11 @@ export interface ListDefinition<F extends string> {
    * let them in too, which an index cannot seek (the page still comes right, walking more of the index).
    */
   notNull?: readonly F[];
+  /**
+   * Text fields whose column has a trigram index (`listIndexes(...).createFullTextIndex`, in the table that owns the
+   * column): criterion CN on them reads that index instead of every row.
+   */
+  fullText?: readonly F[];
 }
 
 /** The criteria a list takes: filters by field name plus paging, count and sort. */
@@ -84,7 +90,7 @@ export function listSql<F extends string, R>(
 ): ListSql<R> {
   const fields = Object.keys(def.columns) as F[];
   const filters = fields.filter((name) => criteria[name]).map((name) => ({ name, criterion: criteria[name] as FieldCriterion<unknown> }));
-  const conditions = filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, values));
+  const conditions = filters.flatMap(({ name, criterion }) => [criterionSql(def.columns[name], criterion, values), ...containsIndex(def, name, criterion, values)]);
   const table = sql`${sql.table(def.table)} as ${sql.id(def.alias)}`;
   // The rows of a page are read in the page's order of keys: SQLite otherwise may walk a whole sort index to skip
   // its sort of take + 1 rows. A CROSS JOIN fixes SQLite's join order; PostgreSQL's planner starts at the page itself.
@@ -121,6 +127,16 @@ export function listSql<F extends string, R>(
     ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(conditions.length ? [...conditions, ...values.readBudget] : [])}`
     : undefined;
   return { page, keys, count, fingerprint, terms: terms.length };
+}
+
+/** SQLite's trigram index for a CN on a full-text field (PostgreSQL's serves the LIKE itself); nothing otherwise. */
+function containsIndex<F extends string>(def: ListDefinition<F>, name: F, criterion: FieldCriterion<unknown>, values: SqlValues): RawBuilder<SqlBool>[] {
+  if (criterion.operator !== 'CN' || values.provider !== 'sqlite' || !def.fullText?.includes(name)) return [];
+  const column = def.columns[name];
+  const alias = aliasOf(column);
+  const owner = alias === def.alias ? { table: def.table, key: def.id } : def.joins?.find((j) => j.alias === alias);
+  const match = owner && fullTextMatch(owner.table, column.slice(alias.length + 1), owner.key, String(criterion.values[0]));
+  return match ? [match] : [];
 }
 
 /** `RestAPI:MaxRows`: the default and the cap of `take`. */

@@ -34,6 +34,7 @@ export const customerList: ListDefinition<CustomerSortField | CustomerFilterFiel
   },
   select: listColumns.map((column) => `customer.${column}`),
   notNull: ['customerId', 'name'],
+  fullText: ['name'],
 };
 
 export type CustomerServiceOptions = ListLimits;

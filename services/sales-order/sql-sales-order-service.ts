@@ -44,6 +44,8 @@ export const salesOrderList: ListDefinition<SalesOrderSortField> = {
   joins: [{ table: 'customer', alias: 'c', key: 'c.customer_id', refers: 'so.customer_id' }],
   select: listColumns,
   notNull: ['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'customerName', 'totalDue', 'onlineOrderFlag'],
+  // The customer's name has a trigram index (services/customer/migrations.ts, 0005-name-contains).
+  fullText: ['customerName'],
 };
 
 export type SalesOrderServiceOptions = ListLimits;
