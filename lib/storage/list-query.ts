@@ -91,8 +91,12 @@ export function listSql<F extends string, R>(
   const fields = Object.keys(def.columns) as F[];
   const filters = fields.filter((name) => criteria[name]).map((name) => ({ name, criterion: criteria[name] as FieldCriterion<unknown> }));
   const plain = filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, values));
-  const indexed = [...plain, ...filters.flatMap(({ name, criterion }) => containsIndex(def, name, criterion, values))];
+  const trigram = filters.flatMap(({ name, criterion }) => containsIndex(def, name, criterion, values));
+  const indexed = [...plain, ...trigram];
   const conditions = fullTextPage ? indexed : plain;
+  // A trigram index does its work before the query visits a row, where the main thread's budget cannot stop it
+  // (lib/storage/sqlite-read-budget.ts): a query that reads one goes to the readers directly.
+  const budget = (reads: RawBuilder<SqlBool>[]) => (trigram.some((t) => reads.includes(t)) ? [] : values.readBudget);
   const table = sql`${sql.table(def.table)} as ${sql.id(def.alias)}`;
   // The rows of a page are read in the page's order of keys: SQLite otherwise may walk a whole sort index to skip
   // its sort of take + 1 rows. A CROSS JOIN fixes SQLite's join order; PostgreSQL's planner starts at the page itself.
@@ -118,7 +122,7 @@ export function listSql<F extends string, R>(
 
   const filterAliases = new Set(filters.map(({ name }) => aliasOf(def.columns[name])));
   const keyJoins = joins(new Set([...filterAliases, ...sortAliases]));
-  const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where([...conditions, ...seek, ...values.readBudget])}
+  const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where([...conditions, ...seek, ...budget(conditions)])}
     order by ${orderBy(window.fromEnd)} limit ${window.limit} offset ${window.offset}`;
   const everyJoin = new Set((def.joins ?? []).map((j) => j.alias));
   const columns = [...def.select.map(selected), ...(criteria.cursor == null ? [] : terms.map((t, i) => sql`${sql.ref(t.ref)} as ${sql.id(orderValue(i))}`))];
@@ -126,7 +130,7 @@ export function listSql<F extends string, R>(
     from (${keys}) as list_page ${joinWord(true)} ${table} on ${sql.ref(def.id)} = list_page.list_key ${joins(everyJoin, true)}
     order by ${orderBy(false)}`;
   const count = criteria.getTotalCount
-    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(indexed.length ? [...indexed, ...values.readBudget] : [])}`
+    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(indexed.length ? [...indexed, ...budget(indexed)] : [])}`
     : undefined;
   return { page, keys, count, fingerprint, terms: terms.length };
 }

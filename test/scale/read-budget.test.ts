@@ -86,6 +86,18 @@ if (testProvider === 'sqlite') {
       }
     });
 
+    it('sends a count that reads the trigram index (CN) to a reader: the index\'s work comes before any row, out of the budget\'s reach', async () => {
+      const server = await startTestServer({ logLevel: 'error', config });
+      try {
+        ok(await server.call('/customer?take=5&name=son&name.operator=SW&getTotalCount=true'), 'SW');
+        expect(readerPids()).to.deep.equal([]);
+        ok(await server.call('/customer?take=5&name=son&name.operator=CN&getTotalCount=true'), 'CN');
+        expect(readerPids()).to.have.length(1);
+      } finally {
+        await server.stop();
+      }
+    });
+
     it('stops a list query that overruns the budget on the main thread and runs it in a reader, up to Storage:QueryTimeoutSeconds', async () => {
       const server = await startTestServer({ routesDir: slowReadRoutesDir, logLevel: 'error', config });
       try {
