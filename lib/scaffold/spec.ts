@@ -131,12 +131,18 @@ export function serviceSpec(name: string, fieldArgs: readonly string[], command:
     }
     fields.push(field);
   }
+  // The FTS names are SQLite's, which takes any length.
   const identifiers = [
     names.table, names.idColumn, `restlayer_migration_${names.table}`, keyIndexName(names),
     ...fields.flatMap((f) => [f.column, indexName(names, f)]), ...foldedFields({ fields }).map((f) => foldedIndexName(names, f)),
+    ...fullTextFields({ fields }).map((f) => trigramIndexName(names, f)),
   ];
   const long = identifiers.find((identifier) => identifier.length > MAX_IDENTIFIER);
   if (long) throw usage(`the SQL name ${long} is longer than ${MAX_IDENTIFIER} characters: shorten the service or field name`);
+  // One field's index may bear the name another's trigram or folded index is given (`titleTrigram` beside `title`).
+  const schemaNames = [names.table, ...indexNames({ table: names.table, fields })];
+  const twice = schemaNames.find((name, i) => schemaNames.indexOf(name) !== i);
+  if (twice) throw usage(`two of the service's tables or indexes would be named ${twice}: choose another field name`);
   return { ...names, fields, command };
 }
 
@@ -144,7 +150,7 @@ export function serviceSpec(name: string, fieldArgs: readonly string[], command:
 export const indexName = (names: Pick<ServiceNames, 'table'>, field: Pick<FieldSpec, 'column'>) => `ix_${names.table}_${field.column}`;
 
 /** Fields that need an index: lists sort or filter on them. */
-export const indexedFields = (spec: ServiceSpec) => spec.fields.filter((f) => f.sortable || f.filterable);
+export const indexedFields = (spec: Pick<ServiceSpec, 'fields'>) => spec.fields.filter((f) => f.sortable || f.filterable);
 
 /** The index of a text field's folded form, which serves prefix filters (SW). */
 export const foldedIndexName = (names: Pick<ServiceNames, 'table'>, field: Pick<FieldSpec, 'column'>) => `${indexName(names, field)}_folded`;
@@ -155,7 +161,38 @@ export const foldedFields = (spec: Pick<ServiceSpec, 'fields'>) => spec.fields.f
 /** The index of the id alone (SQLite), which deep pages with no filter walk instead of the table's rows. */
 export const keyIndexName = (names: Pick<ServiceNames, 'table'>) => `ix_${names.table}_list_key`;
 
-/** Every index the service's migration creates. */
-export const indexNames = (spec: ServiceSpec) => [
+/**
+ * The shortest `max` of a text field that gets a trigram index for CN. A trigram index costs every write (on SQLite
+ * three triggers and an FTS row per record), and a shorter text is a code, looked up whole (EQ, In) or by its start
+ * (SW, the folded index): a part inside it is seldom asked for, and a scan of a short column is cheap.
+ */
+const FULL_TEXT_MIN_MAX = 50;
+
+/** Filterable text fields long enough to be searched inside: criterion CN reads their trigram index. */
+export const fullTextFields = (spec: Pick<ServiceSpec, 'fields'>) =>
+  foldedFields(spec).filter((f) => f.max === undefined || f.max >= FULL_TEXT_MIN_MAX);
+
+/**
+ * The names `createFullTextIndex` (lib/storage/list-indexes.ts) gives a field's trigram index. SQLite: the FTS5 table,
+ * the shadow tables FTS5 keeps beside it (external content: no `_content`) and its three triggers; PostgreSQL: the
+ * GIN index.
+ */
+export const fullTextNames = (names: Pick<ServiceNames, 'table'>, field: Pick<FieldSpec, 'column'>) => {
+  const fts = fullTextTableName(names, field);
+  return [
+    fts, ...['data', 'idx', 'docsize', 'config', 'insert', 'delete', 'update'].map((suffix) => `${fts}_${suffix}`),
+    trigramIndexName(names, field),
+  ];
+};
+
+/** SQLite's FTS5 table of a field's trigram index. */
+export const fullTextTableName = (names: Pick<ServiceNames, 'table'>, field: Pick<FieldSpec, 'column'>) => `${names.table}_${field.column}_fts`;
+
+/** PostgreSQL's GIN index of a field's trigrams. */
+const trigramIndexName = (names: Pick<ServiceNames, 'table'>, field: Pick<FieldSpec, 'column'>) => `ix_${names.table}_${field.column}_trigram`;
+
+/** Every table, index and trigger the service's migration creates, but the service's table itself. */
+export const indexNames = (spec: Pick<ServiceSpec, 'table' | 'fields'>) => [
   ...indexedFields(spec).map((f) => indexName(spec, f)), ...foldedFields(spec).map((f) => foldedIndexName(spec, f)), keyIndexName(spec),
+  ...fullTextFields(spec).flatMap((f) => fullTextNames(spec, f)),
 ];

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { serviceFiles, serviceFolders } from './files.js';
 import { registerModule } from './register-module.js';
 import { ScaffoldError } from './scaffold-error.js';
-import { type ServiceSpec, indexNames } from './spec.js';
+import { type ServiceSpec, fullTextNames, indexNames } from './spec.js';
 
 export interface WriteOptions {
   /** The project folder: the one holding services/index.ts. */
@@ -51,6 +51,12 @@ function namesCreatedIn(files: string[], label: (file: string) => string, into: 
     }
     for (const [, prefix] of text.matchAll(/create(?:Table|Index|ListIndex|FoldedIndex|KeyIndex)\(\s*`([A-Za-z0-9_]+)\$\{/g)) {
       if (!into.prefixes.has(prefix)) into.prefixes.set(prefix, label(file));
+    }
+    // A trigram index is named after its table, which the `listIndexes(db, values, 'table', ...)` before it names.
+    let table: string | undefined;
+    for (const [, listTable, column] of text.matchAll(/listIndexes\(\s*\w+,\s*\w+,\s*'([A-Za-z0-9_]+)'|createFullTextIndex\(\s*'([A-Za-z0-9_]+)'/g)) {
+      if (listTable) table = listTable;
+      else if (table) for (const name of fullTextNames({ table }, { column })) if (!into.exact.has(name)) into.exact.set(name, label(file));
     }
   }
   return into;

@@ -3,8 +3,12 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlink
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { type Migration, sql } from 'kysely';
+import { CompiledQuery, type Migration, sql } from 'kysely';
 import pLimit from 'p-limit';
+import { indexNames, serviceSpec } from '../../lib/scaffold/spec.js';
+import { migrationsFile } from '../../lib/scaffold/templates/migrations.js';
+import { sqlServiceFile } from '../../lib/scaffold/templates/sql-service.js';
+import { type ListDefinition, listSql } from '../../lib/storage/list-query.js';
 import { openSqlite } from '../../lib/storage/sqlite.js';
 import type { SqlValues } from '../../lib/storage/sql-values.js';
 import { expectCliFailure, lines, stackLine } from '../support/cli-env.js';
@@ -139,6 +143,8 @@ describe('restlayer new service: the scaffold', function () {
       ['a list option as a field', ['new', 'service', 'widget', '--field', 'sort:text'], 'sort is reserved (a list option)'],
       ['a field whose index is named as the index of the id', ['new', 'service', 'widget', '--field', 'listKey:integer:sortable'],
         "--field 'listKey:integer:sortable': its index would be ix_widget_list_key, the service's index of the id alone"],
+      ["a field whose index is named as another field's trigram index", ['new', 'service', 'widget', '--field', 'title:text:filterable', '--field', 'titleTrigram:integer:sortable'],
+        "two of the service's tables or indexes would be named ix_widget_title_trigram: choose another field name"],
       ['an unknown command option', ['new', 'service', 'widget', '--field', 'title:text', '--forc'], "unknown option '--forc'"],
     ];
     // The processes run a few at a time: each spends a second or more starting the CLI.
@@ -179,10 +185,43 @@ describe('restlayer new service: the scaffold', function () {
       expect(snapshot(project)).to.deep.equal(before);
     });
 
+    it("a table another module's trigram index makes (customer's 0005 creates customer_name_fts)", async () => {
+      const before = snapshot(project);
+      expectCliFailure(await newService(['new', 'service', 'customer-name-fts', '--field', 'note:text']), 1,
+        'services/customer/migrations.ts already creates the table or index customer_name_fts: choose another service name');
+      expect(snapshot(project)).to.deep.equal(before);
+    });
+
     it('a folder that is not a project', async () => {
       const elsewhere = makeTempDir('restlayer-not-a-project-');
       expectCliFailure(await newService(['new', 'service', 'widget', '--field', 'title:text'], elsewhere), 1, 'has no services/index.ts');
       expect(readdirSync(elsewhere)).to.deep.equal([]);
+    });
+  });
+
+  describe('CN on long text fields through a trigram index', () => {
+    const spec = serviceSpec('widget', [
+      'title:text:max=50:filterable', 'code:text:max=49:sortable:filterable', 'note:text:filterable', 'remark:text:max=200:sortable',
+    ], 'restlayer new service widget');
+
+    it('indexes the filterable text fields without max or with max >= 50, and no shorter or unfiltered one', () => {
+      const created = migrationsFile(spec).split('\n').filter((line) => line.includes('createFullTextIndex('));
+      expect(created).to.deep.equal(["        await createFullTextIndex('title');", "        await createFullTextIndex('note');"]);
+    });
+
+    it('names those fields in the list definition\'s fullText, and a service without one has none', () => {
+      expect(sqlServiceFile(spec)).to.include("\n  fullText: ['title', 'note'],\n};\n");
+      const short = serviceSpec('widget', ['code:text:max=49:filterable'], 'restlayer new service widget');
+      expect(sqlServiceFile(short)).to.not.include('fullText');
+      expect(migrationsFile(short)).to.not.include('createFullTextIndex');
+    });
+
+    it('counts its FTS table, shadow tables, triggers and PostgreSQL index among the names the service takes', () => {
+      const names = indexNames(spec);
+      for (const name of ['widget_title_fts', 'widget_title_fts_data', 'widget_title_fts_insert', 'widget_title_fts_delete', 'widget_title_fts_update', 'ix_widget_title_trigram', 'widget_note_fts']) {
+        expect(names).to.include(name);
+      }
+      expect(names.filter((name) => name.startsWith('widget_code') || name.includes('_code_trigram'))).to.deep.equal([]);
     });
   });
 
@@ -282,7 +321,7 @@ describe('restlayer new service: the scaffold', function () {
       expect(build.code, build.stdout + build.stderr).to.equal(0);
     });
 
-    it('gives every table an index of the id alone on SQLite, which a deep page with no filter walks instead of the rows', async function () {
+    it('gives every table an index of the id alone on SQLite, which a deep page with no filter walks instead of the rows; a CN count on a long text reads its FTS table', async function () {
       if (build.code !== 0) this.skip();
       for (const [kebab, camel, table] of [['purchase-order', 'purchaseOrder', 'purchase_order'], ['memo', 'memo', 'memo']]) {
         const file = pathToFileURL(join(built, 'dist/services', kebab, 'migrations.js')).href;
@@ -294,6 +333,15 @@ describe('restlayer new service: the scaffold', function () {
           const keys = sql.raw(`explain query plan select t.${table}_id as list_key from ${table} as t order by t.${table}_id desc limit 51 offset 1000`);
           const plan = (await keys.execute(storage.db)).rows.map((row) => (row as { detail: string }).detail);
           expect(plan, kebab).to.deep.equal([`SCAN t USING COVERING INDEX ix_${table}_list_key`]);
+          if (kebab !== 'purchase-order') continue;
+          // The generated list definition as the generated service runs it: title (max=60) is in its fullText.
+          const service = pathToFileURL(join(built, 'dist/services', kebab, `sql-${kebab}-service.js`)).href;
+          const list = (await import(service) as Record<string, ListDefinition<'title'>>)[`${camel}List`];
+          const { count } = listSql(list, { title: { operator: 'CN', values: ['001'] }, getTotalCount: true }, storage.values, 50);
+          const compiled = count!.compile(storage.db);
+          const counting = await storage.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
+          const steps = counting.rows.map((row) => row.detail);
+          expect(steps.some((step) => /^SCAN purchase_order_title_fts VIRTUAL TABLE INDEX/.test(step)), steps.join('\n')).to.equal(true);
         } finally {
           await storage.close();
         }

@@ -1,4 +1,4 @@
-import { foldedFields, foldedIndexName, indexName, indexedFields, keyIndexName, type ServiceSpec } from '../spec.js';
+import { foldedFields, foldedIndexName, fullTextFields, fullTextTableName, indexName, indexedFields, keyIndexName, type ServiceSpec } from '../spec.js';
 import { ROOT, columnType, header, lines } from './code.js';
 
 /** services/<name>/migrations.ts: the module's schema history, starting with its table. */
@@ -7,6 +7,7 @@ export function migrationsFile(spec: ServiceSpec): string {
   const types = new Set(spec.fields.map((f) => f.type));
   const indexed = indexedFields(spec);
   const folded = foldedFields(spec);
+  const fullText = fullTextFields(spec);
   return lines(
     header(spec).trimEnd(),
     "import type { Kysely, Migration } from 'kysely';",
@@ -35,9 +36,11 @@ export function migrationsFile(spec: ServiceSpec): string {
     '          .execute();',
     indexed.length > 0 && `        // The fields lists sort or filter on: a page's keys come from the index instead of a scan of the whole table${folded.length ? ',' : '.'}`,
     folded.length > 0 && '        // and a text prefix (SW) from the folded one.',
-    `        const { ${[folded.length > 0 && 'createFoldedIndex', 'createKeyIndex', indexed.length > 0 && 'createListIndex'].filter(Boolean).join(', ')} } = listIndexes(db, values, '${table}', '${idColumn}');`,
+    `        const { ${[folded.length > 0 && 'createFoldedIndex', fullText.length > 0 && 'createFullTextIndex', 'createKeyIndex', indexed.length > 0 && 'createListIndex'].filter(Boolean).join(', ')} } = listIndexes(db, values, '${table}', '${idColumn}');`,
     ...indexed.map((f) => `        await createListIndex('${indexName(spec, f)}', '${f.column}');`),
     ...folded.map((f) => `        await createFoldedIndex('${foldedIndexName(spec, f)}', '${f.column}');`),
+    fullText.length > 0 && '        // A long text\'s contains (CN) reads a trigram index instead of every row.',
+    ...fullText.map((f) => `        await createFullTextIndex('${f.column}');`),
     '        // SQLite: a deep page with no filter walks an index of the id alone instead of the rows (PostgreSQL\'s primary',
     '        // key is one already).',
     `        await createKeyIndex('${keyIndexName(spec)}');`,
@@ -46,6 +49,8 @@ export function migrationsFile(spec: ServiceSpec): string {
     '      },',
     '      async down(db: Kysely<unknown>) {',
     `        await db.schema.dropTable('${table}').execute();`,
+    fullText.length > 0 && '        // SQLite drops the triggers with the table, not the FTS tables.',
+    ...fullText.map((f) => `        await db.schema.dropTable('${fullTextTableName(spec, f)}').ifExists().execute();`),
     '      },',
     '    },',
     '  };',

@@ -1,4 +1,4 @@
-import type { FieldSpec, ServiceSpec } from '../spec.js';
+import { type FieldSpec, type ServiceSpec, fullTextFields } from '../spec.js';
 import { ROOT, filterableFields, header, importLine, lines, lookupCode, lookupFields, lowerHuman, quoted, sortableFields } from './code.js';
 import { modelTypesImport } from './service.js';
 
@@ -102,6 +102,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     '  },',
     `  select: listColumns.map((column) => \`${table}.\${column}\`),`,
     `  notNull: [${quoted([id, ...listed.filter((f) => f.required).map((f) => f.name)])}],`,
+    fullTextFields(spec).length > 0 && `  fullText: [${quoted(fullTextFields(spec).map((f) => f.name))}],`,
     '};',
     '',
     `export type ${pascal}ServiceOptions = ListLimits;`,
