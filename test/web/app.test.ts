@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type PageProblems, launchChromium, requireChromium, screenshot, watchPage } from '../support/browser.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { addUser } from '../support/users.js';
+import type { TestServer } from '../support/server.js';
+import { closeContext, fillLogIn, startWebApp } from '../support/web-app.js';
 
 const USER = 'olga';
 const PASSWORD = 'olga-password-1';
@@ -43,9 +43,7 @@ describe('web app in Chromium', function () {
 
   before(async function () {
     requireChromium(this, 'the browser tests of the web app');
-    server = await startTestServer({ config: { Web: { Enabled: true }, RestAPI: { Path: '/api' }, Authentication: { PasswordHashCost: 10 } } });
-    await addUser(server, USER, PASSWORD, ['User'], DISPLAY_NAME);
-    appUrl = `${new URL(server.url).origin}/`;
+    ({ server, appUrl } = await startWebApp(USER, PASSWORD, DISPLAY_NAME));
     for (const type of ['sales-order-status', 'sales-territory', 'sales-person']) {
       const reply = await server.call(`/lookup-table/${type}`);
       expect(reply.status, reply.text).to.equal(200);
@@ -65,8 +63,7 @@ describe('web app in Chromium', function () {
   });
   afterEach(async function () {
     if (!context) return;
-    if (this.currentTest?.state === 'failed') await screenshot(page, `failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
-    await context.close();
+    await closeContext(this, page, context, 'failed-');
     context = undefined as unknown as BrowserContext;
     expect(problems.list, 'errors or CSP violations in the page').to.deep.equal([]);
   });
@@ -83,13 +80,7 @@ describe('web app in Chromium', function () {
     await page.getByRole('heading', { level: 1, name: 'Log in to restlayer orders' }).waitFor();
   }
 
-  async function logIn(user = USER, password = PASSWORD): Promise<void> {
-    await loginForm();
-    await page.getByLabel('User name').fill(user);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.locator('.login').waitFor({ state: 'detached' });
-  }
+  const logIn = (user = USER, password = PASSWORD) => fillLogIn(page, user, password);
 
   /** Waits until the list shows what the URL hash asks for. */
   async function listed(): Promise<void> {

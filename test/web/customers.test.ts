@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { type PageProblems, launchChromium, requireChromium, screenshot, watchPage } from '../support/browser.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { addUser } from '../support/users.js';
+import type { TestServer } from '../support/server.js';
+import { closeContext, fillLogIn, startWebApp } from '../support/web-app.js';
 
 const USER = 'carla';
 const PASSWORD = 'carla-password-1';
@@ -49,9 +49,7 @@ describe('web app in Chromium: customers', function () {
 
   before(async function () {
     requireChromium(this, 'the browser tests of the customer screens');
-    server = await startTestServer({ config: { Web: { Enabled: true }, RestAPI: { Path: '/api' }, Authentication: { PasswordHashCost: 10 } } });
-    await addUser(server, USER, PASSWORD, ['User'], 'Carla Customers');
-    appUrl = `${new URL(server.url).origin}/`;
+    ({ server, appUrl } = await startWebApp(USER, PASSWORD, 'Carla Customers'));
     const reply = await server.call('/lookup-table/sales-territory');
     expect(reply.status, reply.text).to.equal(200);
     territories = reply.body.result.data;
@@ -76,8 +74,7 @@ describe('web app in Chromium: customers', function () {
   });
   afterEach(async function () {
     if (!context) return;
-    if (this.currentTest?.state === 'failed') await screenshot(page, `failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
-    await context.close();
+    await closeContext(this, page, context, 'failed-');
     context = undefined as unknown as BrowserContext;
     expect(problems.list, 'errors or CSP violations in the page').to.deep.equal([]);
   });
@@ -88,11 +85,7 @@ describe('web app in Chromium: customers', function () {
 
   async function logIn(hash = '#/customers'): Promise<void> {
     await page.goto(appUrl + hash);
-    await page.getByRole('heading', { level: 1, name: 'Log in to restlayer orders' }).waitFor();
-    await page.getByLabel('User name').fill(USER);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.locator('.login').waitFor({ state: 'detached' });
+    await fillLogIn(page, USER, PASSWORD);
   }
 
   /** Waits until the customer list shows what the URL hash asks for. */

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, requireChromium, screenshot } from '../support/browser.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { addUser } from '../support/users.js';
+import type { TestServer } from '../support/server.js';
+import { closeContext, fillLogIn, startWebApp } from '../support/web-app.js';
 
 const USER = 'pia';
 const PASSWORD = 'pia-password-1';
@@ -42,9 +42,7 @@ describe('web app polish in Chromium', function () {
 
   before(async function () {
     requireChromium(this, 'the browser tests of the web app');
-    server = await startTestServer({ config: { Web: { Enabled: true }, RestAPI: { Path: '/api' }, Authentication: { PasswordHashCost: 10 } } });
-    await addUser(server, USER, PASSWORD, ['User'], DISPLAY_NAME);
-    appUrl = `${new URL(server.url).origin}/`;
+    ({ server, appUrl } = await startWebApp(USER, PASSWORD, DISPLAY_NAME));
     browser = await launchChromium();
   });
   after(async () => {
@@ -59,18 +57,11 @@ describe('web app polish in Chromium', function () {
   };
   afterEach(async function () {
     if (!context) return;
-    if (this.currentTest?.state === 'failed') await screenshot(page, `polish-failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
-    await context.close();
+    await closeContext(this, page, context, 'polish-failed-');
     context = undefined as unknown as BrowserContext;
   });
 
-  async function logIn(): Promise<void> {
-    await page.getByRole('heading', { level: 1, name: 'Log in to restlayer orders' }).waitFor();
-    await page.getByLabel('User name').fill(USER);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.locator('.login').waitFor({ state: 'detached' });
-  }
+  const logIn = () => fillLogIn(page, USER, PASSWORD);
 
   const listed = () => page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-loaded') === location.hash);
   const orderShown = (id: number) => page.waitForFunction((wanted) => location.hash === `#/orders/${wanted}` && !!document.querySelector('.order-screen[data-loaded] #order-form'), id);
