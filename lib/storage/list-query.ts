@@ -96,7 +96,8 @@ export function listSql<F extends string, R>(
   const conditions = fullTextPage ? indexed : plain;
   // A trigram index does its work before the query visits a row, where the main thread's budget cannot stop it
   // (lib/storage/sqlite-read-budget.ts): a query that reads one goes to the readers directly.
-  const budget = (reads: RawBuilder<SqlBool>[]) => (trigram.some((t) => reads.includes(t)) ? [] : values.readBudget);
+  const countBudget = trigram.length ? [] : values.readBudget;
+  const keysBudget = fullTextPage ? countBudget : values.readBudget;
   const table = sql`${sql.table(def.table)} as ${sql.id(def.alias)}`;
   // The rows of a page are read in the page's order of keys: SQLite otherwise may walk a whole sort index to skip
   // its sort of take + 1 rows. A CROSS JOIN fixes SQLite's join order; PostgreSQL's planner starts at the page itself.
@@ -122,7 +123,7 @@ export function listSql<F extends string, R>(
 
   const filterAliases = new Set(filters.map(({ name }) => aliasOf(def.columns[name])));
   const keyJoins = joins(new Set([...filterAliases, ...sortAliases]));
-  const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where([...conditions, ...seek, ...budget(conditions)])}
+  const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where([...conditions, ...seek, ...keysBudget])}
     order by ${orderBy(window.fromEnd)} limit ${window.limit} offset ${window.offset}`;
   const everyJoin = new Set((def.joins ?? []).map((j) => j.alias));
   const columns = [...def.select.map(selected), ...(criteria.cursor == null ? [] : terms.map((t, i) => sql`${sql.ref(t.ref)} as ${sql.id(orderValue(i))}`))];
@@ -130,7 +131,7 @@ export function listSql<F extends string, R>(
     from (${keys}) as list_page ${joinWord(true)} ${table} on ${sql.ref(def.id)} = list_page.list_key ${joins(everyJoin, true)}
     order by ${orderBy(false)}`;
   const count = criteria.getTotalCount
-    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(indexed.length ? [...indexed, ...budget(indexed)] : [])}`
+    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(indexed.length ? [...indexed, ...countBudget] : [])}`
     : undefined;
   return { page, keys, count, fingerprint, terms: terms.length };
 }
@@ -165,7 +166,7 @@ const DEEP_SKIP = 1_000;
 const FULL_TEXT_PAGE_MATCHES = 5_000;
 
 /** The window of a page past the middle of `total` matches, read from the end: the same rows, fewer entries walked. */
-function fromEnd(total: number, skip: number, take: number): PageWindow {
+export function fromEnd(total: number, skip: number, take: number): PageWindow {
   const end = Math.min(skip + take + 1, total);
   return { offset: total - end, limit: Math.max(end - skip, 0), fromEnd: true };
 }

@@ -25,7 +25,7 @@ class OverBudget extends Error {}
 const OVER_BUDGET = new OverBudget('over the main thread budget');
 
 /** Where queries run unbounded (a reader process, a store without readers): constant true, evaluated once per query (a deterministic function without arguments). */
-export function allowEveryRow(database: Database.Database): undefined {
+export function allowEveryRow(database: Database.Database): void {
   database.function(FUNCTION, { deterministic: true }, () => 1);
 }
 

@@ -199,13 +199,19 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
       throw err;
     }
   }
-  const budget = readers ? new MainReadBudget(database, options.mainThreadReadMs ?? 2) : allowEveryRow(database);
-  return {
-    db,
-    reader: readers && budget ? sqliteReaderKysely((query) => {
+  let reader: Kysely<Tables> = db;
+  if (readers) {
+    const budget = new MainReadBudget(database, options.mainThreadReadMs ?? 2);
+    reader = sqliteReaderKysely((query) => {
       const rows = budget.tryRun(query, readNow);
       return rows ? Promise.resolve(rows) : readers.run(query);
-    }) : db,
+    });
+  } else {
+    allowEveryRow(database);
+  }
+  return {
+    db,
+    reader,
     values: sqliteValues,
     readNow,
     async ping() {

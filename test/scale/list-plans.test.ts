@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { type ListCriteria, type ListDefinition, type PageWindow, listSql } from '../../lib/storage/list-query.js';
+import { type ListCriteria, type ListDefinition, fromEnd, listSql } from '../../lib/storage/list-query.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import { customerCriteria } from '../../services/customer/customer-models.js';
 import { customerList } from '../../services/customer/sql-customer-service.js';
@@ -106,12 +106,6 @@ const fullScan = (shape: Shape, part: string, plan: string[]) => plan.filter((st
 const namesIndex = (step: string) => /\b(ix|ux)_|_pkey\b|PRIMARY KEY/.test(step);
 const sorts = (step: string) => (testProvider === 'postgres' ? /^Sort\b/.test(step) : /TEMP B-TREE/.test(step));
 
-/** The window of a page past the middle of `total` matches, as lib/storage/list-query.ts reads it: from the end. */
-function fromEnd(total: number, skip: number): PageWindow {
-  const end = Math.min(skip + TAKE + 1, total);
-  return { offset: total - end, limit: end - skip, fromEnd: true };
-}
-
 describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`, function () {
   this.timeout(600_000);
   let server: TestServer;
@@ -153,7 +147,7 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.messages));
       const definition = (shape.service === 'sales-order' ? salesOrderList : customerList) as ListDefinition<string>;
       const criteria = parsed.value as ListCriteria<string>;
-      const window = shape.fromEnd ? fromEnd(totals[shape.service], criteria.skip ?? 0) : undefined;
+      const window = shape.fromEnd ? fromEnd(totals[shape.service], criteria.skip ?? 0, TAKE) : undefined;
       const built = listSql(definition, criteria, storage.values, TAKE, window);
       const db = storage.db as unknown as Kysely<unknown>;
       for (const [part, sql] of Object.entries({ keys: built.keys, page: built.page, count: built.count })) {
