@@ -98,6 +98,23 @@ describe('Idempotency-Key on POST (contract part 3, "Retries")', function () {
     expect((await create('~!#$%&*+-.^_`|', order('symbols'))).status).to.equal(201);
   });
 
+  it('the OpenAPI document declares Idempotency-Key (and its 409 and 422) on secured POST operations, and nowhere else', async () => {
+    const reply = await server.call('/openapi.json');
+    const doc = reply.body.result as { paths: Record<string, Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, unknown>; security: unknown[] }>> };
+    const keyed: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [verb, op] of Object.entries(operations)) {
+        if (!(op.parameters ?? []).some((p) => p.$ref === '#/components/parameters/IdempotencyKey')) continue;
+        keyed.push(`${verb} ${path}`);
+        expect(verb, path).to.equal('post');
+        expect(op.security, path).to.not.deep.equal([]);
+        expect(op.responses, path).to.include.keys('409', '422');
+      }
+    }
+    expect(keyed).to.include.members(['post /sales-order', 'post /customer']);
+    expect(keyed).to.not.include('post /auth/jwt');
+  });
+
   it('a key is forgotten after RestAPI:IdempotencyKeepSeconds: the same request then runs again', async () => {
     const first = await create('expiring', order('expiring'));
     expect(first.status).to.equal(201);
