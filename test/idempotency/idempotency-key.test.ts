@@ -129,11 +129,13 @@ describe('Idempotency-Key on POST (contract part 3, "Retries")', function () {
 
 describe('Idempotency-Key with an operation that outlives the request timeout or meets a fault', function () {
   this.timeout(60_000);
-  const state = globalThis as { idemRuns?: number; idemRelease?: () => void; idemFlakyRuns?: number };
+  const state = globalThis as { idemRuns?: number; idemRelease?: () => void; idemFlakyRuns?: number; idemDoubtRuns?: number; idemBigRuns?: number };
   let server: TestServer;
   before(async () => {
     state.idemRuns = 0;
     state.idemFlakyRuns = 0;
+    state.idemDoubtRuns = 0;
+    state.idemBigRuns = 0;
     const dir = routeFolder({
       'slow.js': `export const POST = route({ summary: 'slow create', body: model({ name: text() }),
         handle: async ({ body, created }) => {
@@ -147,6 +149,17 @@ describe('Idempotency-Key with an operation that outlives the request timeout or
           globalThis.idemFlakyRuns += 1;
           if (globalThis.idemFlakyRuns === 1) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
           return new Output({ name: body.name, run: globalThis.idemFlakyRuns });
+        } });\n`,
+      'in-doubt.js': `export const POST = route({ summary: 'the store failed during COMMIT', body: model({ name: text() }),
+        handle: async () => {
+          globalThis.idemDoubtRuns += 1;
+          return new Output(undefined, [{ code: 'Storage_OutcomeUnknown', message: 'The store failed while saving.', severity: 'Error', type: 'System', status: 503 }]);
+        } });\n`,
+      'big.js': `export const POST = route({ summary: 'answers a large result', body: model({ name: text() }),
+        handle: async ({ created }) => {
+          globalThis.idemBigRuns += 1;
+          created('/big/' + globalThis.idemBigRuns);
+          return new Output({ filler: 'x'.repeat(100000) });
         } });\n`,
     });
     server = await startTestServer({ routesDir: dir, config: { RestAPI: { RequestTimeoutSeconds: 1 } }, sampleData: false, logLevel: 'error' });
@@ -186,5 +199,28 @@ describe('Idempotency-Key with an operation that outlives the request timeout or
     const third = await post();
     expect(answerOf(third)).to.deep.equal(answerOf(second));
     expect(state.idemFlakyRuns).to.equal(2);
+  });
+
+  it('an answer whose outcome is unknown (the store failed during COMMIT) is never run again: repeats answer 409 Request_IdempotencyOutcomeUnknown', async () => {
+    const post = () => server.call('/in-doubt', { method: 'POST', body: { name: 'doubt' }, headers: { 'Idempotency-Key': 'doubt-1' } });
+    const first = await post();
+    expect([first.status, ...first.body.messages.map((m) => m.code)]).to.deep.equal([503, 'Storage_OutcomeUnknown']);
+    for (let i = 0; i < 2; i++) {
+      const repeat = await post();
+      expect([repeat.status, ...repeat.body.messages.map((m) => m.code)], repeat.text).to.deep.equal([409, 'Request_IdempotencyOutcomeUnknown']);
+    }
+    expect(state.idemDoubtRuns).to.equal(1);
+  });
+
+  it('an answer over 64 KiB is replayed with its status and Location, its result replaced by a Warning', async () => {
+    const post = () => server.call('/big', { method: 'POST', body: { name: 'big' }, headers: { 'Idempotency-Key': 'big-1' } });
+    const first = await post();
+    expect(first.status).to.equal(201);
+    expect(first.body.result.filler).to.have.length(100_000);
+    const repeat = await post();
+    expect([repeat.status, repeat.headers.get('Location')]).to.deep.equal([201, first.headers.get('Location')]);
+    expect(repeat.body.result).to.equal(undefined);
+    expect(repeat.body.messages.map((m) => [m.code, m.severity])).to.deep.equal([['Request_ReplayWithoutResult', 'Warning']]);
+    expect(state.idemBigRuns).to.equal(1);
   });
 });
