@@ -58,13 +58,15 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
   const body = jsonBody(config.RestAPI.MaxBodyBytes);
   const callerOptions = { allowedOrigins: auth.AllowedOrigins, cookieAbsoluteMs: auth.Cookie.AbsoluteHours * 3_600_000 };
   const timeoutMs = config.RestAPI.RequestTimeoutSeconds * 1000;
+  const keepMs = config.RestAPI.IdempotencyKeepSeconds * 1000;
   const keys = new IdempotencyKeyStore(services.storage, {
-    keepMs: config.RestAPI.IdempotencyKeepSeconds * 1000,
+    keepMs,
     // Well past any timeout: an operation may outlive its request's answer, but not by this much.
     staleMs: 10 * timeoutMs,
   });
   // A repeat waits as long as the first request is given to answer, then answers 409 Request_InProgress.
-  const idempotency = idempotencyKeys(keys, { waitMs: timeoutMs, log });
+  // Expired keys go once a minute (or once per keep period, when that is shorter), a batch at a time.
+  const idempotency = idempotencyKeys(keys, { waitMs: timeoutMs, purgeEveryMs: Math.min(60_000, keepMs), log });
   for (const { path, verb, route } of routes) {
     // The other variant's routes do not exist: they answer 404 like any unknown path.
     if (route.variant && route.variant !== auth.Variant) continue;

@@ -17,12 +17,11 @@ export const MAX_STORED_BODY = 64 * 1024;
 /** Pauses between looks at a key whose first request still runs; the last one repeats. */
 const POLL_MS = [5, 10, 20, 50, 100, 200, 250];
 
-/** How often (at most) one process removes expired keys, beside a request rather than on its path. */
-const PURGE_EVERY_MS = 60_000;
-
 export interface IdempotencyOptions {
   /** How long a repeat waits for the first request to finish before answering 409 Request_InProgress. */
   waitMs: number;
+  /** How often (at most) this process removes expired keys, beside a request rather than on its path. */
+  purgeEveryMs: number;
   log: Logger;
 }
 
@@ -79,7 +78,7 @@ export function idempotencyKeys(store: IdempotencyKeyStore, options: Idempotency
   let nextPurge = 0;
   const purgeNowAndThen = () => {
     if (Date.now() < nextPurge) return;
-    nextPurge = Date.now() + PURGE_EVERY_MS;
+    nextPurge = Date.now() + options.purgeEveryMs;
     store.purgeExpired().catch((err: unknown) => options.log.warn('idempotency key cleanup failed', { error: String(err) }));
   };
 
