@@ -19,7 +19,7 @@ function unexpectedQuery(search: URLSearchParams): ErrorMessage[] {
     message('Validation', 'Input_UnknownProperty', `${key} is not a known parameter of this operation.`, { property: key }));
 }
 
-/** The timer of the request timeout: resolves `timedOut` after `ms` unless cleared. */
+/** What the race against the request timeout answers when the timeout comes first. */
 const timedOut = Symbol('timed out');
 
 /**
@@ -75,7 +75,8 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
       if (problems.length) return respond(ctx, errors.addAll(problems).messages);
 
       let location: string | undefined;
-      // Settled, never rejected: whatever the operation ends with becomes its answer, also after a timeout.
+      // Never rejects: whatever the operation ends with becomes its answer, also after a timeout answered the caller.
+      // (Async, so a route file in plain JavaScript may answer a value, or throw, rather than return a promise.)
       const finished = (async () => route.handle({
         params, query, body,
         services: ctx.services,
@@ -101,15 +102,16 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
         async signOut() {
           endCookieSession(ctx);
         },
-      }))().then((output: Output<unknown> | undefined) => output, (err: unknown) => {
-        errors.addAll(messagesOf(ctx, err));
-        return undefined;
-      }).then((output) => ({ output, messages: errors.addAll(output?.messages ?? []).messages }));
+      }))().then(
+        (output: Output<unknown> | undefined) => ({ output, messages: errors.addAll(output?.messages ?? []).messages }),
+        (err: unknown) => ({ output: undefined, messages: errors.addAll(messagesOf(ctx, err)).messages }),
+      );
       let timer: NodeJS.Timeout | undefined;
       const first = await Promise.race([finished, new Promise<typeof timedOut>((resolve) => {
         timer = setTimeout(() => resolve(timedOut), timeoutMs);
       })]);
       clearTimeout(timer);
+      // The Idempotency-Key layer keeps the answer the operation really ends with, not a timeout's.
       if (ctx.state.settleAnswer) {
         ctx.state.settleAnswer(finished.then(({ output, messages }) => {
           const status = derivedStatus(messages, location ? 201 : 200);
