@@ -134,13 +134,14 @@ describe('Idempotency-Key on POST (contract part 3, "Retries")', function () {
 
 describe('Idempotency-Key with an operation that outlives the request timeout or meets a fault', function () {
   this.timeout(60_000);
-  const state = globalThis as { idemRuns?: number; idemRelease?: () => void; idemFlakyRuns?: number; idemDoubtRuns?: number; idemBigRuns?: number };
+  const state = globalThis as { idemRuns?: number; idemRelease?: () => void; idemFlakyRuns?: number; idemDoubtRuns?: number; idemBigRuns?: number; idemStuckRuns?: number };
   let server: TestServer;
   before(async () => {
     state.idemRuns = 0;
     state.idemFlakyRuns = 0;
     state.idemDoubtRuns = 0;
     state.idemBigRuns = 0;
+    state.idemStuckRuns = 0;
     const dir = routeFolder({
       'slow.js': `export const POST = route({ summary: 'slow create', body: model({ name: text() }),
         handle: async ({ body, created }) => {
@@ -154,6 +155,11 @@ describe('Idempotency-Key with an operation that outlives the request timeout or
           globalThis.idemFlakyRuns += 1;
           if (globalThis.idemFlakyRuns === 1) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
           return new Output({ name: body.name, run: globalThis.idemFlakyRuns });
+        } });\n`,
+      'stuck.js': `export const POST = route({ summary: 'never finishes, as if its process had died', body: model({ name: text() }),
+        handle: async () => {
+          globalThis.idemStuckRuns += 1;
+          return new Promise(() => {});
         } });\n`,
       'in-doubt.js': `export const POST = route({ summary: 'the store failed during COMMIT', body: model({ name: text() }),
         handle: async () => {
@@ -227,5 +233,21 @@ describe('Idempotency-Key with an operation that outlives the request timeout or
     expect(repeat.body.result).to.equal(undefined);
     expect(repeat.body.messages.map((m) => [m.code, m.severity])).to.deep.equal([['Request_ReplayWithoutResult', 'Warning']]);
     expect(state.idemBigRuns).to.equal(1);
+  });
+
+  it('a key whose request never records an answer (its process died) answers 409 Request_InProgress, then, once stale, Request_IdempotencyOutcomeUnknown; it never runs again', async function () {
+    // Stale after ten request timeouts: 10 s here.
+    this.timeout(40_000);
+    const post = () => server.call('/stuck', { method: 'POST', body: { name: 'stuck' }, headers: { 'Idempotency-Key': 'stuck-1' } });
+    const codeOf = (reply: Reply) => `${reply.status} ${reply.body.messages.map((m) => m.code).join()}`;
+    expect(codeOf(await post())).to.equal('503 Request_OutcomeUnknown');
+    const seen = new Set<string>();
+    await until(async () => {
+      const code = codeOf(await post());
+      seen.add(code);
+      return code === '409 Request_IdempotencyOutcomeUnknown';
+    }, 'the stale key answered as unknown', 30_000);
+    expect([...seen]).to.deep.equal(['409 Request_InProgress', '409 Request_IdempotencyOutcomeUnknown']);
+    expect(state.idemStuckRuns).to.equal(1);
   });
 });
