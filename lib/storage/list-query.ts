@@ -4,6 +4,7 @@ import type { FieldCriterion, ListOptions } from '../validation/criteria.js';
 import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
 import { fullTextMatch } from './list-indexes.js';
+import { cannotMatch } from './list-text-bounds.js';
 import { CURSOR_EDITED, CursorError, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
 import type { SqlValues } from './sql-values.js';
 import type { Storage } from './storage.js';
@@ -43,6 +44,11 @@ export interface ListDefinition<F extends string> {
    * column): criterion CN on them reads that index instead of every row.
    */
   fullText?: readonly F[];
+  /**
+   * The most characters a text field's values hold (its `text({ max })`): a criterion no such value can match
+   * (lib/storage/list-text-bounds.ts) answers an empty list without reading anything.
+   */
+  maxLength?: { readonly [K in F]?: number };
 }
 
 /** The criteria a list takes: filters by field name plus paging, count and sort. */
@@ -196,6 +202,10 @@ export async function readListRows<F extends string, R>(
   } catch (err) {
     if (err instanceof CursorError) return refuseCursor(err.message);
     throw err;
+  }
+  const filtered = Object.keys(def.columns) as F[];
+  if (filtered.some((name) => criteria[name] && cannotMatch(criteria[name] as FieldCriterion<unknown>, def.maxLength?.[name]))) {
+    return { rows: [], totalCount: criteria.getTotalCount ? 0 : undefined };
   }
   const tables = [def.table, ...(def.joins ?? []).map((j) => j.table)];
   const total = query.count && (await exactCount(db, query.count, tables, storage.values.readBudget));
