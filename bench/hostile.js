@@ -1,4 +1,4 @@
-// `node bench/hostile.js [--seconds N] [--probes N] [--hostile N] [--hang-up-ms N]` (build first): what hostile
+// `node bench/hostile.js [--seconds N] [--probes N] [--hostile N] [--hang-up-ms N] [--kinds cn,count,login]` (build first): what hostile
 // requests any caller may send do to a cheap request's latency (issue 20). One `restlayer serve` over SQLite (sample
 // data plus 300 customers named with 100 × 'a'), on loopback only. --probes loops send GET /health/live one after
 // another, first for --seconds with the server idle, then for --seconds while --hostile loops send, in turn:
@@ -6,6 +6,7 @@
 // - the same on `/sales-order?customerName.operator=CN…`,
 // - whole-table counts `GET /customer?getTotalCount=true&take=1` and `/sales-order?getTotalCount=true&take=1`,
 // - `POST /auth/jwt` with a body of 90,000 unknown keys.
+// --kinds picks some of them (cn: the two CN counts, count: the whole-table counts, login: the 90,000-key body).
 // Every other hostile request hangs up after --hang-up-ms (the issue's clients that went away after 0.3 s).
 // Prints JSON: the probes' p50/p99 idle and during, their ratio (target: p99 within 2× idle), and the hostile answers.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +22,7 @@ const { values: opts } = parseArgs({
     probes: { type: 'string', default: '2' },
     hostile: { type: 'string', default: '3' },
     'hang-up-ms': { type: 'string', default: '300' },
+    kinds: { type: 'string', default: 'cn,count,login' },
   },
 });
 const seconds = Number(opts.seconds);
@@ -57,13 +59,14 @@ async function probeLoad(url, clients, done) {
 
 const long = 'a'.repeat(7_990);
 const unknownKeys = `{"userName":"nobody","password":"wrong"${Array.from({ length: 90_000 }, (_, i) => `,"k${i}":0`).join('')}}`;
+const kinds = new Set(opts.kinds.split(','));
 const hostileRequests = [
-  { name: 'customer CN 7,990', path: `/customer?name.operator=CN&name=${long}&getTotalCount=true&take=1` },
-  { name: 'sales-order CN 7,990', path: `/sales-order?customerName.operator=CN&customerName=${long}&getTotalCount=true&take=1` },
-  { name: 'customer whole count', path: '/customer?getTotalCount=true&take=1' },
-  { name: 'sales-order whole count', path: '/sales-order?getTotalCount=true&take=1' },
-  { name: 'auth/jwt 90,000 keys', path: '/auth/jwt', method: 'POST', body: unknownKeys },
-];
+  { kind: 'cn', name: 'customer CN 7,990', path: `/customer?name.operator=CN&name=${long}&getTotalCount=true&take=1` },
+  { kind: 'cn', name: 'sales-order CN 7,990', path: `/sales-order?customerName.operator=CN&customerName=${long}&getTotalCount=true&take=1` },
+  { kind: 'count', name: 'customer whole count', path: '/customer?getTotalCount=true&take=1' },
+  { kind: 'count', name: 'sales-order whole count', path: '/sales-order?getTotalCount=true&take=1' },
+  { kind: 'login', name: 'auth/jwt 90,000 keys', path: '/auth/jwt', method: 'POST', body: unknownKeys },
+].filter((r) => kinds.has(r.kind));
 
 /** `clients` loops of hostile requests until `done()`; every other one hangs up after `hangUpMs`. Answers by request and status. */
 async function hostileLoad(url, token, clients, done) {
@@ -114,11 +117,12 @@ try {
       hostileLoad(server.url, prepared.accessToken, Number(opts.hostile), done),
     ]);
     const result = {
-      seconds, probes, hostile: Number(opts.hostile), hangUpMs,
+      seconds, probes, hostile: Number(opts.hostile), hangUpMs, kinds: [...kinds],
       idle: { ...summary(idle), failed: idle.failed }, duringHostile: { ...summary(during), failed: during.failed }, answers,
     };
     result.p99Ratio = Math.round((result.duringHostile.p99 / result.idle.p99) * 100) / 100;
-    result.withinTarget = result.p99Ratio <= 2;
+    // Probes that failed (a connection reset while the event loop was stopped) count against the target too.
+    result.withinTarget = result.p99Ratio <= 2 && Object.keys(during.failed).length === 0;
     console.log(JSON.stringify(result, null, 2));
   } finally {
     await server.stop();
