@@ -10,8 +10,14 @@ export function propertyPath(path: readonly (string | number)[]): string {
   return out;
 }
 
+/**
+ * How much of a property's name its message's text repeats. `property` carries the whole path; the text needs only
+ * enough to be read, or every long unknown key a client sends would come back twice as long (a body amplified).
+ */
+const NAMED_IN_TEXT = 100;
+
 function describe(failure: Failure & { code?: string }, property: string): ErrorMessage {
-  const subject = property || 'The request body';
+  const subject = property.length > NAMED_IN_TEXT ? `${property.slice(0, NAMED_IN_TEXT)}…` : property || 'The request body';
   if (failure.code) {
     return message('Validation', failure.code, `${subject} ${failure.message}`, property ? { property } : {});
   }

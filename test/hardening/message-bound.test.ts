@@ -78,6 +78,18 @@ describe(`an answer lists at most ${MAX_MESSAGES} messages, and one more saying 
     for (const { reply } of [small, large]) expect(reply.body.messages).to.have.length(MAX_MESSAGES + 1);
   });
 
+  it('long unknown keys are named in full on `property` only: the answer is the body it refuses and a few kilobytes of texts', async () => {
+    const keys = Array.from({ length: MAX_MESSAGES - 2 }, (_, i) => `${String(i).padStart(3, '0')}${'k'.repeat(9_000)}`);
+    const body = JSON.stringify(Object.fromEntries(keys.map((k) => [k, 1])));
+    const reply = await login(body);
+    expect(reply.status).to.equal(400);
+    const unknown = reply.body.messages.filter((m) => m.code === 'Input_UnknownProperty');
+    expect(unknown.map((m) => m.property)).to.deep.equal(keys);
+    for (const m of unknown) expect(m.message.length).to.be.below(200);
+    // Was twice the body: every key once in the text and once on the property.
+    expect(reply.text.length).to.be.below(body.length + 40_000);
+  });
+
   it('unknown query parameters of an anonymous route are bounded the same way', async () => {
     const query = Array.from({ length: 900 }, (_, i) => `q${i}=1`).join('&');
     expect(query.length).to.be.below(server.config.RestAPI.MaxQueryLength);
