@@ -13,8 +13,8 @@ interface Edit {
   insert: string;
 }
 
-const byHand = (name: string, from: string, why: string) =>
-  new ScaffoldError(`services/index.ts: ${why}; add \`import { ${name} } from '${from}';\` and ${name} to its modules list by hand`, 'conflict');
+const byHand = (name: string, from: string, why: string, kind: ScaffoldError['kind'] = 'conflict') =>
+  new ScaffoldError(`services/index.ts: ${why}; add \`import { ${name} } from '${from}';\` and ${name} to its modules list by hand`, kind);
 
 /** `[...] as const`, `[...] satisfies X`, `([...])`: the array literal inside. */
 function arrayOf(typescript: typeof ts, node: ts.Expression | undefined): ts.ArrayLiteralExpression | undefined {
@@ -40,11 +40,7 @@ export async function registerModule(source: string, name: string, from: string)
   }
   const file = typescript.createSourceFile('index.ts', source, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
 
-  const lists = file.statements.filter(typescript.isVariableStatement).flatMap((statement) =>
-    statement.declarationList.declarations.filter((d) => typescript.isIdentifier(d.name) && d.name.text === 'modules'));
-  if (lists.length !== 1) throw byHand(name, from, lists.length ? 'it declares `modules` more than once' : 'it declares no `modules` list');
-  const list = arrayOf(typescript, lists[0].initializer);
-  if (!list) throw byHand(name, from, '`modules` is not an array literal');
+  const list = modulesList(typescript, file, name, from);
 
   const edits: Edit[] = [];
   const changes: string[] = [];
@@ -84,5 +80,36 @@ export async function registerModule(source: string, name: string, from: string)
 
   let text = source;
   for (const edit of edits.sort((a, b) => b.at - a.at)) text = text.slice(0, edit.at) + edit.insert + text.slice(edit.at);
+  if (changes.length) checkRegistered(typescript, text, name, from);
   return { text, changes };
+}
+
+/** The one `modules` array literal of the file, or why it cannot be edited. */
+function modulesList(typescript: typeof ts, file: ts.SourceFile, name: string, from: string): ts.ArrayLiteralExpression {
+  const lists = file.statements.filter(typescript.isVariableStatement).flatMap((statement) =>
+    statement.declarationList.declarations.filter((d) => typescript.isIdentifier(d.name) && d.name.text === 'modules'));
+  if (lists.length !== 1) throw byHand(name, from, lists.length ? 'it declares `modules` more than once' : 'it declares no `modules` list');
+  const list = arrayOf(typescript, lists[0].initializer);
+  if (!list) throw byHand(name, from, '`modules` is not an array literal');
+  return list;
+}
+
+/**
+ * The edited file, parsed again: it must be valid TypeScript that imports the module and lists it. An edit placed by
+ * lines can land inside a comment (`customerModule, /* once:` … `*\/` after the last element) and register nothing;
+ * such a file is not written, and the command fails as for arguments it cannot carry out.
+ */
+function checkRegistered(typescript: typeof ts, text: string, name: string, from: string): void {
+  const refuse = (why: string) => byHand(name, from, `${why}, so it is left as it was`, 'usage');
+  const { diagnostics = [] } = typescript.transpileModule(text, { reportDiagnostics: true, fileName: 'index.ts' });
+  if (diagnostics.length) throw refuse('the edit would not parse');
+  const file = typescript.createSourceFile('index.ts', text, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
+  const imported = file.statements.filter(typescript.isImportDeclaration).some((i) => {
+    const bindings = i.importClause?.namedBindings;
+    return bindings !== undefined && typescript.isNamedImports(bindings) && bindings.elements.some((e) => e.name.text === name);
+  });
+  const listed = modulesList(typescript, file, name, from).elements.some((e) => typescript.isIdentifier(e) && e.text === name);
+  if (!imported || !listed) {
+    throw refuse(`the edit would leave ${name} ${imported ? 'out of the modules list' : 'not imported'} (a comment where the list or the imports end?)`);
+  }
 }

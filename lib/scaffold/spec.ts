@@ -1,4 +1,5 @@
 import { type ServiceNames, serviceNames, snakeCase } from './names.js';
+import { listOptionNames, reservedColumn, reservedTable, takenServiceKey } from './reserved-names.js';
 import { ScaffoldError } from './scaffold-error.js';
 
 export const FIELD_TYPES = ['text', 'integer', 'decimal', 'date', 'boolean', 'lookup'] as const;
@@ -35,10 +36,7 @@ const MAX_IDENTIFIER = 63;
 /** PostgreSQL's limit for `varchar(n)`. */
 const MAX_TEXT = 10_485_760;
 
-/**
- * Names the layer already uses: its own module (`auth`), its service keys (a module providing one of them stops
- * startup) and its route folders.
- */
+/** Names the layer already uses: its own module (`auth`) and its route folders. Service keys: `takenServiceKey`. */
 const reservedServiceNames = new Map<string, string>([
   ['auth', "the layer's own module and routes"],
   ['authentication', "the layer's variant B login route"],
@@ -46,8 +44,6 @@ const reservedServiceNames = new Map<string, string>([
   ['lookup-table', "the layer's lookup table routes"],
   ['docs', "the layer's API reference"],
   ['metrics', "the layer's metrics"],
-  ...['lookup', 'login', 'users', 'tokens', 'cookie-sessions', 'throttle', 'storage', 'shared'].map(
-    (name): [string, string] => [name, "one of the layer's own services"]),
 ]);
 
 /** Field names every generated service has already, or that the list criteria and the JSON bodies keep for themselves. */
@@ -56,7 +52,7 @@ function reservedFieldNames(names: ServiceNames): Map<string, string> {
     [names.id.toLowerCase(), 'the id of every record'],
     ['revisionnumber', 'the concurrency check of every record'],
     ['modifieddate', 'the time of every change'],
-    ...['skip', 'take', 'gettotalcount', 'sort'].map((name): [string, string] => [name, 'a list option']),
+    ...listOptionNames.map((name): [string, string] => [name, 'a list option']),
     ...['constructor', 'prototype'].map((name): [string, string] => [name, 'refused as a JSON property']),
   ]);
 }
@@ -111,8 +107,12 @@ export function serviceSpec(name: string, fieldArgs: readonly string[], command:
   }
   const reservedName = reservedServiceNames.get(name);
   if (reservedName) throw usage(`service name '${name}' is taken by ${reservedName}; choose another`);
-  if (!fieldArgs.length) throw usage('give the fields of the service: --field name:type[:option...], once per field');
   const names = serviceNames(name);
+  const key = takenServiceKey(names.camel);
+  if (key) throw usage(`service name '${name}' would take ${key}; choose another`);
+  const table = reservedTable(names.table);
+  if (table) throw usage(`service name '${name}' would make the table ${names.table}, a name kept for ${table}; choose another`);
+  if (!fieldArgs.length) throw usage('give the fields of the service: --field name:type[:option...], once per field');
   const reserved = reservedFieldNames(names);
   const fields: FieldSpec[] = [];
   const byName = new Map<string, string>();
@@ -121,6 +121,8 @@ export function serviceSpec(name: string, fieldArgs: readonly string[], command:
     const field = parseField(arg);
     const why = reserved.get(field.name.toLowerCase());
     if (why) throw usage(`--field '${arg}': ${field.name} is reserved (${why})`);
+    const system = reservedColumn(field.column);
+    if (system) throw usage(`--field '${arg}': its column ${field.column} is ${system}; choose another field name`);
     // Request property names match case-insensitively, so `name` and `Name` would be one property.
     const twin = byName.get(field.name.toLowerCase()) ?? byColumn.get(field.column);
     if (twin) throw usage(`--field '${arg}' and --field '${twin}' name the same field (names match case-insensitively)`);

@@ -6,7 +6,7 @@ import type { SqlValues } from './sql-values.js';
 export const historyTable = (module: string) => `restlayer_migration_${module.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`;
 
 /** Before modules had histories of their own, every migration was recorded in Kysely's default table. */
-const LEGACY_HISTORY = 'kysely_migration';
+export const LEGACY_HISTORY = 'kysely_migration';
 
 /**
  * A database made before per-module histories keeps what it applied: the module's migrations found in the legacy table

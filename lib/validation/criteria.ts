@@ -30,6 +30,11 @@ export interface ListOptions<F extends string = string> {
   cursor?: string;
 }
 
+/** The names of ListOptions, at run time: no criteria field may bear one (the compiler checks the list is whole). */
+export const LIST_OPTIONS = Object.keys({
+  skip: true, take: true, getTotalCount: true, sort: true, cursor: true,
+} satisfies Record<keyof ListOptions, true>) as readonly (keyof ListOptions)[];
+
 /** How a field filters: a list field takes several values (In), a range field two (BW). */
 export type FieldKind = 'text' | 'list' | 'range' | 'boolean';
 

@@ -1,7 +1,8 @@
-import { type Struct, define, object, optional } from 'superstruct';
+import { Struct, optional } from 'superstruct';
 import type { ErrorMessage } from '../envelope/error-message.js';
 import { Output } from '../envelope/output.js';
 import { currentErrors, withErrorScope } from '../envelope/request-scope.js';
+import { model } from './fields.js';
 
 /** The field structs of a `model` (superstruct keeps an object's schema on the struct). */
 const fieldsOf = <S>(update: { schema: S }) => update.schema as Record<string, Struct<unknown, unknown>>;
@@ -10,19 +11,30 @@ const fieldsOf = <S>(update: { schema: S }) => update.schema as Record<string, S
 export type PatchOf<T> = { [K in keyof T]?: T[K] | null };
 
 /**
+ * `struct` refusing `null` with "cannot be cleared". Everything else is the struct's own, its coercion above all
+ * (`"2"` and `"TRUE"` are taken where PUT takes them), as superstruct's `nullable` keeps it.
+ */
+function notClearable(struct: Struct<unknown, unknown>): Struct<unknown, unknown> {
+  return new Struct({
+    ...struct,
+    validator: (value, context) => value === null
+      ? { code: 'Input_Required', message: 'is required: it cannot be cleared.' }
+      : struct.validator(value, context),
+  });
+}
+
+/**
  * The body of a PATCH (RFC 7396 JSON merge patch) for an update model: every field optional, each checked as the update
  * checks it when present; `null` is accepted where the update accepts no value and refused, on that property, where
- * the field is required. Property names match case-insensitively like every model's.
+ * the field is required. It is a `model` itself, so every key rule of PUT holds as it does there: names match
+ * case-insensitively, a property named twice, a reserved name and an unknown property are each refused on it.
  */
 export function patchModel<T extends object, S>(update: Struct<T, S>): Struct<PatchOf<T>, unknown> {
   const fields = Object.fromEntries(Object.entries(fieldsOf(update)).map(([name, struct]) => {
     const clearable = struct.validate(null)[0] === undefined;
-    const field = clearable ? struct : define<unknown>(struct.type, (value, context) =>
-      value === null ? { code: 'Input_Required', message: 'is required: it cannot be cleared.' } : struct.validator(value, context));
-    return [name, optional(field)];
+    return [name, optional(clearable ? struct : notClearable(struct))];
   }));
-  // The update model's own coercion (case-insensitive names, unknown properties refused) runs first, then these checks.
-  return Object.assign(object(fields), { coercer: update.coercer }) as unknown as Struct<PatchOf<T>, unknown>;
+  return model(fields) as unknown as Struct<PatchOf<T>, unknown>;
 }
 
 export interface MergePatchOperation<Current, Update, Result> {
@@ -36,6 +48,42 @@ export interface MergePatchOperation<Current, Update, Result> {
   update(data: Update): Promise<Output<Result>>;
   /** How often a merge that lost to a concurrent writer is read and applied again (default 3). */
   attempts?: number;
+  /**
+   * What the update answers for a patch that names no field (`{}`), which writes nothing and keeps the revision. By
+   * default the record's `revisionNumber` and `modifiedDate`: what every update of this layer and its scaffold answers.
+   */
+  unchanged?(current: Current): Result;
+}
+
+/** The default `unchanged`: the update output of this layer's services, read from the record as it is. */
+function currentRevision<Current extends { revisionNumber?: number }, Result>(current: Current): Result {
+  const { revisionNumber, modifiedDate } = current as Current & { modifiedDate?: unknown };
+  return { revisionNumber, modifiedDate } as unknown as Result;
+}
+
+/** Whether a patch names no field to change: nothing but (perhaps) the revision it expects. */
+const namesNoField = (patch: object) => Object.entries(patch).every(([key, value]) => value === undefined || key === 'revisionNumber');
+
+/**
+ * A patch that changes nothing: no write, so the revision and modification date stay. A revision the caller sent is
+ * still checked, as an update would: a stale one is the same 409.
+ */
+async function applyNothing<Current extends { revisionNumber?: number }, Result>(
+  operation: Pick<MergePatchOperation<Current, unknown, Result>, 'read' | 'unchanged'>, expected: number | null | undefined,
+): Promise<Output<Result>> {
+  const current = await operation.read();
+  const errors = currentErrors();
+  if (!current.result) {
+    errors.addAll(current.messages);
+    return Output.of();
+  }
+  const now = current.result.revisionNumber;
+  if (expected != null && expected !== now) {
+    errors.error('Concurrency', 'Entity_Concurrency',
+      `Revision ${expected} is no longer current (now ${now}): someone else changed the record. Reload it and try again.`, { property: 'revisionNumber' });
+    return Output.of();
+  }
+  return Output.of((operation.unchanged ?? currentRevision<Current, Result>)(current.result));
 }
 
 const isConcurrency = (m: ErrorMessage) => m.code === 'Entity_Concurrency';
@@ -44,12 +92,13 @@ const isConcurrency = (m: ErrorMessage) => m.code === 'Entity_Concurrency';
  * PATCH as read → merge → update. The merged record carries the revision it was read at, so a write made in between
  * is never overwritten with stale values of fields the patch did not name: the update then fails on the revision, and
  * the patch is applied again to the newer record. A caller that sent `revisionNumber` itself gets the 409 instead,
- * as with PUT.
+ * as with PUT. A patch naming no field writes nothing (`applyNothing`).
  */
 export async function applyMergePatch<Current extends { revisionNumber?: number }, Update extends { revisionNumber?: number | null }, Result>(
   operation: MergePatchOperation<Current, Update, Result>,
 ): Promise<Output<Result>> {
   const { patch, attempts = 3 } = operation;
+  if (namesNoField(patch)) return applyNothing(operation, patch.revisionNumber);
   const callerRevision = patch.revisionNumber != null;
   for (let attempt = 1; ; attempt++) {
     const outcome = await withErrorScope(async (errors) => {

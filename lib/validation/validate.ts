@@ -1,5 +1,7 @@
-import { type Struct, type Failure, validate } from 'superstruct';
+import type { Struct, Failure } from 'superstruct';
+import { MAX_MESSAGES } from '../envelope/error-list.js';
 import { type ErrorMessage, message } from '../envelope/error-message.js';
+import { checkInput } from './failures.js';
 
 /** `a.b[0].c` from superstruct's path array. */
 export function propertyPath(path: readonly (string | number)[]): string {
@@ -8,8 +10,14 @@ export function propertyPath(path: readonly (string | number)[]): string {
   return out;
 }
 
+/**
+ * How much of a property's name its message's text repeats. `property` carries the whole path; the text needs only
+ * enough to be read, or every long unknown key a client sends would come back twice as long (a body amplified).
+ */
+const NAMED_IN_TEXT = 100;
+
 function describe(failure: Failure & { code?: string }, property: string): ErrorMessage {
-  const subject = property || 'The request body';
+  const subject = property.length > NAMED_IN_TEXT ? `${property.slice(0, NAMED_IN_TEXT)}…` : property || 'The request body';
   if (failure.code) {
     return message('Validation', failure.code, `${subject} ${failure.message}`, property ? { property } : {});
   }
@@ -35,7 +43,9 @@ function withinAny(property: string, paths: ReadonlySet<string>): boolean {
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; messages: ErrorMessage[] };
 
 /**
- * Validates and coerces `value`, reporting every failure (not only the first) as one message with its property.
+ * Validates and coerces `value`, reporting every failure (not only the first) as one message with its property, up
+ * to one more than an answer lists (`MAX_MESSAGES`): the error list says the rest were found, and the walk stops
+ * there, so a body of many bad properties costs what its first hundred do.
  * `rename` lets a caller map an internal path to the name the client used.
  */
 export function validateInput<T>(
@@ -45,13 +55,15 @@ export function validateInput<T>(
   rename: (path: (string | number)[]) => (string | number)[] = (p) => p,
 ): ValidationResult<T> {
   try {
-    const [error, coerced] = validate(value, struct, { coerce: true });
-    if (!error) return { ok: true, value: coerced as T };
+    const walk = checkInput(value, struct);
+    let step = walk.next();
+    // A walk that ends before any failure ends valid.
+    if (step.done) return { ok: true, value: step.value.value as T };
     const seen = new Set<string>();
     const settled = new Set<string>();
     const messages: ErrorMessage[] = [];
-    // failures() is lazy: superstruct builds the texts of the later failures while this loop runs.
-    for (const failure of error.failures() as Iterable<Failure & { settles?: boolean }>) {
+    for (; !step.done && messages.length <= MAX_MESSAGES; step = walk.next()) {
+      const failure: Failure & { settles?: boolean } = step.value;
       const m = describe(failure, propertyPath([...prefix, ...rename(failure.path)]));
       // A property sent twice gets that one message: whatever else is said of it is about only one of its values.
       // (A settling failure comes before those of the property's value: superstruct checks a struct before its entries.)

@@ -97,6 +97,55 @@ describe('PATCH /sales-order/{id}: JSON merge patch (contract part 3)', () => {
     else expect(after.accountNumber).to.equal(before.accountNumber);
   });
 
+  describe('the key rules of PUT hold for PATCH (contract part 3; issue 20, defect 3: patchModel checked a plain object())', () => {
+    const raw = (id: number, body: string) => server.call(`/sales-order/${id}`, { method: 'PATCH', body, headers: mergePatch });
+
+    it('two keys naming one property, in any case or spelled alike, are a 400 Input_Duplicate on it, and nothing is written', async () => {
+      const before = await readOrder(server, 43666);
+      expectError(await raw(43666, '{"comment":"A","COMMENT":"B"}'), 400, 'Input_Duplicate', 'comment');
+      expectError(await raw(43666, '{"comment":"A","comment":"B"}'), 400, 'Input_Duplicate', 'comment');
+      expect(await readOrder(server, 43666)).to.deep.equal(before);
+    });
+
+    it('a stale revisionNumber cannot pass the check through a second spelling that asks for none', async () => {
+      const id = 43667;
+      expectOk(await patch(id, { comment: 'current' }));
+      const before = await readOrder(server, id);
+      expect(before.revisionNumber).to.be.above(1);
+      expectError(await raw(id, '{"revisionNumber":1,"comment":"stale","REVISIONNUMBER":null}'), 400, 'Input_Duplicate', 'revisionNumber');
+      expect(await readOrder(server, id)).to.deep.equal(before);
+    });
+
+    it('__proto__, constructor and prototype are a 400 Input_ReservedName on that property (was dropped silently), and nothing is written', async () => {
+      const before = await readOrder(server, 43668);
+      for (const name of ['__proto__', 'constructor', 'Prototype']) {
+        expectError(await raw(43668, `{"${name}":{"comment":"x"},"comment":"y"}`), 400, 'Input_ReservedName', name);
+      }
+      expect(await readOrder(server, 43668)).to.deep.equal(before);
+    });
+
+    it('converts values as PUT does: "2" and "TRUE" are taken where PUT takes them', async () => {
+      expectOk(await server.call('/sales-order/43669', { method: 'PUT', body: { status: '2', onlineOrderFlag: 'TRUE' } }));
+      expect(await readOrder(server, 43669)).to.include({ status: 2, onlineOrderFlag: true });
+      expectOk(await patch(43670, { status: '3', onlineOrderFlag: 'FALSE', revisionNumber: String((await readOrder(server, 43670)).revisionNumber) }));
+      expect(await readOrder(server, 43670)).to.include({ status: 3, onlineOrderFlag: false });
+    });
+
+    it('an empty patch writes nothing and keeps the revision; a stale revisionNumber alone is still a 409', async () => {
+      const before = await readOrder(server, 43671);
+      const { result } = expectOk(await patch(43671, {}));
+      expect(result).to.deep.equal({ revisionNumber: before.revisionNumber, modifiedDate: before.modifiedDate });
+      expectOk(await patch(43671, { revisionNumber: before.revisionNumber }));
+      expectOk(await patch(43671, { revisionNumber: null }));
+      expect(await readOrder(server, 43671)).to.deep.equal(before);
+      expectOk(await patch(43671, { comment: 'changed' }));
+      const after = await readOrder(server, 43671);
+      expectError(await patch(43671, { revisionNumber: before.revisionNumber }), 409, 'Entity_Concurrency', 'revisionNumber');
+      expect(await readOrder(server, 43671)).to.deep.equal(after);
+      expectError(await patch(5, {}), 404, 'Entity_NotFound');
+    });
+  });
+
   it('is described in the OpenAPI document with an application/merge-patch+json body (plain JSON taken as one too)', async () => {
     const doc = (await server.call('/openapi.json')).body.result;
     const op = doc.paths['/sales-order/{_salesOrderId}'].patch;

@@ -147,6 +147,47 @@ describe('customer service', () => {
       expect(await read(id)).to.deep.equal(before);
     });
 
+    it('PATCH keeps the key rules of PUT: a property named twice (in any case) or a reserved name is refused on it, and nothing is written', async () => {
+      const id = await create(rowData(40, ids));
+      expectOk(await put(id, { ...rowData(41, ids), revisionNumber: 1 }));
+      const before = await read(id);
+      const raw = (body: string) => server.call(`${path}/${id}`, { method: 'PATCH', body, headers: mergePatch });
+      const value = JSON.stringify(rowData(42, ids).name);
+      expectError(await raw(`{"name":${value},"NAME":${value}}`), 400, 'Input_Duplicate', 'name');
+      expectError(await raw(`{"name":${value},"name":${value}}`), 400, 'Input_Duplicate', 'name');
+      // A stale revision with a second spelling that asks for no check: ambiguous, never a write past the check.
+      expectError(await raw(`{"revisionNumber":1,"name":${value},"REVISIONNUMBER":null}`), 400, 'Input_Duplicate', 'revisionNumber');
+      for (const name of ['__proto__', 'constructor', 'prototype']) {
+        expectError(await raw(`{"${name}":{"name":${value}}}`), 400, 'Input_ReservedName', name);
+      }
+      expect(await read(id)).to.deep.equal(before);
+    });
+
+    it('PATCH takes numbers and booleans sent as text, as PUT does', async () => {
+      const data = rowData(43, ids);
+      const asText = { territoryId: String(data.territoryId) };
+      const expected = { territoryId: data.territoryId };
+      const byPut = await create(rowData(44, ids));
+      expectOk(await put(byPut, { ...data, ...asText }));
+      expect(await read(byPut)).to.include(expected);
+      const id = await create(rowData(44, ids));
+      expectOk(await patch(id, asText));
+      expect(await read(id)).to.include(expected);
+    });
+
+    it('an empty PATCH writes nothing and keeps the revision; a stale revisionNumber alone is still a 409', async () => {
+      const id = await create(rowData(45, ids));
+      const before = await read(id);
+      const { result } = expectOk(await patch(id, {}));
+      expect(result).to.deep.equal({ revisionNumber: before.revisionNumber, modifiedDate: before.modifiedDate });
+      expectOk(await patch(id, { revisionNumber: before.revisionNumber }));
+      expect(await read(id)).to.deep.equal(before);
+      expectOk(await put(id, rowData(46, ids)));
+      const current = await read(id);
+      expectError(await patch(id, { revisionNumber: before.revisionNumber }), 409, 'Entity_Concurrency', 'revisionNumber');
+      expect(await read(id)).to.deep.equal(current);
+    });
+
     it('DELETE answers 200 with an envelope without result; then the customer is gone', async () => {
       const id = await create(rowData(24, ids));
       const total = await count();

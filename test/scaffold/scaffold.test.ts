@@ -7,6 +7,7 @@ import { CompiledQuery, type Migration, sql } from 'kysely';
 import pLimit from 'p-limit';
 import { indexNames, serviceSpec } from '../../lib/scaffold/spec.js';
 import { migrationsFile } from '../../lib/scaffold/templates/migrations.js';
+import { itemRouteFile, listRouteFile } from '../../lib/scaffold/templates/routes.js';
 import { sqlServiceFile } from '../../lib/scaffold/templates/sql-service.js';
 import { type ListDefinition, listSql } from '../../lib/storage/list-query.js';
 import { openSqlite } from '../../lib/storage/sqlite.js';
@@ -125,7 +126,19 @@ describe('restlayer new service: the scaffold', function () {
   describe('refuses bad arguments with one line and exit 2, writing nothing', () => {
     const cases: [string, string[], string][] = [
       ['a name that is not kebab-case', ['new', 'service', 'PurchaseOrder', '--field', 'title:text'], "service name 'PurchaseOrder' must be kebab-case"],
-      ['a name the layer uses', ['new', 'service', 'lookup', '--field', 'title:text'], "service name 'lookup' is taken by one of the layer's own services"],
+      ['a name the layer uses', ['new', 'service', 'lookup', '--field', 'title:text'], "service name 'lookup' would take the key lookup of one of the layer's own services"],
+      // Issue 20, defect 5: names taken today, then failing at startup, migration or in the tests.
+      ['a service key of the layer (access)', ['new', 'service', 'access', '--field', 'title:text'], "service name 'access' would take the key access of one of the layer's own services"],
+      ...['constructor', 'to-string', 'value-of', 'has-own-property'].map((name): [string, string[], string] => [
+        `a key every object has (${name})`, ['new', 'service', name, '--field', 'title:text'], 'which every JavaScript object has (Object.prototype.']),
+      ['the migration history table of a module', ['new', 'service', 'restlayer-migration-customer', '--field', 'title:text'],
+        "would make the table restlayer_migration_customer, a name kept for the layer's migration history of a module"],
+      ["the layer's list change table", ['new', 'service', 'restlayer-list-change', '--field', 'title:text'],
+        "would make the table restlayer_list_change, a name kept for the layer's list change generations"],
+      ["a table name of SQLite's", ['new', 'service', 'sqlite-sequence', '--field', 'title:text'], "would make the table sqlite_sequence, a name kept for SQLite's own tables"],
+      ...['xmin', 'ctid', 'tableoid', 'oid'].map((name): [string, string[], string] => [
+        `a PostgreSQL system column (${name})`, ['new', 'service', 'widget', '--field', `${name}:integer`], `its column ${name} is a system column of every PostgreSQL table`]),
+      ['cursor as a field', ['new', 'service', 'widget', '--field', 'cursor:text'], 'cursor is reserved (a list option)'],
       ['no name', ['new', 'service', '--field', 'title:text'], "missing required argument 'name'"],
       ['no field', ['new', 'service', 'widget'], 'give the fields of the service'],
       ['a field without a type', ['new', 'service', 'widget', '--field', 'title'], "--field 'title': give a type after the name"],
@@ -199,6 +212,13 @@ describe('restlayer new service: the scaffold', function () {
     });
   });
 
+  it('says "an" before a vowel in the routes\' summaries: Create an invoice', () => {
+    const spec = serviceSpec('invoice', ['title:text'], 'restlayer new service invoice');
+    expect(listRouteFile(spec)).to.include("summary: 'Create an invoice.'");
+    expect(itemRouteFile(spec)).to.include("summary: 'Update an invoice; a stale").and.include("summary: 'Delete an invoice.'");
+    expect(listRouteFile(serviceSpec('purchase-order', ['title:text'], 'x'))).to.include("summary: 'Create a purchase order.'");
+  });
+
   describe('CN on long text fields through a trigram index', () => {
     const spec = serviceSpec('widget', [
       'title:text:max=50:filterable', 'code:text:max=49:sortable:filterable', 'note:text:filterable', 'remark:text:max=200:sortable',
@@ -261,6 +281,21 @@ describe('restlayer new service: the scaffold', function () {
         '];',
         '',
       ].join('\n'));
+    });
+
+    it('refuses, exit 2, an edit that lands inside a comment after the last element, and writes nothing (issue 20, defect 5)', async () => {
+      const dir = miniProject([
+        "import { salesOrderModule } from './sales-order/module.js';",
+        '',
+        'export const modules = [',
+        '  salesOrderModule, /* retired:',
+        '  oldModule, */',
+        '];',
+        '',
+      ].join('\n'));
+      const before = snapshot(dir);
+      expectCliFailure(await newService(optionalOnly, dir), 2, 'services/index.ts: the edit would leave memoModule out of the modules list');
+      expect(snapshot(dir)).to.deep.equal(before);
     });
 
     it('leaves a file without a modules array literal alone: exit 1, with what to add by hand, and nothing written', async () => {

@@ -1,6 +1,9 @@
 import type { ServiceSpec } from '../spec.js';
 import { ROOT, header, lines, lowerHuman } from './code.js';
 
+/** `an invoice`, `a purchase order`: the indefinite article by the first letter (a vowel's sound, as nearly always). */
+const aOrAn = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
 /** routes/<name>/index.ts: the list and create. */
 export function listRouteFile(spec: ServiceSpec): string {
   const { pascal, camel, kebab, id } = spec;
@@ -19,7 +22,7 @@ export function listRouteFile(spec: ServiceSpec): string {
     '});',
     '',
     'export const POST = route({',
-    `  summary: 'Create a ${lowerHuman(spec)}.',`,
+    `  summary: 'Create ${aOrAn(lowerHuman(spec))}.',`,
     `  operation: 'I${pascal}Service.create',`,
     `  body: ${pascal}CreateData,`,
     `  result: ${pascal}CreateResult,`,
@@ -55,12 +58,12 @@ export function itemRouteFile(spec: ServiceSpec): string {
     '',
     verb('GET', `Read one ${human}.`, 'read', false, `${pascal}Read`, '404', `read(params.${idParam})`),
     '',
-    verb('PUT', `Update a ${human}; a stale revisionNumber is a 409.`, 'update', `${pascal}UpdateData`, `${pascal}UpdateResult`, '404, 409', `update(params.${idParam}, body)`),
+    verb('PUT', `Update ${aOrAn(human)}; a stale revisionNumber is a 409.`, 'update', `${pascal}UpdateData`, `${pascal}UpdateResult`, '404, 409', `update(params.${idParam}, body)`),
     '',
     verb('PATCH', 'Change only the fields the body names (JSON merge patch; null clears an optional field); a stale revisionNumber is a 409.',
       'patch', `${pascal}PatchData`, `${pascal}UpdateResult`, '404, 409', `patch(params.${idParam}, body)`),
     '',
-    verb('DELETE', `Delete a ${human}.`, 'delete', false, false, '404', `delete(params.${idParam})`),
+    verb('DELETE', `Delete ${aOrAn(human)}.`, 'delete', false, false, '404', `delete(params.${idParam})`),
     '',
   );
 }

@@ -13,6 +13,15 @@ function wrongValue(field: FieldSpec): string {
   }
 }
 
+/** A field's value from `row` written as text, as a query string would send it (booleans in capitals), or none. */
+function asText(field: FieldSpec, row: string): string | undefined {
+  switch (field.type) {
+    case 'integer': case 'decimal': case 'lookup': return `${field.name}: String(${row}.${field.name})`;
+    case 'boolean': return `${field.name}: String(${row}.${field.name}).toUpperCase()`;
+    default: return undefined;
+  }
+}
+
 /** The generated tests of create, read, update, patch and delete, each on records of its own, against one server. */
 export function crudTests(spec: ServiceSpec, { data, patchOf, unknown, args }: TestContext): string {
   const { id, idParam } = spec;
@@ -23,6 +32,8 @@ export function crudTests(spec: ServiceSpec, { data, patchOf, unknown, args }: T
   const texts = textFields(spec);
   const limited = texts.filter((f) => f.max);
   const requiredTexts = texts.filter((f) => f.required);
+  const [first] = spec.fields;
+  const textual = spec.fields.map((f) => asText(f, 'data')).filter((t): t is string => t !== undefined);
   return lines(
     `  describe('create, read, update, patch and delete', () => {`,
     '    let server: TestServer;',
@@ -150,6 +161,49 @@ export function crudTests(spec: ServiceSpec, { data, patchOf, unknown, args }: T
       '    });',
       '',
     ),
+    "    it('PATCH keeps the key rules of PUT: a property named twice (in any case) or a reserved name is refused on it, and nothing is written', async () => {",
+    `      const id = await create(${data(40)});`,
+    `      expectOk(await put(id, { ...${data(41)}, revisionNumber: 1 }));`,
+    '      const before = await read(id);',
+    "      const raw = (body: string) => server.call(`${path}/${id}`, { method: 'PATCH', body, headers: mergePatch });",
+    `      const value = JSON.stringify(${data(42)}.${first.name});`,
+    `      expectError(await raw(\`{"${first.name}":\${value},"${first.name.toUpperCase()}":\${value}}\`), 400, 'Input_Duplicate', '${first.name}');`,
+    `      expectError(await raw(\`{"${first.name}":\${value},"${first.name}":\${value}}\`), 400, 'Input_Duplicate', '${first.name}');`,
+    '      // A stale revision with a second spelling that asks for no check: ambiguous, never a write past the check.',
+    `      expectError(await raw(\`{"revisionNumber":1,"${first.name}":\${value},"REVISIONNUMBER":null}\`), 400, 'Input_Duplicate', 'revisionNumber');`,
+    "      for (const name of ['__proto__', 'constructor', 'prototype']) {",
+    `        expectError(await raw(\`{"\${name}":{"${first.name}":\${value}}}\`), 400, 'Input_ReservedName', name);`,
+    '      }',
+    '      expect(await read(id)).to.deep.equal(before);',
+    '    });',
+    '',
+    textual.length > 0 && lines(
+      "    it('PATCH takes numbers and booleans sent as text, as PUT does', async () => {",
+      `      const data = ${data(43)};`,
+      `      const asText = { ${textual.join(', ')} };`,
+      `      const expected = { ${textual.map((t) => t.slice(0, t.indexOf(':'))).map((n) => `${n}: data.${n}`).join(', ')} };`,
+      `      const byPut = await create(${data(44)});`,
+      '      expectOk(await put(byPut, { ...data, ...asText }));',
+      '      expect(await read(byPut)).to.include(expected);',
+      `      const id = await create(${data(44)});`,
+      '      expectOk(await patch(id, asText));',
+      '      expect(await read(id)).to.include(expected);',
+      '    });',
+      '',
+    ),
+    "    it('an empty PATCH writes nothing and keeps the revision; a stale revisionNumber alone is still a 409', async () => {",
+    `      const id = await create(${data(45)});`,
+    '      const before = await read(id);',
+    '      const { result } = expectOk(await patch(id, {}));',
+    '      expect(result).to.deep.equal({ revisionNumber: before.revisionNumber, modifiedDate: before.modifiedDate });',
+    '      expectOk(await patch(id, { revisionNumber: before.revisionNumber }));',
+    '      expect(await read(id)).to.deep.equal(before);',
+    `      expectOk(await put(id, ${data(46)}));`,
+    '      const current = await read(id);',
+    "      expectError(await patch(id, { revisionNumber: before.revisionNumber }), 409, 'Entity_Concurrency', 'revisionNumber');",
+    '      expect(await read(id)).to.deep.equal(current);',
+    '    });',
+    '',
     `    it('DELETE answers 200 with an envelope without result; then the ${human} is gone', async () => {`,
     `      const id = await create(${data(24)});`,
     '      const total = await count();',

@@ -1,0 +1,55 @@
+import { LIST_OPTIONS } from '../validation/criteria.js';
+import type { LayerServices } from '../services.js';
+import { LIST_CHANGE_TABLE } from '../storage/list-changes.js';
+import { LEGACY_HISTORY, historyTable } from '../storage/migrations.js';
+
+/**
+ * The keys of the layer's own services (`call.services.<key>`). A module providing one of them stops startup; the
+ * compiler checks that this lists every key of LayerServices and nothing else, so it cannot go stale.
+ */
+const layerServiceKeys = Object.keys({
+  lookup: true, login: true, users: true, tokens: true, access: true, cookieSessions: true, throttle: true, storage: true,
+  shared: true, metrics: true,
+} satisfies Record<keyof LayerServices, true>);
+
+/**
+ * Why a service key (the camelCase name) is not free, if it is not. The layer checks a module's keys against the
+ * services so far with `key in services`, which is true also for what every object inherits (`toString`,
+ * `constructor`, `hasOwnProperty`…): such a service stops startup.
+ */
+export function takenServiceKey(camel: string): string | undefined {
+  if (layerServiceKeys.includes(camel)) return `the key ${camel} of one of the layer's own services`;
+  if (Object.getOwnPropertyNames(Object.prototype).includes(camel)) return `the key ${camel}, which every JavaScript object has (Object.prototype.${camel})`;
+  return undefined;
+}
+
+/**
+ * Tables the layer or the database keep for themselves, by the start of their names: the migration histories of the
+ * modules (and their locks), the list change generations, the history of databases older than those, and SQLite's own
+ * (it refuses `sqlite_` names to everyone else).
+ */
+const reservedTableStarts: [string, string][] = [
+  [historyTable(''), "the layer's migration history of a module"],
+  [LIST_CHANGE_TABLE, "the layer's list change generations"],
+  [LEGACY_HISTORY, "the layer's migration history of older databases"],
+  ['sqlite_', "SQLite's own tables"],
+];
+
+/** Why a table name is not free, if it is not. */
+export function reservedTable(table: string): string | undefined {
+  return reservedTableStarts.find(([start]) => table.startsWith(start))?.[1];
+}
+
+/**
+ * PostgreSQL's system columns: every table has them, so none can be a column of its own
+ * (https://www.postgresql.org/docs/current/ddl-system-columns.html).
+ */
+const systemColumns = new Set(['tableoid', 'xmin', 'cmin', 'xmax', 'cmax', 'ctid', 'oid']);
+
+/** Why a column name is not free, if it is not. */
+export function reservedColumn(column: string): string | undefined {
+  return systemColumns.has(column) ? 'a system column of every PostgreSQL table' : undefined;
+}
+
+/** The options of every list (`skip`, `take`, `cursor`…), lower case: a field of that name would be shadowed by one. */
+export const listOptionNames = LIST_OPTIONS.map((name) => name.toLowerCase());
