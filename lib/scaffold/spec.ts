@@ -36,9 +36,13 @@ const MAX_IDENTIFIER = 63;
 /** PostgreSQL's limit for `varchar(n)`. */
 const MAX_TEXT = 10_485_760;
 
-/** Names the layer already uses: its own module (`auth`) and its route folders. Service keys: `takenServiceKey`. */
+/**
+ * Names the layer already uses: its own modules (`auth`, `idempotency`: a module name keys a migration history, see
+ * `allModules`) and its route folders. Service keys: `takenServiceKey`.
+ */
 const reservedServiceNames = new Map<string, string>([
   ['auth', "the layer's own module and routes"],
+  ['idempotency', "the layer's Idempotency-Key module"],
   ['authentication', "the layer's variant B login route"],
   ['health', "the layer's health routes"],
   ['lookup-table', "the layer's lookup table routes"],

@@ -128,6 +128,7 @@ describe('restlayer new service: the scaffold', function () {
       ['a name that is not kebab-case', ['new', 'service', 'PurchaseOrder', '--field', 'title:text'], "service name 'PurchaseOrder' must be kebab-case"],
       ['a name the layer uses', ['new', 'service', 'lookup', '--field', 'title:text'], "service name 'lookup' would take the key lookup of one of the layer's own services"],
       // Issue 20, defect 5: names taken today, then failing at startup, migration or in the tests.
+      ['a module name of the layer (idempotency)', ['new', 'service', 'idempotency', '--field', 'title:text'], "service name 'idempotency' is taken by the layer's Idempotency-Key module"],
       ['a service key of the layer (access)', ['new', 'service', 'access', '--field', 'title:text'], "service name 'access' would take the key access of one of the layer's own services"],
       ...['constructor', 'to-string', 'value-of', 'has-own-property'].map((name): [string, string[], string] => [
         `a key every object has (${name})`, ['new', 'service', name, '--field', 'title:text'], 'which every JavaScript object has (Object.prototype.']),
