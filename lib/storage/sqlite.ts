@@ -9,6 +9,7 @@ import {
 import { sqliteReaderKysely } from './reader-dialect.js';
 import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
+import { type FaultLog, StorageFaultWatch } from './sqlite-faults.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
 import { sqliteValues } from './sql-values.js';
@@ -39,15 +40,24 @@ class WaitingConnection implements DatabaseConnection {
     private readonly driver: SqliteDriver,
     private connection: DatabaseConnection,
     private readonly waitMs: number,
+    private readonly faults: StorageFaultWatch,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const deadline = Date.now() + this.waitMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.connection.executeQuery<R>(query);
+        const result = await this.connection.executeQuery<R>(query);
+        // A write outside a transaction, or a commit, reached the file: whatever failed before works again.
+        if (query.sql === 'commit' || (!this.inTransaction && result.numAffectedRows !== undefined && query.sql !== 'begin immediate')) {
+          this.faults.wrote();
+        }
+        return result;
       } catch (err) {
-        if (!isBusy(err) || Date.now() >= deadline) throw err;
+        if (!isBusy(err) || Date.now() >= deadline) {
+          this.faults.failed(err);
+          throw err;
+        }
       }
       const pause = Math.max(1, Math.min(PAUSES_MS[Math.min(attempt, PAUSES_MS.length - 1)], deadline - Date.now()));
       if (this.inTransaction) {
@@ -80,8 +90,10 @@ interface ConnectionUse {
 class WaitingSqliteDriver implements Driver {
   constructor(
     private readonly driver: SqliteDriver,
+    private readonly database: Database.Database,
     private readonly waitMs: number,
     private readonly use: ConnectionUse,
+    private readonly faults: StorageFaultWatch,
   ) {}
 
   init() {
@@ -91,7 +103,7 @@ class WaitingSqliteDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await this.driver.acquireConnection();
     this.use.holders++;
-    return new WaitingConnection(this.driver, connection, this.waitMs);
+    return new WaitingConnection(this.driver, connection, this.waitMs, this.faults);
   }
 
   /**
@@ -114,6 +126,9 @@ class WaitingSqliteDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const c = connection as WaitingConnection;
     try {
+      // A COMMIT that failed on a full disk or an I/O error has already been rolled back by SQLite: a ROLLBACK would
+      // fail too ("no transaction is active") and hide the error that matters behind one that does not.
+      if (!this.database.inTransaction) return;
       await c.executeQuery(CompiledQuery.raw('rollback'));
     } finally {
       c.inTransaction = false;
@@ -145,14 +160,16 @@ class WaitingSqliteDriver implements Driver {
 class WaitingSqliteDialect extends SqliteDialect {
   constructor(
     private readonly settings: SqliteDialectConfig,
+    private readonly database: Database.Database,
     private readonly waitMs: number,
     private readonly use: ConnectionUse,
+    private readonly faults: StorageFaultWatch,
   ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new WaitingSqliteDriver(new SqliteDriver(this.settings), this.waitMs, this.use);
+    return new WaitingSqliteDriver(new SqliteDriver(this.settings), this.database, this.waitMs, this.use, this.faults);
   }
 }
 
@@ -165,6 +182,8 @@ export interface SqliteOptions {
   queryTimeoutMs?: number;
   /** How long a list query may first run on the main connection (lib/storage/sqlite-read-budget.ts); 0: never. Default 2. */
   mainThreadReadMs?: number;
+  /** Where storage faults (I/O errors, a full disk, an unwritable file) are logged; none: not logged. */
+  faultLog?: FaultLog;
 }
 
 /** The embedded default: one file, WAL journal, every commit synced so a crash loses nothing committed. */
@@ -184,7 +203,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   const statements = withStatementCache(database);
   const use: ConnectionUse = { holders: 0 };
   const lockWaitMs = options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS;
-  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, lockWaitMs, use) });
+  const faults = new StorageFaultWatch(path, options.faultLog);
+  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, database, lockWaitMs, use, faults) });
   // A private database (in memory, or a temporary one) has no file another connection could open.
   const readers = path === ':memory:' || path === '' || options.readers === 0 ? undefined
     : new SqliteReaderPool(path, { size: options.readers ?? 2, timeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, lockWaitMs });
@@ -196,6 +216,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
     } catch (err) {
       // Another process's lock (WAL recovery): the queued path knows how to wait for it.
       if (isBusy(err)) return undefined;
+      faults.failed(err);
       throw err;
     }
   }
@@ -214,8 +235,16 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
     reader,
     values: sqliteValues,
     readNow,
+    /**
+     * A write, committed, as readiness asks "can this server do its work": `select 1` never touches the file, and reads
+     * go on while every write fails (a full disk, an unwritable -wal or -shm). It rewrites the header's user_version
+     * with its own value (no table of its own, nothing any reader sees change): one WAL frame and one sync per check.
+     */
     async ping() {
-      await sql`select 1`.execute(db);
+      await db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ user_version: number }>`pragma user_version`.execute(trx);
+        await sql.raw(`pragma user_version = ${Math.trunc(Number(rows[0]?.user_version ?? 0))}`).execute(trx);
+      });
     },
     // One process owns a database file (workers are prepared by their primary), so no cross-process lock is needed.
     exclusive: (fn) => fn(db),
