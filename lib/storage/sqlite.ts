@@ -9,7 +9,7 @@ import {
 import { sqliteReaderKysely } from './reader-dialect.js';
 import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
-import { type FaultLog, StorageFaultWatch } from './sqlite-faults.js';
+import { type FaultLog, StorageFaultWatch, storageFaultCode } from './sqlite-faults.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
 import { sqliteValues } from './sql-values.js';
@@ -186,23 +186,43 @@ export interface SqliteOptions {
   faultLog?: FaultLog;
 }
 
+/**
+ * The pragmas of a new connection, and a first write: a connection opened while the file or its -shm cannot be
+ * written reads fine but stays read-only for its whole life (SQLite maps the -shm read-only once per process), even
+ * after the files are writable again. A server should not start like that: it fails, saying which file to check,
+ * and a supervisor retries it later. The write rewrites the header's user_version with its own value, as the
+ * readiness check does.
+ */
+function prepareConnection(database: Database.Database, path: string, lockWaitMs: number): void {
+  try {
+    // Opening may meet another process's lock: wait for it here, where blocking is harmless (nothing is served yet).
+    database.pragma(`busy_timeout = ${lockWaitMs}`);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = FULL');
+    database.pragma('foreign_keys = ON');
+    // Statistics for the query planner, kept as SQLite advises: ANALYZE where a table has none or grew much since, within
+    // a bounded effort (analysis_limit). Without any, SQLite guesses every range and join alike.
+    database.pragma('optimize = 0x10002');
+    if (path !== ':memory:' && path !== '') database.pragma(`user_version = ${Math.trunc(Number(database.pragma('user_version', { simple: true })))}`);
+    // From now on, waits happen in WaitingConnection, without stopping the process.
+    database.pragma('busy_timeout = 0');
+  } catch (err) {
+    database.close();
+    const code = storageFaultCode(err);
+    if (!code) throw err;
+    throw Object.assign(new Error(`cannot write the SQLite database at ${path} (${(err as Error).message}): check the file, `
+      + 'the -wal and -shm files next to it (owner, mode, lsattr) and the disk (df)'), { code });
+  }
+}
+
 /** The embedded default: one file, WAL journal, every commit synced so a crash loses nothing committed. */
 export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new Database(path);
-  // Opening may meet another process's lock: wait for it here, where blocking is harmless (nothing is served yet).
-  database.pragma(`busy_timeout = ${options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS}`);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('foreign_keys = ON');
-  // Statistics for the query planner, kept as SQLite advises: ANALYZE where a table has none or grew much since, within
-  // a bounded effort (analysis_limit). Without any, SQLite guesses every range and join alike.
-  database.pragma('optimize = 0x10002');
-  // From now on, waits happen in WaitingConnection, without stopping the process.
-  database.pragma('busy_timeout = 0');
+  const lockWaitMs = options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS;
+  prepareConnection(database, path, lockWaitMs);
   const statements = withStatementCache(database);
   const use: ConnectionUse = { holders: 0 };
-  const lockWaitMs = options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS;
   const faults = new StorageFaultWatch(path, options.faultLog);
   const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, database, lockWaitMs, use, faults) });
   // A private database (in memory, or a temporary one) has no file another connection could open.

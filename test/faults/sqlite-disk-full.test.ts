@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { skipOrFail } from '../support/hooks.js';
 import { callUrl } from '../support/http.js';
 import { type ServeProcess, killChildren, sqliteServeEnv, startServe } from '../support/processes.js';
-import { type SmallDisk, WriteLedger, smallDisk } from '../support/sqlite-faults.js';
+import { type SmallDisk, WriteLedger, readiness, smallDisk } from '../support/sqlite-faults.js';
 import { removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
@@ -42,7 +42,7 @@ for (const workers of [1, 2]) {
       removeTempDirs();
     });
 
-    const ready = async () => (await callUrl(`${server.url}/health/ready`)).status;
+    const ready = () => readiness(server.url);
 
     it('refuses writes while the disk is full, is not ready, and recovers by itself once there is room', async () => {
       for (let i = 0; i < 5; i++) expect((await ledger.post(server.url, token)).status).to.equal(201);

@@ -3,7 +3,6 @@ import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { callUrl } from './http.js';
 import { makeTempDir } from './temp.js';
 
 /**
@@ -84,6 +83,20 @@ export function immutableProblem(dir: string): string | undefined {
   return problem;
 }
 
+/** How long a request of these tests waits for its answer; none by then counts as "no answer" (status 0). */
+const ANSWER_WITHIN_MS = 5_000;
+
+/** GET /health/ready's status, or 0 when no answer came (connection refused or broken, or none in time). */
+export async function readiness(baseUrl: string): Promise<number> {
+  try {
+    const reply = await fetch(`${baseUrl}/health/ready`, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
+    await reply.arrayBuffer();
+    return reply.status;
+  } catch {
+    return 0;
+  }
+}
+
 /** One write a test made: the order's marker, and what the server answered. */
 export interface Write {
   marker: string;
@@ -107,11 +120,18 @@ export class WriteLedger {
     const marker = `${this.prefix}-${++this.n}`;
     let write: Write;
     try {
-      const reply = await callUrl(`${baseUrl}/sales-order`, { method: 'POST', token, body: { customerId: 11000, status: 1, onlineOrderFlag: true, comment: marker } });
-      const result = reply.body?.result as { salesOrderId?: number } | undefined;
-      write = { marker, status: reply.status, id: result?.salesOrderId, body: reply.body };
+      const reply = await fetch(`${baseUrl}/sales-order`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ customerId: 11000, status: 1, onlineOrderFlag: true, comment: marker }),
+        signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
+      });
+      const text = await reply.text();
+      const body = text ? (JSON.parse(text) as { result?: { salesOrderId?: number } }) : undefined;
+      write = { marker, status: reply.status, id: body?.result?.salesOrderId, body };
     } catch {
-      // The connection broke (the worker died under it): no answer, so nothing was acknowledged.
+      // The connection broke (the worker died under it), or no answer came in time (with every worker gone, the
+      // primary holds new connections until one is back): nothing was acknowledged.
       write = { marker, status: 0, body: undefined };
     }
     this.writes.push(write);
