@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { skipOrFail } from '../support/hooks.js';
+import { freePort } from '../support/http.js';
 import { type ServeProcess, killChildren, sqliteServeEnv, startServe } from '../support/processes.js';
 import { WriteLedger, immutable, immutableProblem, readiness } from '../support/sqlite-faults.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
@@ -32,7 +33,9 @@ describe('SQLite: the -shm file unwritable for a while', function () {
     removeTempDirs();
   });
 
-  const serve = (db: string, args: string[] = []) => startServe(['--port', '0', '--host', '127.0.0.1', ...args], {
+  // A fixed port: when its last worker is gone the primary closes the listening socket, and with --port 0 the next
+  // worker would listen on a new random one.
+  const serve = async (db: string, args: string[] = []) => startServe(['--port', String(await freePort()), '--host', '127.0.0.1', ...args], {
     env: sqliteServeEnv(db, key, {
       Log__Level: 'warn', Storage__Sqlite__ReadWorkers: '1', Server__WorkerRestartMilliseconds: '50', Server__WorkerRestartMaxMilliseconds: '400',
     }),
@@ -48,6 +51,11 @@ describe('SQLite: the -shm file unwritable for a while', function () {
       server = await serve(db, ['--workers', '2']);
     });
 
+    afterEach(function () {
+      // What the primary and its workers said, for a failure here (the workers' deaths are the story).
+      if (this.currentTest?.state === 'failed') console.log(server.stderr().split('\n').filter((l) => !l.includes('"msg":"request"')).slice(-40).join('\n'));
+    });
+
     const deaths = () => (server.stderr().match(/worker died; starting a new one/g) ?? []).length;
     const ready = () => readiness(server.url);
 
@@ -60,6 +68,8 @@ describe('SQLite: the -shm file unwritable for a while', function () {
       await until(async () => {
         during.push((await ledger.post(server.url, token)).status);
         readyDuring.push(await ready());
+        // Refused at once while no worker lives: no need to knock thousands of times.
+        await new Promise((resolve) => setTimeout(resolve, 50));
         return deaths() >= 3;
       }, 'workers to die, and a replacement to fail to start', 60_000, 20);
       // The replacements that could not open the database said why, and the primary went on (the old rule stopped here).
