@@ -37,7 +37,7 @@ describe('SQLite: the -shm file unwritable for a while', function () {
   // worker would listen on a new random one.
   const serve = async (db: string, args: string[] = []) => startServe(['--port', String(await freePort()), '--host', '127.0.0.1', ...args], {
     env: sqliteServeEnv(db, key, {
-      Log__Level: 'warn', Storage__Sqlite__ReadWorkers: '1', Server__WorkerRestartMilliseconds: '50', Server__WorkerRestartMaxMilliseconds: '400',
+      Log__Level: 'info', Storage__Sqlite__ReadWorkers: '1', Server__WorkerRestartMilliseconds: '50', Server__WorkerRestartMaxMilliseconds: '400',
     }),
   });
 
@@ -49,6 +49,7 @@ describe('SQLite: the -shm file unwritable for a while', function () {
     before(async () => {
       db = join(dir, 'pool.db');
       server = await serve(db, ['--workers', '2']);
+      await until(() => (server.stderr().match(/restlayer listening on/g) ?? []).length >= 2, 'both workers serving', 60_000);
     });
 
     afterEach(function () {
