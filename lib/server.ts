@@ -55,7 +55,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const metricsListener = metricsOn && options.serveMetrics !== false
     ? await listenForMetrics(config.Metrics.Host, config.Metrics.Port, registrySource(metrics.registry))
     : undefined;
-  const storage = await openStorage(config, modules, { log: (text) => log.info(text), prepare: options.prepareStorage })
+  const storage = await openStorage(config, modules, { log: (text) => log.info(text), prepare: options.prepareStorage, faultLog: log })
     .catch(async (err: unknown) => {
       await metricsListener?.close();
       throw err;

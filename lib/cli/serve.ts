@@ -5,6 +5,7 @@ import { applyWebDefaults, webAppProblem } from '../http/web-app.js';
 import { createLogger } from '../log.js';
 import { relayClusterFlushes } from '../shared/cluster-bus.js';
 import { openStorage } from '../storage/open-storage.js';
+import { storageFaultCode } from '../storage/sqlite-faults.js';
 import { stopTracing } from '../telemetry/tracing.js';
 import { reportListening, runWorkerPool } from '../workers.js';
 import { allModules } from '../services.js';
@@ -62,7 +63,10 @@ export function serveCommand(program: Command) {
           new RateLimiterClusterMaster();
           relayClusterFlushes();
         }
-        process.exitCode = await runWorkerPool({ count: workers, log, env: generatedEnv, onListening: announce });
+        process.exitCode = await runWorkerPool({
+          count: workers, log, env: generatedEnv, onListening: announce,
+          restartMs: config.Server.WorkerRestartMilliseconds, restartMaxMs: config.Server.WorkerRestartMaxMilliseconds,
+        });
         await metrics?.close();
         log.info('restlayer stopped', { pid: process.pid, exitCode: process.exitCode });
         // Every worker is gone: whatever else holds the loop open (a scrape still asking them) must not delay the exit.
@@ -78,6 +82,16 @@ export function serveCommand(program: Command) {
       const { startServer } = await import('../server.js');
       const server = await startServer({
         application, config, log, port: opts.port, host: opts.host, prepareStorage: !cluster.isWorker, serveMetrics: !cluster.isWorker,
+      }).catch((err: Error) => {
+        // The primary sees only an exit code: the worker's own log says why it could not start (the database, mostly).
+        if (cluster.isWorker) {
+          const code = storageFaultCode(err);
+          log.error('worker cannot start', {
+            pid: process.pid, error: err.message, code,
+            ...(code && { check: `the database at Storage:Sqlite:Path (${config.Storage.Sqlite.Path}), the -wal and -shm files next to it and its disk` }),
+          });
+        }
+        throw err;
       });
       if (reportsToPrimary) answerPrimary(server.services.metrics.registry);
       log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });

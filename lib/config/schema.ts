@@ -101,6 +101,14 @@ export const schema = {
       default: 1,
     },
     ShutdownTimeoutSeconds: { doc: 'How long a graceful shutdown waits for in-flight requests.', format: 'positive', default: 10 },
+    WorkerRestartMilliseconds: {
+      doc: 'serve --workers: how long the primary waits before replacing a worker that died; doubled on each death in a row, up to WorkerRestartMaxMilliseconds.',
+      format: 'positive', default: 500,
+    },
+    WorkerRestartMaxMilliseconds: {
+      doc: 'serve --workers: the longest wait before replacing a worker; a worker that served this long resets the wait to WorkerRestartMilliseconds.',
+      format: 'positive', default: 30_000,
+    },
   },
   RestAPI: {
     Path: { doc: 'Prefix of every API route, e.g. /api.', format: 'url-path', default: '' },

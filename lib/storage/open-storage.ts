@@ -2,6 +2,7 @@ import type { AppConfig } from '../config/schema.js';
 import type { ServiceModule } from '../modules.js';
 import { migrateModules } from './migrations.js';
 import { openPostgres } from './postgres.js';
+import type { FaultLog } from './sqlite-faults.js';
 import { openSqlite } from './sqlite.js';
 import type { Storage } from './storage.js';
 
@@ -9,6 +10,8 @@ export interface OpenOptions {
   log?: (text: string) => void;
   /** Bring the schema up to date and seed an empty database (default). Workers skip it: their primary did it. */
   prepare?: boolean;
+  /** Where SQLite storage faults are logged (the server's logger). */
+  faultLog?: FaultLog;
 }
 
 /** Opens the configured store and, unless told otherwise, brings every module up to date: schema, then sample data. */
@@ -19,6 +22,7 @@ export async function openStorage(config: AppConfig, modules: readonly ServiceMo
     ? openPostgres(config.Storage.Postgres.Url, { onError: (err) => log(`PostgreSQL connection lost: ${err.message}`), queryTimeoutMs })
     : openSqlite(config.Storage.Sqlite.Path, {
       readers: config.Storage.Sqlite.ReadWorkers, queryTimeoutMs, mainThreadReadMs: config.Storage.Sqlite.MainThreadReadMilliseconds,
+      faultLog: options.faultLog,
     });
   if (options.prepare === false) return storage;
   try {

@@ -10,6 +10,7 @@ import { currentSignal } from '../envelope/request-scope.js';
 import { sqliteReaderKysely } from './reader-dialect.js';
 import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
+import { type FaultLog, StorageFaultWatch, storageFaultCode } from './sqlite-faults.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
 import { sqliteValues } from './sql-values.js';
@@ -40,15 +41,24 @@ class WaitingConnection implements DatabaseConnection {
     private readonly driver: SqliteDriver,
     private connection: DatabaseConnection,
     private readonly waitMs: number,
+    private readonly faults: StorageFaultWatch,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const deadline = Date.now() + this.waitMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.connection.executeQuery<R>(query);
+        const result = await this.connection.executeQuery<R>(query);
+        // A write outside a transaction, or a commit, reached the file: whatever failed before works again.
+        if (query.sql === 'commit' || (!this.inTransaction && result.numAffectedRows !== undefined && query.sql !== 'begin immediate')) {
+          this.faults.wrote();
+        }
+        return result;
       } catch (err) {
-        if (!isBusy(err) || Date.now() >= deadline) throw err;
+        if (!isBusy(err) || Date.now() >= deadline) {
+          this.faults.failed(err);
+          throw err;
+        }
       }
       const pause = Math.max(1, Math.min(PAUSES_MS[Math.min(attempt, PAUSES_MS.length - 1)], deadline - Date.now()));
       if (this.inTransaction) {
@@ -81,8 +91,10 @@ interface ConnectionUse {
 class WaitingSqliteDriver implements Driver {
   constructor(
     private readonly driver: SqliteDriver,
+    private readonly database: Database.Database,
     private readonly waitMs: number,
     private readonly use: ConnectionUse,
+    private readonly faults: StorageFaultWatch,
   ) {}
 
   init() {
@@ -92,7 +104,7 @@ class WaitingSqliteDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await this.driver.acquireConnection();
     this.use.holders++;
-    return new WaitingConnection(this.driver, connection, this.waitMs);
+    return new WaitingConnection(this.driver, connection, this.waitMs, this.faults);
   }
 
   /**
@@ -115,6 +127,9 @@ class WaitingSqliteDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const c = connection as WaitingConnection;
     try {
+      // A COMMIT that failed on a full disk or an I/O error has already been rolled back by SQLite: a ROLLBACK would
+      // fail too ("no transaction is active") and hide the error that matters behind one that does not.
+      if (!this.database.inTransaction) return;
       await c.executeQuery(CompiledQuery.raw('rollback'));
     } finally {
       c.inTransaction = false;
@@ -146,14 +161,16 @@ class WaitingSqliteDriver implements Driver {
 class WaitingSqliteDialect extends SqliteDialect {
   constructor(
     private readonly settings: SqliteDialectConfig,
+    private readonly database: Database.Database,
     private readonly waitMs: number,
     private readonly use: ConnectionUse,
+    private readonly faults: StorageFaultWatch,
   ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new WaitingSqliteDriver(new SqliteDriver(this.settings), this.waitMs, this.use);
+    return new WaitingSqliteDriver(new SqliteDriver(this.settings), this.database, this.waitMs, this.use, this.faults);
   }
 }
 
@@ -166,26 +183,49 @@ export interface SqliteOptions {
   queryTimeoutMs?: number;
   /** How long a list query may first run on the main connection (lib/storage/sqlite-read-budget.ts); 0: never. Default 2. */
   mainThreadReadMs?: number;
+  /** Where storage faults (I/O errors, a full disk, an unwritable file) are logged; none: not logged. */
+  faultLog?: FaultLog;
+}
+
+/**
+ * The pragmas of a new connection, and a first write: a connection opened while the file or its -shm cannot be
+ * written reads fine but stays read-only for its whole life (SQLite maps the -shm read-only once per process), even
+ * after the files are writable again. A server should not start like that: it fails, saying which file to check,
+ * and a supervisor retries it later. The write rewrites the header's user_version with its own value, as the
+ * readiness check does.
+ */
+function prepareConnection(database: Database.Database, path: string, lockWaitMs: number): void {
+  try {
+    // Opening may meet another process's lock: wait for it here, where blocking is harmless (nothing is served yet).
+    database.pragma(`busy_timeout = ${lockWaitMs}`);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = FULL');
+    database.pragma('foreign_keys = ON');
+    // Statistics for the query planner, kept as SQLite advises: ANALYZE where a table has none or grew much since, within
+    // a bounded effort (analysis_limit). Without any, SQLite guesses every range and join alike.
+    database.pragma('optimize = 0x10002');
+    if (path !== ':memory:' && path !== '') database.pragma(`user_version = ${Math.trunc(Number(database.pragma('user_version', { simple: true })))}`);
+    // From now on, waits happen in WaitingConnection, without stopping the process.
+    database.pragma('busy_timeout = 0');
+  } catch (err) {
+    database.close();
+    const code = storageFaultCode(err);
+    if (!code) throw err;
+    throw Object.assign(new Error(`cannot write the SQLite database at ${path} (${(err as Error).message}): check the file, `
+      + 'the -wal and -shm files next to it (owner, mode, lsattr) and the disk (df)'), { code });
+  }
 }
 
 /** The embedded default: one file, WAL journal, every commit synced so a crash loses nothing committed. */
 export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new Database(path);
-  // Opening may meet another process's lock: wait for it here, where blocking is harmless (nothing is served yet).
-  database.pragma(`busy_timeout = ${options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS}`);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('foreign_keys = ON');
-  // Statistics for the query planner, kept as SQLite advises: ANALYZE where a table has none or grew much since, within
-  // a bounded effort (analysis_limit). Without any, SQLite guesses every range and join alike.
-  database.pragma('optimize = 0x10002');
-  // From now on, waits happen in WaitingConnection, without stopping the process.
-  database.pragma('busy_timeout = 0');
+  const lockWaitMs = options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS;
+  prepareConnection(database, path, lockWaitMs);
   const statements = withStatementCache(database);
   const use: ConnectionUse = { holders: 0 };
-  const lockWaitMs = options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS;
-  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, lockWaitMs, use) });
+  const faults = new StorageFaultWatch(path, options.faultLog);
+  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, database, lockWaitMs, use, faults) });
   // A private database (in memory, or a temporary one) has no file another connection could open.
   const readers = path === ':memory:' || path === '' || options.readers === 0 ? undefined
     : new SqliteReaderPool(path, { size: options.readers ?? 2, timeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, lockWaitMs });
@@ -197,6 +237,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
     } catch (err) {
       // Another process's lock (WAL recovery): the queued path knows how to wait for it.
       if (isBusy(err)) return undefined;
+      faults.failed(err);
       throw err;
     }
   }
@@ -216,8 +257,16 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
     reader,
     values: sqliteValues,
     readNow,
+    /**
+     * A write, committed, as readiness asks "can this server do its work": `select 1` never touches the file, and reads
+     * go on while every write fails (a full disk, an unwritable -wal or -shm). It rewrites the header's user_version
+     * with its own value (no table of its own, nothing any reader sees change): one WAL frame and one sync per check.
+     */
     async ping() {
-      await sql`select 1`.execute(db);
+      await db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ user_version: number }>`pragma user_version`.execute(trx);
+        await sql.raw(`pragma user_version = ${Math.trunc(Number(rows[0]?.user_version ?? 0))}`).execute(trx);
+      });
     },
     // One process owns a database file (workers are prepared by their primary), so no cross-process lock is needed.
     exclusive: (fn) => fn(db),
