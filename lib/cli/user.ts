@@ -8,7 +8,10 @@ import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
 import { collect, required } from './options.js';
 import type { LayerServices } from '../services.js';
-import { printJson, runOperation } from './service-context.js';
+import { signOperatorToken } from '../auth/operator-token.js';
+import { tokenSettings } from '../auth/token-keys.js';
+import { URL_OPTION_HELP, callServer, serverApiBase } from './server-api.js';
+import { printJson, runOperation, signingKeyOrFail } from './service-context.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -124,19 +127,26 @@ export function userCommand(program: Command) {
 
   user
     .command('unlock <name>')
-    .description('clear the login throttling of an account (shared through Redis: Cache:Redis:Url)')
+    .description('clear the login throttling of an account: in Redis when Cache:Redis:Url is set, else through the running server')
+    .option('--url <url>', `${URL_OPTION_HELP}; the counters are cleared through it (without Cache:Redis:Url always)`)
     .option('--json', 'machine-readable output')
-    .action(async (name: string, opts: { json?: boolean }) => {
-      // Without Redis the failed logins are counted in the memory of each running server (or its --workers
-      // primary), which no other process can reach: saying so beats reporting an unlock that changed nothing.
-      if (!configOrFail().config.Cache.Redis.Url) {
-        throw new CliError('login throttling is kept in the memory of each running server (Cache:Redis:Url is not set): '
-          + 'restart the server to clear it, or wait Authentication:Throttle:WindowSeconds');
+    .action(async (name: string, opts: { url?: string; json?: boolean }) => {
+      const loaded = configOrFail();
+      let cleared: boolean | undefined;
+      if (loaded.config.Cache.Redis.Url && !opts.url) {
+        // Every instance counts in Redis: the CLI clears the account's counter there itself.
+        cleared = await runOperation(async (s) => {
+          const found = await s.users.read(name);
+          return found.result ? Output.of(await s.throttle.unlock(name)) : Output.of<boolean>();
+        });
+      } else {
+        // Without Redis the failed logins are counted in the memory of the running server (or its --workers
+        // primary), which only that server reaches: it is asked, with a token allowing this unlock alone.
+        const { config } = signingKeyOrFail(loaded);
+        const base = await serverApiBase(config, opts.url);
+        const token = signOperatorToken(tokenSettings(config), 'login-throttle.unlock', base);
+        cleared = ((await callServer(base, 'DELETE', `/login-throttle/${encodeURIComponent(name)}`, token)) as { cleared: boolean }).cleared;
       }
-      const cleared = await runOperation(async (s) => {
-        const found = await s.users.read(name);
-        return found.result ? Output.of(await s.throttle.unlock(name)) : Output.of<boolean>();
-      });
       if (opts.json) return printJson({ userName: name, cleared });
       process.stdout.write(cleared ? `login throttling of user ${name} cleared\n` : `user ${name} had no failed logins counted; nothing changed\n`);
     });
