@@ -5,6 +5,7 @@ import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
 import { URL_OPTION_HELP, callServer, serverApiBase } from './server-api.js';
 import { printJson, signingKeyOrFail } from './service-context.js';
+import { line } from './terminal-text.js';
 
 /**
  * Flushes through the running server's own API, so that every instance drops the table: the CLI signs an operator
@@ -29,7 +30,7 @@ export function lookupCommand(program: Command) {
       for (const path of opts.all ? [''] : types.map((t) => '/' + encodeURIComponent(t))) {
         await callServer(base, 'DELETE', `/lookup-table${path}`, token);
         const what = opts.all ? 'all lookup tables' : decodeURIComponent(path.slice(1));
-        if (!opts.json) process.stdout.write(`flushed ${what}\n`);
+        if (!opts.json) process.stdout.write(line`flushed ${what}`);
       }
       if (opts.json) printJson({ flushed: opts.all ? 'all' : types });
     });
