@@ -6,6 +6,7 @@ import {
   CompiledQuery, type DatabaseConnection, type Driver, Kysely, type QueryCompiler, type QueryResult, SqliteDialect,
   type SqliteDialectConfig, SqliteDriver, type TransactionSettings, sql,
 } from 'kysely';
+import { keepDatabasePrivate } from './private-file.js';
 import { sqliteReaderKysely } from './reader-dialect.js';
 import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
@@ -170,6 +171,7 @@ export interface SqliteOptions {
 /** The embedded default: one file, WAL journal, every commit synced so a crash loses nothing committed. */
 export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  keepDatabasePrivate(path);
   const database = new Database(path);
   // Opening may meet another process's lock: wait for it here, where blocking is harmless (nothing is served yet).
   database.pragma(`busy_timeout = ${options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS}`);
