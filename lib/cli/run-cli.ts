@@ -12,7 +12,7 @@ import { serveCommand } from './serve.js';
 import { printJson } from './service-context.js';
 import { tokenCommand } from './token.js';
 import { userCommand } from './user.js';
-import { line, printable } from './terminal-text.js';
+import { printable } from './terminal-text.js';
 
 export interface RunCliOptions {
   /** The program's name in help texts and at the start of error lines (default `restlayer`). */
@@ -63,8 +63,9 @@ export async function runCli(application: Application, options: RunCliOptions = 
     const text = err instanceof Error ? err.message : String(err);
     const exitCode = err instanceof CliError ? err.exitCode : 1;
     if (json) printJson({ error: text, exitCode, ...(err instanceof CliError ? err.details : {}) });
-    // The message may quote what was typed or stored (a user name): escaped, it stays one line that changes nothing else.
-    process.stderr.write(line`${name}: ${text}`);
+    // The message may quote what was typed or stored (a user name): escaped, each of its lines (an invalid
+    // configuration has one per problem) stays a line that changes nothing around it.
+    process.stderr.write(`${name}: ${text.split('\n').map(printable).join('\n')}\n`);
     process.exit(exitCode);
   }
 }
