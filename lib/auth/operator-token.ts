@@ -54,6 +54,7 @@ function verifyOperator(token: string, settings: TokenSettings, audience: string
   for (const key of candidateKeys(settings, header.header.kid, header.payload.iss)) {
     try {
       const claims = jwt.verify(token, key, {
+        // issuers is never empty: the server's own issuer is always first.
         algorithms: [settings.algorithm], issuer: settings.issuers as [string, ...string[]], audience, clockTolerance: CLOCK_TOLERANCE_SECONDS,
       }) as jwt.JwtPayload;
       const life = typeof claims.exp === 'number' && typeof claims.iat === 'number' ? claims.exp - claims.iat : Infinity;
