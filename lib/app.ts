@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { bearerVerification, requireCaller } from './auth/authenticate.js';
+import { operatorOrCaller } from './auth/operator-token.js';
 import { cookieSessions } from './auth/cookie-session.js';
 import { tokenSettings } from './auth/token-keys.js';
 import type { AppConfig } from './config/schema.js';
@@ -54,7 +55,8 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
   const auth = config.Authentication;
   const prefix = config.RestAPI.Path;
   const router = new Router<AppState, AppExtensions>(prefix ? { prefix } : {});
-  const verify = bearerVerification(tokenSettings(config));
+  const settings = tokenSettings(config);
+  const verify = bearerVerification(settings);
   const body = jsonBody(config.RestAPI.MaxBodyBytes);
   const callerOptions = { allowedOrigins: auth.AllowedOrigins, cookieAbsoluteMs: auth.Cookie.AbsoluteHours * 3_600_000 };
   const timeoutMs = config.RestAPI.RequestTimeoutSeconds * 1000;
@@ -71,7 +73,8 @@ export function createApp({ config, services, routes, log }: AppOptions): App {
     // The other variant's routes do not exist: they answer 404 like any unknown path.
     if (route.variant && route.variant !== auth.Variant) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
-    if (!isAnonymous(route, config.RestAPI.PublicDocs)) chain.push(requireCaller(verify, route.roles ?? [], callerOptions));
+    if (route.operator) chain.push(operatorOrCaller(settings, route.operator, prefix, requireCaller(verify, route.roles ?? [], callerOptions)));
+    else if (!isAnonymous(route, config.RestAPI.PublicDocs)) chain.push(requireCaller(verify, route.roles ?? [], callerOptions));
     else if (route.identifies) chain.push(requireCaller(verify, [], { ...callerOptions, optional: true }), privateAnswer);
     if (verb === 'PATCH') chain.push(mergePatchType);
     if (route.body) chain.push(body);

@@ -46,15 +46,47 @@ class Taken {
   }
 }
 
-/** A point taken, or how long until the counter's window ends when it was already spent. */
+/**
+ * A point taken, or how long until the counter's window ends when it was already spent. A refused consume has still
+ * added its point to the store (rate-limiter-flexible counts first, then compares): that point is given back at once,
+ * because a refusal checked no password. Left counted, a burst of right passwords locked its own account: 300 sent at
+ * once left some 295 refusals in the counter, and the next right login was refused for the whole window.
+ */
 async function take(limiter: RateLimiterAbstract, key: string): Promise<Taken | { refusedMs: number }> {
   try {
     return new Taken(limiter, key, await limiter.consume(key));
   } catch (err) {
-    if (err instanceof RateLimiterRes) return { refusedMs: err.msBeforeNext };
-    throw err;
+    if (!(err instanceof RateLimiterRes)) throw err;
+    await new Taken(limiter, key, err).giveBack();
+    return { refusedMs: err.msBeforeNext };
   }
 }
+
+/**
+ * Attempts whose password check is under way, per counter key, in the counters' own store (so every worker and
+ * instance sees them). They hold points they give back if the password was right, so a refusal while some are in
+ * hand may succeed a moment later: its Retry-After says so instead of the window's end.
+ */
+class ChecksInHand {
+  constructor(private readonly limiter: RateLimiterAbstract) {}
+
+  async enter(key: string): Promise<void> {
+    await this.limiter.consume(key).catch(() => undefined);
+  }
+
+  async leave(key: string): Promise<void> {
+    await this.limiter.reward(key).catch(() => undefined);
+  }
+
+  /** Whether any attempt on `key` is being checked; an unreachable store answers no (the longer wait is the safe one). */
+  async any(key: string): Promise<boolean> {
+    const res = await this.limiter.get(key).catch(() => null);
+    return (res?.consumedPoints ?? 0) > 0;
+  }
+}
+
+/** No real bound: the checks in hand are bounded by each process's CheckGate, this only counts them. */
+const UNBOUNDED = 1_000_000_000;
 
 /**
  * Login attempts counted per account and per client address (rate-limiter-flexible). Every attempt takes a point
@@ -64,10 +96,20 @@ async function take(limiter: RateLimiterAbstract, key: string): Promise<Taken | 
  * hand at once (CheckGate).
  */
 export class LoginThrottle {
-  constructor(private readonly byAccount: RateLimiterAbstract, private readonly byAddress: RateLimiterAbstract, private readonly gate: CheckGate) {}
+  constructor(
+    private readonly byAccount: RateLimiterAbstract,
+    private readonly byAddress: RateLimiterAbstract,
+    private readonly checking: ChecksInHand,
+    private readonly gate: CheckGate,
+  ) {}
 
   private static create(s: ThrottleSettings, make: (keyPrefix: string, points: number) => RateLimiterAbstract): LoginThrottle {
-    return new LoginThrottle(make('login-account', s.accountFailures), make('login-address', s.addressFailures), new CheckGate(CHECKS_AT_ONCE, s.maxPendingChecks));
+    return new LoginThrottle(
+      make('login-account', s.accountFailures),
+      make('login-address', s.addressFailures),
+      new ChecksInHand(make('login-checking', UNBOUNDED)),
+      new CheckGate(CHECKS_AT_ONCE, s.maxPendingChecks),
+    );
   }
 
   /** One process: counters in memory. */
@@ -103,20 +145,28 @@ export class LoginThrottle {
    * given back, since no password was tried. Rejects when the counters' store cannot be reached.
    */
   async reserve(userName: string, address: string): Promise<Attempt> {
+    // A refusal here takes no point anywhere: it checked no password, so it must not close the account or address.
     if (!this.gate.tryEnter()) return { allowed: false, reason: 'busy', retryAfter: BUSY_RETRY_SECONDS };
-    const [account, client] = await Promise.allSettled([take(this.byAccount, userKey(userName)), take(this.byAddress, address)]);
+    const accountKey = userKey(userName);
+    const [account, client] = await Promise.allSettled([take(this.byAccount, accountKey), take(this.byAddress, address)]);
     const taken = [account, client].flatMap((r) => (r.status === 'fulfilled' && r.value instanceof Taken ? [r.value] : []));
+    // One key per counter in the checks-in-hand store: the account's names are userKey()s, addresses never are.
+    const checkingKeys = [`account:${accountKey}`, `address:${address}`];
     if (taken.length < 2) {
       this.gate.leave();
       await Promise.all(taken.map((t) => t.giveBack()));
       if (account.status === 'rejected') throw account.reason;
       if (client.status === 'rejected') throw client.reason;
+      const refusals = await Promise.all(([['account', account.value, checkingKeys[0]], ['address', client.value, checkingKeys[1]]] as const)
+        .flatMap(([reason, r, key]) => (r instanceof Taken ? [] : [{ reason, ms: r.refusedMs, key }]))
+        // A counter full of attempts still being checked may free up as soon as they end (right passwords give
+        // their points back): the retry can succeed after about one check, not only at the window's end.
+        .map(async (r) => ((await this.checking.any(r.key)) ? { ...r, ms: Math.min(r.ms, BUSY_RETRY_SECONDS * 1000) } : r)));
       // Named after the counter that keeps the caller out longest: that is the wait Retry-After announces.
-      const refusals = ([['account', account.value], ['address', client.value]] as const)
-        .flatMap(([reason, r]) => (r instanceof Taken ? [] : [{ reason, ms: r.refusedMs }]))
-        .sort((a, b) => b.ms - a.ms);
+      refusals.sort((a, b) => b.ms - a.ms);
       return { allowed: false, reason: refusals[0].reason, retryAfter: Math.max(1, Math.ceil(refusals[0].ms / 1000)) };
     }
+    await Promise.all(checkingKeys.map((k) => this.checking.enter(k)));
     let finished = false;
     return {
       allowed: true,
@@ -125,8 +175,10 @@ export class LoginThrottle {
         finished = true;
         this.gate.leave();
         // A success is no guess to count, for the account nor for the address (many users behind one office
-        // address log in all day); it returns only its own points, so earlier failures keep counting.
+        // address log in all day); it returns only its own points, so earlier failures keep counting. Its points
+        // go back before it leaves the checks in hand, so a refusal never sees neither.
         if (succeeded) await Promise.all(taken.map((t) => t.giveBack()));
+        await Promise.all(checkingKeys.map((k) => this.checking.leave(k)));
       },
     };
   }

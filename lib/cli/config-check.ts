@@ -19,7 +19,8 @@ export function configCommand(program: Command) {
     .description('validate the configuration (files and __ environment variables) and print it with secrets redacted')
     .option('--json', 'machine-readable output')
     .action((opts: { json?: boolean }) => {
-      const loaded = configOrFail();
+      // A check changes nothing: development keys are read when kept, never made (the server makes them).
+      const loaded = configOrFail({ writeNothing: true });
       const { redacted, warnings } = loaded;
       const secrets = secretStates(loaded);
       if (opts.json) {

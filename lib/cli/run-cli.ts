@@ -12,6 +12,7 @@ import { serveCommand } from './serve.js';
 import { printJson } from './service-context.js';
 import { tokenCommand } from './token.js';
 import { userCommand } from './user.js';
+import { printable } from './terminal-text.js';
 
 export interface RunCliOptions {
   /** The program's name in help texts and at the start of error lines (default `restlayer`). */
@@ -38,7 +39,8 @@ export async function runCli(application: Application, options: RunCliOptions = 
     // Usage errors are one line (contract part 8): no "(Did you mean ...?)" line after them; subcommands inherit it.
     .showSuggestionAfterError(false)
     .exitOverride();
-  program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  // Commander's messages quote the arguments given: a control character among them is shown, not obeyed.
+  program.configureOutput({ writeErr: (text) => process.stderr.write(text.split('\n').map(printable).join('\n')) });
   serveCommand(program);
   configCommand(program);
   userCommand(program);
@@ -61,7 +63,9 @@ export async function runCli(application: Application, options: RunCliOptions = 
     const text = err instanceof Error ? err.message : String(err);
     const exitCode = err instanceof CliError ? err.exitCode : 1;
     if (json) printJson({ error: text, exitCode, ...(err instanceof CliError ? err.details : {}) });
-    process.stderr.write(`${name}: ${text}\n`);
+    // The message may quote what was typed or stored (a user name): escaped, each of its lines (an invalid
+    // configuration has one per problem) stays a line that changes nothing around it.
+    process.stderr.write(`${name}: ${text.split('\n').map(printable).join('\n')}\n`);
     process.exit(exitCode);
   }
 }

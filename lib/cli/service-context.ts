@@ -10,6 +10,7 @@ import { type LayerServices, allModules, createServices } from '../services.js';
 import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
+import { line } from './terminal-text.js';
 
 /**
  * Runs one service operation the way a request would (same configuration, store and error list), outside HTTP.
@@ -29,7 +30,7 @@ export async function runOperation<T>(operation: (services: LayerServices, confi
       const output = await operation(services, config);
       const errors = output.messages.filter(isError);
       if (errors.length) throw new CliError(errors.map((m) => m.message).join(' '));
-      for (const m of output.messages) process.stderr.write(`${m.severity.toLowerCase()}: ${m.message}\n`);
+      for (const m of output.messages) process.stderr.write(line`${m.severity.toLowerCase()}: ${m.message}`);
       return output.result;
     });
   } finally {

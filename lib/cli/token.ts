@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { line } from './terminal-text.js';
 import { Output } from '../envelope/output.js';
 import type { AuthToken } from '../auth/auth-models.js';
 import { CliError } from './cli-error.js';
@@ -45,6 +46,6 @@ export function tokenCommand(program: Command) {
         return s.tokens.rotate(opts.all ? null : opts.user!);
       });
       if (opts.json) return printJson({ user: opts.all ? null : opts.user, reset: count });
-      process.stdout.write(`${count} refresh token(s) reset for ${opts.all ? 'all users' : opts.user}\n`);
+      process.stdout.write(line`${count} refresh token(s) reset for ${opts.all ? 'all users' : opts.user}`);
     });
 }

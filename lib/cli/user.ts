@@ -8,7 +8,11 @@ import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
 import { collect, required } from './options.js';
 import type { LayerServices } from '../services.js';
-import { printJson, runOperation } from './service-context.js';
+import { signOperatorToken } from '../auth/operator-token.js';
+import { tokenSettings } from '../auth/token-keys.js';
+import { URL_OPTION_HELP, callServer, serverApiBase } from './server-api.js';
+import { hasControlCharacters, line } from './terminal-text.js';
+import { printJson, runOperation, signingKeyOrFail } from './service-context.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -34,7 +38,7 @@ async function warnUnknownRoles(services: LayerServices, roles: string[]) {
   for (const { route } of await applicationRoutes(cliApplication())) for (const r of route.roles ?? []) known.add(r);
   for (const u of (await services.users.list()).result ?? []) for (const r of u.roles) known.add(r);
   for (const role of roles.filter((r) => !known.has(r))) {
-    process.stderr.write(`warning: role '${role}' is required by no route and held by no user (known roles: ${[...known].sort().join(', ')}); it is given all the same\n`);
+    process.stderr.write(line`warning: role '${role}' is required by no route and held by no user (known roles: ${[...known].sort().join(', ')}); it is given all the same`);
   }
 }
 
@@ -52,6 +56,10 @@ export function userCommand(program: Command) {
     .option('--json', 'machine-readable output')
     .action(async (name: string, opts: { role?: string[]; displayName?: string; passwordStdin?: boolean; password?: string; json?: boolean }) => {
       const roles = required(opts.role, '--role <role>');
+      // Refused before anything else: such a name would rewrite the terminal of whoever lists the users.
+      for (const [what, value] of [['user name', name], ['--display-name', opts.displayName ?? '']]) {
+        if (hasControlCharacters(value)) throw new CliError(line`${what} '${value}' holds control characters (such as ESC or a line break); choose one without`.trimEnd(), 2);
+      }
       const password = await passwordFrom(opts);
       const checked = validateInput(NewUser, { userName: name, name: opts.displayName, roles, password });
       if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
@@ -60,7 +68,7 @@ export function userCommand(program: Command) {
         return s.users.add(checked.value);
       });
       if (opts.json) printJson(created);
-      else process.stdout.write(`user ${created!.userName} created with roles ${created!.roles.join(', ')}\n`);
+      else process.stdout.write(line`user ${created!.userName} created with roles ${created!.roles.join(', ')}`);
     });
 
   user
@@ -70,7 +78,7 @@ export function userCommand(program: Command) {
     .action(async (opts: { json?: boolean }) => {
       const users = (await runOperation((s) => s.users.list())) ?? [];
       if (opts.json) return printJson(users);
-      for (const u of users) process.stdout.write(`${u.userName}\t${u.name}\t${u.roles.join(',')}\t${u.disabled ? 'disabled' : 'active'}\n`);
+      for (const u of users) process.stdout.write(line`${u.userName}\t${u.name}\t${u.roles.join(',')}\t${u.disabled ? 'disabled' : 'active'}`);
     });
 
   user
@@ -78,7 +86,7 @@ export function userCommand(program: Command) {
     .description('disable a user; every credential it has ends (tokens, refresh tokens, cookie sessions)')
     .action(async (name: string) => {
       const changed = await runOperation((s) => s.users.disable(name));
-      process.stdout.write(changed ? `user ${name} disabled; its sessions have ended\n` : `user ${name} is already disabled\n`);
+      process.stdout.write(changed ? line`user ${name} disabled; its sessions have ended` : line`user ${name} is already disabled`);
     });
 
   user
@@ -86,7 +94,7 @@ export function userCommand(program: Command) {
     .description('let a disabled user log in again (what it had before the disable stays ended)')
     .action(async (name: string) => {
       const changed = await runOperation((s) => s.users.enable(name));
-      process.stdout.write(changed ? `user ${name} enabled\n` : `user ${name} is already enabled\n`);
+      process.stdout.write(changed ? line`user ${name} enabled` : line`user ${name} is already enabled`);
     });
 
   user
@@ -99,7 +107,7 @@ export function userCommand(program: Command) {
       const checked = validateInput(NewPassword, { userName: name, password });
       if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
       await runOperation((s) => s.users.setPassword(checked.value));
-      process.stdout.write(`password of user ${name} changed; its sessions have ended\n`);
+      process.stdout.write(line`password of user ${name} changed; its sessions have ended`);
     });
 
   user
@@ -118,27 +126,34 @@ export function userCommand(program: Command) {
       const given = [...new Set(checked.value.roles)];
       if (opts.json) return printJson({ userName: name, roles: given, changed, sessionsEnded: changed });
       process.stdout.write(changed
-        ? `roles of user ${name} set to ${given.join(', ')}; its sessions have ended\n`
-        : `user ${name} already has roles ${given.join(', ')}; nothing changed\n`);
+        ? line`roles of user ${name} set to ${given.join(', ')}; its sessions have ended`
+        : line`user ${name} already has roles ${given.join(', ')}; nothing changed`);
     });
 
   user
     .command('unlock <name>')
-    .description('clear the login throttling of an account (shared through Redis: Cache:Redis:Url)')
+    .description('clear the login throttling of an account: in Redis when Cache:Redis:Url is set, else through the running server')
+    .option('--url <url>', `${URL_OPTION_HELP}; the counters are cleared through it (without Cache:Redis:Url always)`)
     .option('--json', 'machine-readable output')
-    .action(async (name: string, opts: { json?: boolean }) => {
-      // Without Redis the failed logins are counted in the memory of each running server (or its --workers
-      // primary), which no other process can reach: saying so beats reporting an unlock that changed nothing.
-      if (!configOrFail().config.Cache.Redis.Url) {
-        throw new CliError('login throttling is kept in the memory of each running server (Cache:Redis:Url is not set): '
-          + 'restart the server to clear it, or wait Authentication:Throttle:WindowSeconds');
+    .action(async (name: string, opts: { url?: string; json?: boolean }) => {
+      const loaded = configOrFail();
+      let cleared: boolean | undefined;
+      if (loaded.config.Cache.Redis.Url && !opts.url) {
+        // Every instance counts in Redis: the CLI clears the account's counter there itself.
+        cleared = await runOperation(async (s) => {
+          const found = await s.users.read(name);
+          return found.result ? Output.of(await s.throttle.unlock(name)) : Output.of<boolean>();
+        });
+      } else {
+        // Without Redis the failed logins are counted in the memory of the running server (or its --workers
+        // primary), which only that server reaches: it is asked, with a token allowing this unlock alone.
+        const { config } = signingKeyOrFail(loaded);
+        const base = await serverApiBase(config, opts.url);
+        const token = signOperatorToken(tokenSettings(config), 'login-throttle.unlock', base);
+        cleared = ((await callServer(base, 'DELETE', `/login-throttle/${encodeURIComponent(name)}`, token)) as { cleared: boolean }).cleared;
       }
-      const cleared = await runOperation(async (s) => {
-        const found = await s.users.read(name);
-        return found.result ? Output.of(await s.throttle.unlock(name)) : Output.of<boolean>();
-      });
       if (opts.json) return printJson({ userName: name, cleared });
-      process.stdout.write(cleared ? `login throttling of user ${name} cleared\n` : `user ${name} had no failed logins counted; nothing changed\n`);
+      process.stdout.write(cleared ? line`login throttling of user ${name} cleared` : line`user ${name} had no failed logins counted; nothing changed`);
     });
 
   user
@@ -146,6 +161,6 @@ export function userCommand(program: Command) {
     .description('delete a user; every credential it had ends')
     .action(async (name: string) => {
       await runOperation((s) => s.users.remove(name));
-      process.stdout.write(`user ${name} removed; its sessions have ended\n`);
+      process.stdout.write(line`user ${name} removed; its sessions have ended`);
     });
 }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import convict from 'convict';
 import { type AppConfig, type SigningKeyConfig, environmentOnly, schema, signingKeyProperties } from './schema.js';
-import { developmentKeys } from './development-keys.js';
+import { UntrustedKeysFile, developmentKeys, existingDevelopmentKeys } from './development-keys.js';
 import { secretVariable } from './secrets.js';
 
 /** Invalid configuration: one line per problem, each naming its key. */
@@ -121,6 +121,8 @@ export interface LoadOptions {
   overrides?: JsonObject;
   /** False: missing secrets are neither generated nor a problem (`keys generate`, which is how one gets them). */
   secrets?: boolean;
+  /** True: development keys already kept are read, none are made (`config check` looks and changes nothing). */
+  writeNothing?: boolean;
 }
 
 /**
@@ -214,7 +216,14 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   }
   // Missing secrets are reported with every other problem, unless a setting they depend on is itself invalid.
   const secrets = options.secrets !== false && !['env', 'Authentication:Variant', 'Authentication:Schemes:Bearer:ValidIssuer'].some(invalid);
-  const developmentKeysFile = secrets ? ensureSecrets(config, problems, warnings, invalid, generated) : undefined;
+  const developmentKeysFile = secrets ? ensureSecrets(config, problems, warnings, invalid, generated, options.writeNothing === true) : undefined;
+  const deployed = [config.Storage.Provider === 'postgres' && 'Storage:Provider is postgres', config.Cache.Redis.Url && 'Cache:Redis:Url is set'].filter(Boolean);
+  if (config.env === 'development' && deployed.length) {
+    // First, and in capitals: a deployment that forgot NODE_ENV runs with development's lenient defaults.
+    warnings.unshift(`NOT PRODUCTION: NODE_ENV is ${env.NODE_ENV ? `'${env.NODE_ENV}'` : 'not set'}, yet ${deployed.join(' and ')}, as on a deployment. `
+      + 'Outside production missing keys are generated (and kept in a file) instead of stopping startup, the API documentation is public '
+      + 'and the server listens on 127.0.0.1 by default: set NODE_ENV=production wherever this serves anyone.');
+  }
   if (problems.length) throw new ConfigError(problems);
   return { config, warnings, generatedEnv: generated, developmentKeysFile, redacted: () => c.toString() };
 }
@@ -234,16 +243,24 @@ function isPostgresUrl(text: string): boolean {
  * an in-memory database) it is random per process. Answers where the development keys are kept, when they were used.
  */
 function ensureSecrets(
-  config: AppConfig, problems: string[], warnings: string[], invalid: (key: string) => boolean, generated: Record<string, string>,
+  config: AppConfig, problems: string[], warnings: string[], invalid: (key: string) => boolean, generated: Record<string, string>, writeNothing: boolean,
 ): string | undefined {
   const production = config.env === 'production';
-  const keepsKeys = config.env === 'development' && config.Storage.Sqlite.Path !== ':memory:';
+  let keepsKeys = config.env === 'development' && config.Storage.Sqlite.Path !== ':memory:';
   // Read (or made) once, whichever secrets are missing.
   let kept: ReturnType<typeof developmentKeys> | undefined;
   const keep = (which: 'bearer' | 'cookie' | 'authConfig') => {
-    if (!keepsKeys) return randomBytes(32).toString('base64');
-    kept ??= developmentKeys(config.Storage.Sqlite.Path);
-    return kept.keys[which];
+    if (keepsKeys && !kept) {
+      try {
+        kept = writeNothing ? existingDevelopmentKeys(config.Storage.Sqlite.Path) : developmentKeys(config.Storage.Sqlite.Path);
+      } catch (err) {
+        if (!(err instanceof UntrustedKeysFile)) throw err;
+        // Reported once, as a problem that stops startup: a key anyone could have read or planted signs nothing.
+        problems.push(`development keys: ${err.message}`);
+      }
+      keepsKeys = false;
+    }
+    return kept ? kept.keys[which] : randomBytes(32).toString('base64');
   };
   const need = (key: string, missing: () => boolean, generate: () => string) => {
     if (invalid(key) || !missing()) return;

@@ -5,6 +5,7 @@ import { setSecurityHeaders } from './protections.js';
 import { assignRequestId } from './request-id.js';
 import { logRequest } from './request-log.js';
 import { readUnreadBody } from './unread-body.js';
+import { traceClientAddress } from '../telemetry/tracing.js';
 
 /**
  * The outermost middleware: what every request gets, whatever happens further in. An id, the security headers,
@@ -15,6 +16,7 @@ export async function frontDoor(ctx: AppContext, next: Next): Promise<void> {
   const started = process.hrtime.bigint();
   assignRequestId(ctx);
   setSecurityHeaders(ctx);
+  traceClientAddress(ctx.ip);
   try {
     await next();
     answerUnanswered(ctx);

@@ -1,4 +1,5 @@
 import type { Struct } from 'superstruct';
+import type { OperatorAction } from '../auth/operator-action.js';
 import type { Principal } from '../auth/principal.js';
 import type { Logger } from '../log.js';
 import type { Output } from '../envelope/output.js';
@@ -77,6 +78,11 @@ export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> 
   documentation?: true;
   /** When given, the caller needs one of these roles. */
   roles?: readonly string[];
+  /**
+   * An action the CLI may do here with an operator token (lib/auth/operator-token.ts) instead of a caller with
+   * `roles`: a token for this action and this server's URL, without roles, valid a few seconds.
+   */
+  operator?: OperatorAction;
   summary: string;
   /** The service operation this verb exposes, e.g. `ISalesOrderService.read`; proxies and the OpenAPI document use it. */
   operation?: `${string}.${string}`;

@@ -7,6 +7,7 @@ import {
   type SqliteDialectConfig, SqliteDriver, type TransactionSettings, sql,
 } from 'kysely';
 import { currentSignal } from '../envelope/request-scope.js';
+import { keepDatabasePrivate } from './private-file.js';
 import { sqliteReaderKysely } from './reader-dialect.js';
 import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
@@ -219,6 +220,7 @@ function prepareConnection(database: Database.Database, path: string, lockWaitMs
 /** The embedded default: one file, WAL journal, every commit synced so a crash loses nothing committed. */
 export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  keepDatabasePrivate(path);
   const database = new Database(path);
   const lockWaitMs = options.lockWaitMs ?? SQLITE_LOCK_WAIT_MS;
   prepareConnection(database, path, lockWaitMs);

@@ -16,6 +16,7 @@ export interface TraceIds {
 
 let sdk: NodeSDK | undefined;
 let activeIds: (() => TraceIds | undefined) | undefined;
+let setClientAddress: ((address: string) => void) | undefined;
 
 /** The standard switches: an OTLP endpoint names where traces go; OTEL_SDK_DISABLED=true overrides it. */
 export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -29,6 +30,25 @@ export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 export function currentTraceIds(): TraceIds | undefined {
   return activeIds?.();
+}
+
+/**
+ * Puts the caller's address as the server decided it (contract part 4: the socket's, or with Server:TrustProxy the
+ * entry Server:ProxyCount places from the right of X-Forwarded-For) on the request's server span. The HTTP
+ * instrumentation takes the leftmost X-Forwarded-For entry, which any client can write; until this runs the span
+ * has the socket's address. A no-op when tracing is off.
+ */
+export function traceClientAddress(address: string): void {
+  setClientAddress?.(address);
+}
+
+/**
+ * What a Redis client span says of its command: the command's name and how many arguments it had, never the
+ * arguments. Keys carry the login name as typed (people type passwords there) and cookie session ids, values carry
+ * sessions; the request log keeps them out, and so must the traces.
+ */
+export function redisStatement(command: string, args: unknown[]): string {
+  return args.length ? `${command} [${args.length} argument${args.length === 1 ? '' : 's'}]` : command;
 }
 
 /** Whether log lines should ask for trace ids (decided once, when the logger is made). */
@@ -61,13 +81,19 @@ export async function startTracing(): Promise<boolean> {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => untracedPorts.has(req.socket.localPort ?? -1) }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => untracedPorts.has(req.socket.localPort ?? -1),
+        // Merged over the instrumentation's own attributes, and an undefined value is not recorded: no query string
+        // (the request log leaves it out too: filters name customers, cursors and the like), and the socket's
+        // address rather than the leftmost X-Forwarded-For until the app sets the one it trusts.
+        startIncomingSpanHook: (req) => ({ 'url.query': undefined, 'client.address': req.socket.remoteAddress }),
+      }),
       // Router layers only: a span per plain middleware would cost more than it tells. The router layer also names
       // the server span and its http.route after the route template (@koa/router's _matchedRoute).
       new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
       // Queries and commands inside a traced request only; not the migrations, pings and pub/sub around them.
       new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: redisStatement }),
     ],
   });
   sdk.start();
@@ -78,6 +104,7 @@ export async function startTracing(): Promise<boolean> {
     const { traceId, spanId } = span.spanContext();
     return { traceId, spanId };
   };
+  setClientAddress = (address) => api.trace.getActiveSpan()?.setAttribute('client.address', address);
   return true;
 }
 
@@ -86,5 +113,6 @@ export async function stopTracing(): Promise<void> {
   const stopping = sdk;
   sdk = undefined;
   activeIds = undefined;
+  setClientAddress = undefined;
   await stopping?.shutdown();
 }

@@ -64,6 +64,33 @@ describe('login throttling under concurrency', () => {
     expect((await attempt('hugo', 'hugo-password-1', freshAddress())).status).to.equal(429);
   });
 
+  it('30 right passwords for one account at once: the excess is refused without spending points, and the next login succeeds', async () => {
+    await addUser(server, 'kurt', 'kurt-password-1');
+    const burst = await Promise.all(Array.from({ length: 30 }, () => attempt('kurt', 'kurt-password-1', freshAddress())));
+    const counts = tally(burst);
+    expect(counts[200]).to.be.within(1, 30);
+    expect(counts[200] + (counts[429] ?? 0)).to.equal(30);
+    // The refusals met a counter full of checks still under way: a retry can succeed as soon as they end.
+    for (const r of burst.filter((x) => x.status === 429)) expect(r.headers.get('Retry-After')).to.equal('1');
+    // Nothing was spent: the account still has its full count of failures, then closes as before.
+    expect((await attempt('kurt', 'kurt-password-1', freshAddress())).status).to.equal(200);
+    for (let i = 0; i < 3; i++) expect((await attempt('kurt', `wrong-${i}`, freshAddress())).status).to.equal(401);
+    expect((await attempt('kurt', 'kurt-password-1', freshAddress())).status).to.equal(429);
+  });
+
+  it('right logins of many accounts from one address at once leave the address open', async () => {
+    const office = freshAddress();
+    const names = Array.from({ length: 12 }, (_, i) => `lena-${i}`);
+    for (const name of names) await addUser(server, name, `${name}-password`);
+    const burst = await Promise.all(names.map((name) => attempt(name, `${name}-password`, office)));
+    expect(tally(burst)[200]).to.be.at.least(1);
+    for (const r of burst.filter((x) => x.status === 429)) expect(r.headers.get('Retry-After')).to.equal('1');
+    // The refusals spent nothing and the successes gave theirs back: the address has its six failures left.
+    const failures = await Promise.all(Array.from({ length: 6 }, (_, i) => attempt(`stranger-l${i}`, 'wrong', office)));
+    expect(tally(failures)).to.deep.equal({ 401: 6 });
+    expect((await attempt('lena-0', 'lena-0-password', office)).status).to.equal(429);
+  });
+
   it('30 wrong logins for different accounts from one address at once get exactly the address limit', async () => {
     const from = freshAddress();
     const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => attempt(`nobody-${i}`, 'wrong', from)));

@@ -1,10 +1,13 @@
 import { expect } from 'chai';
-import { statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../lib/config/load.js';
 import { callUrl, freePort } from '../support/http.js';
 import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
+import { requireServices } from '../support/hooks.js';
+import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl } from '../support/test-stores.js';
+import { mint, newKey } from '../support/tokens.js';
 
 /**
  * Development without configured keys (the README's `npm start`): the server, its restart and the CLI share the keys
@@ -57,5 +60,81 @@ describe('development keys: kept beside the database, shared by the server and t
     server = await serve();
     const after = await callUrl(`${server.url}/sales-order/43659`, { token });
     expect(after.status, JSON.stringify(after.body)).to.equal(200);
+  });
+
+  describe('trusted only when private, and never made by a check', () => {
+    /** A keys file as an attacker would plant it beside the database: keys they know. */
+    function plant(dir: string, mode: number) {
+      const keys = { bearer: newKey(), cookie: newKey(), authConfig: newKey() };
+      const file = join(dir, 'development-keys.json');
+      writeFileSync(file, JSON.stringify(keys), { mode });
+      chmodSync(file, mode);
+      return { keys, file };
+    }
+    const devEnv = (dir: string, extra: Record<string, string | undefined> = {}) =>
+      childEnv({ NODE_ENV: 'development', Storage__Sqlite__Path: join(dir, 'app.db'), Storage__SampleData: 'false', Metrics__Port: '0', Log__Level: 'warn', ...extra });
+    /** A token an attacker holding `key` would sign: an Administrator flushing the lookup tables. */
+    const forged = (key: string) => mint({ key, issuer: 'restlayer', audience: 'restlayer', claims: { role: ['Administrator'] } });
+
+    it('a keys file others can read stops startup naming the file and the fix; once private (0600) it is used', async () => {
+      const dir = makeTempDir('restlayer-devkeys-');
+      const { keys, file } = plant(dir, 0o644);
+      const refused = await startServe(['--port', '0'], { env: devEnv(dir), timeoutMs: 60_000 }).then(() => 'started', (err: Error) => err.message);
+      expect(refused).to.include(`${file} can be read by other users (mode 0644)`).and.include(`chmod 600 ${file}`);
+      chmodSync(file, 0o600);
+      const server = await startServe(['--port', '0'], { env: devEnv(dir), timeoutMs: 60_000 });
+      expect((await callUrl(`${server.url}/lookup-table`, { method: 'DELETE', token: forged(keys.bearer) })).status).to.equal(200);
+    });
+
+    it('a keys file another user owns stops startup and fails config check, naming the file', async function () {
+      if (process.getuid?.() !== 0) this.skip(); // Only root can give a file away.
+      const dir = makeTempDir('restlayer-devkeys-');
+      const { file } = plant(dir, 0o600);
+      chownSync(file, 65534, 65534);
+      const refused = await startServe(['--port', '0'], { env: devEnv(dir), timeoutMs: 60_000 }).then(() => 'started', (err: Error) => err.message);
+      expect(refused).to.include(`${file} belongs to another user (uid 65534`);
+      const check = await runCli(['config', 'check'], { env: devEnv(dir) });
+      expect(check.code).to.equal(1);
+      expect(check.stderr).to.include('belongs to another user');
+    });
+
+    it('the database, its -wal and its -shm are created readable by their owner alone (0600)', async () => {
+      const dir = makeTempDir('restlayer-dbmode-');
+      const server = await startServe(['--port', '0'], { env: devEnv(dir, { NODE_ENV: 'test', Authentication__Schemes__Bearer__SigningKeys__0__Value: newKey() }), timeoutMs: 60_000 });
+      // A write, so that SQLite has made every file it keeps by now.
+      const db = join(dir, 'app.db');
+      const add = await runCli(['user', 'add', 'ada', '--role', 'User', '--password', 'ada-password-1'], { env: devEnv(dir, { NODE_ENV: 'test' }) });
+      expect(add.code, add.stderr).to.equal(0);
+      expect((await callUrl(`${server.url}/auth/jwt`, { method: 'POST', body: { userName: 'ada', password: 'ada-password-1' } })).status).to.equal(200);
+      for (const file of [db, `${db}-wal`, `${db}-shm`]) {
+        expect(existsSync(file), file).to.equal(true);
+        expect((statSync(file).mode & 0o777).toString(8), file).to.equal('600');
+      }
+    });
+
+    it('PostgreSQL and Redis without NODE_ENV: config check warns loudly and writes no keys file; serve warns too', async function () {
+      await requireServices(this, ['postgres', 'redis'], 'the NODE_ENV warning of a scaled-out configuration');
+      const database = await createTestDatabase(true);
+      const prefix = redisPrefix();
+      try {
+        const dir = makeTempDir('restlayer-notprod-');
+        const env = childEnv({
+          NODE_ENV: undefined, Storage__Provider: 'postgres', Storage__Postgres__Url: database.url, Cache__Redis__Url: redisUrl,
+          Cache__Redis__KeyPrefix: prefix, Metrics__Port: '0', Log__Level: 'warn',
+        });
+        const check = await runCli(['config', 'check'], { env, cwd: dir });
+        expect(check.code, check.stderr).to.equal(0);
+        expect(check.stderr).to.match(/^warning: NOT PRODUCTION: NODE_ENV is not set, yet Storage:Provider is postgres and Cache:Redis:Url is set/);
+        expect(existsSync(join(dir, 'data')), 'config check wrote data/').to.equal(false);
+        mkdirSync(join(dir, 'data'));
+        const server = await startServe(['--port', '0'], { env, cwd: dir, timeoutMs: 60_000 });
+        await server.waitForStderr(/NOT PRODUCTION: NODE_ENV is not set/);
+        expect((await callUrl(`${server.url}/health/live`)).status).to.equal(200);
+      } finally {
+        await killChildren();
+        await database.drop();
+        await dropRedisKeys(prefix);
+      }
+    });
   });
 });

@@ -1,5 +1,9 @@
 import { expect } from 'chai';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import jwt from 'jsonwebtoken';
+import { signOperatorToken } from '../../lib/auth/operator-token.js';
+import { tokenSettings } from '../../lib/auth/token-keys.js';
 import { cliEnv, expectCliFailure, lines } from '../support/cli-env.js';
 import { childEnv, killChildren, runCli } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
@@ -127,6 +131,60 @@ describe('restlayer lookup flush (a real process against a running server)', fun
       });
     });
   }
+
+  describe('the token the CLI sends: the flush alone, at that URL alone, for seconds', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ config: { RestAPI: { Path: '/api' } } });
+    });
+    after(() => server?.stop());
+
+    /** A stand-in at another URL that keeps the Authorization header of what it is sent and answers 200. */
+    async function captureToken(): Promise<string> {
+      let seen = '';
+      const capture = createHttpServer((req, res) => {
+        seen ||= req.headers.authorization ?? '';
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"messages":[]}');
+      });
+      await new Promise<void>((resolve) => capture.listen(0, '127.0.0.1', resolve));
+      const { port } = capture.address() as { port: number };
+      try {
+        const run = await runCli(['lookup', 'flush', '--all', '--url', `http://127.0.0.1:${port}/api`], { env: cliEnv(server) });
+        expect(run.code, run.stderr).to.equal(0);
+      } finally {
+        await new Promise((resolve) => capture.close(resolve));
+      }
+      return seen.replace(/^Bearer /, '');
+    }
+
+    it('carries no role, lives seconds, and names the flush and the URL it was sent to', async () => {
+      const claims = jwt.decode(await captureToken(), { json: true })!;
+      expect(claims).to.not.have.any.keys('role', 'roles');
+      expect(claims.exp! - claims.iat!).to.be.at.most(10);
+      expect(claims.aud).to.match(/^restlayer-operator:lookup-table\.flush@http:\/\/127\.0\.0\.1:\d+\/api$/);
+    });
+
+    it('sent to another URL, it is refused by the real server: on the flush route and everywhere else (401)', async () => {
+      const token = await captureToken();
+      const flushAll = await server.call('/lookup-table', { method: 'DELETE', token });
+      expect(flushAll.status).to.equal(401);
+      expect(flushAll.body.messages[0].code).to.equal('Security_TokenInvalid');
+      expect((await server.call('/lookup-table/sales-order-status', { method: 'DELETE', token })).status).to.equal(401);
+      expect((await server.call('/sales-order/43659', { token })).status).to.equal(401);
+    });
+
+    it('one for this server is accepted by the flush routes alone: elsewhere, unlock included, 401', async () => {
+      const token = signOperatorToken(tokenSettings(server.config), 'lookup-table.flush', server.url);
+      expect((await server.call('/lookup-table', { method: 'DELETE', token })).status).to.equal(200);
+      expect((await server.call('/lookup-table/sales-order-status', { method: 'DELETE', token })).status).to.equal(200);
+      expect((await server.call('/sales-order/43659', { token })).status).to.equal(401);
+      expect((await server.call('/lookup-table/sales-order-status', { token })).status).to.equal(401);
+      expect((await server.call('/login-throttle/somebody', { method: 'DELETE', token })).status).to.equal(401);
+      // A token for another action (an unlock) does not flush.
+      const unlock = signOperatorToken(tokenSettings(server.config), 'login-throttle.unlock', server.url);
+      expect((await server.call('/lookup-table', { method: 'DELETE', token: unlock })).status).to.equal(401);
+    });
+  });
 
   describe('a variant B server', () => {
     const bEnv = { AuthConfig__SigningKey: 'cli-lookup-variant-b-secret-long-enough-42', AuthConfig__Issuer: 'b-issuer', AuthConfig__Audience: 'b-audience' };

@@ -90,9 +90,44 @@ describe('restlayer user set-roles and role warnings (a real process against a r
     expect(lines(run.stderr)).to.deep.equal(["restlayer: User 'nobody-here' not found."]);
   });
 
-  it('user unlock without Redis: exit 1, saying the counters live in the memory of each running server', async () => {
-    const run = await cli(['unlock', 'rita'], { Cache__Redis__Url: undefined });
-    expectCliFailure(run, 1, 'login throttling is kept in the memory of each running server (Cache:Redis:Url is not set)');
+});
+
+describe('restlayer user unlock without Redis: through the running server (a real process)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const { cli, login } = userCli(() => server);
+  const port = () => new URL(server.url).port;
+
+  before(async () => {
+    const throttle = { AccountFailures: 3, AddressFailures: 100, WindowSeconds: 600 };
+    server = await startTestServer({ config: { Authentication: { ...FAST_HASH.Authentication, Throttle: throttle } } });
+  });
+  after(async () => {
+    await killChildren();
+    await server?.stop();
+  });
+
+  it("clears the account's failed logins in the server's memory: the right password works again at once", async () => {
+    await addUser(server, 'wanda', 'wanda-password-1', ['User']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await login('/auth/jwt', 'wanda', 'wrong-password')).status);
+    statuses.push((await login('/auth/jwt', 'wanda', 'wanda-password-1')).status);
+    expect(statuses).to.deep.equal([401, 401, 401, 429]);
+
+    // Without --url: the configured server (Server:Port), as lookup flush finds it.
+    const run = await cli(['unlock', 'WANDA'], { Server__Port: port() });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(lines(run.stdout)).to.deep.equal(['login throttling of user WANDA cleared']);
+    expect((await login('/auth/jwt', 'wanda', 'wanda-password-1')).status).to.equal(200);
+
+    const again = await cli(['unlock', 'wanda', '--json', '--url', server.url]);
+    expect(again.code, again.stderr).to.equal(0);
+    expect(JSON.parse(again.stdout)).to.deep.equal({ userName: 'wanda', cleared: false });
+    expectCliFailure(await cli(['unlock', 'nobody-here', '--url', server.url]), 1, "User 'nobody-here' not found.");
+  });
+
+  it('no server running: exit 1 naming the URL', async () => {
+    expectCliFailure(await cli(['unlock', 'wanda', '--url', 'http://127.0.0.1:9']), 1, 'cannot reach the server at http://127.0.0.1:9');
   });
 });
 

@@ -143,6 +143,47 @@ describe('restlayer user (a real process against a running server)', function ()
     });
   });
 
+  describe('control characters in what the CLI prints', () => {
+    // Cursor up, erase the line: listed raw, this name wiped out the row printed before it.
+    const wiper = 'mallory\u001b[1A\u001b[2K';
+    const shown = 'mallory\\x1b[1A\\x1b[2K';
+    before(async () => {
+      // Made through the service, as a name stored before the CLI refused them (or by another tool) would be.
+      await addUser(server, wiper, 'mallory-password-1', ['User'], 'Mallory\u009b2J\u202e');
+    });
+
+    it('user list escapes them; --json keeps the exact name', async () => {
+      const run = await cli(['list']);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stdout).to.not.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+      expect(lines(run.stdout)).to.include(`${shown}\tMallory\\x9b2J\\u202e\tUser\tactive`);
+      const json = JSON.parse((await cli(['list', '--json'])).stdout) as { userName: string; name: string }[];
+      expect(json.find((u) => u.userName === wiper)).to.deep.include({ name: 'Mallory\u009b2J\u202e' });
+    });
+
+    it('messages and errors naming such a user escape them too', async () => {
+      const disabled = await cli(['disable', wiper]);
+      expect(disabled.code, disabled.stderr).to.equal(0);
+      expect(disabled.stdout).to.equal(`user ${shown} disabled; its sessions have ended\n`);
+      const unknown = await cli(['enable', `${wiper}-nobody`]);
+      expectCliFailure(unknown, 1, `User '${shown}-nobody' not found.`);
+      expect(unknown.stderr).to.not.include('\u001b');
+    });
+
+    it('the role warning escapes the role it names', async () => {
+      const run = await cli(['add', 'rolf', '--role', 'Admin\u001b[2K', '--password', 'rolf-password-1']);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stderr).to.include("warning: role 'Admin\\x1b[2K' is required by no route");
+      expect(run.stderr).to.not.include('\u001b');
+    });
+
+    it('user add refuses a new name or display name holding them: exit 2, nothing created', async () => {
+      expectCliFailure(await cli(['add', 'eve\u001b[2K', '--role', 'User', '--password', 'eve-password-1']), 2, "user name 'eve\\x1b[2K' holds control characters");
+      expectCliFailure(await cli(['add', 'eve', '--display-name', 'Eve\nAdmin', '--role', 'User', '--password', 'eve-password-1']), 2, 'holds control characters');
+      expect(await storedUser('eve')).to.equal(undefined);
+    });
+  });
+
   describe('user disable', () => {
     it("ends the user's access token, refresh token and cookie session on the running server at once", async () => {
       await addUser(server, 'nina', 'nina-password-1', ['User']);

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { requireServices } from '../support/hooks.js';
 import { callUrl, freePort } from '../support/http.js';
 import { CLIENT_KIND, type OtlpReceiver, type ReceivedSpan, SERVER_KIND, startOtlpReceiver } from '../support/otlp-receiver.js';
-import { type ServeProcess, killChildren, sqliteServeEnv, startServe } from '../support/processes.js';
+import { type ServeProcess, killChildren, runCli, sqliteServeEnv, startServe } from '../support/processes.js';
 import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl } from '../support/test-stores.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
@@ -104,6 +104,36 @@ describe('operations: tracing (OpenTelemetry, OTLP over HTTP)', function () {
     expect(span.parentSpanId).to.equal(caller.parentSpanId);
   });
 
+  /** Every span of `traceId` received once its server span is in (it ends after its children, which leave first). */
+  async function spansOf(traceId: string) {
+    await receiver.waitForSpan((s) => s.traceId === traceId && s.kind === SERVER_KIND);
+    return receiver.spans.filter((s) => s.traceId === traceId);
+  }
+
+  it('records no query string, and the client address by the contract\'s rule rather than the leftmost X-Forwarded-For', async () => {
+    const server = await traced();
+    const caller = callerContext();
+    const reply = await callUrl(`${server.url}/sales-order?status=5&take=2&getTotalCount=true`, {
+      token, headers: { traceparent: caller.traceparent, 'X-Forwarded-For': '203.0.113.66' },
+    });
+    expect(reply.status).to.equal(200);
+    const spans = await spansOf(caller.traceId);
+    const span = spans.find((s) => s.kind === SERVER_KIND)!;
+    // Server:TrustProxy is false: the socket's address, whatever the header says.
+    expect(span.attributes['client.address']).to.equal('127.0.0.1');
+    expect(span.attributes).to.not.have.property('url.query');
+    for (const s of spans) expect(JSON.stringify(s), s.name).to.not.match(/getTotalCount|203\.0\.113\.66/);
+  });
+
+  it('with Server:TrustProxy, the client address is the entry Server:ProxyCount places from the right', async () => {
+    const server = await traced({ Server__TrustProxy: 'true' });
+    const caller = callerContext();
+    const reply = await callUrl(`${server.url}/health/live`, { headers: { traceparent: caller.traceparent, 'X-Forwarded-For': '198.51.100.7, 203.0.113.9' } });
+    expect(reply.status).to.equal(200);
+    const span = await receiver.waitForSpan((s) => s.traceId === caller.traceId && s.kind === SERVER_KIND);
+    expect(span.attributes['client.address']).to.equal('203.0.113.9');
+  });
+
   it('does not trace the metrics listener: a scrape makes no span', async () => {
     const metricsPort = await freePort();
     const server = await traced({ Metrics__Port: String(metricsPort) });
@@ -162,8 +192,9 @@ describe('operations: tracing (OpenTelemetry, OTLP over HTTP)', function () {
       await requireServices(this, ['postgres', 'redis'], 'tracing on PostgreSQL and Redis');
       database = await createTestDatabase(true);
     });
+    const scaledOut = () => ({ Storage__Provider: 'postgres', Storage__Postgres__Url: database!.url, Cache__Redis__Url: redisUrl, Cache__Redis__KeyPrefix: prefix });
     beforeEach(async () => {
-      server = await traced({ Storage__Provider: 'postgres', Storage__Postgres__Url: database!.url, Cache__Redis__Url: redisUrl, Cache__Redis__KeyPrefix: prefix });
+      server = await traced(scaledOut());
     });
     after(async () => {
       await database?.drop();
@@ -179,6 +210,34 @@ describe('operations: tracing (OpenTelemetry, OTLP over HTTP)', function () {
       expect(reply.status).to.equal(200);
       const query = await clientSpan(caller.traceId, '@opentelemetry/instrumentation-pg', /select/i);
       expect(query.kind).to.equal(CLIENT_KIND);
+    });
+
+    it('Redis spans carry neither the login name as typed nor the cookie session id', async () => {
+      // What people type into the name field is sometimes their password.
+      const typed = `typed-${hex(8)}`;
+      const failed = callerContext();
+      const refused = await callUrl(`${server.url}/auth/jwt`, { method: 'POST', body: { userName: typed, password: 'x' }, headers: { traceparent: failed.traceparent } });
+      expect(refused.status).to.equal(401);
+      const loginSpans = await spansOf(failed.traceId);
+      expect(loginSpans.filter((s) => s.scope === '@opentelemetry/instrumentation-ioredis')).to.not.deep.equal([]);
+      for (const s of loginSpans) expect(JSON.stringify(s), s.name).to.not.include(typed);
+
+      const env = sqliteServeEnv(join(dir, 'unused.db'), key, scaledOut());
+      const add = await runCli(['user', 'add', 'tracy', '--role', 'User', '--password-stdin'], { env, cwd: dir, input: 'tracy-password-1\n' });
+      expect(add.code, add.stderr).to.equal(0);
+      const login = callerContext();
+      const loggedIn = await callUrl(`${server.url}/auth/cookie`, {
+        method: 'POST', body: { userName: 'tracy', password: 'tracy-password-1' }, headers: { traceparent: login.traceparent },
+      });
+      expect(loggedIn.status).to.equal(200);
+      const cookies = loggedIn.headers.getSetCookie().map((c) => c.split(';')[0]);
+      const values = cookies.map((c) => c.slice(c.indexOf('=') + 1)).filter((v) => v.length >= 16);
+      expect(values).to.not.deep.equal([]);
+      const use = callerContext();
+      expect((await callUrl(`${server.url}/auth/session`, { headers: { traceparent: use.traceparent, Cookie: cookies.join('; ') } })).status).to.equal(200);
+      const sessionSpans = [...await spansOf(login.traceId), ...await spansOf(use.traceId)];
+      expect(sessionSpans.filter((s) => s.scope === '@opentelemetry/instrumentation-ioredis')).to.not.deep.equal([]);
+      for (const s of sessionSpans) for (const v of values) expect(JSON.stringify(s), s.name).to.not.include(v);
     });
 
     it('traces the Redis commands of a login (its throttling counters) as ioredis client spans', async () => {

@@ -33,6 +33,7 @@ export const DELETE = route({
   summary: 'Drop a lookup table from the cache of every running instance.',
   operation: 'ILookupService.remove',
   roles: ['Administrator'],
+  operator: 'lookup-table.flush',
   params: LookupTableKey,
   handle: ({ params, services }) => services.lookup.remove(params.type),
 });

@@ -4,5 +4,6 @@ export const DELETE = route({
   summary: 'Drop every lookup table from the cache of every running instance.',
   operation: 'ILookupService.removeAll',
   roles: ['Administrator'],
+  operator: 'lookup-table.flush',
   handle: ({ services }) => services.lookup.removeAll(),
 });

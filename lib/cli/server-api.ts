@@ -1,0 +1,59 @@
+import type { AppConfig } from '../config/schema.js';
+import { DEFAULT_API_PATH_WITH_WEB } from '../http/web-app.js';
+import { CliError } from './cli-error.js';
+
+interface EnvelopeReply {
+  result?: unknown;
+  messages?: { message: string; severity: string }[];
+}
+
+/**
+ * Where the configured server serves its API. With RestAPI:Path unset, that is the root for `serve` and /api for
+ * `serve --web` (`npm start`), which the configuration cannot tell apart: both are tried, the root first.
+ */
+function defaultBases(config: AppConfig): string[] {
+  const origin = `http://127.0.0.1:${config.Server.Port}`;
+  if (config.RestAPI.Path) return [origin + config.RestAPI.Path];
+  return config.Web.Enabled ? [origin + DEFAULT_API_PATH_WITH_WEB] : [origin, origin + DEFAULT_API_PATH_WITH_WEB];
+}
+
+/** Whether the API answers at `base`: its anonymous liveness route is there. */
+const servesApi = (base: string) => fetch(`${base}/health/live`).then((r) => r.ok, () => false);
+
+/**
+ * The API base of the running server a command talks to: `--url` when given, else the first of the configured
+ * server's candidate bases where the API answers (else the first, whose failure then says what went wrong).
+ */
+export async function serverApiBase(config: AppConfig, url: string | undefined): Promise<string> {
+  if (url !== undefined && !URL.canParse(url)) {
+    throw new CliError(`cannot reach the server at ${url}: not a URL (give its API base URL with --url, e.g. http://127.0.0.1:8080/api)`);
+  }
+  const bases = url ? [url.replace(/\/+$/, '')] : defaultBases(config);
+  if (bases.length > 1) for (const base of bases) if (await servesApi(base)) return base;
+  return bases[0];
+}
+
+/** The option every command that reaches a running server takes. */
+export const URL_OPTION_HELP = 'the API base URL of a running server (default http://127.0.0.1:<Server:Port><RestAPI:Path>; with RestAPI:Path unset, also /api as serve --web has it)';
+
+/**
+ * Sends one request to the server's API with `token` and answers the envelope's result; a refusal is the
+ * command's one-line failure, naming the URL when the API is not there.
+ */
+export async function callServer(base: string, method: string, path: string, token: string): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(`${base}${path}`, { method, headers: { Authorization: `Bearer ${token}` } });
+  } catch (err) {
+    throw new CliError(`cannot reach the server at ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`
+      + ' (give its API base URL with --url, or set Server:Port and RestAPI:Path as the server has them)');
+  }
+  const reply = (await response.json().catch(() => ({}))) as EnvelopeReply;
+  if (!response.ok) {
+    const text = reply.messages?.map((m) => m.message).join(' ') || `the server answered ${response.status}`;
+    // A 404 may be the operation's own (an unknown table or user); only a base where the API is not says to look at the URL.
+    const misplaced = response.status === 404 && !(await servesApi(base));
+    throw new CliError(misplaced ? `${text} (${base} is not the API base of a restlayer server: give it with --url, or set RestAPI:Path as the server has it)` : text);
+  }
+  return reply.result;
+}
