@@ -55,7 +55,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const metricsListener = metricsOn && options.serveMetrics !== false
     ? await listenForMetrics(config.Metrics.Host, config.Metrics.Port, registrySource(metrics.registry))
     : undefined;
-  const storage = await openStorage(config, modules, { log: (text) => log.info(text), prepare: options.prepareStorage })
+  const storage = await openStorage(config, modules, {
+    log: (text) => log.info(text), warn: (text) => log.warn(text), prepare: options.prepareStorage,
+  })
     .catch(async (err: unknown) => {
       await metricsListener?.close();
       throw err;
