@@ -75,6 +75,9 @@ export function connectRedis(options: RedisOptions): Redis {
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
     lazyConnect: false,
     keepAlive: 10_000,
+    // A command that timed out was answered (503) already: sent again after a reconnect it would count twice
+    // (a login attempt the client was told failed would still take its throttle points).
+    autoResendUnfulfilledCommands: false,
   }, { ...options, commandTimeoutMs: options.commandTimeoutMs ?? 2_000 });
   client.on('error', (err: Error) => options.onError?.(err));
   return client;
