@@ -41,12 +41,26 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   });
-  pool.on('error', (err) => options.onIdleError(err));
-  // A checked-out client reports its socket errors here too; the failed query itself rejects and is classified.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  /**
+   * When each connection last proved alive (opened, or a statement answered). A connection idle since before the
+   * latest fault is suspect: the fault (a frozen or blackholed network) likely killed it too, silently, and using it
+   * would cost a request its whole bound. It is replaced on checkout instead.
+   */
+  const alive = new WeakMap<pg.PoolClient, number>();
+  let lastFault = 0;
+  pool.on('error', (err) => {
+    lastFault = performance.now();
+    options.onIdleError(err);
+  });
+  pool.on('connect', (client) => {
+    alive.set(client as pg.PoolClient, performance.now());
+    // A checked-out client reports its socket errors here too; the failed query itself rejects and is classified.
+    client.on('error', () => {});
+  });
 
   const fault = (err: unknown, detail: string, outcomeUnknown: boolean) => {
     const what = `${detail} (${err instanceof Error ? err.message : String(err)})`;
+    lastFault = performance.now();
     const wrapped = outcomeUnknown ? new StoreOutcomeUnknownError(STORE, what, { cause: err }) : new StoreUnavailableError(STORE, what, { cause: err });
     options.onFault(wrapped);
     return wrapped;
@@ -55,10 +69,15 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
   return {
     async connect(): Promise<PostgresPoolClient> {
       let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (err) {
-        throw fault(err, 'no connection', false);
+      for (let replaced = 0; ; replaced++) {
+        try {
+          client = await pool.connect();
+        } catch (err) {
+          throw fault(err, 'no connection', false);
+        }
+        // Suspects are destroyed (at most a pool's worth, so a fault during the loop cannot keep it going).
+        if ((alive.get(client) ?? 0) >= lastFault || replaced >= options.max) break;
+        client.release(true);
       }
       let broken: Error | undefined;
       /** Set once a COMMIT failed: the ROLLBACK Kysely then sends answers the same "outcome unknown". */
@@ -68,11 +87,13 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
         if (broken) throw fault(broken, 'connection lost', false);
         try {
           const result = await client.query(text, parameters as unknown[]) as unknown as PostgresQueryResult<R>;
+          alive.set(client, performance.now());
           options.onAnswer();
           return result;
         } catch (err) {
           const serverAnswer = err instanceof pg.DatabaseError;
           if (serverAnswer && !isServerGoing(err.code)) {
+            alive.set(client, performance.now());
             options.onAnswer();
             throw err;
           }
