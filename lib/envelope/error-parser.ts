@@ -1,6 +1,7 @@
 import { ServiceError } from './error-list.js';
 import { type ErrorMessage, message } from './error-message.js';
 import { faultAnswer, infrastructureFault } from './fault-classifier.js';
+import { type UniqueKey, duplicateProperty, uniqueViolation } from '../storage/unique-violation.js';
 
 export interface ParsedError {
   messages: ErrorMessage[];
@@ -25,13 +26,20 @@ const corruptBodyCodes = new Set(['Z_DATA_ERROR', 'Z_BUF_ERROR', 'Z_NEED_DICT'])
 const isCorruptBody = (code: string) => corruptBodyCodes.has(code) || code.startsWith('ERR__ERROR_');
 
 /** Turns anything thrown while serving a request into envelope messages. */
-export function createErrorParser(options: { production: boolean }) {
+export function createErrorParser(options: { production: boolean; uniqueKeys?: readonly UniqueKey[] }) {
   return function parseError(err: unknown): ParsedError {
     if (err instanceof ServiceError) return { messages: [...err.messages], unhandled: false };
     const e = (typeof err === 'object' && err !== null ? err : {}) as HttpLikeError;
     const status = e.status ?? e.statusCode;
     const fault = infrastructureFault(err);
     if (fault) return { ...faultAnswer(fault), unhandled: false };
+    const violation = uniqueViolation(err);
+    if (violation) {
+      // A write that lost a race with another one for a unique value: the service's own check could not see it.
+      const property = duplicateProperty(violation, options.uniqueKeys ?? []);
+      const text = property ? `${property}: another record already has this value; it must be unique.` : 'Another record already has these values; they must be unique.';
+      return { messages: [message('Concurrency', 'Entity_Duplicate', text, { status: 409, ...(property ? { property } : {}) })], unhandled: false };
+    }
     if (e.code === 'SQLITE_INTERRUPT' || e.code === '57014') {
       // A read stopped at Storage:QueryTimeoutSeconds (SQLite: its reader process ended; PostgreSQL: statement_timeout).
       return {
