@@ -271,7 +271,7 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
         Unavailable: envelope('Health_NotReady: a store the server needs is unreachable.'),
         TooLarge: envelope('Request_TooLarge: the body is over RestAPI:MaxBodyBytes.'),
         UnsupportedMediaType: envelope('Request_UnsupportedMediaType: the body is not JSON (PATCH: a JSON merge patch, not a JSON Patch).'),
-        Error: envelope('Any other failure; the status follows the messages (404 Route_NotFound, 414 Request_UriTooLong, 405 Route_MethodNotAllowed with Allow, 409 Concurrency, 429 Request_Throttled with Retry-After, 500 System, 502 External, 503 Request_Timeout).'),
+        Error: envelope('Any other failure; the status follows the messages (404 Route_NotFound, 414 Request_UriTooLong, 405 Route_MethodNotAllowed with Allow, 409 Concurrency, 429 Request_Throttled with Retry-After, 500 System, 502 External, 503 Request_Timeout, 503 Storage_Unavailable or Storage_OutcomeUnknown with Retry-After).'),
       },
       securitySchemes,
     },
