@@ -97,7 +97,8 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
             options.onAnswer();
             throw err;
           }
-          if (!serverAnswer) broken = err instanceof Error ? err : new Error(String(err));
+          // Lost, cut short or told the server is going away (57P01...): the connection is no use any more.
+          broken = err instanceof Error ? err : new Error(String(err));
           const committing = /^\s*commit\b/i.test(text);
           const wrapped = fault(err, committing ? 'connection lost during COMMIT' : 'connection lost', committing);
           if (wrapped instanceof StoreOutcomeUnknownError) commitInDoubt = wrapped;
