@@ -13,6 +13,8 @@ import { mergePatchType } from './http/merge-patch-type.js';
 import { privateAnswer } from './http/private-answer.js';
 import { corsFor, queryLimit } from './http/protections.js';
 import { webApp } from './http/web-app.js';
+import { idempotencyKeys } from './idempotency/idempotency-key.js';
+import { IdempotencyKeyStore } from './idempotency/key-store.js';
 import type { Logger } from './log.js';
 import { requestDuration } from './metrics/request-duration.js';
 import type { LoadedRoute } from './routing/load-routes.js';
@@ -35,7 +37,8 @@ export type App = Koa<AppState, AppExtensions>;
 /**
  * The Koa application: request metrics (when served) → front door (request id, security headers, error boundary,
  * request log) → CORS → query limit → browser app (when enabled) → cookie sessions (variant A) → router. Each route's own chain is the caller/role gate
- * (bearer token, else cookie session) unless anonymous, [JSON body] when it takes one, then the envelope runner.
+ * (bearer token, else cookie session) unless anonymous, [JSON body] when it takes one, [Idempotency-Key] on a secured
+ * POST, then the envelope runner.
  */
 export function createApp({ config, services, routes, log, uniqueKeys }: AppOptions): App {
   const app: App = new Koa<AppState, AppExtensions>();
@@ -57,6 +60,16 @@ export function createApp({ config, services, routes, log, uniqueKeys }: AppOpti
   const verify = bearerVerification(tokenSettings(config));
   const body = jsonBody(config.RestAPI.MaxBodyBytes);
   const callerOptions = { allowedOrigins: auth.AllowedOrigins, cookieAbsoluteMs: auth.Cookie.AbsoluteHours * 3_600_000 };
+  const timeoutMs = config.RestAPI.RequestTimeoutSeconds * 1000;
+  const keepMs = config.RestAPI.IdempotencyKeepSeconds * 1000;
+  const keys = new IdempotencyKeyStore(services.storage, {
+    keepMs,
+    // Well past any timeout: an operation may outlive its request's answer, but not by this much.
+    staleMs: 10 * timeoutMs,
+  });
+  // A repeat waits as long as the first request is given to answer, then answers 409 Request_InProgress.
+  // Expired keys go once a minute (or once per keep period, when that is shorter), a batch at a time.
+  const idempotency = idempotencyKeys(keys, { waitMs: timeoutMs, purgeEveryMs: Math.min(60_000, keepMs), log });
   for (const { path, verb, route } of routes) {
     // The other variant's routes do not exist: they answer 404 like any unknown path.
     if (route.variant && route.variant !== auth.Variant) continue;
@@ -65,7 +78,9 @@ export function createApp({ config, services, routes, log, uniqueKeys }: AppOpti
     else if (route.identifies) chain.push(requireCaller(verify, [], { ...callerOptions, optional: true }), privateAnswer);
     if (verb === 'PATCH') chain.push(mergePatchType);
     if (route.body) chain.push(body);
-    chain.push(runRoute(route, prefix, config.RestAPI.RequestTimeoutSeconds * 1000));
+    // Idempotency-Key: for authenticated callers, after the body is read (its hash tells a repeat from a new request).
+    if (verb === 'POST' && !isAnonymous(route, config.RestAPI.PublicDocs)) chain.push(idempotency);
+    chain.push(runRoute(route, prefix, timeoutMs));
     router.register(path, [verb], chain);
   }
   registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [requireCaller(verify, [], callerOptions)]);

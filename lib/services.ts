@@ -3,6 +3,7 @@ import { SqlCookieSessionStore } from './auth/cookie-session-store.js';
 import type { ILoginService } from './auth/login-service.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
 import { authModule } from './auth/module.js';
+import { idempotencyModule } from './idempotency/module.js';
 import { PasswordLoginService } from './auth/password-login-service.js';
 import { SessionTokenService } from './auth/session-token-service.js';
 import { SqlUserService } from './auth/sql-user-service.js';
@@ -40,7 +41,7 @@ export interface LayerServices {
 
 /** The layer's own modules first, then the application's, each name once (a name keys a migration history). */
 export function allModules(modules: readonly ServiceModule[]): readonly ServiceModule[] {
-  const all = [authModule, ...modules];
+  const all = [authModule, idempotencyModule, ...modules];
   const seen = new Set<string>();
   for (const { name } of all) {
     if (seen.has(name)) throw new Error(`two service modules are named '${name}': module names must be unique`);

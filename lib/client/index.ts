@@ -14,6 +14,7 @@ export {
 export { type Environment, type HttpCall, HttpCore, type HttpOptions, type HttpReply } from './http.js';
 export { type OperationRoute, type OperationTable, type ProxyDescription, notExposed } from './operations.js';
 export { type RemoteApi, apiBase, apiUrl, remoteApiDefaults, remoteApiFromConfig } from './remote-api.js';
+export { type RetryOptions, newIdempotencyKey, withRetries } from './retry.js';
 export { ClientSession } from './session.js';
 export { type TokenPair, TokenService, type TokenServiceOptions, jwtClaims } from './token-service.js';
 export { LookupProxy } from '../lookup/lookup-proxy.js';

@@ -108,7 +108,11 @@ export const schema = {
     MaxBodyBytes: { doc: 'Largest accepted request body.', format: 'positive', default: 1048576 },
     MaxHeaderBytes: { doc: 'Largest accepted request head (request line and headers); larger answers 431.', format: 'positive', default: 16384 },
     MaxQueryLength: { doc: 'Longest accepted query string in characters; longer answers 414.', format: 'positive', default: 8192 },
-    RequestTimeoutSeconds: { doc: 'An operation still running after this long answers 503 Request_Timeout.', format: 'positive', default: 30 },
+    RequestTimeoutSeconds: {
+      doc: 'An operation still running after this long answers 503: Request_Timeout for a read, Request_OutcomeUnknown for a write (it may still be saved).',
+      format: 'positive', default: 30,
+    },
+    IdempotencyKeepSeconds: { doc: 'How long the answer of a POST sent with an Idempotency-Key is kept and answered again to repeats of it.', format: 'positive', default: 86400 },
     PublicDocs: {
       doc: 'Serve the API description (/openapi.json, /docs) to anonymous callers; false: only to authenticated ones. '
         + 'Unset: true outside production, false in production.',

@@ -13,6 +13,19 @@ export interface AppState {
   claims?: TokenClaims;
   /** Set by koa-jwt when a bearer token was present but did not verify. */
   jwtOriginalError?: Error;
+  /**
+   * Set by the Idempotency-Key layer (lib/idempotency/): the route runner hands it the answer the operation ends
+   * with, also when that comes after a timeout already answered the caller, so a repeat gets the real outcome.
+   */
+  settleAnswer?: (answer: Promise<FinalAnswer>) => void;
+}
+
+/** An operation's answer as sent: status, Location (on 201), the envelope text and its message codes. */
+export interface FinalAnswer {
+  status: number;
+  location?: string;
+  body: string;
+  codes: string[];
 }
 
 /** What the application adds to every Koa context (via `app.context`). */

@@ -53,7 +53,7 @@ export function corsFor(origins: readonly string[]): Middleware<AppState, AppExt
     origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
     credentials: true,
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposeHeaders: ['X-Request-Id', 'Location', 'ETag', 'Retry-After', 'WWW-Authenticate'],
+    exposeHeaders: ['X-Request-Id', 'Location', 'ETag', 'Retry-After', 'WWW-Authenticate', 'Idempotent-Replayed'],
     maxAge: 600,
   }) as unknown as Middleware<AppState, AppExtensions>;
 }

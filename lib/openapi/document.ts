@@ -128,6 +128,9 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
   if (route.query instanceof CriteriaSchema) parameters.push(...criteriaParameters(route.query, options));
   const answers = new Set(route.answers ?? []);
   if (answers.has(304)) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the caller holds: 304 when it is still current.', schema: { type: 'string' } });
+  // lib/app.ts applies Idempotency-Key to exactly these: secured POSTs.
+  const keyed = verb === 'POST' && !isAnonymous(route, options.publicDocs);
+  if (keyed) parameters.push(ref('parameters', 'IdempotencyKey'));
   if (parameters.length) op.parameters = parameters;
   if (route.body) {
     const schema = structSchema(route.body);
@@ -159,6 +162,10 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
   if (!anonymous && (route.roles?.length || (options.variant === 'A' && unsafe.has(verb)))) responses['403'] = ref('responses', 'Forbidden');
   for (const status of [401, 404, 409, 429, 503] as const) {
     if (answers.has(status) && !(status in responses)) responses[String(status)] = ref('responses', extraResponses[status]);
+  }
+  if (keyed) {
+    responses['409'] ??= ref('responses', 'IdempotencyConflict');
+    responses['422'] = ref('responses', 'IdempotencyMismatch');
   }
   if (route.body) {
     responses['413'] = ref('responses', 'TooLarge');
@@ -245,6 +252,15 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
         },
         ...results,
       },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key', in: 'header', required: false,
+          description: 'Makes a retry safe: a repeat of this request (same caller, path and body) within RestAPI:IdempotencyKeepSeconds '
+            + '(24 h) answers the first outcome again (status, Location, body; header Idempotent-Replayed: true) and writes nothing. '
+            + 'A different body with the same key is 422 Request_IdempotencyMismatch. Ignored on anonymous calls.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+        },
+      },
       headers: {
         RequestId: { description: 'The request id (echoed when the caller sent a valid one); server logs carry it.', schema: { type: 'string' } },
         ETag: { description: 'The version of the answer; send it as If-None-Match to get 304 while it is current.', schema: { type: 'string' } },
@@ -269,9 +285,16 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
           headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'Retry-After': ref('headers', 'RetryAfter') },
         },
         Unavailable: envelope('Health_NotReady: a store the server needs is unreachable.'),
+        IdempotencyConflict: {
+          ...envelope('Request_InProgress: the first request with this Idempotency-Key is still running, retry after Retry-After seconds; '
+            + 'or Request_IdempotencyOutcomeUnknown: it ended without a known outcome (check, then use a new key). '
+            + 'A 409 the operation itself answers (Entity_Concurrency, Entity_Duplicate) is answered again to repeats.'),
+          headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'Retry-After': ref('headers', 'RetryAfter') },
+        },
+        IdempotencyMismatch: envelope('Request_IdempotencyMismatch: this Idempotency-Key was used on this path with a different body; nothing was written.'),
         TooLarge: envelope('Request_TooLarge: the body is over RestAPI:MaxBodyBytes.'),
         UnsupportedMediaType: envelope('Request_UnsupportedMediaType: the body is not JSON (PATCH: a JSON merge patch, not a JSON Patch).'),
-        Error: envelope('Any other failure; the status follows the messages (404 Route_NotFound, 414 Request_UriTooLong, 405 Route_MethodNotAllowed with Allow, 409 Concurrency, 429 Request_Throttled with Retry-After, 500 System, 502 External, 503 Request_Timeout, 503 Storage_Unavailable or Storage_OutcomeUnknown with Retry-After).'),
+        Error: envelope('Any other failure; the status follows the messages (404 Route_NotFound, 414 Request_UriTooLong, 405 Route_MethodNotAllowed with Allow, 409 Concurrency, 429 Request_Throttled with Retry-After, 500 System, 502 External, 503 Request_Timeout for a read or Request_OutcomeUnknown for a write still running at RestAPI:RequestTimeoutSeconds, 503 Storage_Unavailable or Storage_OutcomeUnknown for a store fault, with Retry-After).'),
       },
       securitySchemes,
     },

@@ -2,7 +2,8 @@ import type { Next } from 'koa';
 import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
 import { withErrorScope } from '../envelope/request-scope.js';
-import { ServiceError } from '../envelope/error-list.js';
+import { derivedStatus } from '../envelope/error-list.js';
+import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import type { AppContext } from '../http/context.js';
 import { messagesOf } from '../http/error-boundary.js';
 import { notModified } from '../http/not-modified.js';
@@ -18,20 +19,34 @@ function unexpectedQuery(search: URLSearchParams): ErrorMessage[] {
     message('Validation', 'Input_UnknownProperty', `${key} is not a known parameter of this operation.`, { property: key }));
 }
 
-/** Races an operation against the request timeout; the operation itself runs on, its late answer is dropped. */
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ServiceError([message('System', 'Request_Timeout',
-      `The operation did not finish within ${ms / 1000} seconds. It may still complete; check before retrying.`, { status: 503 })])), ms);
-    // A route file in plain JavaScript may answer a value rather than a promise.
-    Promise.resolve(work).then((value) => {
-      clearTimeout(timer);
-      resolve(value);
-    }, (err: unknown) => {
-      clearTimeout(timer);
-      reject(err);
-    });
+/** What the race against the request timeout answers when the timeout comes first. */
+const timedOut = Symbol('timed out');
+
+/**
+ * What a request answers when its operation outlives RequestTimeoutSeconds. The operation runs on: a read is safe to
+ * repeat, but a write may still be saved, so it must not claim to have failed (Request_OutcomeUnknown): repeated with
+ * the same Idempotency-Key it answers the real outcome once there is one.
+ */
+function timeoutMessage(method: string, ms: number): ErrorMessage {
+  const seconds = ms / 1000;
+  if (method === 'GET' || method === 'HEAD') {
+    return message('System', 'Request_Timeout', `The operation did not finish within ${seconds} seconds. Please retry shortly.`, { status: 503 });
+  }
+  return message('System', 'Request_OutcomeUnknown',
+    `The operation did not finish within ${seconds} seconds and may still complete, so whether it was saved is unknown. `
+    + 'Send it again with the same Idempotency-Key to get its outcome, or check before sending it again without one.', { status: 503 });
+}
+
+/**
+ * Aborted when the client hangs up before its answer is sent: reads made only for that answer are stopped then
+ * (a SQLite reader process is freed for other requests rather than running on to its time limit).
+ */
+function hangUpSignal(ctx: AppContext): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) controller.abort();
   });
+  return controller.signal;
 }
 
 /**
@@ -72,43 +87,60 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
       if (problems.length) return respond(ctx, errors.addAll(problems).messages);
 
       let location: string | undefined;
-      let output: Output<unknown> | undefined;
-      try {
-        output = await withTimeout(route.handle({
-          params, query, body,
-          services: ctx.services,
-          server: ctx.server,
-          principal: ctx.state.principal,
-          created(path) {
-            location = prefix + path;
-          },
-          header: (name, value) => ctx.set(name, value),
-          // A plain value, not a getter: an object literal with an accessor kept every request's context alive
-          // past the young generation (scavenges went from 0.5 to 5 ms); node caches the peer address per socket.
-          clientAddress: ctx.ip,
-          log: ctx.log,
-          requestId: ctx.state.requestId,
-          async signIn({ stamp, ...user }) {
-            const session = cookieSession(ctx);
-            session.user = user;
-            session.stamp = stamp;
-            session.loginAt = Date.now();
-            // A fresh key at login: a session id planted before login (fixation) is worth nothing.
-            await session.regenerate();
-          },
-          async signOut() {
-            endCookieSession(ctx);
-          },
-        }), timeoutMs);
-      } catch (err) {
-        errors.addAll(messagesOf(ctx, err));
+      // Never rejects: whatever the operation ends with becomes its answer, also after a timeout answered the caller.
+      // (Async, so a route file in plain JavaScript may answer a value, or throw, rather than return a promise.)
+      const finished = (async () => route.handle({
+        params, query, body,
+        services: ctx.services,
+        server: ctx.server,
+        principal: ctx.state.principal,
+        created(path) {
+          location = prefix + path;
+        },
+        header: (name, value) => ctx.set(name, value),
+        // A plain value, not a getter: an object literal with an accessor kept every request's context alive
+        // past the young generation (scavenges went from 0.5 to 5 ms); node caches the peer address per socket.
+        clientAddress: ctx.ip,
+        log: ctx.log,
+        requestId: ctx.state.requestId,
+        async signIn({ stamp, ...user }) {
+          const session = cookieSession(ctx);
+          session.user = user;
+          session.stamp = stamp;
+          session.loginAt = Date.now();
+          // A fresh key at login: a session id planted before login (fixation) is worth nothing.
+          await session.regenerate();
+        },
+        async signOut() {
+          endCookieSession(ctx);
+        },
+      }))().then(
+        (output: Output<unknown> | undefined) => ({ output, messages: errors.addAll(output?.messages ?? []).messages }),
+        (err: unknown) => ({ output: undefined, messages: errors.addAll(messagesOf(ctx, err)).messages }),
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const first = await Promise.race([finished, new Promise<typeof timedOut>((resolve) => {
+        timer = setTimeout(() => resolve(timedOut), timeoutMs);
+      })]);
+      clearTimeout(timer);
+      // The Idempotency-Key layer keeps the answer the operation really ends with, not a timeout's.
+      if (ctx.state.settleAnswer) {
+        ctx.state.settleAnswer(finished.then(({ output, messages }) => {
+          const status = derivedStatus(messages, location ? 201 : 200);
+          const text = serializeEnvelope(envelope(messages, output?.result, output?.totalCount, output?.nextCursor));
+          return { status, body: String(text), codes: messages.map((m) => m.code), ...(status === 201 ? { location: location! } : {}) };
+        }));
       }
-      const messages = errors.addAll(output?.messages ?? []).messages;
+      if (first === timedOut) {
+        ctx.set('Retry-After', '1');
+        return respond(ctx, [...errors.messages, timeoutMessage(ctx.method, timeoutMs)]);
+      }
+      const { output, messages } = first;
       respond(ctx, messages, output?.result, output?.totalCount, location ? 201 : 200, output?.nextCursor);
       if (ctx.status === 201) ctx.set('Location', location!);
       else if (ctx.status === 200 && (ctx.method === 'GET' || ctx.method === 'HEAD') && notModified(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {
         ctx.status = 304;
         ctx.body = null;
       }
-    });
+    }, hangUpSignal(ctx));
 }

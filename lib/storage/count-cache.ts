@@ -47,8 +47,11 @@ export async function exactCount<DB>(
     const { rows } = await sql<{ generation: string | number | null }>`select ${generationOf(tables, readBudget)} as generation`.execute(db);
     if (rows[0]?.generation != null && String(rows[0].generation) === kept.generation) return kept.count;
   }
+  // The generation without the budget term: the count alone decides where this statement runs. A count without the
+  // term (a whole table, a trigram index) must go to the readers, and the term in the generation's subquery would
+  // keep it on the main connection, where SQLite only checks the budget while it reads the tiny generation table.
   const { rows } = await sql<{ generation: string | number | null; count: number | string }>`
-    select ${generationOf(tables, readBudget)} as generation, counted.count from (${count}) as counted`.execute(db);
+    select ${generationOf(tables)} as generation, counted.count from (${count}) as counted`.execute(db);
   const { generation, count: counted } = rows[0];
   if (generation == null) cache.delete(key);
   else cache.set(key, { generation: String(generation), count: Number(counted) });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { SqlValues } from './sql-values.js';
 
@@ -27,10 +27,46 @@ export function listFingerprint(table: string, filters: readonly unknown[], sort
   return createHash('sha256').update(JSON.stringify([table, filters, sort])).digest('base64url').slice(0, 22);
 }
 
-/** The cursor after a row: the list's fingerprint and the row's values of the order's terms, as base64url JSON. */
-export function encodeCursor(fingerprint: string, values: readonly unknown[]): string {
+/**
+ * The keys that sign cursors, derived (HMAC-SHA256 with a label of their own) from the server's secrets, newest
+ * first: the first signs, every one verifies, so a cursor made before a key rotation still pages. Every worker and
+ * instance given the same secrets makes and accepts the same cursors, and the secrets themselves sign nothing else
+ * this way.
+ */
+export type CursorKeys = readonly Buffer[];
+
+const KEY_LABEL = 'restlayer list cursor v1';
+
+export function cursorKeysOf(secrets: readonly string[]): CursorKeys {
+  return secrets.filter(Boolean).map((secret) => createHmac('sha256', secret).update(KEY_LABEL).digest());
+}
+
+/**
+ * For lists whose options name no keys (a service written before cursors were signed): a key of this process only.
+ * Its cursors are still refused once edited, but not accepted by another worker or after a restart.
+ */
+const PROCESS_KEYS: CursorKeys = [randomBytes(32)];
+
+const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
+const orProcessKeys = (keys: CursorKeys) => (keys.length ? keys : PROCESS_KEYS);
+
+/**
+ * The cursor after a row: the list's fingerprint and the row's values of the order's terms, as base64url JSON, then
+ * `.` and its HMAC (base64url), so that a cursor the client changed is refused rather than followed.
+ */
+export function encodeCursor(fingerprint: string, values: readonly unknown[], keys: CursorKeys = PROCESS_KEYS): string {
   const wire: CursorValue[] = values.map((v) => (v instanceof Date ? { date: v.toISOString() } : (v as CursorValue)));
-  return Buffer.from(JSON.stringify({ list: fingerprint, after: wire })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ list: fingerprint, after: wire })).toString('base64url');
+  return `${payload}.${mac(orProcessKeys(keys)[0], payload).toString('base64url')}`;
+}
+
+/** Whether `signature` is the HMAC of `payload` under one of `keys`, compared in constant time. */
+function signedBy(keys: CursorKeys, payload: string, signature: string): boolean {
+  const given = Buffer.from(signature, 'base64url');
+  return keys.some((key) => {
+    const expected = mac(key, payload);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 const isValue = (v: unknown): v is CursorValue => v === null || typeof v === 'string' || typeof v === 'boolean'
@@ -39,13 +75,15 @@ const isValue = (v: unknown): v is CursorValue => v === null || typeof v === 'st
     && !Number.isNaN(Date.parse((v as { date: string }).date)));
 
 /**
- * The values a cursor holds, checked: they are only ever bound as parameters, but a cursor that is not one of this
- * list's (edited, truncated, made for another filter or sort) is refused with the reason.
+ * The values a cursor holds, checked: its signature first (a cursor this server's secrets did not sign, or that was
+ * changed since, is refused), then its shape and its list. They are only ever bound as parameters.
  */
-export function decodeCursor(text: string, fingerprint: string, terms: number): CursorValue[] {
+export function decodeCursor(text: string, fingerprint: string, terms: number, keys: CursorKeys = PROCESS_KEYS): CursorValue[] {
+  const dot = text.lastIndexOf('.');
+  if (dot < 0 || !signedBy(orProcessKeys(keys), text.slice(0, dot), text.slice(dot + 1))) throw new CursorError(CURSOR_EDITED);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    parsed = JSON.parse(Buffer.from(text.slice(0, dot), 'base64url').toString('utf8'));
   } catch {
     throw new CursorError(CURSOR_EDITED);
   }

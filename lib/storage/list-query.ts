@@ -4,7 +4,8 @@ import type { FieldCriterion, ListOptions } from '../validation/criteria.js';
 import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
 import { fullTextMatch } from './list-indexes.js';
-import { CURSOR_EDITED, CursorError, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
+import { cannotMatch } from './list-text-bounds.js';
+import { CURSOR_EDITED, CursorError, type CursorKeys, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
 import type { SqlValues } from './sql-values.js';
 import type { Storage } from './storage.js';
 
@@ -43,6 +44,11 @@ export interface ListDefinition<F extends string> {
    * column): criterion CN on them reads that index instead of every row.
    */
   fullText?: readonly F[];
+  /**
+   * The most characters a text field's values hold (its `text({ max })`): a criterion no such value can match
+   * (lib/storage/list-text-bounds.ts) answers an empty list without reading anything.
+   */
+  maxLength?: { readonly [K in F]?: number };
 }
 
 /** The criteria a list takes: filters by field name plus paging, count and sort. */
@@ -86,7 +92,7 @@ function selected(column: string) {
  */
 export function listSql<F extends string, R>(
   def: ListDefinition<F>, criteria: ListCriteria<F>, values: SqlValues, take: number,
-  window: PageWindow = { offset: criteria.skip ?? 0, limit: take + 1, fromEnd: false }, fullTextPage = false,
+  window: PageWindow = { offset: criteria.skip ?? 0, limit: take + 1, fromEnd: false }, fullTextPage = false, cursorKeys?: CursorKeys,
 ): ListSql<R> {
   const fields = Object.keys(def.columns) as F[];
   const filters = fields.filter((name) => criteria[name]).map((name) => ({ name, criterion: criteria[name] as FieldCriterion<unknown> }));
@@ -118,7 +124,7 @@ export function listSql<F extends string, R>(
   const orderBy = (reverse: boolean) => sql.join(terms.map((t) => sql`${sql.ref(t.ref)} ${t.descending !== reverse ? sql`desc` : sql`asc`}`));
 
   const fingerprint = listFingerprint(def.table, filters, sort);
-  const seek = criteria.cursor ? [afterCursor(terms, decodeCursor(criteria.cursor, fingerprint, terms.length), values)] : [];
+  const seek = criteria.cursor ? [afterCursor(terms, decodeCursor(criteria.cursor, fingerprint, terms.length, cursorKeys), values)] : [];
   const where = (all: RawBuilder<SqlBool>[]) => (all.length ? sql`where ${sql.join(all, sql` and `)}` : sql``);
 
   const filterAliases = new Set(filters.map(({ name }) => aliasOf(def.columns[name])));
@@ -146,9 +152,11 @@ function containsIndex<F extends string>(def: ListDefinition<F>, name: F, criter
   return match ? [match] : [];
 }
 
-/** `RestAPI:MaxRows`: the default and the cap of `take`. */
+/** `RestAPI:MaxRows`: the default and the cap of `take`; and the keys that sign cursors (lib/storage/list-limits.ts). */
 export interface ListLimits {
   maxRows: number;
+  /** Without them, cursors are signed with a key of this process only: refused by other workers and after a restart. */
+  cursorKeys?: CursorKeys;
 }
 
 /**
@@ -179,7 +187,7 @@ export function fromEnd(total: number, skip: number, take: number): PageWindow {
  * read do not change. A cursor that is not one of this list's is a 400 on `cursor`, and no rows.
  */
 export async function readListRows<F extends string, R>(
-  storage: Pick<Storage, 'reader' | 'values'>, def: ListDefinition<F>, criteria: ListCriteria<F>, { maxRows }: ListLimits,
+  storage: Pick<Storage, 'reader' | 'values'>, def: ListDefinition<F>, criteria: ListCriteria<F>, { maxRows, cursorKeys }: ListLimits,
 ): Promise<{ rows: R[]; totalCount?: number; nextCursor?: string }> {
   const db = storage.reader;
   const take = Math.min(criteria.take ?? maxRows, maxRows);
@@ -192,17 +200,21 @@ export async function readListRows<F extends string, R>(
   };
   let query: ListSql<R & Record<string, unknown>>;
   try {
-    query = listSql(def, deep ? { ...criteria, getTotalCount: true } : criteria, storage.values, take);
+    query = listSql(def, deep ? { ...criteria, getTotalCount: true } : criteria, storage.values, take, undefined, false, cursorKeys);
   } catch (err) {
     if (err instanceof CursorError) return refuseCursor(err.message);
     throw err;
+  }
+  const filtered = Object.keys(def.columns) as F[];
+  if (filtered.some((name) => criteria[name] && cannotMatch(criteria[name] as FieldCriterion<unknown>, def.maxLength?.[name]))) {
+    return { rows: [], totalCount: criteria.getTotalCount ? 0 : undefined };
   }
   const tables = [def.table, ...(def.joins ?? []).map((j) => j.table)];
   const total = query.count && (await exactCount(db, query.count, tables, storage.values.readBudget));
   const fromTheEnd = deep && total !== undefined && skip > total / 2;
   const fewMatches = total !== undefined && total <= FULL_TEXT_PAGE_MATCHES;
   if (fromTheEnd || fewMatches) {
-    query = listSql(def, criteria, storage.values, take, fromTheEnd ? fromEnd(total, skip, take) : undefined, fewMatches);
+    query = listSql(def, criteria, storage.values, take, fromTheEnd ? fromEnd(total, skip, take) : undefined, fewMatches, cursorKeys);
   }
   let rows: (R & Record<string, unknown>)[];
   try {
@@ -217,7 +229,7 @@ export async function readListRows<F extends string, R>(
   if (rows.length > take) {
     rows.length = take;
     if (criteria.cursor != null && take > 0) {
-      nextCursor = encodeCursor(query.fingerprint, Array.from({ length: query.terms }, (_, i) => rows[take - 1][orderValue(i)]));
+      nextCursor = encodeCursor(query.fingerprint, Array.from({ length: query.terms }, (_, i) => rows[take - 1][orderValue(i)]), cursorKeys);
     }
     // Only a cut made by the cap is worth a warning; a caller's own (smaller or equal) take is not.
     if (criteria.take == null || criteria.take > maxRows) {

@@ -17,6 +17,9 @@ interface Job {
   reject(err: Error): void;
   timer: NodeJS.Timeout;
   reader?: Reader;
+  /** The caller's signal and what it runs on abort; removed when the job settles. */
+  signal?: AbortSignal;
+  onAbort?: () => void;
 }
 
 interface Reader {
@@ -37,6 +40,9 @@ const entry = fileURLToPath(new URL('./sqlite-reader-process.js', import.meta.ur
 
 const failure = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
 
+/** A query stopped because its request's client hung up: no one reads this answer (a 503, as for a stopped query). */
+const abandoned = () => failure('The query was stopped: the client closed the connection.', 'SQLITE_INTERRUPT');
+
 /**
  * Read-only connections to one SQLite file (WAL lets them read beside the writer, seeing committed data), each in a
  * process of its own, so a slow query holds up neither the event loop nor other requests, and can be stopped: past
@@ -50,13 +56,24 @@ export class SqliteReaderPool {
 
   constructor(private readonly path: string, private readonly options: ReaderPoolOptions) {}
 
-  run(query: CompiledQuery): Promise<unknown[]> {
+  /**
+   * Runs `query` in a reader. Once `signal` aborts (the request's client hung up), the query is dropped if it waits,
+   * or its process is ended if it runs: nobody will read its rows, and the reader is free for the next query at once
+   * instead of at the time limit.
+   */
+  run(query: CompiledQuery, signal?: AbortSignal): Promise<unknown[]> {
     if (this.closed) return Promise.reject(failure('The store is closed.'));
+    if (signal?.aborted) return Promise.reject(abandoned());
     return new Promise((resolve, reject) => {
       const job: Job = {
         request: { sql: query.sql, parameters: query.parameters }, resolve, reject,
-        timer: setTimeout(() => this.expire(job), this.options.timeoutMs),
+        timer: setTimeout(() => this.stop(job, failure(`The query was stopped after ${this.options.timeoutMs / 1000} seconds (Storage:QueryTimeoutSeconds).`, 'SQLITE_INTERRUPT')), this.options.timeoutMs),
       };
+      if (signal) {
+        job.signal = signal;
+        job.onAbort = () => this.stop(job, abandoned());
+        signal.addEventListener('abort', job.onAbort, { once: true });
+      }
       this.waiting.push(job);
       this.dispatch();
     });
@@ -83,7 +100,17 @@ export class SqliteReaderPool {
       const job = this.waiting.shift()!;
       reader.job = job;
       job.reader = reader;
-      reader.child.send(job.request);
+      const chosen = reader;
+      chosen.child.send(job.request, (err) => {
+        // The process ended while idle (killed, out of memory) before its exit was seen: the query never reached it,
+        // so it goes to another reader instead of failing.
+        if (!err || chosen.job !== job) return;
+        chosen.job = undefined;
+        job.reader = undefined;
+        this.readers.delete(chosen);
+        this.waiting.unshift(job);
+        this.dispatch();
+      });
     }
   }
 
@@ -118,7 +145,8 @@ export class SqliteReaderPool {
     return reader;
   }
 
-  private expire(job: Job): void {
+  /** Ends `job` with `why`: a running query by ending its process (better-sqlite3 cannot interrupt one), a waiting one by dropping it. */
+  private stop(job: Job, why: Error): void {
     if (job.reader) {
       // The only way to stop a running better-sqlite3 query: end the process that runs it.
       job.reader.job = undefined;
@@ -126,7 +154,7 @@ export class SqliteReaderPool {
     } else {
       this.waiting.splice(this.waiting.indexOf(job), 1);
     }
-    this.settle(job, failure(`The query was stopped after ${this.options.timeoutMs / 1000} seconds (Storage:QueryTimeoutSeconds).`, 'SQLITE_INTERRUPT'));
+    this.settle(job, why);
     this.dispatch();
   }
 
@@ -137,6 +165,7 @@ export class SqliteReaderPool {
 
   private settle(job: Job, outcome: unknown[] | Error): void {
     clearTimeout(job.timer);
+    if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);
   }

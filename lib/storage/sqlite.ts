@@ -6,6 +6,7 @@ import {
   CompiledQuery, type DatabaseConnection, type Driver, Kysely, type QueryCompiler, type QueryResult, SqliteDialect,
   type SqliteDialectConfig, SqliteDriver, type TransactionSettings, sql,
 } from 'kysely';
+import { currentSignal } from '../envelope/request-scope.js';
 import { sqliteReaderKysely } from './reader-dialect.js';
 import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
@@ -204,7 +205,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
     const budget = new MainReadBudget(database, options.mainThreadReadMs ?? 2);
     reader = sqliteReaderKysely((query) => {
       const rows = budget.tryRun(query, readNow);
-      return rows ? Promise.resolve(rows) : readers.run(query);
+      // The request's signal: a client that hung up frees the reader running its query.
+      return rows ? Promise.resolve(rows) : readers.run(query, currentSignal());
     });
   } else {
     allowEveryRow(database);

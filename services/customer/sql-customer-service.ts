@@ -35,6 +35,7 @@ export const customerList: ListDefinition<CustomerSortField | CustomerFilterFiel
   select: listColumns.map((column) => `customer.${column}`),
   notNull: ['customerId', 'name'],
   fullText: ['name'],
+  maxLength: { name: 100, accountNumber: 15 },
 };
 
 export type CustomerServiceOptions = ListLimits;

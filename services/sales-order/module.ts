@@ -1,4 +1,5 @@
 import { serviceModule } from '../../lib/modules.js';
+import { listLimits } from '../../lib/storage/list-limits.js';
 import { registerSalesLookups } from './lookups.js';
 import { salesOrderMigrations } from './migrations.js';
 import { seedSampleData } from './sample-data.js';
@@ -15,6 +16,6 @@ export const salesOrderModule = serviceModule({
   },
   lookups: registerSalesLookups,
   create: ({ storage, lookups, config }): { salesOrder: ISalesOrderService } => ({
-    salesOrder: new SqlSalesOrderService(storage, lookups, { maxRows: config.RestAPI.MaxRows }),
+    salesOrder: new SqlSalesOrderService(storage, lookups, listLimits(config)),
   }),
 });

@@ -46,6 +46,7 @@ export const salesOrderList: ListDefinition<SalesOrderSortField> = {
   notNull: ['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'customerName', 'totalDue', 'onlineOrderFlag'],
   // The customer's name has a trigram index (services/customer/migrations.ts, 0005-name-contains).
   fullText: ['customerName'],
+  maxLength: { salesOrderNumber: 25, customerName: 100 },
 };
 
 export type SalesOrderServiceOptions = ListLimits;

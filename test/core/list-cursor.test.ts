@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { type OrderItem, createOrder, expectError, expectOk, listOrders } from '../support/api.js';
@@ -71,15 +72,40 @@ describe('lists: keyset cursor, deep skip from the end, kept counts', function (
 
     it('refuses a forged, cut or edited cursor with a 400 on cursor', async () => {
       const good = await cursorAfter(server, newest);
-      const json = JSON.parse(Buffer.from(good, 'base64url').toString()) as { list: string; after: unknown[] };
+      const [payload, signature] = good.split('.');
+      const json = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { list: string; after: unknown[] };
       const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
       const forged = [
         'not-a-cursor', good.slice(0, -6), encode({ ...json, after: json.after.slice(1) }), encode({ ...json, after: [{ x: 1 }, 2] }),
         encode({ ...json, list: 'x'.repeat(22) }), encode([1, 2]), encode({ ...json, after: [{ date: 'yesterday' }, 1] }),
+        // Issue 20, defect 9: values changed and encoded again, with the signature they came with, with none, or bare.
+        `${encode({ ...json, after: [json.after[0], 1] })}.${signature}`, `${encode({ ...json, after: [json.after[0], 1] })}.`,
+        encode({ ...json, after: [json.after[0], 1] }), `${payload}.${Buffer.from('x'.repeat(32)).toString('base64url')}`,
       ];
       for (const cursor of forged) {
         const m = expectError(await server.call(`/sales-order?${newest}&cursor=${encodeURIComponent(cursor)}`), 400, 'Input_InvalidCursor', 'cursor');
         expect(m.type).to.equal('Validation');
+      }
+      expectOk(await server.call(`/sales-order?${newest}&cursor=${encodeURIComponent(good)}`));
+    });
+
+    it('follows a cursor on any server given the same secrets (workers, instances, a key rotation), and on no other (issue 20)', async () => {
+      const good = encodeURIComponent(await cursorAfter(server, newest));
+      const [key] = server.config.Authentication.Cookie.Keys;
+      const next = expectOk(await server.call(`/sales-order?${newest}&take=3&cursor=${good}`)).result;
+      for (const keys of [key, `${randomBytes(32).toString('base64')},${key}`]) {
+        const sharing = await startTestServer({ env: { Authentication__Cookie__Keys: keys }, config: { RestAPI: { MaxRows: MAX_ROWS } } });
+        try {
+          expect(expectOk(await sharing.call(`/sales-order?${newest}&take=3&cursor=${good}`)).result, keys).to.deep.equal(next);
+        } finally {
+          await sharing.stop();
+        }
+      }
+      const other = await startTestServer({ config: { RestAPI: { MaxRows: MAX_ROWS } } });
+      try {
+        expectError(await other.call(`/sales-order?${newest}&take=3&cursor=${good}`), 400, 'Input_InvalidCursor', 'cursor');
+      } finally {
+        await other.stop();
       }
     });
 
@@ -93,7 +119,7 @@ describe('lists: keyset cursor, deep skip from the end, kept counts', function (
     });
 
     it("binds a crafted cursor's values as values: text where a date goes lists nothing odd and runs no SQL", async () => {
-      const json = JSON.parse(Buffer.from(await cursorAfter(server, newest), 'base64url').toString()) as { list: string; after: unknown[] };
+      const json = JSON.parse(Buffer.from((await cursorAfter(server, newest)).split('.')[0], 'base64url').toString()) as { list: string; after: unknown[] };
       const crafted = Buffer.from(JSON.stringify({ list: json.list, after: ["2024-01-01'); drop table sales_order; --", 1] })).toString('base64url');
       const reply = await server.call(`/sales-order?${newest}&take=5&cursor=${crafted}`);
       if (reply.status !== 200) expectError(reply, 400, 'Input_InvalidCursor', 'cursor');

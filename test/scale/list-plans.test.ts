@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { listLimits } from '../../lib/storage/list-limits.js';
 import { type ListCriteria, type ListDefinition, fromEnd, listSql } from '../../lib/storage/list-query.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import { customerCriteria } from '../../services/customer/customer-models.js';
@@ -148,7 +149,8 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
       const definition = (shape.service === 'sales-order' ? salesOrderList : customerList) as ListDefinition<string>;
       const criteria = parsed.value as ListCriteria<string>;
       const window = shape.fromEnd ? fromEnd(totals[shape.service], criteria.skip ?? 0, TAKE) : undefined;
-      const built = listSql(definition, criteria, storage.values, TAKE, window);
+      // The server's own cursor keys: its cursors are signed with them.
+      const built = listSql(definition, criteria, storage.values, TAKE, window, false, listLimits(server.config).cursorKeys);
       const db = storage.db as unknown as Kysely<unknown>;
       for (const [part, sql] of Object.entries({ keys: built.keys, page: built.page, count: built.count })) {
         if (!sql) continue;

@@ -8,6 +8,7 @@ export function moduleFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     `import { serviceModule } from '${ROOT}lib/modules.js';`,
+    `import { listLimits } from '${ROOT}lib/storage/list-limits.js';`,
     `import { ${camel}Migrations } from './migrations.js';`,
     `import type { I${pascal}Service } from './${kebab}-service.js';`,
     `import { Sql${pascal}Service } from './sql-${kebab}-service.js';`,
@@ -17,7 +18,7 @@ export function moduleFile(spec: ServiceSpec): string {
     `  name: '${kebab}',`,
     `  migrations: ${camel}Migrations,`,
     `  create: ({ storage, ${lookups ? 'lookups, ' : ''}config }): { ${camel}: I${pascal}Service } => ({`,
-    `    ${camel}: new Sql${pascal}Service(storage, ${lookups ? 'lookups, ' : ''}{ maxRows: config.RestAPI.MaxRows }),`,
+    `    ${camel}: new Sql${pascal}Service(storage, ${lookups ? 'lookups, ' : ''}listLimits(config)),`,
     '  }),',
     '});',
     '',

@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import type { Middleware, Next } from 'koa';
+import { envelope, serializeEnvelope } from '../envelope/envelope.js';
+import { ServiceError } from '../envelope/error-list.js';
+import { type ErrorMessage, message } from '../envelope/error-message.js';
+import type { AppContext, AppExtensions, AppState, FinalAnswer } from '../http/context.js';
+import { respond } from '../http/respond.js';
+import type { Logger } from '../log.js';
+import type { IdempotencyKeyStore, KeyState, StoredAnswer } from './key-store.js';
+
+/** 1 to 255 visible ASCII characters (contract part 3, "Retries"). */
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The largest envelope kept for a repeat; a bigger one is replayed without its result (see `storable`). */
+export const MAX_STORED_BODY = 64 * 1024;
+
+/** Pauses between looks at a key whose first request still runs; the last one repeats. */
+const POLL_MS = [5, 10, 20, 50, 100, 200, 250];
+
+export interface IdempotencyOptions {
+  /** How long a repeat waits for the first request to finish before answering 409 Request_InProgress. */
+  waitMs: number;
+  /** How often (at most) this process removes expired keys, beside a request rather than on its path. */
+  purgeEveryMs: number;
+  log: Logger;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const invalidKey = () => new ServiceError([message('Validation', 'Request_IdempotencyKeyInvalid',
+  'The Idempotency-Key header must be 1 to 255 visible ASCII characters (no spaces or control characters).', { property: 'Idempotency-Key' })]);
+
+const mismatch = () => message('Validation', 'Request_IdempotencyMismatch',
+  'This Idempotency-Key was already used on this path with a different request body. Use a new key for a different request.',
+  { property: 'Idempotency-Key', status: 422 });
+
+const inProgress = () => message('Concurrency', 'Request_InProgress',
+  'A request with this Idempotency-Key is still running. Retry after the time in Retry-After to get its outcome.');
+
+const outcomeUnknown = () => message('Concurrency', 'Request_IdempotencyOutcomeUnknown',
+  'The first request with this Idempotency-Key ended without a known outcome (the server stopped, or the store failed while saving): '
+  + 'it may or may not have been saved. Check whether it was, then send it again with a new key if needed.', { property: 'Idempotency-Key' });
+
+/** Keeps the envelope for a repeat; one over the size limit keeps its messages and says the result was not kept. */
+function storable(answer: FinalAnswer): StoredAnswer {
+  const kept: StoredAnswer = { status: answer.status, body: answer.body, ...(answer.location ? { location: answer.location } : {}) };
+  if (Buffer.byteLength(answer.body) <= MAX_STORED_BODY) return kept;
+  const { messages } = JSON.parse(answer.body) as { messages: ErrorMessage[] };
+  const note = message('Message', 'Request_ReplayWithoutResult',
+    'This repeats an earlier request with the same Idempotency-Key; its result was too large to keep. Read the resource to see it.',
+    { severity: 'Warning' });
+  return { ...kept, body: String(serializeEnvelope(envelope([...messages, note]))) };
+}
+
+/** What a repeat answers, from the record the first request left. */
+function replay(ctx: AppContext, answer: StoredAnswer): void {
+  ctx.status = answer.status;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = answer.body;
+  if (answer.location) ctx.set('Location', answer.location);
+  ctx.set('Idempotent-Replayed', 'true');
+}
+
+/** The answer already written to `ctx` (input refused before the operation ran), as a repeat would get it. */
+function answerOf(ctx: AppContext): FinalAnswer {
+  const body = typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body) ? String(ctx.body) : '';
+  const location = ctx.status === 201 ? ctx.response.get('Location') : '';
+  return { status: ctx.status, body, codes: [], ...(location ? { location } : {}) };
+}
+
+/**
+ * `Idempotency-Key` on POST (contract part 3, "Retries"), for authenticated callers: a key is scoped by the caller and
+ * the path, claimed by a unique insert before the operation runs, and then holds the operation's answer for
+ * RestAPI:IdempotencyKeepSeconds. A repeat answers that answer again (or waits for it); a different body is a 422.
+ * Answers that are infrastructure faults (503) free the key, so a retry runs again; an unknown outcome never does.
+ */
+export function idempotencyKeys(store: IdempotencyKeyStore, options: IdempotencyOptions): Middleware<AppState, AppExtensions> {
+  let nextPurge = 0;
+  const purgeNowAndThen = () => {
+    if (Date.now() < nextPurge) return;
+    nextPurge = Date.now() + options.purgeEveryMs;
+    store.purgeExpired().catch((err: unknown) => options.log.warn('idempotency key cleanup failed', { error: String(err) }));
+  };
+
+  /** The key's state once the request holding it is done, or 'running' after waiting `waitMs`. */
+  async function awaitFirst(keyHash: string, fingerprint: string): Promise<KeyState> {
+    const deadline = Date.now() + options.waitMs;
+    for (let attempt = 0; ; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS[Math.min(attempt, POLL_MS.length - 1)]));
+      // Gone: the first one freed the key (an infrastructure fault); this one may run now.
+      const state = await store.look(keyHash, fingerprint) ?? await store.claim(keyHash, fingerprint);
+      if (state.state !== 'running' || Date.now() >= deadline) return state;
+    }
+  }
+
+  async function record(keyHash: string, answer: FinalAnswer): Promise<void> {
+    if (answer.codes.some((code) => code.endsWith('OutcomeUnknown'))) await store.markUnknown(keyHash);
+    else if (answer.status === 503) await store.release(keyHash);
+    else await store.complete(keyHash, storable(answer));
+  }
+
+  return async (ctx: AppContext, next: Next) => {
+    const key = ctx.get('Idempotency-Key');
+    const principal = ctx.state.principal;
+    // Anonymous callers share no identity to scope a key by (an address is shared behind NAT): their keys are ignored.
+    if (!principal || (key === '' && ctx.headers['idempotency-key'] === undefined)) return next();
+    if (!VALID_KEY.test(key)) throw invalidKey();
+    const keyHash = sha256(`${principal.userName}\u0000${ctx.path}\u0000${key}`);
+    const fingerprint = sha256(`${ctx.method}\u0000${ctx.path}\u0000${JSON.stringify(ctx.request.body ?? null)}`);
+
+    let state = await store.claim(keyHash, fingerprint);
+    if (state.state === 'running') state = await awaitFirst(keyHash, fingerprint);
+    switch (state.state) {
+      case 'mismatch':
+        return respond(ctx, [mismatch()]);
+      case 'unknown':
+        return respond(ctx, [outcomeUnknown()]);
+      case 'running':
+        ctx.set('Retry-After', '1');
+        return respond(ctx, [inProgress()]);
+      case 'done':
+        return replay(ctx, state.answer);
+      case 'claimed':
+        break;
+    }
+    purgeNowAndThen();
+
+    let handed: Promise<FinalAnswer> | undefined;
+    ctx.state.settleAnswer = (answer) => {
+      handed = answer;
+    };
+    try {
+      await next();
+    } catch (err) {
+      // Thrown before the operation ran (it would have handed its answer): nothing was done, the key is free again.
+      if (!handed) await store.release(keyHash).catch(() => {});
+      throw err;
+    }
+    const answer = handed ?? Promise.resolve(answerOf(ctx));
+    // Not awaited when the operation outlived the request timeout: the caller has its answer, the record follows.
+    const recorded = answer.then((a) => record(keyHash, a)).catch((err: unknown) =>
+      options.log.error('idempotency key not recorded', { requestId: ctx.state.requestId, error: String(err) }));
+    if (!handed || ctx.status !== 503) await recorded;
+  };
+}
