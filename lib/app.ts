@@ -22,12 +22,15 @@ import type { LoadedRoute } from './routing/load-routes.js';
 import { isAnonymous } from './routing/route.js';
 import { runRoute } from './routing/run-route.js';
 import type { LayerServices } from './services.js';
+import type { UniqueKey } from './storage/unique-violation.js';
 
 export interface AppOptions {
   config: AppConfig;
   services: LayerServices;
   routes: LoadedRoute[];
   log: Logger;
+  /** The modules' declared unique keys, for 409 Entity_Duplicate on the right property. */
+  uniqueKeys?: readonly UniqueKey[];
 }
 
 export type App = Koa<AppState, AppExtensions>;
@@ -38,12 +41,12 @@ export type App = Koa<AppState, AppExtensions>;
  * (bearer token, else cookie session) unless anonymous, [JSON body] when it takes one, [Idempotency-Key] on a secured
  * POST, then the envelope runner.
  */
-export function createApp({ config, services, routes, log }: AppOptions): App {
+export function createApp({ config, services, routes, log, uniqueKeys }: AppOptions): App {
   const app: App = new Koa<AppState, AppExtensions>();
   app.context.services = services;
   app.context.server = { config, routes };
   app.context.log = log;
-  app.context.parseError = createErrorParser({ production: config.env === 'production' });
+  app.context.parseError = createErrorParser({ production: config.env === 'production', uniqueKeys });
   // Errors are answered and logged by the boundary; Koa's own printer would only add noise.
   app.silent = true;
 

@@ -43,6 +43,7 @@ export type { Storage } from './storage/storage.js';
 export { type SqlValues, StoredDate } from './storage/sql-values.js';
 export type { DbBool, DbDate, Tables } from './storage/tables.js';
 export { criterionSql } from './storage/criteria-sql.js';
+export { type UniqueKey, propertyOfColumn } from './storage/unique-violation.js';
 // The query builder the store is made of, so that migrations and queries use the very copy the layer runs.
 export { type Generated, type Insertable, type Kysely, type Migration, type Selectable, sql } from 'kysely';
 

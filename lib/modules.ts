@@ -4,6 +4,7 @@ import type { LookupCache } from './lookup/lookup-cache.js';
 import type { LayerServices } from './services.js';
 import type { Storage } from './storage/storage.js';
 import type { SqlValues } from './storage/sql-values.js';
+import type { UniqueKey } from './storage/unique-violation.js';
 
 /** What a module's `create` gets: the open store, the configuration, the lookup cache and the layer's own services. */
 export interface ModuleContext {
@@ -30,6 +31,12 @@ export interface ServiceModule<S extends object = object> {
   seed?(storage: Storage): Promise<string | undefined>;
   /** Registers the module's lookup tables with the process-wide cache. */
   lookups?(cache: LookupCache, storage: Storage): void;
+  /**
+   * Unique indexes whose violation the store cannot tie to a property by itself (an index on an expression or on
+   * several columns): a write that breaks one answers 409 Entity_Duplicate on `property`. A plain unique column
+   * needs no entry: its snake_case name maps to the camelCase property.
+   */
+  uniqueKeys?: readonly UniqueKey[];
   /** The module's services, keyed as routes reach them. */
   create?(context: ModuleContext): S;
 }

@@ -55,7 +55,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const metricsListener = metricsOn && options.serveMetrics !== false
     ? await listenForMetrics(config.Metrics.Host, config.Metrics.Port, registrySource(metrics.registry))
     : undefined;
-  const storage = await openStorage(config, modules, { log: (text) => log.info(text), prepare: options.prepareStorage, faultLog: log })
+  const storage = await openStorage(config, modules, {
+    log: (text) => log.info(text), warn: (text) => log.warn(text), prepare: options.prepareStorage, faultLog: log,
+  })
     .catch(async (err: unknown) => {
       await metricsListener?.close();
       throw err;
@@ -64,7 +66,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Give Redis its first connection before serving; if it is down, serve anyway and report not ready until it answers.
   await shared.ping().catch((err: Error) => log.warn(`shared state not reachable at startup: ${err.message}`));
   const services = createServices(application.modules, storage, config, shared, metrics);
-  const app = createApp({ config, services, routes, log });
+  const app = createApp({ config, services, routes, log, uniqueKeys: modules.flatMap((m) => m.uniqueKeys ?? []) });
 
   let closing = false;
   app.middleware.unshift(async (ctx, next) => {

@@ -208,6 +208,10 @@ export const schema = {
     Redis: {
       Url: { doc: 'Redis URL; shares sessions, throttling and lookup flushes between instances.', format: String, default: '', sensitive: true },
       KeyPrefix: { doc: 'Prefix of every Redis key and channel of this deployment.', format: String, default: 'restlayer:' },
+      CommandTimeoutMilliseconds: {
+        doc: 'A Redis command not answered within this long fails (503 Storage_Unavailable) and its connection is replaced.',
+        format: 'positive', default: 2_000,
+      },
     },
   },
   Log: { Level: { doc: 'debug, info, warn or error.', format: ['debug', 'info', 'warn', 'error'], default: 'info' } },

@@ -1,5 +1,7 @@
 import { ServiceError } from './error-list.js';
 import { type ErrorMessage, message } from './error-message.js';
+import { faultAnswer, infrastructureFault } from './fault-classifier.js';
+import { type UniqueKey, duplicateProperty, uniqueViolation } from '../storage/unique-violation.js';
 
 export interface ParsedError {
   messages: ErrorMessage[];
@@ -19,32 +21,24 @@ interface HttpLikeError {
 
 export const GENERIC_ERROR_TEXT = 'Unexpected server error occurred. Please contact your system administrator.';
 
-/**
- * Storage failures that mean "try again later" rather than "the server is broken": SQLite contention, sockets
- * refused or cut, PostgreSQL's connection exceptions (class 08) and shutdowns (57P01-57P03).
- */
-const unavailableCodes = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
-  '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03']);
-/** better-sqlite3 reports SQLite's extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED_SHAREDCACHE, ...). */
-const isUnavailable = (code: string) => unavailableCodes.has(code) || /^SQLITE_(BUSY|LOCKED)_/.test(code);
-/** What pg and ioredis say when their server is gone, for errors that carry no code. */
-const unavailableText = /Connection terminated|timeout exceeded when trying to connect|Connection is closed|enableOfflineQueue|Reached the max retries per request/i;
-
 /** zlib's codes for compressed input that is corrupt or cut short; Brotli's are `ERR__ERROR_FORMAT_...` and the like. */
 const corruptBodyCodes = new Set(['Z_DATA_ERROR', 'Z_BUF_ERROR', 'Z_NEED_DICT']);
 const isCorruptBody = (code: string) => corruptBodyCodes.has(code) || code.startsWith('ERR__ERROR_');
 
 /** Turns anything thrown while serving a request into envelope messages. */
-export function createErrorParser(options: { production: boolean }) {
+export function createErrorParser(options: { production: boolean; uniqueKeys?: readonly UniqueKey[] }) {
   return function parseError(err: unknown): ParsedError {
     if (err instanceof ServiceError) return { messages: [...err.messages], unhandled: false };
     const e = (typeof err === 'object' && err !== null ? err : {}) as HttpLikeError;
     const status = e.status ?? e.statusCode;
-    if ((typeof e.code === 'string' && isUnavailable(e.code)) || (err instanceof Error && unavailableText.test(err.message))) {
-      return {
-        messages: [message('System', 'Storage_Unavailable', 'The data store is temporarily unavailable. Please retry shortly.', { status: 503 })],
-        unhandled: false,
-      };
+    const fault = infrastructureFault(err);
+    if (fault) return { ...faultAnswer(fault), unhandled: false };
+    const violation = uniqueViolation(err);
+    if (violation) {
+      // A write that lost a race with another one for a unique value: the service's own check could not see it.
+      const property = duplicateProperty(violation, options.uniqueKeys ?? []);
+      const text = property ? `${property}: another record already has this value; it must be unique.` : 'Another record already has these values; they must be unique.';
+      return { messages: [message('Concurrency', 'Entity_Duplicate', text, { status: 409, ...(property ? { property } : {}) })], unhandled: false };
     }
     if (e.code === 'SQLITE_INTERRUPT' || e.code === '57014') {
       // A read stopped at Storage:QueryTimeoutSeconds (SQLite: its reader process ended; PostgreSQL: statement_timeout).

@@ -1,10 +1,65 @@
-import { Redis } from 'ioredis';
+import { type Command, Redis, type RedisOptions as ClientOptions, ReplyError } from 'ioredis';
+import { StoreUnavailableError } from '../storage/store-faults.js';
 
 export interface RedisOptions {
   url: string;
   /** Prefix of every key and channel, so several deployments (or test runs) can share one Redis. */
   prefix: string;
   onError?: (err: Error) => void;
+  /** Bound of every command (Cache:Redis:CommandTimeoutMilliseconds); default 2 s. */
+  commandTimeoutMs?: number;
+  /** Every command that failed for want of Redis (not Redis's own error answer); the caller logs episodes from it. */
+  onFault?: (err: StoreUnavailableError) => void;
+  /** A command answered: an episode of faults is over. */
+  onAnswer?: () => void;
+}
+
+/** Redis's own error answer (WRONGTYPE, NOSCRIPT, ...): the server is there and answered. */
+const isReplyError = (err: Error): boolean => err instanceof (ReplyError as new () => object);
+
+/**
+ * ioredis with a bound on every command and faults of its own class: a command Redis does not answer in time (it
+ * accepts but never replies, or the flow froze) fails as StoreUnavailableError and the connection is replaced, since a
+ * frozen flow never recovers by itself; a command that fails for want of a connection fails the same way. Redis's
+ * own error replies (ReplyError) pass unchanged.
+ */
+class BoundedRedis extends Redis {
+  constructor(url: string, options: ClientOptions, private readonly bounds: Required<Pick<RedisOptions, 'commandTimeoutMs'>> & RedisOptions) {
+    super(url, options);
+  }
+
+  override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
+    // ioredis may send its first commands (the ready check) before this constructor has set the bounds.
+    if (!this.bounds) return super.sendCommand(command, stream);
+    const { resolve, reject } = command;
+    let settled = false;
+    const timer = setTimeout(() => {
+      command.reject(Object.assign(new Error(`no answer within ${this.bounds.commandTimeoutMs} ms`), { timedOut: true }));
+      // The flow may be dead for good (a NAT dropped it, Redis froze): a fresh connection is the way back.
+      this.disconnect(true);
+    }, this.bounds.commandTimeoutMs);
+    timer.unref();
+    command.resolve = (value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      this.bounds.onAnswer?.();
+      resolve(value);
+    };
+    command.reject = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (isReplyError(err)) {
+        this.bounds.onAnswer?.();
+        return reject(err);
+      }
+      const fault = new StoreUnavailableError('Redis', `${command.name} failed (${err.message})`, { cause: err });
+      this.bounds.onFault?.(fault);
+      reject(fault);
+    };
+    return super.sendCommand(command, stream);
+  }
 }
 
 /**
@@ -12,14 +67,18 @@ export interface RedisOptions {
  * answer 503 instead of hanging; it keeps reconnecting in the background and recovers by itself.
  */
 export function connectRedis(options: RedisOptions): Redis {
-  const client = new Redis(options.url, {
+  const client = new BoundedRedis(options.url, {
     keyPrefix: options.prefix,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 3_000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
     lazyConnect: false,
-  });
+    keepAlive: 10_000,
+    // A command that timed out was answered (503) already: sent again after a reconnect it would count twice
+    // (a login attempt the client was told failed would still take its throttle points).
+    autoResendUnfulfilledCommands: false,
+  }, { ...options, commandTimeoutMs: options.commandTimeoutMs ?? 2_000 });
   client.on('error', (err: Error) => options.onError?.(err));
   return client;
 }
@@ -30,7 +89,7 @@ export async function pingRedis(client: Redis, waitMs = 1_000): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         client.off('ready', onReady);
-        reject(Object.assign(new Error(`Redis is ${client.status}`), { code: 'ECONNREFUSED' }));
+        reject(new StoreUnavailableError('Redis', `not connected (${client.status})`));
       }, waitMs);
       const onReady = () => {
         clearTimeout(timer);

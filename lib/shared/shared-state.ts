@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/schema.js';
 import { type InvalidationBus, localBus } from '../lookup/lookup-cache.js';
 import { clusterWorkerBus } from './cluster-bus.js';
 import { redisBus } from './redis-bus.js';
+import { faultEpisodes } from '../storage/fault-episodes.js';
 import { connectRedis, pingRedis } from './redis.js';
 
 /**
@@ -41,14 +42,16 @@ export function openSharedState(config: AppConfig, log: (text: string) => void =
       close: async () => {},
     };
   }
-  let lastError = '';
-  const onError = (err: Error) => {
-    // ioredis reports every failed reconnect; one line per distinct problem keeps the log readable.
-    if (err.message !== lastError) log(`Redis: ${err.message}`);
-    lastError = err.message;
+  // ioredis reports every failed reconnect and every failed command: one line per outage keeps the log readable.
+  const episodes = faultEpisodes('Redis', 'that Redis runs and answers, and that the network to it passes traffic (Cache:Redis:Url)', log);
+  const bounds = {
+    url, prefix, commandTimeoutMs: config.Cache.Redis.CommandTimeoutMilliseconds,
+    onError: (err: Error) => episodes.fault(err.message),
+    onFault: (err: Error) => episodes.fault(err.message),
+    onAnswer: () => episodes.answered(),
   };
-  const client: Redis = connectRedis({ url, prefix, onError });
-  const subscriber: Redis = connectRedis({ url, prefix, onError });
+  const client: Redis = connectRedis(bounds);
+  const subscriber: Redis = connectRedis(bounds);
   return {
     bus: redisBus(client, subscriber, `${prefix}lookup-flush`),
     throttle: LoginThrottle.inRedis(settings, client),

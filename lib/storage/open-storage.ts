@@ -8,6 +8,8 @@ import type { Storage } from './storage.js';
 
 export interface OpenOptions {
   log?: (text: string) => void;
+  /** Infrastructure faults met while serving (a store unreachable, a connection lost), once per episode. */
+  warn?: (text: string) => void;
   /** Bring the schema up to date and seed an empty database (default). Workers skip it: their primary did it. */
   prepare?: boolean;
   /** Where SQLite storage faults are logged (the server's logger). */
@@ -19,7 +21,7 @@ export async function openStorage(config: AppConfig, modules: readonly ServiceMo
   const log = options.log ?? (() => {});
   const queryTimeoutMs = config.Storage.QueryTimeoutSeconds * 1000;
   const storage = config.Storage.Provider === 'postgres'
-    ? openPostgres(config.Storage.Postgres.Url, { onError: (err) => log(`PostgreSQL connection lost: ${err.message}`), queryTimeoutMs })
+    ? openPostgres(config.Storage.Postgres.Url, { warn: options.warn ?? log, queryTimeoutMs })
     : openSqlite(config.Storage.Sqlite.Path, {
       readers: config.Storage.Sqlite.ReadWorkers, queryTimeoutMs, mainThreadReadMs: config.Storage.Sqlite.MainThreadReadMilliseconds,
       faultLog: options.faultLog,

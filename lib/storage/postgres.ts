@@ -1,51 +1,79 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { faultEpisodes } from './fault-episodes.js';
+import { boundedPool } from './postgres-pool.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
 import { postgresValues } from './sql-values.js';
+import { StoreUnavailableError } from './store-faults.js';
 import type { Tables } from './tables.js';
 
 /** An arbitrary constant naming restlayer's advisory lock: one instance at a time migrates and seeds. */
 const SETUP_LOCK = 7_274_001;
+/** Past the server's statement_timeout, so a slow read still answers 57014 (Request_Timeout) from the server itself. */
+const CLIENT_GRACE_MS = 1_000;
+/** Readiness answers within this long whatever the network does. */
+const PING_BOUND_MS = 1_500;
 
 // COUNT(*) is int8, which pg returns as a string by default; counts here always fit a JavaScript number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export interface PostgresOptions {
-  onError?: (err: Error) => void;
-  /** The time limit of a query through `reader` (default DEFAULT_QUERY_TIMEOUT_MS); the server cancels it (SQLSTATE 57014). */
+  /** Infrastructure faults, once per episode (and when it ends). */
+  warn?: (text: string) => void;
+  /**
+   * Storage:QueryTimeoutSeconds (default DEFAULT_QUERY_TIMEOUT_MS): the reader's statement_timeout (the server cancels,
+   * SQLSTATE 57014), and with a second's grace the client-side bound of every wait on PostgreSQL (connect, acquire,
+   * statement, commit) for both pools, which holds when the server never hears or never answers.
+   */
   queryTimeoutMs?: number;
 }
 
 /** The scale-out store: a connection pool; every instance and worker shares the same database. */
 export function openPostgres(url: string, options: PostgresOptions = {}): Storage {
-  const onError = options.onError ?? (() => {});
-  const openPool = (settings: pg.PoolConfig) => {
-    const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, ...settings });
-    // A client losing its server (restart, network) must not crash the process: idle clients report through the
-    // pool, checked-out ones through their own listener; the failed query itself rejects and answers 503.
-    pool.on('error', onError);
-    pool.on('connect', (client) => client.on('error', onError));
-    return pool;
-  };
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: openPool({ max: 10 }) }) });
-  // statement_timeout is a setting of the session, sent when it starts: the server itself stops a query past it.
-  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: openPool({ max: 5, statement_timeout: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS }) }) });
+  const timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const episodes = faultEpisodes('PostgreSQL', 'that the server runs and that the network between it and this host passes traffic (Storage:Postgres:Url)',
+    options.warn ?? (() => {}));
+  const pool = (max: number, statementTimeoutMs?: number) => boundedPool({
+    url, max, statementTimeoutMs,
+    acquireTimeoutMs: timeoutMs + CLIENT_GRACE_MS,
+    queryTimeoutMs: timeoutMs + CLIENT_GRACE_MS,
+    onFault: (err) => episodes.fault(err.message),
+    onAnswer: () => episodes.answered(),
+    onIdleError: (err) => episodes.fault(`idle connection lost (${err.message})`),
+  });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(10) }) });
+  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(5, timeoutMs) }) });
   return {
     db,
     reader,
     values: postgresValues,
     async ping() {
-      await sql`select 1`.execute(db);
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new StoreUnavailableError('PostgreSQL', `no answer within ${PING_BOUND_MS} ms`)), PING_BOUND_MS);
+      });
+      try {
+        await Promise.race([sql`select 1`.execute(db), bound]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
-    exclusive: (fn) =>
-      db.connection().execute(async (conn) => {
-        await sql`select pg_advisory_lock(${SETUP_LOCK})`.execute(conn);
-        try {
-          return await fn(conn);
-        } finally {
-          await sql`select pg_advisory_unlock(${SETUP_LOCK})`.execute(conn);
-        }
-      }),
+    exclusive: async (fn) => {
+      // Schema changes and seeding may take longer than any request's bound: a connection of their own, unbounded.
+      const setup = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 }) }) });
+      try {
+        return await setup.connection().execute(async (conn) => {
+          await sql`select pg_advisory_lock(${SETUP_LOCK})`.execute(conn);
+          try {
+            return await fn(conn);
+          } finally {
+            await sql`select pg_advisory_unlock(${SETUP_LOCK})`.execute(conn);
+          }
+        });
+      } finally {
+        await setup.destroy();
+      }
+    },
     async close() {
       await Promise.all([db.destroy(), reader.destroy()]);
     },

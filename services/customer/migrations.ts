@@ -6,6 +6,9 @@ import { trackListChanges } from '../../lib/storage/list-changes.js';
 import { listIndexes } from '../../lib/storage/list-indexes.js';
 import type { SqlValues } from '../../lib/storage/sql-values.js';
 
+/** The unique index of account numbers (folded to lower case). */
+export const ACCOUNT_NUMBER_INDEX = 'ux_customer_account_number';
+
 /** The columns of lists, filters and sorts get an index each: rows come from the index instead of a scan. */
 async function createIndexes(db: Kysely<unknown>) {
   await db.schema.createIndex('ix_customer_name').on('customer').column('name').execute();
@@ -93,6 +96,13 @@ export function customerMigrations(values: SqlValues): Record<string, Migration>
       // name CN (customers, and orders by their customer's name) reads a trigram index instead of every customer.
       async up(db: Kysely<unknown>) {
         await listIndexes(db, values, 'customer', 'customer_id').createFullTextIndex('name');
+      },
+    },
+    '0006-account-number-unique': {
+      // accountNumber is unique among customers, ignoring case (contract): the index settles concurrent creates, and
+      // its violation answers 409 Entity_Duplicate on accountNumber (customerModule.uniqueKeys names it).
+      async up(db: Kysely<unknown>) {
+        await sql`create unique index ${sql.id(ACCOUNT_NUMBER_INDEX)} on customer (lower(account_number))`.execute(db);
       },
     },
   };

@@ -1,7 +1,7 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
 import { serviceModule } from '../../lib/modules.js';
 import { listLimits } from '../../lib/storage/list-limits.js';
-import { customerMigrations } from './migrations.js';
+import { ACCOUNT_NUMBER_INDEX, customerMigrations } from './migrations.js';
 import type { ICustomerService } from './customer-service.js';
 import { SqlCustomerService } from './sql-customer-service.js';
 
@@ -9,6 +9,8 @@ import { SqlCustomerService } from './sql-customer-service.js';
 export const customerModule = serviceModule({
   name: 'customer',
   migrations: customerMigrations,
+  // An index on lower(account_number): the store reports the index, not the column, so it is named here.
+  uniqueKeys: [{ index: ACCOUNT_NUMBER_INDEX, property: 'accountNumber' }],
   create: ({ storage, lookups, config }): { customer: ICustomerService } => ({
     customer: new SqlCustomerService(storage, lookups, listLimits(config)),
   }),

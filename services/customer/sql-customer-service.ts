@@ -1,5 +1,5 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
 import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
@@ -81,13 +81,26 @@ export class SqlCustomerService implements ICustomerService {
     return Output.of(rows.map((r) => this.listItem(r)), totalCount, nextCursor);
   }
 
-  /** Business rules shared by create and update; structural checks already ran in the route. */
-  private async checkData(data: Customer_CreateInput_Data) {
+  /** Business rules shared by create and update (`customerId` the record being updated); structural checks already ran in the route. */
+  private async checkData(data: Customer_CreateInput_Data, customerId?: number) {
     const errors = currentErrors();
     if (!(await this.isActiveEntry('sales-territory', data.territoryId))) {
       errors.error('Validation', 'Customer_InvalidTerritoryId', `territoryId ${data.territoryId} is not an active entry of lookup table sales-territory.`, { property: 'territoryId' });
     }
     errors.abortIfHasErrors();
+    // The unique index (ux_customer_account_number) decides races between concurrent writes: the layer answers a
+    // violation of it with the same 409 (customerModule.uniqueKeys). This check only gives the usual case its answer early.
+    if (data.accountNumber != null) {
+      const taken = await this.db.selectFrom('customer').select('customer_id')
+        .where(sql<boolean>`lower(account_number) = lower(${data.accountNumber})`)
+        .$if(customerId !== undefined, (q) => q.where('customer_id', '<>', customerId!))
+        .executeTakeFirst();
+      if (taken) {
+        errors.error('Concurrency', 'Entity_Duplicate', `accountNumber: customer ${taken.customer_id} already has account number ${data.accountNumber}; it must be unique.`,
+          { property: 'accountNumber', status: 409 });
+        errors.abortIfHasErrors();
+      }
+    }
   }
 
   /** Whether `id` names an active entry of lookup table `type`; no value (an optional field left empty) is fine. */
@@ -117,7 +130,7 @@ export class SqlCustomerService implements ICustomerService {
   }
 
   async update(customerId: number, data: Customer_UpdateInput_Data): Promise<Output<Customer_UpdateOutput>> {
-    await this.checkData(data);
+    await this.checkData(data, customerId);
     const now = new Date();
     const v = this.storage.values;
     const { revisionNumber } = data;

@@ -1,0 +1,43 @@
+import { StoreOutcomeUnknownError, StoreUnavailableError } from '../storage/store-faults.js';
+import { type ErrorMessage, message } from './error-message.js';
+
+/** How long a client should wait before retrying a request that met an infrastructure fault. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Socket codes of a store refused, cut or not found, and PostgreSQL's connection exceptions (class 08) and shutdowns
+ * (57P01-57P03), for errors that reach the layer without the stores' own classes.
+ */
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
+  '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03']);
+/**
+ * SQLite's infrastructure codes, with their extended forms (better-sqlite3 reports SQLITE_BUSY_SNAPSHOT,
+ * SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED, ...): contention, disk and file faults, a full disk, a file that
+ * cannot be opened or written, and corruption. None is the request's fault; all are the operator's to fix or wait out.
+ */
+const sqliteFault = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)(_|$)/;
+
+export type FaultKind = 'unavailable' | 'outcome-unknown';
+
+/** Whether `err` is an infrastructure fault, and which: by the error's class or code, never its text. */
+export function infrastructureFault(err: unknown): FaultKind | undefined {
+  if (err instanceof StoreOutcomeUnknownError) return 'outcome-unknown';
+  if (err instanceof StoreUnavailableError) return 'unavailable';
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  if (typeof code === 'string' && (unavailableCodes.has(code) || sqliteFault.test(code))) return 'unavailable';
+  return undefined;
+}
+
+/** The answer to an infrastructure fault: 503 with Retry-After; a distinct code when a write may have been saved. */
+export function faultAnswer(kind: FaultKind): { messages: ErrorMessage[]; headers: Record<string, string> } {
+  const headers = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
+  if (kind === 'outcome-unknown') {
+    return {
+      messages: [message('System', 'Storage_OutcomeUnknown',
+        'The connection to the data store was lost while the change was being saved: it may or may not have been saved. '
+        + 'Read the resource before retrying a change that must not be made twice.', { status: 503 })],
+      headers,
+    };
+  }
+  return { messages: [message('System', 'Storage_Unavailable', 'The data store is temporarily unavailable. Please retry shortly.', { status: 503 })], headers };
+}

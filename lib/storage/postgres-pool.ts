@@ -1,0 +1,120 @@
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import pg from 'pg';
+import { StoreOutcomeUnknownError, StoreUnavailableError } from './store-faults.js';
+
+export interface BoundedPoolOptions {
+  url: string;
+  max: number;
+  /** Bound of opening a connection and of waiting for a pooled one. */
+  acquireTimeoutMs: number;
+  /** Client-side bound of one statement: a server that never answers (a frozen flow, a blackhole) fails it. */
+  queryTimeoutMs: number;
+  /** Server-side statement_timeout of each session, when set (it answers SQLSTATE 57014 first). */
+  statementTimeoutMs?: number;
+  /** Every fault, as the error the caller gets; the storage logs episodes from them. */
+  onFault(err: StoreUnavailableError | StoreOutcomeUnknownError): void;
+  /** A statement answered: an episode of faults is over. */
+  onAnswer(): void;
+  /** A connection lost while idle in the pool (no caller to tell). */
+  onIdleError(err: Error): void;
+}
+
+const STORE = 'PostgreSQL';
+/** SQLSTATE class 08 (connection exception) and 57P01-57P03 (shutdown, cannot connect now) are the server going away. */
+const isServerGoing = (code: string | undefined) => !!code && (code.startsWith('08') || /^57P0[123]$/.test(code));
+
+/**
+ * A pg pool for Kysely whose every wait is bounded and whose broken connections leave it: a connection that failed
+ * for any reason other than the server's own answer (pg.DatabaseError) is destroyed instead of going back to the
+ * pool, where it would hold a slot for good. Faults reach callers as StoreUnavailableError, or
+ * StoreOutcomeUnknownError when they hit a COMMIT (the server may have saved it).
+ */
+export function boundedPool(options: BoundedPoolOptions): PostgresPool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.max,
+    connectionTimeoutMillis: options.acquireTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    query_timeout: options.queryTimeoutMs,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    // Idle flows that a NAT or firewall dropped are found by the kernel instead of at the next query.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  /**
+   * When each connection last proved alive (opened, or a statement answered). A connection idle since before the
+   * latest fault is suspect: the fault (a frozen or blackholed network) likely killed it too, silently, and using it
+   * would cost a request its whole bound. It is replaced on checkout instead.
+   */
+  const alive = new WeakMap<pg.PoolClient, number>();
+  let lastFault = 0;
+  pool.on('error', (err) => {
+    lastFault = performance.now();
+    options.onIdleError(err);
+  });
+  pool.on('connect', (client) => {
+    alive.set(client as pg.PoolClient, performance.now());
+    // A checked-out client reports its socket errors here too; the failed query itself rejects and is classified.
+    client.on('error', () => {});
+  });
+
+  const fault = (err: unknown, detail: string, outcomeUnknown: boolean) => {
+    const what = `${detail} (${err instanceof Error ? err.message : String(err)})`;
+    lastFault = performance.now();
+    const wrapped = outcomeUnknown ? new StoreOutcomeUnknownError(STORE, what, { cause: err }) : new StoreUnavailableError(STORE, what, { cause: err });
+    options.onFault(wrapped);
+    return wrapped;
+  };
+
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      let client: pg.PoolClient;
+      for (let replaced = 0; ; replaced++) {
+        try {
+          client = await pool.connect();
+        } catch (err) {
+          throw fault(err, 'no connection', false);
+        }
+        // Suspects are destroyed (at most a pool's worth, so a fault during the loop cannot keep it going).
+        if ((alive.get(client) ?? 0) >= lastFault || replaced >= options.max) break;
+        client.release(true);
+      }
+      let broken: Error | undefined;
+      /** Set once a COMMIT failed: the ROLLBACK Kysely then sends answers the same "outcome unknown". */
+      let commitInDoubt: StoreOutcomeUnknownError | undefined;
+      const run = async <R>(text: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
+        if (commitInDoubt) throw commitInDoubt;
+        if (broken) throw fault(broken, 'connection lost', false);
+        try {
+          const result = await client.query(text, parameters as unknown[]) as unknown as PostgresQueryResult<R>;
+          alive.set(client, performance.now());
+          options.onAnswer();
+          return result;
+        } catch (err) {
+          const serverAnswer = err instanceof pg.DatabaseError;
+          if (serverAnswer && !isServerGoing(err.code)) {
+            alive.set(client, performance.now());
+            options.onAnswer();
+            throw err;
+          }
+          // Lost, cut short or told the server is going away (57P01...): the connection is no use any more.
+          broken = err instanceof Error ? err : new Error(String(err));
+          const committing = /^\s*commit\b/i.test(text);
+          const wrapped = fault(err, committing ? 'connection lost during COMMIT' : 'connection lost', committing);
+          if (wrapped instanceof StoreOutcomeUnknownError) commitInDoubt = wrapped;
+          throw wrapped;
+        }
+      };
+      const query = ((textOrCursor: string | PostgresCursor<unknown>, parameters?: ReadonlyArray<unknown>) => {
+        if (typeof textOrCursor !== 'string') return client.query(textOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<unknown>;
+        return run(textOrCursor, parameters ?? []);
+      }) as PostgresPoolClient['query'];
+      return {
+        query,
+        // A broken connection is destroyed (release with an error), so the pool opens a fresh one in its place.
+        release: () => client.release(broken ?? commitInDoubt),
+      };
+    },
+    end: () => pool.end(),
+  };
+}

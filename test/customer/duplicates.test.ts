@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import pg from 'pg';
+import { createErrorParser } from '../../lib/envelope/error-parser.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { testProvider } from '../support/test-stores.js';
+
+/**
+ * Contract part 3, "Duplicates": a unique value refused answers 409 Entity_Duplicate (type Concurrency) on its
+ * property, also when the competing writes arrive at once: the service's own check cannot see a write still in
+ * flight, so the store's unique index decides, and the layer answers its violation the same way (never a 500).
+ */
+describe(`customer accountNumber is unique, ignoring case (${testProvider})`, function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => server?.stop());
+
+  const create = (accountNumber: string) => server.call('/customer', { method: 'POST', body: { name: 'Race Test', accountNumber } });
+
+  it('30 concurrent creates of one account number: exactly one 201, every other 409 Entity_Duplicate on accountNumber', async () => {
+    const accountNumber = `RC${randomBytes(4).toString('hex')}`;
+    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => create(i % 2 ? accountNumber : accountNumber.toLowerCase())));
+    const statuses = replies.map((r) => r.status);
+    const refused = replies.filter((r) => r.status === 409);
+    // Which refusals the index made (the service's own check had not seen the winner yet): the race was real.
+    const byIndex = refused.filter((r) => r.body.messages[0].message.includes('must be unique') && !r.body.messages[0].message.includes('already has account number'));
+    console.log(`      ${statuses.filter((s) => s === 201).length} × 201, ${refused.length} × 409 (${byIndex.length} by the unique index)`);
+    expect(statuses.filter((s) => s === 201)).to.have.length(1);
+    expect(statuses.filter((s) => s !== 201 && s !== 409), 'never a 500').to.deep.equal([]);
+    for (const r of refused) {
+      expect(r.body.messages).to.have.length(1);
+      expect(r.body.messages[0]).to.deep.include({ code: 'Entity_Duplicate', type: 'Concurrency', property: 'accountNumber' });
+    }
+    const listed = await server.call(`/customer?accountNumber=${accountNumber}`);
+    expect(listed.status).to.equal(200);
+  });
+
+  it('an update to another customer\'s account number (other case) answers 409 Entity_Duplicate on accountNumber', async () => {
+    const accountNumber = `RU${randomBytes(4).toString('hex')}`;
+    expect((await create(accountNumber)).status).to.equal(201);
+    const other = await create(`${accountNumber}X`);
+    const id = other.body.result.customerId as number;
+    const reply = await server.call(`/customer/${id}`, { method: 'PUT', body: { name: 'Race Test', accountNumber: accountNumber.toLowerCase() } });
+    expect(reply.status).to.equal(409);
+    expect(reply.body.messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'accountNumber' });
+  });
+});
+
+describe(`a service without a check of its own: the unique index's violation is the 409 (${testProvider})`, function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ routesDir: fileURLToPath(new URL('../support/unique-routes/', import.meta.url)) });
+  });
+  after(async () => server?.stop());
+
+  it('30 concurrent inserts of one value: exactly one 201, every other 409 Entity_Duplicate on the declared property', async () => {
+    const accountNumber = `UN${randomBytes(4).toString('hex')}`;
+    const replies = await Promise.all(Array.from({ length: 30 }, () => server.call('/unchecked-customer', { method: 'POST', body: { accountNumber } })));
+    expect(replies.filter((r) => r.status === 201)).to.have.length(1);
+    expect(replies.filter((r) => r.status !== 201).map((r) => [r.status, r.body.messages[0]?.code, r.body.messages[0]?.property, r.body.messages[0]?.type]))
+      .to.deep.equal(Array(29).fill([409, 'Entity_Duplicate', 'accountNumber', 'Concurrency']));
+  });
+});
+
+describe('unique-key violations map to the property by the store\'s code', () => {
+  const parse = createErrorParser({ production: true, uniqueKeys: [{ index: 'ux_thing_code', property: 'thingCode' }] });
+  const sqlite = (code: string, text: string) => Object.assign(new Error(text), { code });
+
+  it('SQLite: a plain column (table.column) maps to its camelCase name; a named index to its declared property', () => {
+    const plain = parse(sqlite('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: purchase_order.order_number'));
+    expect(plain.messages[0]).to.deep.include({ code: 'Entity_Duplicate', type: 'Concurrency', status: 409, property: 'orderNumber' });
+    const key = parse(sqlite('SQLITE_CONSTRAINT_PRIMARYKEY', 'UNIQUE constraint failed: thing.thing_id'));
+    expect(key.messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'thingId' });
+    const index = parse(sqlite('SQLITE_CONSTRAINT_UNIQUE', "UNIQUE constraint failed: index 'ux_thing_code'"));
+    expect(index.messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'thingCode' });
+    expect(index.unhandled).to.equal(false);
+  });
+
+  it('PostgreSQL 23505: the declared index by its constraint name, else the column its detail names', () => {
+    const violation = (constraint: string, detail: string) => Object.assign(new pg.DatabaseError('duplicate key value violates unique constraint', 0, 'error'),
+      { code: '23505', constraint, detail });
+    expect(parse(violation('ux_thing_code', 'Key (lower(code::text))=(a) already exists.')).messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'thingCode' });
+    expect(parse(violation('purchase_order_order_number_key', 'Key (order_number)=(PO1) already exists.')).messages[0])
+      .to.deep.include({ code: 'Entity_Duplicate', type: 'Concurrency', status: 409, property: 'orderNumber' });
+  });
+});

@@ -1,0 +1,123 @@
+import pg from 'pg';
+import { type Deployment, deployment } from '../support/cluster-env.js';
+import { type ServeProcess, runCli, startServe } from '../support/processes.js';
+import { type TcpProxy, tcpProxy } from '../support/tcp-proxy.js';
+import { mint } from '../support/tokens.js';
+
+/**
+ * A `serve --workers 2` deployment on PostgreSQL and Redis reached through TCP proxies the tests control, with short
+ * bounds (1 s queries, 500 ms Redis commands) so each fault shows within a second or two.
+ */
+export interface FaultRig {
+  d: Deployment;
+  server: ServeProcess;
+  pg: TcpProxy;
+  redis: TcpProxy;
+  /** The database without the proxy, for checking what was saved. */
+  directUrl: string;
+  token: string;
+}
+
+/** Longer than any bound of the server (1 s + grace), far shorter than its 30 s request timeout: past it, a request hangs. */
+export const HANG_MS = 8_000;
+
+export async function startRig(): Promise<FaultRig> {
+  const d = await deployment({ Storage__QueryTimeoutSeconds: '1', Cache__Redis__CommandTimeoutMilliseconds: '500' });
+  const directUrl = d.env.Storage__Postgres__Url!;
+  const pgUrl = new URL(directUrl);
+  const redisUrl = new URL(d.env.Cache__Redis__Url!);
+  const pgProxy = await tcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432));
+  const redisProxy = await tcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
+  pgUrl.host = `127.0.0.1:${pgProxy.port}`;
+  redisUrl.host = `127.0.0.1:${redisProxy.port}`;
+  d.env.Storage__Postgres__Url = pgUrl.toString();
+  d.env.Cache__Redis__Url = redisUrl.toString();
+  const add = await runCli(['user', 'add', 'faye', '--role', 'User', '--password-stdin'], { env: d.env, input: 'faye-password-1\n' });
+  if (add.code !== 0) throw new Error(add.stderr);
+  const server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { env: d.env });
+  return { d, server, pg: pgProxy, redis: redisProxy, directUrl, token: mint({ key: d.key, issuer: d.issuer, audience: d.audience }) };
+}
+
+export interface Answer {
+  status: number | 'hang';
+  code?: string;
+  retryAfter?: string | null;
+  result?: Record<string, unknown>;
+  setCookie?: string[];
+}
+
+/** One call; a request not answered within HANG_MS is recorded as a hang instead of failing the test there. */
+export async function call(rig: FaultRig, path: string, init: { method?: string; body?: unknown; auth?: 'token' | 'none'; cookie?: string } = {}): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if ((init.auth ?? 'token') === 'token') headers.Authorization = `Bearer ${rig.token}`;
+  if (init.cookie) headers.Cookie = init.cookie;
+  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  try {
+    const res = await fetch(`${rig.server.url}${path}`, {
+      method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: AbortSignal.timeout(HANG_MS),
+    });
+    const text = await res.text();
+    const body = text ? JSON.parse(text) as { messages?: { code: string }[]; result?: Record<string, unknown> } : {};
+    return { status: res.status, code: body.messages?.[0]?.code, retryAfter: res.headers.get('Retry-After'), result: body.result, setCookie: res.headers.getSetCookie() };
+  } catch (err) {
+    if ((err as Error).name === 'TimeoutError') return { status: 'hang' };
+    throw err;
+  }
+}
+
+export const ready = (rig: FaultRig) => call(rig, '/health/ready', { auth: 'none' });
+
+/** A tally such as "201×12 503 Storage_Unavailable×3" for the report. */
+export function tally(answers: Answer[]): string {
+  const counts = new Map<string, number>();
+  for (const a of answers) {
+    const key = a.status === 503 || a.status === 'hang' || (typeof a.status === 'number' && a.status >= 500) ? `${a.status} ${a.code ?? ''}`.trim() : String(a.status);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort().map(([k, n]) => `${k}×${n}`).join(', ');
+}
+
+/** Every answer that is not what a fault may answer: a 5xx other than 503 with Retry-After, or a hang. */
+export const misbehaving = (answers: Answer[], ok: number[]) =>
+  answers.filter((a) => !(typeof a.status === 'number' && (ok.includes(a.status) || (a.status === 503 && a.retryAfter))));
+
+/**
+ * Polls readiness until it answers 200: how long that took after the fault ended (for the report only), or
+ * 'never' past `limitMs` (the caller reports, then fails).
+ */
+export async function recovery(rig: FaultRig, limitMs = 20_000): Promise<number | 'never'> {
+  const start = Date.now();
+  for (;;) {
+    const a = await ready(rig);
+    if (a.status === 200) return Date.now() - start;
+    if (Date.now() - start > limitMs) return 'never';
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** How many of the sales orders created with these ids are in the database (read directly, not through the proxy). */
+export async function ordersSaved(rig: FaultRig, ids: number[]): Promise<number> {
+  const client = new pg.Client({ connectionString: rig.directUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>('select count(*) as n from sales_order where sales_order_id = any($1::int[])', [ids]);
+    return Number(rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Calls `fn` `n` times, `concurrency` at a time, keeping every answer. */
+export async function load<T>(n: number, concurrency: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < n) {
+      const i = next++;
+      out[i] = await fn(i);
+    }
+  }));
+  return out;
+}
+
+export const report = (line: string) => console.log(`      ${line}`);
