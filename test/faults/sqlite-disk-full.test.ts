@@ -82,11 +82,9 @@ for (const workers of [1, 2]) {
       expect(live.status).to.equal(200);
       expect(read.status).to.equal(200);
       expect(after).to.deep.equal([201, 201, 201, 201, 201]);
-      // Every write that failed was answered with an error envelope (never 2xx). The status is 500 here until the
-      // error parser maps SQLite's storage codes to 503 Storage_Unavailable (pgfaults): then this becomes "every
-      // refused write is a 503 with Retry-After".
-      ledger.expectRefusalsAreEnvelopes();
-      expect(during.filter((s) => s !== 201 && s < 400)).to.deep.equal([]);
+      // Every write that failed was answered as a storage fault (503 with Retry-After), never a 500 or a success.
+      ledger.expectRefusalsAreStorageFaults();
+      expect(during.filter((s) => s !== 201 && s !== 503)).to.deep.equal([]);
     });
 
     it('kept running and logged the fault and its end', async () => {

@@ -103,6 +103,7 @@ export interface Write {
   status: number;
   id?: number;
   body: unknown;
+  retryAfter?: string | null;
 }
 
 /**
@@ -128,7 +129,7 @@ export class WriteLedger {
       });
       const text = await reply.text();
       const body = text ? (JSON.parse(text) as { result?: { salesOrderId?: number } }) : undefined;
-      write = { marker, status: reply.status, id: body?.result?.salesOrderId, body };
+      write = { marker, status: reply.status, id: body?.result?.salesOrderId, body, retryAfter: reply.headers.get('Retry-After') };
     } catch {
       // The connection broke (the worker died under it), or no answer came in time (with every worker gone, the
       // primary holds new connections until one is back): nothing was acknowledged.
@@ -158,6 +159,16 @@ export class WriteLedger {
       expect(w.status, `${w.marker}: ${JSON.stringify(w.body)}`).to.be.at.least(400);
       const messages = (w.body as { messages?: { severity?: string }[] } | undefined)?.messages;
       expect(messages, `${w.marker}: an envelope with a message`).to.be.an('array').that.is.not.empty;
+    }
+  }
+
+  /** Every answered refusal is the storage fault answer: 503 with Retry-After and a Storage_ code, never a 500. */
+  expectRefusalsAreStorageFaults(): void {
+    for (const w of this.refused().filter((r) => r.status !== 0)) {
+      expect(w.status, `${w.marker}: ${JSON.stringify(w.body)}`).to.equal(503);
+      expect(w.retryAfter, `${w.marker}: Retry-After`).to.match(/^\d+$/);
+      const codes = ((w.body as { messages?: { code?: string }[] } | undefined)?.messages ?? []).map((m) => m.code);
+      expect(codes, `${w.marker}: a storage fault code`).to.satisfy((all: string[]) => all.some((c) => /^Storage_(Unavailable|OutcomeUnknown)$/.test(c)));
     }
   }
 
