@@ -44,6 +44,11 @@ export class StorageFaultWatch {
     }
   }
 
+  /** Whether a storage fault was seen and no write has been committed since. */
+  get failing(): boolean {
+    return this.since !== undefined;
+  }
+
   /** A write was committed: the storage works (again). */
   wrote(): void {
     if (this.since === undefined) return;

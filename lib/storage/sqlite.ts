@@ -260,11 +260,17 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
     values: sqliteValues,
     readNow,
     /**
-     * A write, committed, as readiness asks "can this server do its work": `select 1` never touches the file, and reads
-     * go on while every write fails (a full disk, an unwritable -wal or -shm). It rewrites the header's user_version
-     * with its own value (no table of its own, nothing any reader sees change): one WAL frame and one sync per check.
+     * Readiness. While a storage fault stands (a write failed on a full disk, an unwritable -wal or -shm…, and none
+     * was committed since), a write, committed: `select 1` never touches the file, and reads go on while every write
+     * fails. It rewrites the header's user_version with its own value (no table of its own, nothing any reader sees
+     * change), and succeeds once the storage is back. Otherwise `select 1`: a probe must not queue for the write lock
+     * behind another process's transaction (contention is not a fault) nor add a synced commit every few seconds.
      */
     async ping() {
+      if (!faults.failing) {
+        await sql`select 1`.execute(db);
+        return;
+      }
       await db.transaction().execute(async (trx) => {
         const { rows } = await sql<{ user_version: number }>`pragma user_version`.execute(trx);
         await sql.raw(`pragma user_version = ${Math.trunc(Number(rows[0]?.user_version ?? 0))}`).execute(trx);

@@ -10,10 +10,13 @@ const scalar = async (db: Kysely<unknown>, query: ReturnType<typeof sql<{ n: num
 /** A recursive CTE numbering `copies` copies, on both stores. */
 const numbered = (copies: number) => sql`with recursive copy(i) as (select 1 union all select i + 1 from copy where i < ${sql.lit(copies)})`;
 
-/** `copies` copies of the customers with ids up to `span`, copy i shifted by i × span. */
+/**
+ * `copies` copies of the customers with ids up to `span`, copy i shifted by i × span; account numbers are unique
+ * (ignoring case), so copy i's get `-i` appended (AW00011000-3: within the field's 15 characters up to 9,999 copies).
+ */
 const copyCustomers = (db: Kysely<unknown>, copies: number, span: number) => sql`${numbered(copies)}
   insert into customer (customer_id, name, account_number, territory_id)
-  select c.customer_id + copy.i * ${sql.lit(span)}, c.name, c.account_number, c.territory_id
+  select c.customer_id + copy.i * ${sql.lit(span)}, c.name, c.account_number || '-' || copy.i, c.territory_id
   from customer c cross join copy where c.customer_id <= ${sql.lit(span)}`.execute(db);
 
 /** Copies the customers there are (no orders of their own) until there are at least `customers`. */
