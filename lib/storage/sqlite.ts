@@ -260,21 +260,34 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
     values: sqliteValues,
     readNow,
     /**
-     * Readiness. While a storage fault stands (a write failed on a full disk, an unwritable -wal or -shm…, and none
-     * was committed since), a write, committed: `select 1` never touches the file, and reads go on while every write
-     * fails. It rewrites the header's user_version with its own value (no table of its own, nothing any reader sees
-     * change), and succeeds once the storage is back. Otherwise `select 1`: a probe must not queue for the write lock
-     * behind another process's transaction (contention is not a fault) nor add a synced commit every few seconds.
+     * Readiness: a write, committed, because `select 1` never touches the file and reads go on while every write fails
+     * (a full disk, an unwritable -wal or -shm). It rewrites the header's user_version with its own value (nothing any
+     * reader sees change): one WAL frame and one sync per check, straight on the connection. It never waits, so a probe
+     * does not queue behind a transaction: while this connection is inside one, or another process holds the write
+     * lock (contention, which is no fault), it answers from what the last writes met.
      */
     async ping() {
-      if (!faults.failing) {
-        await sql`select 1`.execute(db);
+      const standing = () => new Error('the SQLite storage fault stands: no write has been committed since it began');
+      if (use.holders > 0 || database.inTransaction) {
+        if (faults.failing) throw standing();
         return;
       }
-      await db.transaction().execute(async (trx) => {
-        const { rows } = await sql<{ user_version: number }>`pragma user_version`.execute(trx);
-        await sql.raw(`pragma user_version = ${Math.trunc(Number(rows[0]?.user_version ?? 0))}`).execute(trx);
-      });
+      try {
+        database.exec('begin immediate'); // busy_timeout is 0 on this connection: another process's lock fails at once
+      } catch (err) {
+        if (!isBusy(err)) faults.failed(err);
+        if (!isBusy(err) || faults.failing) throw isBusy(err) ? standing() : err;
+        return;
+      }
+      try {
+        database.pragma(`user_version = ${Math.trunc(Number(database.pragma('user_version', { simple: true })))}`);
+        database.exec('commit');
+        faults.wrote();
+      } catch (err) {
+        if (database.inTransaction) database.exec('rollback');
+        faults.failed(err);
+        throw err;
+      }
     },
     // One process owns a database file (workers are prepared by their primary), so no cross-process lock is needed.
     exclusive: (fn) => fn(db),
