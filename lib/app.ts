@@ -61,6 +61,9 @@ export function createApp({ config, services, routes, log, uniqueKeys }: AppOpti
   const settings = tokenSettings(config);
   const verify = bearerVerification(settings);
   const body = jsonBody(config.RestAPI.MaxBodyBytes);
+  // Anyone may call an anonymous route: a login body is a few hundred bytes, and reading a megabyte of JSON (parse,
+  // repeated-key scan, validation) would let anyone stall the event loop for tens of milliseconds a request.
+  const anonymousBody = jsonBody(Math.min(config.RestAPI.MaxBodyBytes, config.RestAPI.MaxAnonymousBodyBytes));
   const callerOptions = { allowedOrigins: auth.AllowedOrigins, cookieAbsoluteMs: auth.Cookie.AbsoluteHours * 3_600_000 };
   const timeoutMs = config.RestAPI.RequestTimeoutSeconds * 1000;
   const keepMs = config.RestAPI.IdempotencyKeepSeconds * 1000;
@@ -80,7 +83,7 @@ export function createApp({ config, services, routes, log, uniqueKeys }: AppOpti
     else if (!isAnonymous(route, config.RestAPI.PublicDocs)) chain.push(requireCaller(verify, route.roles ?? [], callerOptions));
     else if (route.identifies) chain.push(requireCaller(verify, [], { ...callerOptions, optional: true }), privateAnswer);
     if (verb === 'PATCH') chain.push(mergePatchType);
-    if (route.body) chain.push(body);
+    if (route.body) chain.push(isAnonymous(route, config.RestAPI.PublicDocs) ? anonymousBody : body);
     // Idempotency-Key: for authenticated callers, after the body is read (its hash tells a repeat from a new request).
     if (verb === 'POST' && !isAnonymous(route, config.RestAPI.PublicDocs)) chain.push(idempotency);
     chain.push(runRoute(route, prefix, timeoutMs));

@@ -114,6 +114,10 @@ export const schema = {
     Path: { doc: 'Prefix of every API route, e.g. /api.', format: 'url-path', default: '' },
     MaxRows: { doc: 'Default and maximum `take` of list operations.', format: 'positive', default: 1000 },
     MaxBodyBytes: { doc: 'Largest accepted request body.', format: 'positive', default: 1048576 },
+    MaxAnonymousBodyBytes: {
+      doc: 'Largest accepted body of an anonymous route (the logins): what anyone may send is kept small. The smaller of this and MaxBodyBytes applies.',
+      format: 'positive', default: 16384,
+    },
     MaxHeaderBytes: { doc: 'Largest accepted request head (request line and headers); larger answers 431.', format: 'positive', default: 16384 },
     MaxQueryLength: { doc: 'Longest accepted query string in characters; longer answers 414.', format: 'positive', default: 8192 },
     RequestTimeoutSeconds: {

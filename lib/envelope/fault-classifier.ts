@@ -1,3 +1,4 @@
+import { storageFaultCode } from '../storage/sqlite-faults.js';
 import { StoreOutcomeUnknownError, StoreUnavailableError } from '../storage/store-faults.js';
 import { type ErrorMessage, message } from './error-message.js';
 
@@ -11,11 +12,10 @@ export const RETRY_AFTER_SECONDS = 1;
 const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
   '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03']);
 /**
- * SQLite's infrastructure codes, with their extended forms (better-sqlite3 reports SQLITE_BUSY_SNAPSHOT,
- * SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED, ...): contention, disk and file faults, a full disk, a file that
- * cannot be opened or written, and corruption. None is the request's fault; all are the operator's to fix or wait out.
+ * SQLite's contention (with its extended forms: better-sqlite3 reports SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED_SHAREDCACHE,
+ * ...); its disk and file faults are `storageFaultCode`'s. None is the request's fault: the operator's to fix or wait out.
  */
-const sqliteFault = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)(_|$)/;
+const sqliteContention = /^SQLITE_(BUSY|LOCKED)(_|$)/;
 
 export type FaultKind = 'unavailable' | 'outcome-unknown';
 
@@ -24,7 +24,7 @@ export function infrastructureFault(err: unknown): FaultKind | undefined {
   if (err instanceof StoreOutcomeUnknownError) return 'outcome-unknown';
   if (err instanceof StoreUnavailableError) return 'unavailable';
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
-  if (typeof code === 'string' && (unavailableCodes.has(code) || sqliteFault.test(code))) return 'unavailable';
+  if (storageFaultCode(err) || (typeof code === 'string' && (unavailableCodes.has(code) || sqliteContention.test(code)))) return 'unavailable';
   return undefined;
 }
 

@@ -292,7 +292,7 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
           headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'Retry-After': ref('headers', 'RetryAfter') },
         },
         IdempotencyMismatch: envelope('Request_IdempotencyMismatch: this Idempotency-Key was used on this path with a different body; nothing was written.'),
-        TooLarge: envelope('Request_TooLarge: the body is over RestAPI:MaxBodyBytes.'),
+        TooLarge: envelope('Request_TooLarge: the body is over RestAPI:MaxBodyBytes (RestAPI:MaxAnonymousBodyBytes on anonymous routes).'),
         UnsupportedMediaType: envelope('Request_UnsupportedMediaType: the body is not JSON (PATCH: a JSON merge patch, not a JSON Patch).'),
         Error: envelope('Any other failure; the status follows the messages (404 Route_NotFound, 414 Request_UriTooLong, 405 Route_MethodNotAllowed with Allow, 409 Concurrency, 429 Request_Throttled with Retry-After, 500 System, 502 External, 503 Request_Timeout for a read or Request_OutcomeUnknown for a write still running at RestAPI:RequestTimeoutSeconds, 503 Storage_Unavailable or Storage_OutcomeUnknown for a store fault, with Retry-After).'),
       },

@@ -44,7 +44,9 @@ async function countWork(fn: () => Promise<Reply>): Promise<{ reply: Reply; entr
 describe(`an answer lists at most ${MAX_MESSAGES} messages, and one more saying that more were found (issue 20, defect 2)`, () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ config: { ...FAST_HASH }, logLevel: 'error', sampleData: false });
+    // The anonymous body limit raised to the general one: the bound is proven on the anonymous route with the largest
+    // body any route accepts (by default a login body over 16 KiB is a 413 before it is parsed; see below).
+    server = await startTestServer({ config: { ...FAST_HASH, RestAPI: { MaxAnonymousBodyBytes: 1048576 } }, logLevel: 'error', sampleData: false });
   });
   after(() => server?.stop());
 
@@ -128,5 +130,32 @@ describe('ErrorList past its bound', () => {
     const listed = [...errors.messages];
     errors.addAll(errors.messages).addAll(listed);
     expect(errors.messages).to.deep.equal(listed);
+  });
+});
+
+describe('anonymous routes read small bodies only (RestAPI:MaxAnonymousBodyBytes, issue 20 defect 2)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ config: { ...FAST_HASH }, logLevel: 'error', sampleData: false });
+  });
+  after(() => server?.stop());
+
+  it('a login body over 16 KiB is a 413 Request_TooLarge, and one under it is read; a secured route still takes larger bodies', async () => {
+    const limit = server.config.RestAPI.MaxAnonymousBodyBytes;
+    expect(limit).to.equal(16_384);
+    const over = unknownKeys(2_000);
+    expect(Buffer.byteLength(over)).to.be.above(limit).and.below(server.config.RestAPI.MaxBodyBytes);
+    for (const path of ['/auth/jwt', '/auth/cookie', '/auth/refresh']) {
+      const reply = await server.call(path, { method: 'POST', body: over, token: null });
+      expect(reply.status, `${path}: ${reply.text.slice(0, 300)}`).to.equal(413);
+      expect(reply.body.messages.map((m) => m.code)).to.deep.equal(['Request_TooLarge']);
+      expect(reply.body.messages[0].message).to.include(`${limit} bytes`);
+    }
+    const under = await server.call('/auth/jwt', { method: 'POST', body: unknownKeys(100), token: null });
+    expect(under.status, under.text.slice(0, 300)).to.equal(400);
+    // The same body to a secured route is read and validated (its unknown keys refused), not cut at the login's limit.
+    const secured = await server.call('/customer', { method: 'POST', body: over });
+    expect(secured.status, secured.text.slice(0, 300)).to.equal(400);
+    expect(secured.body.messages.some((m) => m.code === 'Input_UnknownProperty')).to.equal(true);
   });
 });
