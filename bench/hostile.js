@@ -1,4 +1,4 @@
-// `node bench/hostile.js [--seconds N] [--probes N] [--hostile N] [--hang-up-ms N] [--kinds cn,count,login]` (build first): what hostile
+// `node bench/hostile.js [--seconds N] [--probes N] [--hostile N] [--rate N] [--hang-up-ms N] [--kinds cn,count,login]` (build first): what hostile
 // requests any caller may send do to a cheap request's latency (issue 20). One `restlayer serve` over SQLite (sample
 // data plus 300 customers named with 100 × 'a'), on loopback only. --probes loops send GET /health/live one after
 // another, first for --seconds with the server idle, then for --seconds while --hostile loops send, in turn:
@@ -7,7 +7,9 @@
 // - whole-table counts `GET /customer?getTotalCount=true&take=1` and `/sales-order?getTotalCount=true&take=1`,
 // - `POST /auth/jwt` with a body of 90,000 unknown keys.
 // --kinds picks some of them (cn: the two CN counts, count: the whole-table counts, login: the 90,000-key body).
-// Every other hostile request hangs up after --hang-up-ms (the issue's clients that went away after 0.3 s).
+// Every other hostile request hangs up after --hang-up-ms (the issue's clients that went away after 0.3 s). --rate N
+// paces each hostile loop to N requests a second (default 0: back to back, a flood that saturates both cores of a
+// small machine, the measuring client's included, and so measures CPU share rather than stalls).
 // Prints JSON: the probes' p50/p99 idle and during, their ratio (target: p99 within 2× idle), and the hostile answers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ const { values: opts } = parseArgs({
     probes: { type: 'string', default: '2' },
     hostile: { type: 'string', default: '3' },
     'hang-up-ms': { type: 'string', default: '300' },
+    rate: { type: 'string', default: '0' },
     kinds: { type: 'string', default: 'cn,count,login' },
   },
 });
@@ -73,7 +76,12 @@ async function hostileLoad(url, token, clients, done) {
   const answers = {};
   let sent = 0;
   await Promise.all(Array.from({ length: clients }, async (_, client) => {
-    for (let i = client; !done(); i++) {
+    const gapMs = Number(opts.rate) > 0 ? 1000 / Number(opts.rate) : 0;
+    for (let i = client, next = performance.now(); !done(); i++) {
+      if (gapMs) {
+        next += gapMs;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
+      }
       const request = hostileRequests[i % hostileRequests.length];
       const hangUp = sent++ % 2 === 1;
       const signal = hangUp ? AbortSignal.timeout(hangUpMs) : undefined;
@@ -117,7 +125,7 @@ try {
       hostileLoad(server.url, prepared.accessToken, Number(opts.hostile), done),
     ]);
     const result = {
-      seconds, probes, hostile: Number(opts.hostile), hangUpMs, kinds: [...kinds],
+      seconds, probes, hostile: Number(opts.hostile), rate: Number(opts.rate), hangUpMs, kinds: [...kinds],
       idle: { ...summary(idle), failed: idle.failed }, duringHostile: { ...summary(during), failed: during.failed }, answers,
     };
     result.p99Ratio = Math.round((result.duringHostile.p99 / result.idle.p99) * 100) / 100;
