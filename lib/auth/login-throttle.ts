@@ -148,13 +148,18 @@ export class LoginThrottle {
     // A refusal here takes no point anywhere: it checked no password, so it must not close the account or address.
     if (!this.gate.tryEnter()) return { allowed: false, reason: 'busy', retryAfter: BUSY_RETRY_SECONDS };
     const accountKey = userKey(userName);
-    const [account, client] = await Promise.allSettled([take(this.byAccount, accountKey), take(this.byAddress, address)]);
-    const taken = [account, client].flatMap((r) => (r.status === 'fulfilled' && r.value instanceof Taken ? [r.value] : []));
     // One key per counter in the checks-in-hand store: the account's names are userKey()s, addresses never are.
     const checkingKeys = [`account:${accountKey}`, `address:${address}`];
+    // In hand before the points are taken: a refusal that finds them taken then finds this entry too. Entered after,
+    // a refusal between the two saw the points spent and no check under way, and announced the window's end.
+    await Promise.all(checkingKeys.map((k) => this.checking.enter(k)));
+    const [account, client] = await Promise.allSettled([take(this.byAccount, accountKey), take(this.byAddress, address)]);
+    const taken = [account, client].flatMap((r) => (r.status === 'fulfilled' && r.value instanceof Taken ? [r.value] : []));
     if (taken.length < 2) {
       this.gate.leave();
       await Promise.all(taken.map((t) => t.giveBack()));
+      // Out of the checks in hand before asking who is in them: its own entry is no check under way.
+      await Promise.all(checkingKeys.map((k) => this.checking.leave(k)));
       if (account.status === 'rejected') throw account.reason;
       if (client.status === 'rejected') throw client.reason;
       const refusals = await Promise.all(([['account', account.value, checkingKeys[0]], ['address', client.value, checkingKeys[1]]] as const)
@@ -166,7 +171,6 @@ export class LoginThrottle {
       refusals.sort((a, b) => b.ms - a.ms);
       return { allowed: false, reason: refusals[0].reason, retryAfter: Math.max(1, Math.ceil(refusals[0].ms / 1000)) };
     }
-    await Promise.all(checkingKeys.map((k) => this.checking.enter(k)));
     let finished = false;
     return {
       allowed: true,
