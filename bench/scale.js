@@ -41,7 +41,7 @@ const target = { medianMs: 50, growth: 5 };
 const built = (path) => import(pathToFileURL(join(projectRoot, 'dist', path)).href);
 const { loadConfig } = await built('lib/config/load.js');
 const { openStorage } = await built('lib/storage/open-storage.js');
-const { allModules } = await built('lib/services.js');
+const { allModules } = await built('lib/create-services.js');
 const { application } = await built('services/index.js');
 const { growOrders } = await built('test/support/grow-orders.js');
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bearerVerification, requireCaller } from '../dist/lib/auth/authenticate.js';
+import { bearerVerification, requireCaller } from '../dist/lib/http/auth/authenticate.js';
 import { tokenSettings } from '../dist/lib/auth/token-keys.js';
 import { loadConfig } from '../dist/lib/config/load.js';
 import { withErrorScope } from '../dist/lib/envelope/request-scope.js';

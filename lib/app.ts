@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import { bearerVerification, requireCaller } from './auth/authenticate.js';
+import { bearerVerification, requireCaller } from './http/auth/authenticate.js';
 import { operatorOrCaller } from './auth/operator-token.js';
-import { cookieSessions } from './auth/cookie-session.js';
+import { cookieSessions } from './http/auth/cookie-sessions.js';
 import { tokenSettings } from './auth/token-keys.js';
 import type { AppConfig } from './config/schema.js';
 import { registerDocs } from './docs/docs-page.js';
-import { createErrorParser } from './envelope/error-parser.js';
+import { createErrorParser } from './http/error-parser.js';
 import { jsonBody } from './http/body.js';
 import type { AppExtensions, AppState } from './http/context.js';
 import { frontDoor } from './http/front-door.js';
@@ -21,7 +21,7 @@ import { requestDuration } from './metrics/request-duration.js';
 import type { LoadedRoute } from './routing/load-routes.js';
 import { isAnonymous } from './routing/route.js';
 import { runRoute } from './routing/run-route.js';
-import type { LayerServices } from './services.js';
+import type { LayerServices } from './create-services.js';
 import type { UniqueKey } from './storage/unique-violation.js';
 
 export interface AppOptions {

@@ -8,14 +8,14 @@ import { listenForMetrics, registrySource } from './metrics/listener.js';
 import { createMetrics } from './metrics/metrics.js';
 import type { ServiceModule } from './modules.js';
 import { applicationRoutes } from './routing/application-routes.js';
-import { type LayerServices, allModules, createServices } from './services.js';
+import { type LayerServices, allModules, createServices } from './create-services.js';
 import { openSharedState } from './shared/shared-state.js';
 import { openStorage } from './storage/open-storage.js';
 
 /** What the application brings to the layer: its service modules and the folder of its route files. */
 export interface Application {
   modules: readonly ServiceModule[];
-  /** Route files, one per URL path (see lib/routing/load-routes.ts), served beside the layer's own (lib/routes/). */
+  /** Route files, one per URL path (see lib/routing/load-routes.ts), served beside the layer's own (lib/layer-routes/). */
   routesDir: string;
 }
 

@@ -4,7 +4,7 @@ import type { Middleware, Next } from 'koa';
 import type { AppContext, AppExtensions, AppState } from '../http/context.js';
 import { respond } from '../http/respond.js';
 import type { OperatorAction } from './operator-action.js';
-import { CLOCK_TOLERANCE_SECONDS, authMessages } from './authenticate.js';
+import { CLOCK_TOLERANCE_SECONDS, authMessages } from '../http/auth/authenticate.js';
 import { type TokenSettings, candidateKeys } from './token-keys.js';
 
 /** How long the CLI's token lives: long enough for the requests of one command, too short to be worth keeping. */

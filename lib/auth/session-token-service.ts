@@ -3,7 +3,7 @@ import type { CompiledQuery } from 'kysely';
 import jwt from 'jsonwebtoken';
 import { signAccessToken } from './tokens.js';
 import { type TokenSettings, candidateKeys } from './token-keys.js';
-import { CLOCK_TOLERANCE_SECONDS } from './authenticate.js';
+import { CLOCK_TOLERANCE_SECONDS } from '../http/auth/authenticate.js';
 import { credentialAllowed } from './credential-stamp.js';
 import type { TokenClaims } from './principal.js';
 import { message } from '../envelope/error-message.js';

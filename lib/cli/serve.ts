@@ -8,7 +8,7 @@ import { openStorage } from '../storage/open-storage.js';
 import { storageFaultCode } from '../storage/sqlite-faults.js';
 import { stopTracing } from '../telemetry/tracing.js';
 import { reportListening, runWorkerPool } from '../workers.js';
-import { allModules } from '../services.js';
+import { allModules } from '../create-services.js';
 import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { exitOnCrash } from './exit-on-crash.js';

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/schema.js';
 import { secretVariable } from '../config/secrets.js';
 import { openSharedState } from '../shared/shared-state.js';
 import { openStorage } from '../storage/open-storage.js';
-import { type LayerServices, allModules, createServices } from '../services.js';
+import { type LayerServices, allModules, createServices } from '../create-services.js';
 import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';

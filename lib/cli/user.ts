@@ -7,7 +7,7 @@ import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
 import { collect, required } from './options.js';
-import type { LayerServices } from '../services.js';
+import type { LayerServices } from '../create-services.js';
 import { signOperatorToken } from '../auth/operator-token.js';
 import { tokenSettings } from '../auth/token-keys.js';
 import { URL_OPTION_HELP, callServer, serverApiBase } from './server-api.js';

@@ -1,10 +1,10 @@
 import type { ParameterizedContext } from 'koa';
 import type { Principal, TokenClaims } from '../auth/principal.js';
-import type { ParsedError } from '../envelope/error-parser.js';
+import type { ParsedError } from './error-parser.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import type { LoadedRoute } from '../routing/load-routes.js';
-import type { LayerServices } from '../services.js';
+import type { LayerServices } from '../create-services.js';
 
 export interface AppState {
   requestId: string;

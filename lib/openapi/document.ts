@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SESSION_COOKIE } from '../auth/cookie-session.js';
+import { SESSION_COOKIE } from '../http/auth/cookie-sessions.js';
 import type { AppConfig } from '../config/schema.js';
 import type { LoadedRoute } from '../routing/load-routes.js';
 import { type ExtraStatus, type Route, type Verb, isAnonymous } from '../routing/route.js';

@@ -3,7 +3,7 @@ import type { OperatorAction } from '../auth/operator-action.js';
 import type { Principal } from '../auth/principal.js';
 import type { Logger } from '../log.js';
 import type { Output } from '../envelope/output.js';
-import type { LayerServices } from '../services.js';
+import type { LayerServices } from '../create-services.js';
 import type { ValidationResult } from '../validation/validate.js';
 import type { ServerDescription } from '../http/context.js';
 

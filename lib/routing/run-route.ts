@@ -11,7 +11,7 @@ import { respond } from '../http/respond.js';
 import { type ValidationResult, validateInput } from '../validation/validate.js';
 import { message } from '../envelope/error-message.js';
 import type { Route } from './route.js';
-import { cookieSession, endCookieSession } from '../auth/cookie-session.js';
+import { cookieSession, endCookieSession } from '../http/auth/cookie-sessions.js';
 import { BoundedMap } from '../bounded-map.js';
 
 function unexpectedQuery(search: URLSearchParams): ErrorMessage[] {

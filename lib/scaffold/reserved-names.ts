@@ -1,5 +1,5 @@
 import { LIST_OPTIONS } from '../validation/criteria.js';
-import type { LayerServices } from '../services.js';
+import type { LayerServices } from '../create-services.js';
 import { LIST_CHANGE_TABLE } from '../storage/list-changes.js';
 import { LEGACY_HISTORY, historyTable } from '../storage/migrations.js';
 

@@ -3,7 +3,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Agent, request } from 'node:http';
 import { expect } from 'chai';
 import { array } from 'superstruct';
-import { createErrorParser } from '../../lib/envelope/error-parser.js';
+import { createErrorParser } from '../../lib/http/error-parser.js';
 import { text } from '../../lib/validation/fields.js';
 import { validateInput } from '../../lib/validation/validate.js';
 import { join } from 'node:path';

@@ -1,14 +1,14 @@
 import type { Middleware, Next } from 'koa';
 import koaJwt from 'koa-jwt';
 import jwt from 'jsonwebtoken';
-import { type ErrorMessage, message } from '../envelope/error-message.js';
-import type { AppContext, AppExtensions, AppState } from '../http/context.js';
-import { respond } from '../http/respond.js';
-import { cookieSession, endCookieSession, hasCookieSessions } from './cookie-session.js';
-import type { Credential } from './credential-stamp.js';
-import { type Principal, principalFromClaims, type TokenClaims } from './principal.js';
-import { type TokenSettings, candidateKeys } from './token-keys.js';
-import { VerifiedTokenCache } from './verified-tokens.js';
+import { type ErrorMessage, message } from '../../envelope/error-message.js';
+import type { AppContext, AppExtensions, AppState } from '../context.js';
+import { respond } from '../respond.js';
+import { cookieSession, endCookieSession, hasCookieSessions } from './cookie-sessions.js';
+import type { Credential } from '../../auth/credential-stamp.js';
+import { type Principal, principalFromClaims, type TokenClaims } from '../../auth/principal.js';
+import { type TokenSettings, candidateKeys } from '../../auth/token-keys.js';
+import { VerifiedTokenCache } from '../../auth/verified-tokens.js';
 
 /** Tokens without `exp` never expire, which we refuse: they cannot be contained once leaked. */
 class TokenRejected extends Error {}

@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import createSession from 'koa-session';
-import type { CookieSessionData, ICookieSessionStore } from './cookie-session-store.js';
-import type { App } from '../app.js';
-import type { AppContext, AppExtensions, AppState } from '../http/context.js';
+import type { CookieSessionData, ICookieSessionStore } from '../../auth/cookie-session-store.js';
+import type { App } from '../../app.js';
+import type { AppContext, AppExtensions, AppState } from '../context.js';
 
 export const SESSION_COOKIE = 'restlayer.sid';
 
