@@ -93,7 +93,7 @@ export function serveCommand(program: Command) {
         }
         throw err;
       });
-      if (reportsToPrimary) answerPrimary(server.services.metrics.registry);
+      if (reportsToPrimary) answerPrimary(server.infrastructure.metrics.registry);
       log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
       let stopping = false;
       const stop = (signal: string) => {

@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import type { Application } from '../server.js';
 import { type LoadedRoute, loadRoutes } from './load-routes.js';
 
 /**
@@ -9,6 +8,6 @@ import { type LoadedRoute, loadRoutes } from './load-routes.js';
 export const layerRoutesDir = fileURLToPath(new URL('../layer-routes/', import.meta.url));
 
 /** What a server of `application` serves: the layer's routes and the application's own, loaded and checked together. */
-export function applicationRoutes(application: Pick<Application, 'routesDir'>): Promise<LoadedRoute[]> {
+export function applicationRoutes(application: { routesDir: string }): Promise<LoadedRoute[]> {
   return loadRoutes([layerRoutesDir, application.routesDir]);
 }

@@ -6,7 +6,7 @@ import { derivedStatus } from '../envelope/error-list.js';
 import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import type { AppContext } from '../http/context.js';
 import { messagesOf } from '../http/error-boundary.js';
-import { notModified } from '../http/not-modified.js';
+import { notModified } from '../etag.js';
 import { respond } from '../http/respond.js';
 import { type ValidationResult, validateInput } from '../validation/validate.js';
 import { message } from '../envelope/error-message.js';

@@ -1,5 +1,5 @@
 import { LIST_OPTIONS } from '../validation/criteria.js';
-import type { LayerServices } from '../create-services.js';
+import type { LayerServices } from '../routing/layer-services.js';
 import { LIST_CHANGE_TABLE } from '../storage/list-changes.js';
 import { LEGACY_HISTORY, historyTable } from '../storage/migrations.js';
 
@@ -8,8 +8,7 @@ import { LEGACY_HISTORY, historyTable } from '../storage/migrations.js';
  * compiler checks that this lists every key of LayerServices and nothing else, so it cannot go stale.
  */
 const layerServiceKeys = Object.keys({
-  lookup: true, login: true, users: true, tokens: true, access: true, cookieSessions: true, throttle: true, storage: true,
-  shared: true, metrics: true,
+  lookup: true, login: true, loginAttempts: true, users: true, tokens: true, health: true,
 } satisfies Record<keyof LayerServices, true>);
 
 /**

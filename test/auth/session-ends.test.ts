@@ -78,7 +78,7 @@ describe('session ends racing the calls of that session', function () {
 
   it(`a cookie logout racing requests that renew the session: the session stays ended (3 rounds)`, async () => {
     const origin = new URL(server.url).origin;
-    const store = server.services.cookieSessions;
+    const store = server.infrastructure.cookieSessions;
     const maxAge = server.config.Authentication.Cookie.IdleMinutes * 60_000;
     const use = (cookie: string) => Array.from({ length: PARALLEL }, () => server.call(ORDER, { token: null, headers: { Cookie: cookie } }));
     for (let round = 0; round < 3; round++) {

@@ -11,28 +11,14 @@ function refusalText(reason: RefusalReason, seconds: number): string {
   return reason === 'busy' ? `Too many logins are being checked at the moment. ${wait}` : `Too many login attempts. ${wait}`;
 }
 
-/**
- * Shared by every login route: reserve an attempt (refused at once past the limits), check the credentials, then
- * settle the reservation (a success gives its points back, a failure keeps them).
- */
+/** Shared by every login route: the attempt under the throttle (lib/auth/login-attempts.ts), a refusal as 429. */
 export async function login(call: RouteCall<unknown, unknown, Credentials>, type: UserInfo['authenticationType']): Promise<Output<LoggedInUser>> {
   const { services, body, clientAddress } = call;
-  const attempt = await services.throttle.reserve(body.userName, clientAddress);
-  if (!attempt.allowed) {
-    call.header('Retry-After', String(attempt.retryAfter));
-    currentErrors().error('Security', 'Request_Throttled', refusalText(attempt.reason, attempt.retryAfter), { status: 429 });
-    // The account name is left out: people type passwords into the name field.
-    call.log.info('login refused', { reason: attempt.reason, clientAddress, retryAfter: attempt.retryAfter, requestId: call.requestId });
-    services.metrics.logins.inc({ outcome: 'throttled' });
-    return Output.of();
-  }
-  let succeeded = false;
-  try {
-    const output = await services.login.authenticate(body, type);
-    succeeded = output.result !== undefined;
-    services.metrics.logins.inc({ outcome: succeeded ? 'success' : 'invalid_credentials' });
-    return output;
-  } finally {
-    await attempt.finish(succeeded);
-  }
+  const attempt = await services.loginAttempts.attempt(body, type, clientAddress);
+  if (!attempt.refused) return attempt.output;
+  call.header('Retry-After', String(attempt.retryAfter));
+  currentErrors().error('Security', 'Request_Throttled', refusalText(attempt.reason, attempt.retryAfter), { status: 429 });
+  // The account name is left out: people type passwords into the name field.
+  call.log.info('login refused', { reason: attempt.reason, clientAddress, retryAfter: attempt.retryAfter, requestId: call.requestId });
+  return Output.of();
 }
