@@ -39,9 +39,10 @@ export type App = Koa<AppState, AppExtensions>;
 
 /**
  * The Koa application: request metrics (when served) → front door (request id, security headers, error boundary,
- * request log) → CORS → query limit → browser app (when enabled) → cookie sessions (variant A) → router. Each route's own chain is the caller/role gate
- * (bearer token, else cookie session) unless anonymous, [JSON body] when it takes one, [Idempotency-Key] on a secured
- * POST, then the envelope runner.
+ * request log) → CORS → query limit → browser app (when enabled) → cookie sessions (variant A) → router. Each
+ * route's own chain is what routing/route-access.ts makes of its options: the caller/role gate (bearer token, else
+ * cookie session) unless anonymous, [JSON body] when it takes one, [Idempotency-Key] on a secured POST, then the
+ * envelope runner. Middleware get what they need here, as arguments; routes get `services` only.
  */
 export function createApp({ config, services, infrastructure, routes, log, uniqueKeys }: AppOptions): App {
   const app: App = new Koa<AppState, AppExtensions>();

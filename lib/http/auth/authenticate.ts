@@ -97,8 +97,9 @@ function bearerCaller(claims: TokenClaims): Caller | undefined {
 export type BearerVerification = (ctx: AppContext) => void | Promise<void>;
 
 /**
- * Verifies `Authorization: Bearer` with koa-jwt: HS256 only, issuer and audience checked, `exp` required, the key
- * picked by `kid` or issuer (options from lib/auth/token-verifier.ts). It never answers by itself; `requireCaller` decides what a failure means for the route.
+ * Verifies `Authorization: Bearer` with koa-jwt, with the options of lib/auth/token-verifier.ts (HS256 only, issuer
+ * and audience checked), `exp` required, the key picked by `kid` or issuer; `sessions` tells whether the token's login
+ * session is still active. It never answers by itself; `requireCaller` decides what a failure means for the route.
  * A token verified before, of a session known active, is settled without waiting for anything.
  */
 export function bearerVerification(settings: TokenSettings, sessions: Pick<ITokenService, 'isSessionActive'>): BearerVerification {
