@@ -41,7 +41,7 @@ const target = { medianMs: 50, growth: 5 };
 const built = (path) => import(pathToFileURL(join(projectRoot, 'dist', path)).href);
 const { loadConfig } = await built('lib/config/load.js');
 const { openStorage } = await built('lib/storage/open-storage.js');
-const { allModules } = await built('lib/services.js');
+const { allModules } = await built('lib/create-services.js');
 const { application } = await built('services/index.js');
 const { growOrders } = await built('test/support/grow-orders.js');
 
@@ -165,7 +165,7 @@ async function grow(env, size) {
  * PostgreSQL database used as a template. The key covers what shapes the data: the schema, the sample and the growing.
  */
 function grownCache(store, admin, scratch) {
-  const sources = ['lib/auth/module.ts', 'lib/storage/migrations.ts', 'lib/storage/list-indexes.ts', 'services/customer/migrations.ts',
+  const sources = ['lib/auth/migrations.ts', 'lib/storage/migrations.ts', 'lib/storage/list-indexes.ts', 'services/customer/migrations.ts',
     'services/sales-order/migrations.ts', 'services/sales-order/sample-data.ts', 'test/support/grow-orders.ts'];
   const hash = createHash('sha256');
   for (const source of sources) hash.update(readFileSync(join(projectRoot, source)));

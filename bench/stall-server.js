@@ -12,6 +12,8 @@ const { application } = await built('services/index.js');
 
 const { config } = loadConfig({ env: process.env });
 const log = createLogger(config.Log.Level);
-const running = await startServer({ application: { ...application, routesDir: process.argv[2] }, config, log, port: 0, host: '127.0.0.1' });
+// The slow route reads the store itself: a module of this bench gives it as `services.stallStorage`.
+const stallStore = { name: 'stall-store', create: ({ storage }) => ({ stallStorage: storage }) };
+const running = await startServer({ application: { modules: [...application.modules, stallStore], routesDir: process.argv[2] }, config, log, port: 0, host: '127.0.0.1' });
 process.stdout.write(`stall server serving ${running.url}\n`);
 process.once('SIGTERM', () => running.close().then(() => process.exit(0)));

@@ -27,7 +27,7 @@ import { Output } from '${built('lib/envelope/output.js')}';
 export const GET = route({
   summary: 'A slow read through storage.reader.',
   anonymous: true,
-  handle: async ({ services }) => Output.of((await sql\`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${Number(opts.count)}) select count(*) as n from c\`.execute(services.storage.reader)).rows),
+  handle: async ({ services }) => Output.of((await sql\`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${Number(opts.count)}) select count(*) as n from c\`.execute(services.stallStorage.reader)).rows),
 });
 `);
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bearerVerification, requireCaller } from '../dist/lib/auth/authenticate.js';
+import { bearerVerification, requireCaller } from '../dist/lib/http/auth/authenticate.js';
 import { tokenSettings } from '../dist/lib/auth/token-keys.js';
 import { loadConfig } from '../dist/lib/config/load.js';
 import { withErrorScope } from '../dist/lib/envelope/request-scope.js';
@@ -45,7 +45,7 @@ try {
   const cookieUser = { userName: 'bench', name: 'bench', roles: ['User'] };
   const cookieSession = { user: cookieUser, loginAt: Date.now(), ...(subject.stamp ? { stamp: subject.stamp } : {}) };
 
-  const gate = requireCaller(bearerVerification(tokenSettings(config)), [], { allowedOrigins: [], cookieAbsoluteMs: 3_600_000 });
+  const gate = requireCaller(bearerVerification(tokenSettings(config), services.tokens), server.infrastructure.access, [], { allowedOrigins: [], cookieAbsoluteMs: 3_600_000 });
   const next = async () => {};
   const context = (authorization, session) => {
     const headers = authorization ? { authorization } : {};
@@ -59,7 +59,7 @@ try {
 
   // Every read the checks make goes through one of these two.
   let reads = 0;
-  const { storage } = services;
+  const { storage } = server.infrastructure;
   const readNow = storage.readNow?.bind(storage);
   if (readNow) storage.readNow = (query) => (reads++, readNow(query));
   const executeQuery = storage.db.executeQuery.bind(storage.db);

@@ -1,14 +1,15 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import { bearerVerification, requireCaller } from './auth/authenticate.js';
-import { operatorOrCaller } from './auth/operator-token.js';
-import { cookieSessions } from './auth/cookie-session.js';
 import { tokenSettings } from './auth/token-keys.js';
 import type { AppConfig } from './config/schema.js';
 import { registerDocs } from './docs/docs-page.js';
-import { createErrorParser } from './envelope/error-parser.js';
+import type { LayerInfrastructure } from './create-services.js';
+import { bearerVerification, requireCaller } from './http/auth/authenticate.js';
+import { cookieSessions } from './http/auth/cookie-sessions.js';
+import { operatorOrCaller } from './http/auth/operator-gate.js';
 import { jsonBody } from './http/body.js';
 import type { AppExtensions, AppState } from './http/context.js';
+import { createErrorParser } from './http/error-parser.js';
 import { frontDoor } from './http/front-door.js';
 import { mergePatchType } from './http/merge-patch-type.js';
 import { privateAnswer } from './http/private-answer.js';
@@ -18,15 +19,16 @@ import { idempotencyKeys } from './idempotency/idempotency-key.js';
 import { IdempotencyKeyStore } from './idempotency/key-store.js';
 import type { Logger } from './log.js';
 import { requestDuration } from './metrics/request-duration.js';
-import type { LoadedRoute } from './routing/load-routes.js';
-import { isAnonymous } from './routing/route.js';
+import type { LayerServices } from './routing/layer-services.js';
+import type { LoadedRoute } from './routing/route.js';
+import { isAnonymous, routeAccess } from './routing/route-access.js';
 import { runRoute } from './routing/run-route.js';
-import type { LayerServices } from './services.js';
 import type { UniqueKey } from './storage/unique-violation.js';
 
 export interface AppOptions {
   config: AppConfig;
   services: LayerServices;
+  infrastructure: LayerInfrastructure;
   routes: LoadedRoute[];
   log: Logger;
   /** The modules' declared unique keys, for 409 Entity_Duplicate on the right property. */
@@ -37,11 +39,12 @@ export type App = Koa<AppState, AppExtensions>;
 
 /**
  * The Koa application: request metrics (when served) → front door (request id, security headers, error boundary,
- * request log) → CORS → query limit → browser app (when enabled) → cookie sessions (variant A) → router. Each route's own chain is the caller/role gate
- * (bearer token, else cookie session) unless anonymous, [JSON body] when it takes one, [Idempotency-Key] on a secured
- * POST, then the envelope runner.
+ * request log) → CORS → query limit → browser app (when enabled) → cookie sessions (variant A) → router. Each
+ * route's own chain is what routing/route-access.ts makes of its options: the caller/role gate (bearer token, else
+ * cookie session) unless anonymous, [JSON body] when it takes one, [Idempotency-Key] on a secured POST, then the
+ * envelope runner. Middleware get what they need here, as arguments; routes get `services` only.
  */
-export function createApp({ config, services, routes, log, uniqueKeys }: AppOptions): App {
+export function createApp({ config, services, infrastructure, routes, log, uniqueKeys }: AppOptions): App {
   const app: App = new Koa<AppState, AppExtensions>();
   app.context.services = services;
   app.context.server = { config, routes };
@@ -59,15 +62,17 @@ export function createApp({ config, services, routes, log, uniqueKeys }: AppOpti
   const prefix = config.RestAPI.Path;
   const router = new Router<AppState, AppExtensions>(prefix ? { prefix } : {});
   const settings = tokenSettings(config);
-  const verify = bearerVerification(settings);
-  const body = jsonBody(config.RestAPI.MaxBodyBytes);
-  // Anyone may call an anonymous route: a login body is a few hundred bytes, and reading a megabyte of JSON (parse,
-  // repeated-key scan, validation) would let anyone stall the event loop for tens of milliseconds a request.
-  const anonymousBody = jsonBody(Math.min(config.RestAPI.MaxBodyBytes, config.RestAPI.MaxAnonymousBodyBytes));
+  const verify = bearerVerification(settings, services.tokens);
+  const bodies = {
+    secured: jsonBody(config.RestAPI.MaxBodyBytes),
+    // Anyone may call an anonymous route: a login body is a few hundred bytes, and reading a megabyte of JSON (parse,
+    // repeated-key scan, validation) would let anyone stall the event loop for tens of milliseconds a request.
+    anonymous: jsonBody(Math.min(config.RestAPI.MaxBodyBytes, config.RestAPI.MaxAnonymousBodyBytes)),
+  };
   const callerOptions = { allowedOrigins: auth.AllowedOrigins, cookieAbsoluteMs: auth.Cookie.AbsoluteHours * 3_600_000 };
   const timeoutMs = config.RestAPI.RequestTimeoutSeconds * 1000;
   const keepMs = config.RestAPI.IdempotencyKeepSeconds * 1000;
-  const keys = new IdempotencyKeyStore(services.storage, {
+  const keys = new IdempotencyKeyStore(infrastructure.storage, {
     keepMs,
     // Well past any timeout: an operation may outlive its request's answer, but not by this much.
     staleMs: 10 * timeoutMs,
@@ -75,24 +80,29 @@ export function createApp({ config, services, routes, log, uniqueKeys }: AppOpti
   // A repeat waits as long as the first request is given to answer, then answers 409 Request_InProgress.
   // Expired keys go once a minute (or once per keep period, when that is shorter), a batch at a time.
   const idempotency = idempotencyKeys(keys, { waitMs: timeoutMs, purgeEveryMs: Math.min(60_000, keepMs), log });
+  const caller = (roles: readonly string[], optional = false) =>
+    requireCaller(verify, infrastructure.access, roles, optional ? { ...callerOptions, optional } : callerOptions);
+  const settingsOfAccess = { variant: auth.Variant, publicDocs: config.RestAPI.PublicDocs };
   for (const { path, verb, route } of routes) {
+    const access = routeAccess(route, verb, settingsOfAccess);
     // The other variant's routes do not exist: they answer 404 like any unknown path.
-    if (route.variant && route.variant !== auth.Variant) continue;
+    if (!access.served) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
-    if (route.operator) chain.push(operatorOrCaller(settings, route.operator, prefix, requireCaller(verify, route.roles ?? [], callerOptions)));
-    else if (!isAnonymous(route, config.RestAPI.PublicDocs)) chain.push(requireCaller(verify, route.roles ?? [], callerOptions));
-    else if (route.identifies) chain.push(requireCaller(verify, [], { ...callerOptions, optional: true }), privateAnswer);
+    if (access.gate === 'operator') chain.push(operatorOrCaller(settings, access.operator!, prefix, caller(access.roles)));
+    else if (access.gate === 'caller') chain.push(caller(access.roles));
+    else if (access.gate === 'identify') chain.push(caller([], true));
+    if (access.privateAnswer) chain.push(privateAnswer);
     if (verb === 'PATCH') chain.push(mergePatchType);
-    if (route.body) chain.push(isAnonymous(route, config.RestAPI.PublicDocs) ? anonymousBody : body);
+    if (access.bodyLimit) chain.push(bodies[access.bodyLimit]);
     // Idempotency-Key: for authenticated callers, after the body is read (its hash tells a repeat from a new request).
-    if (verb === 'POST' && !isAnonymous(route, config.RestAPI.PublicDocs)) chain.push(idempotency);
+    if (access.idempotencyKey) chain.push(idempotency);
     chain.push(runRoute(route, prefix, timeoutMs));
     router.register(path, [verb], chain);
   }
-  registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [requireCaller(verify, [], callerOptions)]);
+  registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [caller([])]);
 
   // Outside the front door, so the time and status are those of the answer the error boundary settled on.
-  if (config.Metrics.Port) app.use(requestDuration(services.metrics, prefix));
+  if (config.Metrics.Port) app.use(requestDuration(infrastructure.metrics, prefix));
   app.use(frontDoor);
   const allowCors = corsFor(config.RestAPI.Cors.Origins);
   if (allowCors) app.use(allowCors);
@@ -101,7 +111,7 @@ export function createApp({ config, services, routes, log, uniqueKeys }: AppOpti
   if (config.Web.Enabled) app.use(webApp(config));
   if (auth.Variant === 'A') {
     app.keys = auth.Cookie.Keys;
-    app.use(cookieSessions(app, { store: services.cookieSessions, idleMinutes: auth.Cookie.IdleMinutes }));
+    app.use(cookieSessions(app, { store: infrastructure.cookieSessions, idleMinutes: auth.Cookie.IdleMinutes }));
   }
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -15,7 +15,7 @@ export { CliError } from './cli/cli-error.js';
 
 // Service modules and the services every application has.
 export { type ModuleContext, type ServiceModule, type ServicesOf, serviceModule } from './modules.js';
-export type { LayerServices } from './services.js';
+export type { LayerServices } from './routing/layer-services.js';
 export type { Principal } from './auth/principal.js';
 
 // Route files.

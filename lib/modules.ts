@@ -1,7 +1,7 @@
 import type { Migration } from 'kysely';
 import type { AppConfig } from './config/schema.js';
 import type { LookupCache } from './lookup/lookup-cache.js';
-import type { LayerServices } from './services.js';
+import type { LayerServices } from './routing/layer-services.js';
 import type { Storage } from './storage/storage.js';
 import type { SqlValues } from './storage/sql-values.js';
 import type { UniqueKey } from './storage/unique-violation.js';

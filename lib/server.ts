@@ -8,14 +8,15 @@ import { listenForMetrics, registrySource } from './metrics/listener.js';
 import { createMetrics } from './metrics/metrics.js';
 import type { ServiceModule } from './modules.js';
 import { applicationRoutes } from './routing/application-routes.js';
-import { type LayerServices, allModules, createServices } from './services.js';
+import { type LayerInfrastructure, allModules, createServices } from './create-services.js';
+import type { LayerServices } from './routing/layer-services.js';
 import { openSharedState } from './shared/shared-state.js';
 import { openStorage } from './storage/open-storage.js';
 
 /** What the application brings to the layer: its service modules and the folder of its route files. */
 export interface Application {
   modules: readonly ServiceModule[];
-  /** Route files, one per URL path (see lib/routing/load-routes.ts), served beside the layer's own (lib/routes/). */
+  /** Route files, one per URL path (see lib/routing/load-routes.ts), served beside the layer's own (lib/layer-routes/). */
   routesDir: string;
 }
 
@@ -24,7 +25,10 @@ export interface RunningServer {
   url: string;
   port: number;
   app: App;
+  /** What routes reach as `call.services`. */
   services: LayerServices;
+  /** What the server runs on: the store, shared state, metrics, throttle, cookie sessions, the access check. */
+  infrastructure: LayerInfrastructure;
   server: Server;
   /** Where this process serves its Prometheus metrics, when it does (Metrics:Port not 0, not a worker). */
   metricsUrl?: string;
@@ -65,8 +69,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const shared = openSharedState(config, (text) => log.warn(text));
   // Give Redis its first connection before serving; if it is down, serve anyway and report not ready until it answers.
   await shared.ping().catch((err: Error) => log.warn(`shared state not reachable at startup: ${err.message}`));
-  const services = createServices(application.modules, storage, config, shared, metrics);
-  const app = createApp({ config, services, routes, log, uniqueKeys: modules.flatMap((m) => m.uniqueKeys ?? []) });
+  const { services, infrastructure } = createServices(application.modules, storage, config, shared, metrics);
+  const app = createApp({ config, services, infrastructure, routes, log, uniqueKeys: modules.flatMap((m) => m.uniqueKeys ?? []) });
 
   let closing = false;
   app.middleware.unshift(async (ctx, next) => {
@@ -115,5 +119,5 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   })());
 
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}${config.RestAPI.Path}`;
-  return { url, port, app, services, server, metricsUrl: metricsListener?.url, close };
+  return { url, port, app, services, infrastructure, server, metricsUrl: metricsListener?.url, close };
 }

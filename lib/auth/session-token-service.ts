@@ -1,9 +1,8 @@
 import { createHash, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
-import jwt from 'jsonwebtoken';
 import { signAccessToken } from './tokens.js';
-import { type TokenSettings, candidateKeys } from './token-keys.js';
-import { CLOCK_TOLERANCE_SECONDS } from './authenticate.js';
+import type { TokenSettings } from './token-keys.js';
+import { verifyToken } from './token-verifier.js';
 import { credentialAllowed } from './credential-stamp.js';
 import type { TokenClaims } from './principal.js';
 import { message } from '../envelope/error-message.js';
@@ -16,7 +15,7 @@ import { lockRefreshTokens } from './refresh-locks.js';
 import type { ITokenService } from './token-service.js';
 import { type UserStore, credentialStateOf, userKey } from './user-store.js';
 
-export interface TokenServiceOptions {
+export interface SessionTokenOptions {
   settings: TokenSettings;
   refreshTokenDays: number;
   reuseGraceSeconds: number;
@@ -59,7 +58,7 @@ export class SessionTokenService implements ITokenService {
   /** Counts `revokeUser` calls: a read that started before one must not refill `active` after it. */
   private userRevocations = 0;
 
-  constructor(private readonly storage: Storage, private readonly users: UserStore, private readonly options: TokenServiceOptions) {}
+  constructor(private readonly storage: Storage, private readonly users: UserStore, private readonly options: SessionTokenOptions) {}
 
   async issue(user: TokenSubject, lifetimeSeconds?: number): Promise<Output<AuthToken>> {
     const { db, values } = this.storage;
@@ -88,27 +87,10 @@ export class SessionTokenService implements ITokenService {
     return Output.of(signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, stamp: user.stamp }, lifetimeSeconds));
   }
 
-  /** Signature, algorithm, issuer and audience are checked; the lifetime is not (the caller is refreshing it). */
-  private verifyExpired(accessToken: string): TokenClaims | undefined {
-    const { settings } = this.options;
-    const decoded = jwt.decode(accessToken, { complete: true });
-    if (!decoded || typeof decoded.payload !== 'object') return undefined;
-    for (const key of candidateKeys(settings, decoded.header.kid, decoded.payload.iss)) {
-      try {
-        return jwt.verify(accessToken, key, {
-          algorithms: [settings.algorithm], issuer: settings.issuers as [string, ...string[]], audience: settings.audience,
-          ignoreExpiration: true, ignoreNotBefore: false, clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        }) as TokenClaims;
-      } catch {
-        /* try the next key */
-      }
-    }
-    return undefined;
-  }
-
   async refresh(input: RefreshInput): Promise<Output<AuthToken>> {
     const errors = currentErrors();
-    const claims = this.verifyExpired(input.accessToken);
+    // Signature, algorithm, issuer and audience are checked; the lifetime is not (the caller is refreshing it).
+    const claims = verifyToken(this.options.settings, input.accessToken, { ignoreExpiration: true });
     if (!claims || typeof claims.sub !== 'string') {
       errors.add(invalidAccessToken());
       return Output.of();

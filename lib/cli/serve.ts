@@ -8,7 +8,7 @@ import { openStorage } from '../storage/open-storage.js';
 import { storageFaultCode } from '../storage/sqlite-faults.js';
 import { stopTracing } from '../telemetry/tracing.js';
 import { reportListening, runWorkerPool } from '../workers.js';
-import { allModules } from '../services.js';
+import { allModules } from '../create-services.js';
 import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { exitOnCrash } from './exit-on-crash.js';
@@ -93,7 +93,7 @@ export function serveCommand(program: Command) {
         }
         throw err;
       });
-      if (reportsToPrimary) answerPrimary(server.services.metrics.registry);
+      if (reportsToPrimary) answerPrimary(server.infrastructure.metrics.registry);
       log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
       let stopping = false;
       const stop = (signal: string) => {

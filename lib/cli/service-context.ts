@@ -6,7 +6,8 @@ import type { AppConfig } from '../config/schema.js';
 import { secretVariable } from '../config/secrets.js';
 import { openSharedState } from '../shared/shared-state.js';
 import { openStorage } from '../storage/open-storage.js';
-import { type LayerServices, allModules, createServices } from '../services.js';
+import { allModules, createServices } from '../create-services.js';
+import type { LayerServices } from '../routing/layer-services.js';
 import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
@@ -25,7 +26,7 @@ export async function runOperation<T>(operation: (services: LayerServices, confi
   // One that is down is left to the operations that need it to report.
   await shared.ping().catch(() => {});
   try {
-    const services = createServices(application.modules, storage, config, shared);
+    const { services } = createServices(application.modules, storage, config, shared);
     return await withErrorScope(async () => {
       const output = await operation(services, config);
       const errors = output.messages.filter(isError);

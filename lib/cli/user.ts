@@ -7,7 +7,7 @@ import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
 import { collect, required } from './options.js';
-import type { LayerServices } from '../services.js';
+import type { LayerServices } from '../routing/layer-services.js';
 import { signOperatorToken } from '../auth/operator-token.js';
 import { tokenSettings } from '../auth/token-keys.js';
 import { URL_OPTION_HELP, callServer, serverApiBase } from './server-api.js';
@@ -142,7 +142,7 @@ export function userCommand(program: Command) {
         // Every instance counts in Redis: the CLI clears the account's counter there itself.
         cleared = await runOperation(async (s) => {
           const found = await s.users.read(name);
-          return found.result ? Output.of(await s.throttle.unlock(name)) : Output.of<boolean>();
+          return found.result ? Output.of(await s.loginAttempts.unlock(name)) : Output.of<boolean>();
         });
       } else {
         // Without Redis the failed logins are counted in the memory of the running server (or its --workers

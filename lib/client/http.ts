@@ -1,6 +1,6 @@
 import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
-import type { Verb } from '../routing/route.js';
+import type { Verb } from '../http-verbs.js';
 import { CookieJar } from './cookie-jar.js';
 import { type DateProperties, reviveDates } from './dates.js';
 import { clientOutput, externalMessage } from './errors.js';

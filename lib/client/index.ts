@@ -17,7 +17,7 @@ export { type RemoteApi, apiBase, apiUrl, remoteApiDefaults, remoteApiFromConfig
 export { type RetryOptions, newIdempotencyKey, withRetries } from './retry.js';
 export { ClientSession } from './session.js';
 export { type TokenPair, TokenService, type TokenServiceOptions, jwtClaims } from './token-service.js';
-export { LookupProxy } from '../lookup/lookup-proxy.js';
+export { LookupProxy } from './lookup-proxy.js';
 // Types only (erased from the bundle): what proxies answer and send.
 export type { Output } from '../envelope/output.js';
 export type { ErrorMessage, ErrorType, Severity } from '../envelope/error-message.js';

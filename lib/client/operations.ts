@@ -1,4 +1,4 @@
-import type { Verb } from '../routing/route.js';
+import type { Verb } from '../http-verbs.js';
 import { OperationNotSupportedError } from './errors.js';
 
 /** Where a service operation is served: verb, path below the API prefix with `{param}`s, and whether it is anonymous. */

@@ -1,5 +1,6 @@
 import convict from 'convict';
-import { DEFAULT_QUERY_TIMEOUT_MS } from '../storage/storage.js';
+/** Storage:QueryTimeoutSeconds' default, also the stores' own when opened without configuration. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
 
 export interface SigningKeyConfig {
   Issuer: string;

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppContext, AppExtensions, AppState } from '../http/context.js';
-import { notModified } from '../http/not-modified.js';
+import { notModified, strongETag } from '../etag.js';
 import { WEB_APP_CSP } from '../http/web-app.js';
 import { servedDocument } from '../openapi/served-document.js';
 import { type DocsAsset, docsAssets } from './docs-assets.js';
@@ -69,7 +68,7 @@ export function registerDocs(router: Router<AppState, AppExtensions>, prefix: st
   router.get('/docs', ...gate, (ctx) => {
     if (!page) {
       const html = pageHtml(prefix, docsAssets());
-      page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
+      page = { html, etag: strongETag(html) };
     }
     sendRevalidated(ctx, 'text/html; charset=utf-8', page.html, page.etag, gate.length > 0);
   });

@@ -1,18 +1,15 @@
 import type { ParameterizedContext } from 'koa';
-import type { Principal, TokenClaims } from '../auth/principal.js';
-import type { ParsedError } from '../envelope/error-parser.js';
-import type { AppConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
-import type { LoadedRoute } from '../routing/load-routes.js';
-import type { LayerServices } from '../services.js';
+import type { ParsedError } from './error-parser.js';
 
+/**
+ * What middleware leaves on `ctx.state` for those after it. Declared empty of everything but the request id: each
+ * part of the layer that sets something declares it where it sets it, by augmentation (as Hono's
+ * `ContextVariableMap`): `declare module '<path>/http/context.js' { interface AppState { principal?: Principal } }`.
+ * So the context is typed with what is really put on it, and this file imports nothing above it.
+ */
 export interface AppState {
   requestId: string;
-  principal?: Principal;
-  /** Set by koa-jwt when a bearer token verified. */
-  claims?: TokenClaims;
-  /** Set by koa-jwt when a bearer token was present but did not verify. */
-  jwtOriginalError?: Error;
   /**
    * Set by the Idempotency-Key layer (lib/idempotency/): the route runner hands it the answer the operation ends
    * with, also when that comes after a timeout already answered the caller, so a repeat gets the real outcome.
@@ -28,19 +25,13 @@ export interface FinalAnswer {
   codes: string[];
 }
 
-/** What the application adds to every Koa context (via `app.context`). */
+/**
+ * What the application adds to every Koa context (`app.context`): the log and the error parser the front door
+ * needs; the routing layer adds what routes are run with (lib/routing/route.ts), by augmentation like `AppState`.
+ */
 export interface AppExtensions {
-  /** The layer's services and every module's; a route's own `call.services` is typed with the application's. */
-  services: LayerServices;
-  /** What the server was started with, for routes that describe the server itself (the OpenAPI document). */
-  server: ServerDescription;
   log: Logger;
   parseError(err: unknown): ParsedError;
-}
-
-export interface ServerDescription {
-  readonly config: AppConfig;
-  readonly routes: readonly LoadedRoute[];
 }
 
 export type AppContext = ParameterizedContext<AppState, AppExtensions>;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { notModified, strongETag } from '../etag.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,11 +64,10 @@ interface IndexVariant {
 }
 
 function indexVariants(html: string): Record<'identity' | 'br' | 'gzip', IndexVariant> {
-  const tag = `${createHash('sha256').update(html).digest('base64url').slice(0, 27)}`;
   return {
-    identity: { body: Buffer.from(html), etag: `"${tag}"` },
-    br: { body: brotliCompressSync(html), etag: `"${tag}-br"`, encoding: 'br' },
-    gzip: { body: gzipSync(html), etag: `"${tag}-gz"`, encoding: 'gzip' },
+    identity: { body: Buffer.from(html), etag: strongETag(html) },
+    br: { body: brotliCompressSync(html), etag: strongETag(html, 'br'), encoding: 'br' },
+    gzip: { body: gzipSync(html), etag: strongETag(html, 'gz'), encoding: 'gzip' },
   };
 }
 
@@ -108,7 +107,7 @@ export function webApp(config: Pick<AppConfig, 'RestAPI'>, dir = webAppDir): Mid
       ctx.set('ETag', variant.etag);
       ctx.type = 'text/html; charset=utf-8';
       ctx.status = 200;
-      if (ctx.fresh) {
+      if (notModified(ctx.get('If-None-Match'), variant.etag)) {
         ctx.status = 304;
         return;
       }

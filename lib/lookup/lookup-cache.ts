@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { strongETag } from '../etag.js';
 import type { LookupLoader, LookupTable } from './lookup-table.js';
 
 export interface CachedTable {
@@ -45,7 +45,7 @@ export class LookupCache {
     let pending = this.tables.get(key);
     if (!pending) {
       this.onLoad?.(loader.type);
-      pending = loader.load().then((table) => ({ table, etag: `"${createHash('sha256').update(JSON.stringify(table)).digest('base64url').slice(0, 27)}"` }));
+      pending = loader.load().then((table) => ({ table, etag: strongETag(JSON.stringify(table)) }));
       this.tables.set(key, pending);
       pending.catch(() => {
         if (this.tables.get(key) === pending) this.tables.delete(key);

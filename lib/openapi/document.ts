@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { SESSION_COOKIE } from '../auth/cookie-session.js';
+import { SESSION_COOKIE } from '../http/auth/cookie-sessions.js';
 import type { AppConfig } from '../config/schema.js';
-import type { LoadedRoute } from '../routing/load-routes.js';
-import { type ExtraStatus, type Route, type Verb, isAnonymous } from '../routing/route.js';
+import type { Verb } from '../http-verbs.js';
+import { type ExtraStatus, type LoadedRoute, type Route } from '../routing/route.js';
+import { type RouteAccess, routeAccess } from '../routing/route-access.js';
 import { type AnyFieldSpec, CriteriaSchema, OPERATORS, type Operator, arityOf } from '../validation/criteria.js';
 import { type JsonSchema, isOptional, structSchema } from './struct-schema.js';
 
@@ -92,7 +93,6 @@ function criteriaParameters(criteria: CriteriaSchema<Record<string, AnyFieldSpec
   return parameters;
 }
 
-const unsafe = new Set<Verb>(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The reusable response (components.responses) of each status a route declares in `answers`. */
 const extraResponses: Record<ExtraStatus, string> = {
@@ -111,7 +111,7 @@ function successSchema(resultName: string | undefined, list: boolean): JsonSchem
   return { type: 'object', required: ['messages'], additionalProperties: false, properties };
 }
 
-function operation(path: string, verb: Verb, route: Route, options: OpenApiOptions, secured: JsonSchema[], schemas: Record<string, JsonSchema>): JsonSchema {
+function operation(path: string, verb: Verb, route: Route, access: RouteAccess, options: OpenApiOptions, secured: JsonSchema[], schemas: Record<string, JsonSchema>): JsonSchema {
   const operationId = route.operation ?? `${verb.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`;
   const op: JsonSchema = {
     operationId,
@@ -129,7 +129,7 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
   const answers = new Set(route.answers ?? []);
   if (answers.has(304)) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the caller holds: 304 when it is still current.', schema: { type: 'string' } });
   // lib/app.ts applies Idempotency-Key to exactly these: secured POSTs.
-  const keyed = verb === 'POST' && !isAnonymous(route, options.publicDocs);
+  const keyed = access.idempotencyKey;
   if (keyed) parameters.push(ref('parameters', 'IdempotencyKey'));
   if (parameters.length) op.parameters = parameters;
   if (route.body) {
@@ -154,12 +154,12 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
     ? { '2XX': { description: 'Success: 200, or 201 with a Location header when the operation created something.', headers: { ...headers, Location: { description: 'Where the created resource is, for 201.', schema: { type: 'string' } } }, content } }
     : { '200': { description: 'Success: the envelope with the result.', headers, content } };
   const responses: JsonSchema = { ...success };
-  const anonymous = isAnonymous(route, options.publicDocs);
   if (answers.has(304)) responses['304'] = ref('responses', extraResponses[304]);
   // Every operation: a query parameter it does not take is refused too.
   responses['400'] = ref('responses', 'InvalidInput');
-  if (!anonymous) responses['401'] = ref('responses', 'Unauthenticated');
-  if (!anonymous && (route.roles?.length || (options.variant === 'A' && unsafe.has(verb)))) responses['403'] = ref('responses', 'Forbidden');
+  // What the route's gate answers (lib/routing/route-access.ts): the router builds the chain from the same.
+  if (access.gateStatuses.includes(401)) responses['401'] = ref('responses', 'Unauthenticated');
+  if (access.gateStatuses.includes(403)) responses['403'] = ref('responses', 'Forbidden');
   for (const status of [401, 404, 409, 429, 503] as const) {
     if (answers.has(status) && !(status in responses)) responses[String(status)] = ref('responses', extraResponses[status]);
   }
@@ -173,7 +173,7 @@ function operation(path: string, verb: Verb, route: Route, options: OpenApiOptio
   }
   responses.default = ref('responses', 'Error');
   op.responses = responses;
-  op.security = anonymous ? [] : secured;
+  op.security = access.secured ? secured : [];
   if (route.roles?.length) {
     op['x-roles'] = [...route.roles];
     op.description = `Requires one of the roles: ${route.roles.join(', ')}.`;
@@ -193,9 +193,10 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const results: Record<string, JsonSchema> = {};
   for (const { path, verb, route } of routes) {
-    if (route.variant && route.variant !== options.variant) continue;
+    const access = routeAccess(route, verb, options);
+    if (!access.served) continue;
     const openPath = path.replace(/:([\w$]+)/g, '{$1}');
-    (paths[openPath] ??= {})[verb.toLowerCase()] = operation(path, verb, route, options, secured, results);
+    (paths[openPath] ??= {})[verb.toLowerCase()] = operation(path, verb, route, access, options, secured, results);
   }
   const envelope = (description: string) => ({ description, headers: { 'X-Request-Id': ref('headers', 'RequestId') }, content: { 'application/json': { schema: ref('schemas', 'Envelope') } } });
   const securitySchemes: JsonSchema = {

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { ServerDescription } from '../http/context.js';
+import { strongETag } from '../etag.js';
+import type { ServerDescription } from '../routing/route.js';
 import { buildOpenApi, openApiOptions } from './document.js';
 
 export interface ServedDocument {
@@ -15,7 +15,7 @@ export function servedDocument(server: ServerDescription): ServedDocument {
   let entry = built.get(server);
   if (!entry) {
     const document = buildOpenApi([...server.routes], openApiOptions(server.config));
-    entry = { document, etag: `"${createHash('sha256').update(JSON.stringify(document)).digest('base64url').slice(0, 27)}"` };
+    entry = { document, etag: strongETag(JSON.stringify(document)) };
     built.set(server, entry);
   }
   return entry;

@@ -1,16 +1,10 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Route, type Verb, VERBS, isRoute } from './route.js';
+import { type Verb, VERBS } from '../http-verbs.js';
+import { type LoadedRoute, type Route, isRoute } from './route.js';
 
-export interface LoadedRoute {
-  /** The route file, relative to the routes folder, for messages. */
-  file: string;
-  /** Koa-router path, e.g. `/sales-order/:_salesOrderId`. */
-  path: string;
-  verb: Verb;
-  route: Route;
-}
+export type { LoadedRoute } from './route.js';
 
 /** A route file that does not follow the conventions; startup stops with this message. */
 export class RouteFileError extends Error {

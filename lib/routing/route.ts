@@ -3,12 +3,37 @@ import type { OperatorAction } from '../auth/operator-action.js';
 import type { Principal } from '../auth/principal.js';
 import type { Logger } from '../log.js';
 import type { Output } from '../envelope/output.js';
-import type { LayerServices } from '../services.js';
+import type { AppConfig } from '../config/schema.js';
+import type { Verb } from '../http-verbs.js';
 import type { ValidationResult } from '../validation/validate.js';
-import type { ServerDescription } from '../http/context.js';
+import type { LayerServices } from './layer-services.js';
 
-export const VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type Verb = (typeof VERBS)[number];
+export { VERBS, type Verb } from '../http-verbs.js';
+
+/** What the route runner needs on every context (set once on `app.context` by lib/app.ts). */
+declare module '../http/context.js' {
+  interface AppExtensions {
+    /** The layer's services and every module's; a route's own `call.services` is typed with the application's. */
+    services: LayerServices;
+    /** What the server was started with, for routes that describe the server itself (the OpenAPI document). */
+    server: ServerDescription;
+  }
+}
+
+export interface ServerDescription {
+  readonly config: AppConfig;
+  readonly routes: readonly LoadedRoute[];
+}
+
+/** A route as the loader found it (lib/routing/load-routes.ts). */
+export interface LoadedRoute {
+  /** The route file, relative to the routes folder, for messages. */
+  file: string;
+  /** Koa-router path, e.g. `/sales-order/:_salesOrderId`. */
+  path: string;
+  verb: Verb;
+  route: Route;
+}
 
 /** A query-string parser that reports every problem, like the criteria of list operations. */
 export interface QuerySchema<Q> {
@@ -122,11 +147,6 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
 export function routeFor<S extends LayerServices>() {
   return <P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(spec: RouteSpec<P, Q, B, R, S>): Route<P, Q, B, R, S> =>
     Object.freeze({ ...spec, [routeMark]: true as const });
-}
-
-/** Whether `route` answers callers without credentials, given `RestAPI:PublicDocs`. */
-export function isAnonymous(route: Pick<RouteSpec<unknown, unknown, unknown, unknown>, 'anonymous' | 'documentation'>, publicDocs: boolean): boolean {
-  return route.anonymous === true || (route.documentation === true && publicDocs);
 }
 
 export function isRoute(value: unknown): value is Route {

@@ -6,12 +6,12 @@ import { derivedStatus } from '../envelope/error-list.js';
 import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import type { AppContext } from '../http/context.js';
 import { messagesOf } from '../http/error-boundary.js';
-import { notModified } from '../http/not-modified.js';
+import { notModified } from '../etag.js';
 import { respond } from '../http/respond.js';
 import { type ValidationResult, validateInput } from '../validation/validate.js';
 import { message } from '../envelope/error-message.js';
 import type { Route } from './route.js';
-import { cookieSession, endCookieSession } from '../auth/cookie-session.js';
+import { cookieSession, endCookieSession } from '../http/auth/cookie-sessions.js';
 import { BoundedMap } from '../bounded-map.js';
 
 function unexpectedQuery(search: URLSearchParams): ErrorMessage[] {

@@ -1,16 +1,18 @@
 import { LIST_OPTIONS } from '../validation/criteria.js';
-import type { LayerServices } from '../services.js';
+import type { LayerInfrastructure } from '../create-services.js';
+import type { LayerServices } from '../routing/layer-services.js';
 import { LIST_CHANGE_TABLE } from '../storage/list-changes.js';
 import { LEGACY_HISTORY, historyTable } from '../storage/migrations.js';
 
 /**
- * The keys of the layer's own services (`call.services.<key>`). A module providing one of them stops startup; the
- * compiler checks that this lists every key of LayerServices and nothing else, so it cannot go stale.
+ * The keys of the layer's own services (`call.services.<key>`) and of its infrastructure (once services too, and
+ * names a reader of the layer takes for its own). A module providing a service key stops startup (but `login`, which
+ * it may replace); the compiler checks that this lists every key of both and nothing else, so it cannot go stale.
  */
 const layerServiceKeys = Object.keys({
-  lookup: true, login: true, users: true, tokens: true, access: true, cookieSessions: true, throttle: true, storage: true,
-  shared: true, metrics: true,
-} satisfies Record<keyof LayerServices, true>);
+  lookup: true, login: true, loginAttempts: true, users: true, tokens: true, health: true,
+  storage: true, shared: true, metrics: true, throttle: true, cookieSessions: true, access: true,
+} satisfies Record<keyof (LayerServices & LayerInfrastructure), true>);
 
 /**
  * Why a service key (the camelCase name) is not free, if it is not. The layer checks a module's keys against the

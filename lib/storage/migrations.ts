@@ -1,6 +1,13 @@
-import { type Kysely, Migrator, sql } from 'kysely';
-import type { ServiceModule } from '../modules.js';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { SqlValues } from './sql-values.js';
+import type { Storage } from './storage.js';
+
+/** What the store needs of a module (lib/modules.ts' ServiceModule has it): its name, schema history and sample data. */
+export interface SchemaModule {
+  readonly name: string;
+  migrations?(values: SqlValues): Record<string, Migration>;
+  seed?(storage: Storage): Promise<string | undefined>;
+}
 
 /** Where one module's applied migrations are recorded: a history per module, so modules come and go independently. */
 export const historyTable = (module: string) => `restlayer_migration_${module.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`;
@@ -25,7 +32,7 @@ async function adoptLegacyHistory<DB>(db: Kysely<DB>, table: string, names: stri
 }
 
 /** Brings every module's schema up to date, module by module in the order given; answers `module/migration` for each applied. */
-export async function migrateModules<DB>(db: Kysely<DB>, values: SqlValues, modules: readonly ServiceModule[]): Promise<string[]> {
+export async function migrateModules<DB>(db: Kysely<DB>, values: SqlValues, modules: readonly SchemaModule[]): Promise<string[]> {
   const applied: string[] = [];
   for (const module of modules) {
     if (!module.migrations) continue;

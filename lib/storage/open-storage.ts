@@ -1,6 +1,5 @@
 import type { AppConfig } from '../config/schema.js';
-import type { ServiceModule } from '../modules.js';
-import { migrateModules } from './migrations.js';
+import { type SchemaModule, migrateModules } from './migrations.js';
 import { openPostgres } from './postgres.js';
 import type { FaultLog } from './sqlite-faults.js';
 import { openSqlite } from './sqlite.js';
@@ -17,7 +16,7 @@ export interface OpenOptions {
 }
 
 /** Opens the configured store and, unless told otherwise, brings every module up to date: schema, then sample data. */
-export async function openStorage(config: AppConfig, modules: readonly ServiceModule[], options: OpenOptions = {}): Promise<Storage> {
+export async function openStorage(config: AppConfig, modules: readonly SchemaModule[], options: OpenOptions = {}): Promise<Storage> {
   const log = options.log ?? (() => {});
   const queryTimeoutMs = config.Storage.QueryTimeoutSeconds * 1000;
   const storage = config.Storage.Provider === 'postgres'

@@ -2,8 +2,7 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import type { SqlValues } from './sql-values.js';
 import type { Tables } from './tables.js';
 
-/** The time limit of a query through `Storage.reader` when the opener names none (Storage:QueryTimeoutSeconds' default). */
-export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
+export { DEFAULT_QUERY_TIMEOUT_MS } from '../config/schema.js';
 
 /**
  * What services need from a database, whichever provider holds it. Services write queries against `db`

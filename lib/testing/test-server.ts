@@ -9,7 +9,7 @@ import type { AppConfig } from '../config/schema.js';
 import type { ErrorMessage } from '../envelope/error-message.js';
 import { type LogLevel, createLogger } from '../log.js';
 import { type Application, startServer } from '../server.js';
-import type { LayerServices } from '../services.js';
+import type { LayerServices } from '../routing/layer-services.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

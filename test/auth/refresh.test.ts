@@ -140,7 +140,7 @@ describe('variant A: refresh tokens', () => {
   it('a session past its absolute lifetime cannot refresh', async () => {
     const pair = await loginPair();
     const sid = (jwt.decode(pair.accessToken) as { sid: string }).sid;
-    const { db, values } = server.services.storage;
+    const { db, values } = server.infrastructure.storage;
     await db.updateTable('auth_session').set({ expires_date: values.date(new Date(Date.now() - 1000)) }).where('session_id', '=', sid).execute();
     const reply = await refresh(pair);
     expect(reply.status).to.equal(401);
@@ -169,7 +169,7 @@ describe('variant A: refresh tokens', () => {
     expect((await server.call('/sales-order/43659', { token: pair.accessToken })).status).to.equal(200);
     // Written straight to the store, as another instance or the CLI would: this server's services are not told.
     const sid = (jwt.decode(pair.accessToken) as { sid: string }).sid;
-    const { db, values } = server.services.storage;
+    const { db, values } = server.infrastructure.storage;
     await db.updateTable('auth_session').set({ revoked_date: values.date(new Date()) }).where('session_id', '=', sid).execute();
     let last: Awaited<ReturnType<typeof server.call>> | undefined;
     await until(async () => (last = await server.call('/sales-order/43659', { token: pair.accessToken })).status === 401,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { withErrorScope } from '../../lib/envelope/request-scope.js';
-import { SESSION_COOKIE } from '../../lib/auth/cookie-session.js';
+import { SESSION_COOKIE } from '../../lib/http/auth/cookie-sessions.js';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
 
@@ -78,7 +78,7 @@ describe('session ends racing the calls of that session', function () {
 
   it(`a cookie logout racing requests that renew the session: the session stays ended (3 rounds)`, async () => {
     const origin = new URL(server.url).origin;
-    const store = server.services.cookieSessions;
+    const store = server.infrastructure.cookieSessions;
     const maxAge = server.config.Authentication.Cookie.IdleMinutes * 60_000;
     const use = (cookie: string) => Array.from({ length: PARALLEL }, () => server.call(ORDER, { token: null, headers: { Cookie: cookie } }));
     for (let round = 0; round < 3; round++) {

@@ -44,7 +44,7 @@ describe('restlayer lookup flush (a real process against a running server)', fun
         round += 1;
         const names = { status: `Status renamed ${round}`, territory: `Territory renamed ${round}` };
         const before = { status: await statusText(), territory: await territoryText() };
-        const db = salesDb(server.services.storage);
+        const db = salesDb(server.infrastructure.storage);
         await db.updateTable('sales_order_status').set({ name: names.status }).where('status_id', '=', 1).execute();
         await db.updateTable('sales_territory').set({ name: names.territory }).where('territory_id', '=', 1).execute();
         expect(await statusText()).to.equal(before.status);
@@ -198,7 +198,7 @@ describe('restlayer lookup flush (a real process against a running server)', fun
       const text = async () => ((await server.call('/lookup-table/sales-order-status', { token: null, headers: { Authorization: `Bearer ${bToken()}` } })).body.result.data as { id: number; text: string }[])[0].text;
       const bToken = () => mint({ key: bEnv.AuthConfig__SigningKey, utf8: true, issuer: 'b-issuer', audience: 'b-audience' });
       const old = await text();
-      await salesDb(server.services.storage).updateTable('sales_order_status').set({ name: 'Renamed under B' }).where('status_id', '=', 1).execute();
+      await salesDb(server.infrastructure.storage).updateTable('sales_order_status').set({ name: 'Renamed under B' }).where('status_id', '=', 1).execute();
       expect(await text()).to.equal(old);
       const run = await runCli(['lookup', 'flush', 'sales-order-status', '--url', server.url], { env: cliEnv(server, bEnv) });
       expect(run.code, run.stderr).to.equal(0);

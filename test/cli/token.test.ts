@@ -101,7 +101,7 @@ describe('restlayer token (a real process against a running server)', function (
       it('a disabled user: exit 1, one stderr line, and no session is started', async () => {
         await addUser(server, 'dave', 'dave-password-1', ['User']);
         await withErrorScope(() => server.services.users.disable('dave'));
-        const sessions = async () => (await server.services.storage.db.selectFrom('auth_session').select('session_id').where('user_key', '=', 'dave').execute()).length;
+        const sessions = async () => (await server.infrastructure.storage.db.selectFrom('auth_session').select('session_id').where('user_key', '=', 'dave').execute()).length;
         const before = await sessions();
         const run = await cli(['issue', '--user', 'dave']);
         expectCliFailure(run, 1);
@@ -114,7 +114,7 @@ describe('restlayer token (a real process against a running server)', function (
       });
 
       it('no signing key configured: exit 1 naming the key, and no session is started', async () => {
-        const sessions = async () => (await server.services.storage.db.selectFrom('auth_session').select('session_id').execute()).length;
+        const sessions = async () => (await server.infrastructure.storage.db.selectFrom('auth_session').select('session_id').execute()).length;
         const before = await sessions();
         const run = await runCli(['token', 'issue', '--user', 'hank'], {
           env: cliEnv(server, { Authentication__Schemes__Bearer__SigningKeys__0__Issuer: undefined, Authentication__Schemes__Bearer__SigningKeys__0__Value: undefined }),
@@ -167,7 +167,7 @@ describe('restlayer token (a real process against a running server)', function (
           expect(reply.body.messages).to.deep.equal(invalidRefresh);
           expect((await getOrder(pair.accessToken)).status).to.equal(200);
         }
-        const left = await server.services.storage.db.selectFrom('refresh_token').select('token_hash').execute();
+        const left = await server.infrastructure.storage.db.selectFrom('refresh_token').select('token_hash').execute();
         expect(left).to.have.length(0);
       });
 

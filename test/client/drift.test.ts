@@ -5,7 +5,7 @@ import type { Route } from '../../lib/routing/route.js';
 import { application } from '../../services/index.js';
 import { model, integer, text } from '../../lib/validation/fields.js';
 import type { RestClient } from '../../lib/client/client.js';
-import { LookupProxy } from '../../lib/lookup/lookup-proxy.js';
+import { LookupProxy } from '../../lib/client/lookup-proxy.js';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { type DriftProxy, type ProxyUnderTest, driftFiles, driftProblems, methodsOf } from './drift.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { RestClient } from '../../lib/client/client.js';
 import { OperationNotSupportedError, SessionExpiredError } from '../../lib/client/errors.js';
-import { LookupProxy } from '../../lib/lookup/lookup-proxy.js';
+import { LookupProxy } from '../../lib/client/lookup-proxy.js';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';

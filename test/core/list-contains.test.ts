@@ -58,7 +58,7 @@ describe(`lists: name contains (CN) through a trigram index, on ${testProvider}`
   });
 
   it('orders whose customer name contains a text: the count and the rows agree with the rows of the database', async () => {
-    const { db } = server.services.storage;
+    const { db } = server.infrastructure.storage;
     const [row] = (await sql<{ n: number | string }>`select count(*) as n from sales_order so join customer c on c.customer_id = so.customer_id
       where lower(c.name) like '%son%'`.execute(db)).rows;
     const body = ok(await server.call('/sales-order?take=50&getTotalCount=true&customerName=son&customerName.operator=CN'));

@@ -150,7 +150,7 @@ describe('lists: keyset cursor, deep skip from the end, kept counts', function (
       expect(deep).to.have.length(3);
       expectOk(await server.call(`/sales-order/${id}`, { method: 'DELETE' }));
       expect(await count()).to.equal(before);
-      const db = server.services.storage.db;
+      const db = server.infrastructure.storage.db;
       await sql`update sales_order set status = 3 where sales_order_id = (select min(sales_order_id) from sales_order where status = 4)`.execute(db);
       expect(await count()).to.equal(before + 1);
       await sql`update customer set name = name where customer_id = 11000`.execute(db);
@@ -159,7 +159,7 @@ describe('lists: keyset cursor, deep skip from the end, kept counts', function (
 
     it('the change generation stays small and exact over many write transactions (PostgreSQL folds its rows)', async () => {
       const count = async () => expectOk(await server.call('/sales-order?status=2&take=0&getTotalCount=true')).totalCount!;
-      const db = server.services.storage.db;
+      const db = server.infrastructure.storage.db;
       const before = await count();
       for (let i = 0; i < 600; i++) {
         await sql`update sales_order set comment = ${`write ${i}`} where sales_order_id = 43660`.execute(db);

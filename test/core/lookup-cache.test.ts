@@ -67,7 +67,7 @@ describe('lookup cache loading', () => {
       const admin = server.token({ role: ['Administrator'] });
       const flush = () => server.call('/lookup-table/sales-order-status', { method: 'DELETE', token: admin });
       const text = (reply: Reply) => (reply.body.result.data as { id: number; text: string }[]).find((s) => s.id === 3)!.text;
-      const db = salesDb(server.services.storage);
+      const db = salesDb(server.infrastructure.storage);
       try {
         for (let round = 0; round < 10; round++) {
           expect((await flush()).status).to.equal(200);

@@ -148,7 +148,7 @@ describe('lookup tables (contract parts 5 and 9)', () => {
     it('serves the cached table until it is dropped, then reloads it on the next GET (with a new ETag)', async () => {
       const before = await server.call('/lookup-table/sales-order-status');
       const etag = before.headers.get('ETag')!;
-      const db = salesDb(server.services.storage);
+      const db = salesDb(server.infrastructure.storage);
       await db.updateTable('sales_order_status').set({ name: 'Annulled' }).where('status_id', '=', 6).execute();
       try {
         const cached = await server.call('/lookup-table/sales-order-status');
@@ -173,7 +173,7 @@ describe('lookup tables (contract parts 5 and 9)', () => {
     });
 
     it('makes order validation use the reloaded table', async () => {
-      const db = salesDb(server.services.storage);
+      const db = salesDb(server.infrastructure.storage);
       await db.updateTable('sales_order_status').set({ is_active: 0 }).where('status_id', '=', 3).execute();
       try {
         const body = { status: 3, onlineOrderFlag: true };

@@ -7,7 +7,7 @@ import { loadConfig } from '../../lib/config/load.js';
 import { createLogger } from '../../lib/log.js';
 import { type ServiceModule, serviceModule } from '../../lib/modules.js';
 import { startServer } from '../../lib/server.js';
-import { allModules } from '../../lib/services.js';
+import { allModules } from '../../lib/create-services.js';
 import { historyTable, migrateModules } from '../../lib/storage/migrations.js';
 import { openSqlite } from '../../lib/storage/sqlite.js';
 import type { Storage } from '../../lib/storage/storage.js';

@@ -66,7 +66,7 @@ describe('RestAPI:Path prefix off (default)', () => {
 
   it('answers Location without a prefix', async () => {
     // Without sample data there is no customer, so the create is refused: make one through storage first.
-    await salesDb(server.services.storage).insertInto('customer').values({ customer_id: 1, name: 'Solo Customer', account_number: 'AW1', territory_id: 1 }).execute();
+    await salesDb(server.infrastructure.storage).insertInto('customer').values({ customer_id: 1, name: 'Solo Customer', account_number: 'AW1', territory_id: 1 }).execute();
     const reply = await server.call('/sales-order', { method: 'POST', body: newOrderData({ customerId: 1 }) });
     expectOk(reply, 201);
     expect(reply.headers.get('Location')).to.equal(`/sales-order/${reply.body.result.salesOrderId}`);

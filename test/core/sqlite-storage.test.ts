@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { allModules } from '../../lib/services.js';
+import { allModules } from '../../lib/create-services.js';
 import { migrateModules } from '../../lib/storage/migrations.js';
 import { openSqlite } from '../../lib/storage/sqlite.js';
 import { StoredDate, sqliteValues } from '../../lib/storage/sql-values.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GENERIC_ERROR_TEXT } from '../../lib/envelope/error-parser.js';
+import { GENERIC_ERROR_TEXT } from '../../lib/http/error-parser.js';
 import { expectError, probeRoutesDir } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 

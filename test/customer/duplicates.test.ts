@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import pg from 'pg';
-import { createErrorParser } from '../../lib/envelope/error-parser.js';
+import { createErrorParser } from '../../lib/http/error-parser.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createErrorParser } from '../../lib/envelope/error-parser.js';
+import { createErrorParser } from '../../lib/http/error-parser.js';
 import { StoreOutcomeUnknownError, StoreUnavailableError } from '../../lib/storage/store-faults.js';
 
 /** The error parser classifies infrastructure faults by class and code (test/faults/ covers them over HTTP). */

@@ -4,7 +4,7 @@ import jwt from 'jsonwebtoken';
 import { applicationRoutes } from '../../lib/routing/application-routes.js';
 import type { LoadedRoute } from '../../lib/routing/load-routes.js';
 import { application } from '../../services/index.js';
-import { isAnonymous } from '../../lib/routing/route.js';
+import { isAnonymous } from '../../lib/routing/route-access.js';
 import { handMadeToken, newKey, tamperSignature } from '../support/tokens.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
@@ -207,7 +207,7 @@ describe('hardening: hostile requests at every route (property-based)', function
   });
 
   it('without valid credentials: every answer is a sane 2xx/4xx envelope, secured routes never answer 2xx, nothing changes, nothing is polluted', async () => {
-    const before = { a: await salesOrderChecksum(a.server.services.storage), b: await salesOrderChecksum(b.server.services.storage) };
+    const before = { a: await salesOrderChecksum(a.server.infrastructure.storage), b: await salesOrderChecksum(b.server.infrastructure.storage) };
     const credentials = (t: Target) => fc.constantFrom(...t.anonymous);
     const plans = fc.constantFrom(...routes).chain((route) => planArbitrary([route], credentials(targetOf(route))));
     await check('anonymous', 1, plans, async (plan) => {
@@ -220,30 +220,30 @@ describe('hardening: hostile requests at every route (property-based)', function
       }
       expectNoPollution(before0, describePlan(req, reply));
     }, runs(500));
-    expect(await salesOrderChecksum(a.server.services.storage)).to.equal(before.a);
-    expect(await salesOrderChecksum(b.server.services.storage)).to.equal(before.b);
+    expect(await salesOrderChecksum(a.server.infrastructure.storage)).to.equal(before.a);
+    expect(await salesOrderChecksum(b.server.infrastructure.storage)).to.equal(before.b);
   });
 
   it('with valid credentials: every answer is a sane 2xx/4xx envelope, a refused mutation writes nothing, nothing is polluted', async () => {
-    const before = { a: await salesOrderChecksum(a.server.services.storage), b: await salesOrderChecksum(b.server.services.storage) };
+    const before = { a: await salesOrderChecksum(a.server.infrastructure.storage), b: await salesOrderChecksum(b.server.infrastructure.storage) };
     let mutated = false;
     const plans = fc.constantFrom(...routes).chain((route) => planArbitrary([route], fc.constantFrom(...targetOf(route).valid)));
     await check('authenticated', 2, plans, async (plan) => {
       const target = targetOf(plan.route);
       const req = toRequest(plan);
       const mutation = mutations.has(plan.method);
-      const fingerprint = mutation ? await salesOrderFingerprint(target.server.services.storage) : '';
+      const fingerprint = mutation ? await salesOrderFingerprint(target.server.infrastructure.storage) : '';
       const reply = await sendCounted(target.server.port, req);
       expectSaneAnswer(req, reply);
       if (mutation) {
         if (reply.status >= 200 && reply.status < 300) mutated = true;
-        else expect(await salesOrderFingerprint(target.server.services.storage), `a refused mutation changed sales_order: ${describePlan(req, reply)}`).to.equal(fingerprint);
+        else expect(await salesOrderFingerprint(target.server.infrastructure.storage), `a refused mutation changed sales_order: ${describePlan(req, reply)}`).to.equal(fingerprint);
       }
       expectNoPollution(before0, describePlan(req, reply));
     }, runs(600));
     if (!mutated) {
-      expect(await salesOrderChecksum(a.server.services.storage)).to.equal(before.a);
-      expect(await salesOrderChecksum(b.server.services.storage)).to.equal(before.b);
+      expect(await salesOrderChecksum(a.server.infrastructure.storage)).to.equal(before.a);
+      expect(await salesOrderChecksum(b.server.infrastructure.storage)).to.equal(before.b);
     }
   });
 
@@ -267,11 +267,11 @@ describe('hardening: hostile requests at every route (property-based)', function
         body: route.route.body ? body : undefined,
       };
       const mutation = mutations.has(route.verb);
-      const fingerprint = mutation ? await salesOrderFingerprint(t.server.services.storage) : '';
+      const fingerprint = mutation ? await salesOrderFingerprint(t.server.infrastructure.storage) : '';
       const reply = await sendCounted(t.server.port, req);
       expectSaneAnswer(req, reply);
       if (mutation && (reply.status < 200 || reply.status >= 300)) {
-        expect(await salesOrderFingerprint(t.server.services.storage), `a refused mutation changed sales_order: ${describePlan(req, reply)}`).to.equal(fingerprint);
+        expect(await salesOrderFingerprint(t.server.infrastructure.storage), `a refused mutation changed sales_order: ${describePlan(req, reply)}`).to.equal(fingerprint);
       } else if (mutation) mutated = true;
       expectNoPollution(before0, describePlan(req, reply));
     }, runs(600));
@@ -365,7 +365,7 @@ describe('hardening: hostile requests at every route (property-based)', function
       if (!expected.length && c.dueDate.instant < Date.now() - DAY) expected.push('dueDate SalesOrder_DateBeforeOrder');
 
       const body = `{${entries.join(',')}}`;
-      const before = await salesOrderFingerprint(server.services.storage);
+      const before = await salesOrderFingerprint(server.infrastructure.storage);
       const req: RawRequest = { method: 'POST', path: '/sales-order', headers: { Authorization: a.valid[0], 'Content-Type': 'application/json' }, body };
       const reply = await sendCounted(server.port, req);
       expectSaneAnswer(req, reply);
@@ -374,7 +374,7 @@ describe('hardening: hostile requests at every route (property-based)', function
       expect(answer.messages.map((m) => `${m.property} ${m.code}`).sort(), context).to.deep.equal(expected.sort());
       if (expected.length) {
         expect(reply.status, context).to.equal(400);
-        expect(await salesOrderFingerprint(server.services.storage), `a refused create wrote: ${context}`).to.equal(before);
+        expect(await salesOrderFingerprint(server.infrastructure.storage), `a refused create wrote: ${context}`).to.equal(before);
       } else {
         expect(reply.status, context).to.equal(201);
         const stored = await server.call(`/sales-order/${answer.result!.salesOrderId}`);
@@ -444,7 +444,7 @@ describe('hardening: hostile requests at every route (property-based)', function
     let fragments: string[];
     before(async () => {
       server = await startTestServer({ logLevel: 'error' });
-      const rows = await salesDb(server.services.storage).selectFrom('sales_order as so').innerJoin('customer as c', 'c.customer_id', 'so.customer_id')
+      const rows = await salesDb(server.infrastructure.storage).selectFrom('sales_order as so').innerJoin('customer as c', 'c.customer_id', 'so.customer_id')
         .select(['so.sales_order_number', 'c.name']).execute();
       orders = rows.map((r) => ({ salesOrderNumber: r.sales_order_number, customerName: r.name }));
       const names = [...new Set(orders.map((o) => o.customerName))].slice(0, 40);

@@ -3,7 +3,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Agent, request } from 'node:http';
 import { expect } from 'chai';
 import { array } from 'superstruct';
-import { createErrorParser } from '../../lib/envelope/error-parser.js';
+import { createErrorParser } from '../../lib/http/error-parser.js';
 import { text } from '../../lib/validation/fields.js';
 import { validateInput } from '../../lib/validation/validate.js';
 import { join } from 'node:path';
@@ -110,14 +110,14 @@ describe('hardening regressions', () => {
   });
 
   it('answers a Brotli body that does not decompress with 400 Request_MalformedJson (was 500 "Decompression failed")', async () => {
-    const before = await salesOrderFingerprint(server.services.storage);
+    const before = await salesOrderFingerprint(server.infrastructure.storage);
     const reply = await post('/sales-order', Buffer.from('{"status":1}'), { 'Content-Encoding': 'br' });
     expect(reply.status, reply.text).to.equal(400);
     expect(JSON.parse(reply.text).messages.map((m: { code: string }) => m.code)).to.deep.equal(['Request_MalformedJson']);
     // A body that does decompress still works.
     const good = await post('/sales-order', brotliCompressSync('{"status":1,"onlineOrderFlag":true,"customerId":11000}'), { 'Content-Encoding': 'br' });
     expect(good.status, good.text).to.equal(201);
-    expect(await salesOrderFingerprint(server.services.storage)).to.not.equal(before);
+    expect(await salesOrderFingerprint(server.infrastructure.storage)).to.not.equal(before);
   });
 
   it("maps SQLite's extended busy and locked codes to 503 Storage_Unavailable (SQLITE_BUSY_SNAPSHOT was a 500)", () => {
@@ -141,12 +141,12 @@ describe('hardening regressions', () => {
     const order = (extra: string) => `{"status":1,"onlineOrderFlag":true,"customerId":11000${extra}}`;
 
     it('refuses a date whose offset takes it past 9999 or before year 1 (was stored as +010000-... and sorted first), in bodies and criteria', async () => {
-      const before = await salesOrderFingerprint(server.services.storage);
+      const before = await salesOrderFingerprint(server.infrastructure.storage);
       expectError(await sendJson('POST', '/sales-order', order(',"dueDate":"9999-12-31T23:00:00-02:00"')), 400, 'Input_OutOfRange', 'dueDate');
       expectError(await sendJson('PUT', '/sales-order/43700', '{"status":1,"onlineOrderFlag":true,"shipDate":"9999-12-31T23:59:59.999-00:01"}'), 400, 'Input_OutOfRange', 'shipDate');
       expectError(await sendJson('PUT', '/sales-order/43700', '{"status":1,"onlineOrderFlag":true,"shipDate":"0001-01-01T00:59:59+01:00"}'), 400, 'Input_OutOfRange', 'shipDate');
       expectError(await sendJson('POST', '/sales-order', order(',"dueDate":"0000-12-31"')), 400, 'Input_OutOfRange', 'dueDate');
-      expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
+      expect(await salesOrderFingerprint(server.infrastructure.storage), 'nothing was written').to.equal(before);
       for (const query of ['orderDate.operator=GT&orderDate=9999-12-31T22:00:00-05:00', 'orderDate=0000-06-01&orderDate=2024-01-01', 'shipDate=10000-01-01']) {
         const reply = await server.call(`/sales-order?${query}`);
         expect(reply.status, `${query}: ${reply.text}`).to.equal(400);
@@ -167,18 +167,18 @@ describe('hardening regressions', () => {
     });
 
     it('refuses text that is not well-formed Unicode (a lone surrogate was stored as U+FFFD), wherever text is taken', async () => {
-      const before = await salesOrderFingerprint(server.services.storage);
+      const before = await salesOrderFingerprint(server.infrastructure.storage);
       for (const comment of ['a\\ud800b', '\\udc00', '\\ude00\\ud83d', 'x\\ud83d']) {
         expectError(await sendJson('POST', '/sales-order', order(`,"comment":"${comment}"`)), 400, 'Input_InvalidValue', 'comment');
       }
       expectError(await sendJson('PUT', '/sales-order/43701', '{"status":1,"onlineOrderFlag":true,"purchaseOrderNumber":"PO\\udbff"}'), 400, 'Input_InvalidValue', 'purchaseOrderNumber');
-      expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
+      expect(await salesOrderFingerprint(server.infrastructure.storage), 'nothing was written').to.equal(before);
       expectError(await server.call('/auth/jwt', { method: 'POST', token: null, body: '{"userName":"al\\ud800ice","password":"x"}' }), 400, 'Input_InvalidValue', 'userName');
 
       // U+10FFFF bounds the starts-with ranges: text holding it is refused, in bodies and criteria alike.
       expectError(await sendJson('POST', '/sales-order', order(',"comment":"a\\udbff\\udfff"')), 400, 'Input_InvalidValue', 'comment');
       expectError(await server.call(`/sales-order?salesOrderNumber=${encodeURIComponent('SO\u{10FFFF}')}&salesOrderNumber.operator=SW`), 400, 'Input_InvalidValue', 'salesOrderNumber');
-      expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
+      expect(await salesOrderFingerprint(server.infrastructure.storage), 'nothing was written').to.equal(before);
 
       // A surrogate pair is one character (U+1F600): taken and read back as sent.
       const put = await sendJson('PUT', '/sales-order/43701', '{"status":1,"onlineOrderFlag":true,"comment":"smile \\ud83d\\ude00"}');
@@ -187,7 +187,7 @@ describe('hardening regressions', () => {
     });
 
     it('refuses two keys naming one property, in any case, with no other message about it (the last one was taken)', async () => {
-      const before = await salesOrderFingerprint(server.services.storage);
+      const before = await salesOrderFingerprint(server.infrastructure.storage);
       for (const body of [order(',"STATUS":3'), order(',"status":3'), '{"status":"x","Status":2,"onlineOrderFlag":true,"customerId":11000}']) {
         expectError(await sendJson('POST', '/sales-order', body), 400, 'Input_Duplicate', 'status');
       }
@@ -196,7 +196,7 @@ describe('hardening regressions', () => {
       const several = await sendJson('POST', '/sales-order', '{"status":1,"status":2,"comment":"\\ud800","x":1}');
       expectErrors(several, 400, ['Input_Duplicate', 'Input_Required', 'Input_Required', 'Input_InvalidValue', 'Input_UnknownProperty']);
       expect(several.body.messages.map((m) => m.property).sort()).to.deep.equal(['comment', 'customerId', 'onlineOrderFlag', 'status', 'x']);
-      expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
+      expect(await salesOrderFingerprint(server.infrastructure.storage), 'nothing was written').to.equal(before);
       // In a query string a repeated name is a list of values, as the contract says: not ambiguous.
       const listed = await server.call('/sales-order?status=1&STATUS=5&take=50');
       expectOk(listed);
@@ -205,12 +205,12 @@ describe('hardening regressions', () => {
 
     it('refuses __proto__, constructor and prototype as property names, named on the property (was 400 Request_MalformedJson)', async () => {
       const prototypes = prototypeSnapshot();
-      const before = await salesOrderFingerprint(server.services.storage);
+      const before = await salesOrderFingerprint(server.infrastructure.storage);
       for (const key of ['__proto__', 'constructor', 'prototype', 'Constructor']) {
         expectError(await sendJson('POST', '/sales-order', order(`,"${key}":{"polluted":"yes","status":2}`)), 400, 'Input_ReservedName', key);
       }
       expectError(await sendJson('POST', '/auth/jwt', '{"userName":"alice","password":"x","__proto__":{"isAdmin":true}}'), 400, 'Input_ReservedName', '__proto__');
-      expect(await salesOrderFingerprint(server.services.storage), 'nothing was written').to.equal(before);
+      expect(await salesOrderFingerprint(server.infrastructure.storage), 'nothing was written').to.equal(before);
       expectNoPollution(prototypes);
     });
 

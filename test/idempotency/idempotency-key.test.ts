@@ -126,7 +126,7 @@ describe('Idempotency-Key on POST (contract part 3, "Retries")', function () {
     expect(later.headers.get('Location')).to.not.equal(first.headers.get('Location'));
     expect(await orderCount()).to.equal(before + 1);
     // Every other key of this suite expired too: the cleanup that runs beside requests removes them all.
-    const rows = () => server.services.storage.db.withTables<{ idempotency_key: { key_hash: string } }>()
+    const rows = () => server.infrastructure.storage.db.withTables<{ idempotency_key: { key_hash: string } }>()
       .selectFrom('idempotency_key').select('key_hash').execute();
     await until(async () => (await rows()).length === 1, 'expired keys removed');
   });

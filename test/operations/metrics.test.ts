@@ -123,7 +123,7 @@ describe('Prometheus metrics: Metrics:Port 0', () => {
     try {
       expect(server.metricsUrl).to.equal(undefined);
       expect((await server.call('/health/live', { token: null })).status).to.equal(200);
-      expect(sampleSum(await server.services.metrics.registry.metrics(), REQUESTS)).to.equal(0);
+      expect(sampleSum(await server.infrastructure.metrics.registry.metrics(), REQUESTS)).to.equal(0);
     } finally {
       await server.stop();
     }

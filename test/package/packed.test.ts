@@ -190,7 +190,7 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
     for (const file of [
       'package.json', 'README.md', 'config/default.json', 'dist/bin/restlayer.js', 'dist/services/index.js', 'dist/routes/sales-order/index.js',
       'dist/web/index.html', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client/index.js', 'dist/lib/client/index.d.ts',
-      'dist/lib/testing/index.js', 'dist/lib/testing/index.d.ts', 'dist/lib/cli/run-cli.js', 'dist/lib/routes/health/live.js',
+      'dist/lib/testing/index.js', 'dist/lib/testing/index.d.ts', 'dist/lib/cli/run-cli.js', 'dist/lib/layer-routes/health/live.js',
     ]) expect(packedFiles, file).to.include(file);
     const allowed = /^(package\.json|README\.md|config\/[^/]+\.json|dist\/(lib|bin|services|routes|web)\/.+)$/;
     expect(packedFiles.filter((f) => !allowed.test(f)), 'outside the allowed folders').to.deep.equal([]);

@@ -19,7 +19,7 @@ describe('health checks (contract part 8)', () => {
   });
 
   it('ready answers 503 while the database is unreachable; live still answers 200', async () => {
-    await server.services.storage.close();
+    await server.infrastructure.storage.close();
     const ready = await server.call('/health/ready', { token: null });
     expect(ready.status, ready.text).to.equal(503);
     expect(ready.body.messages.map((m) => m.code)).to.deep.equal(['Health_NotReady']);

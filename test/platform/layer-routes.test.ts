@@ -10,7 +10,7 @@ import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { addUser, FAST_HASH } from '../support/users.js';
 
 /**
- * The layer's own routes (lib/routes/) are served beside whatever routes folder an application brings, so an
+ * The layer's own routes (lib/layer-routes/) are served beside whatever routes folder an application brings, so an
  * application that has restlayer as a dependency still has login, health, lookup tables and the OpenAPI document.
  */
 describe("the layer's own routes beside an application's", () => {

@@ -117,7 +117,7 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
 
   before(async () => {
     server = await startTestServer({ logLevel: 'error' });
-    storage = server.services.storage;
+    storage = server.infrastructure.storage;
     const grown = await growOrders(storage, ORDERS);
     expect(grown).to.be.at.least(ORDERS);
     const counted = async (path: string) => (await server.call(`${path}take=0&getTotalCount=true`)).body.totalCount!;

@@ -8,6 +8,7 @@ import type { AppConfig } from '../../lib/config/schema.js';
 import { type LogLevel, createLogger } from '../../lib/log.js';
 import { type RunningServer, startServer } from '../../lib/server.js';
 import { application } from '../../services/index.js';
+import { probeStoreModule } from './probe-store-module.js';
 import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl, testProvider, testRedis } from './test-stores.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -91,7 +92,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const logs: Record<string, unknown>[] = [];
   const log = createLogger(options.logLevel ?? 'debug', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));
   const running = await startServer({
-    application: { ...application, routesDir: options.routesDir ?? application.routesDir }, config, log, port: 0, host: '127.0.0.1',
+    // Probe route folders reach the store through a test module of their own (probe-store-module.ts).
+    application: options.routesDir ? { modules: [...application.modules, probeStoreModule], routesDir: options.routesDir } : application, config, log, port: 0, host: '127.0.0.1',
   });
   const key = Buffer.from(TEST_KEY, 'base64');
 

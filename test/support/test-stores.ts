@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadConfig } from '../../lib/config/load.js';
-import { allModules } from '../../lib/services.js';
+import { allModules } from '../../lib/create-services.js';
 import { openStorage } from '../../lib/storage/open-storage.js';
 import { application } from '../../services/index.js';
 

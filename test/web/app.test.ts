@@ -447,8 +447,8 @@ describe('web app in Chromium', function () {
 
     // The server forgets the session (as after the idle timeout).
     const key = await sessionCookie();
-    expect(await server.services.cookieSessions.get(key)).to.not.equal(undefined);
-    await server.services.cookieSessions.destroy(key);
+    expect(await server.infrastructure.cookieSessions.get(key)).to.not.equal(undefined);
+    await server.infrastructure.cookieSessions.destroy(key);
 
     await page.getByRole('button', { name: 'Save changes' }).click();
     await loginForm();
@@ -531,7 +531,7 @@ describe('web app in Chromium', function () {
     await loginForm();
     expect((await page.getByRole('status').filter({ hasText: 'You have logged out.' }).count())).to.equal(1);
     expect(await page.locator('#session-notice').textContent()).to.not.include(EXPIRED_TEXT);
-    expect(await server.services.cookieSessions.get(key), 'the session ends on the server').to.equal(undefined);
+    expect(await server.infrastructure.cookieSessions.get(key), 'the session ends on the server').to.equal(undefined);
     await layout('logged-out');
 
     // A reload after logging out is a plain login, not an expired session.

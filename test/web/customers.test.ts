@@ -477,7 +477,7 @@ describe('web app in Chromium: customers', function () {
     await page.getByLabel('Account number').fill('KEPT-1');
 
     const cookie = (await context.cookies()).find((c) => c.name === 'restlayer.sid')!;
-    await server.services.cookieSessions.destroy(cookie.value);
+    await server.infrastructure.cookieSessions.destroy(cookie.value);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { level: 1, name: 'Log in to restlayer orders' }).waitFor();
     expect((await page.locator('#session-notice').textContent())!.trim()).to.equal(EXPIRED_TEXT);

@@ -1,6 +1,6 @@
 import type { FieldSpec, ServiceSpec } from '../spec.js';
 import { lines, lookupCode, lookupFields, lowerHuman, optionalFields, requiredFields, textFields } from './code.js';
-import type { TestContext } from './test.js';
+import type { TestContext } from './test-context.js';
 
 /** A value of the wrong type for a field: each is refused with Input_InvalidType. */
 function wrongValue(field: FieldSpec): string {

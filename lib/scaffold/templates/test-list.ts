@@ -1,6 +1,6 @@
 import { type FieldSpec, type ServiceSpec, fullTextFields } from '../spec.js';
 import { filterableFields, lines, lookupFields, sortableFields } from './code.js';
-import type { TestContext } from './test.js';
+import type { TestContext } from './test-context.js';
 
 /**
  * The list checks of one filterable field: [query, which rows match], computed from the rows themselves so they

@@ -3,18 +3,7 @@ import { filterableFields, header, importLine, lines, lookupFields, lowerHuman, 
 import { jsonName } from './test-data.js';
 import { crudTests } from './test-crud.js';
 import { listTests } from './test-list.js';
-
-/** What the parts of the generated test file share: how they write a record of the data set, and a name no field has. */
-export interface TestContext {
-  /** `rowData(n)` (with the lookup ids when the service has lookup fields). */
-  data(n: number | string): string;
-  /** A PATCH body changing the first field to row `n`'s value. */
-  patchOf(n: number | string): string;
-  /** A property name no field has. */
-  unknown: string;
-  /** `, ids` when the data helpers take the lookup ids. */
-  args: string;
-}
+import type { TestContext } from './test-context.js';
 
 /** A property name no field has, for the unknown-property checks. */
 function unknownName(spec: ServiceSpec): string {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { Output } from '../../../../lib/envelope/output.js';
-import { route } from '../../../../lib/routing/route.js';
+import { probeRoute } from '../../probe-store-module.js';
 import { model, text } from '../../../../lib/validation/fields.js';
 
 /** Slow reads this process has begun (the test waits for one before it sends its cheap requests). */
@@ -18,12 +18,12 @@ let started = 0;
  * - `GET /slow-read/budgeted-slow` and `budgeted-fast`: a count to 2e8 or to 1,000 carrying the main thread's budget term
  *   (lib/storage/sqlite-read-budget.ts), as list queries do.
  */
-export const GET = route({
+export const GET = probeRoute({
   summary: 'Test reads through storage.reader.',
   anonymous: true,
   params: model({ kind: text({ min: 1 }) }),
   async handle({ params, services, server }): Promise<Output<unknown>> {
-    const { reader, db } = services.storage;
+    const { reader, db } = services.probeStorage;
     switch (params.kind) {
       case 'slow':
       case 'endless': {
@@ -38,7 +38,7 @@ export const GET = route({
       case 'budgeted-fast': {
         // Carries the main thread's budget term, as a list query does: the slow one overruns it.
         const upTo = params.kind === 'budgeted-slow' ? 200_000_000 : 1_000;
-        const counted = sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where ${sql.join([sql`x < ${sql.lit(upTo)}`, ...services.storage.values.readBudget], sql` and `)})
+        const counted = sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where ${sql.join([sql`x < ${sql.lit(upTo)}`, ...services.probeStorage.values.readBudget], sql` and `)})
           select count(*) as n from c`;
         return Output.of((await counted.execute(reader)).rows);
       }

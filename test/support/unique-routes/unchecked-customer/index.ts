@@ -1,5 +1,5 @@
 import { Output } from '../../../../lib/envelope/output.js';
-import { route } from '../../../../lib/routing/route.js';
+import { probeRoute } from '../../probe-store-module.js';
 import { model, text } from '../../../../lib/validation/fields.js';
 import type { CustomerTables } from '../../../../services/customer/customer-tables.js';
 
@@ -7,13 +7,13 @@ import type { CustomerTables } from '../../../../services/customer/customer-tabl
  * Test-only (served with `startTestServer({ routesDir })`): `POST /unchecked-customer` inserts a customer with no check
  * of its own, like a team's service that leaves uniqueness to its index; the layer answers the index's violation.
  */
-export const POST = route({
+export const POST = probeRoute({
   summary: 'Insert a customer without checking its account number first.',
   body: model({ accountNumber: text({ min: 1, max: 15 }) }),
   result: model({ customerId: text() }),
   async handle({ body, services, created }) {
-    const { customer_id } = await services.storage.db.withTables<CustomerTables>().insertInto('customer')
-      .values({ name: 'Unchecked', account_number: body.accountNumber, revision_number: 1, modified_date: services.storage.values.date(new Date()) })
+    const { customer_id } = await services.probeStorage.db.withTables<CustomerTables>().insertInto('customer')
+      .values({ name: 'Unchecked', account_number: body.accountNumber, revision_number: 1, modified_date: services.probeStorage.values.date(new Date()) })
       .returning('customer_id')
       .executeTakeFirstOrThrow();
     created(`/customer/${customer_id}`);

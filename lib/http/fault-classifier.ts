@@ -1,6 +1,6 @@
 import { storageFaultCode } from '../storage/sqlite-faults.js';
 import { StoreOutcomeUnknownError, StoreUnavailableError } from '../storage/store-faults.js';
-import { type ErrorMessage, message } from './error-message.js';
+import { type ErrorMessage, message } from '../envelope/error-message.js';
 
 /** How long a client should wait before retrying a request that met an infrastructure fault. */
 export const RETRY_AFTER_SECONDS = 1;

@@ -1,10 +1,10 @@
 import type { Output } from '../envelope/output.js';
-import type { RestClient } from '../client/client.js';
-import { clientOutput } from '../client/errors.js';
-import type { OperationTable } from '../client/operations.js';
-import type { CachedTable } from './lookup-cache.js';
-import type { LookupTable } from './lookup-table.js';
-import type { ILookupService } from './lookup-service.js';
+import type { RestClient } from './client.js';
+import { clientOutput } from './errors.js';
+import type { OperationTable } from './operations.js';
+import type { CachedTable } from '../lookup/lookup-cache.js';
+import type { LookupTable } from '../lookup/lookup-table.js';
+import type { ILookupService } from '../lookup/lookup-service.js';
 
 /** Where each operation is served; kept in line with the routes as SalesOrderProxy's table is (test/client/drift.test.ts). */
 const operations = {

@@ -9,8 +9,7 @@ export const GET = route({
   result: HealthStatus,
   answers: [503],
   async handle({ services }) {
-    const [database, cache] = await Promise.allSettled([services.storage.ping(), services.shared.ping()]);
-    const down = [database.status === 'rejected' && 'the database', cache.status === 'rejected' && 'Redis'].filter(Boolean);
+    const down = await services.health.unreachable();
     if (!down.length) return Output.of({ status: 'Healthy' });
     currentErrors().error('External', 'Health_NotReady', `${down.join(' and ')} unreachable: the server is not ready.`, { status: 503 });
     return Output.of();

@@ -19,6 +19,6 @@ export const DELETE = route({
   async handle({ params, services }) {
     const found = await services.users.read(params.userName);
     if (!found.result) return new Output<{ userName: string; cleared: boolean }>(undefined, found.messages);
-    return Output.of({ userName: found.result.userName, cleared: await services.throttle.unlock(params.userName) });
+    return Output.of({ userName: found.result.userName, cleared: await services.loginAttempts.unlock(params.userName) });
   },
 });

@@ -1,19 +1,31 @@
 import type { Middleware, Next } from 'koa';
 import koaJwt from 'koa-jwt';
 import jwt from 'jsonwebtoken';
-import { type ErrorMessage, message } from '../envelope/error-message.js';
-import type { AppContext, AppExtensions, AppState } from '../http/context.js';
-import { respond } from '../http/respond.js';
-import { cookieSession, endCookieSession, hasCookieSessions } from './cookie-session.js';
-import type { Credential } from './credential-stamp.js';
-import { type Principal, principalFromClaims, type TokenClaims } from './principal.js';
-import { type TokenSettings, candidateKeys } from './token-keys.js';
-import { VerifiedTokenCache } from './verified-tokens.js';
+import { type ErrorMessage, message } from '../../envelope/error-message.js';
+import type { AppContext, AppExtensions, AppState } from '../context.js';
+import { respond } from '../respond.js';
+import { cookieSession, endCookieSession, hasCookieSessions } from './cookie-sessions.js';
+import type { Credential } from '../../auth/credential-stamp.js';
+import { type Principal, principalFromClaims, type TokenClaims } from '../../auth/principal.js';
+import type { ITokenService } from '../../auth/token-service.js';
+import { type TokenSettings, candidateKeys } from '../../auth/token-keys.js';
+import { CLOCK_TOLERANCE_SECONDS, verificationOptions } from '../../auth/token-verifier.js';
+import type { IUserAccess } from '../../auth/user-access.js';
+import { VerifiedTokenCache } from '../../auth/verified-tokens.js';
+
+declare module '../context.js' {
+  interface AppState {
+    /** The caller, once the route's gate let them in (or identified them). */
+    principal?: Principal;
+    /** Set by koa-jwt when a bearer token verified. */
+    claims?: TokenClaims;
+    /** Set by koa-jwt when a bearer token was present but did not verify. */
+    jwtOriginalError?: Error;
+  }
+}
 
 /** Tokens without `exp` never expire, which we refuse: they cannot be contained once leaked. */
 class TokenRejected extends Error {}
-
-export const CLOCK_TOLERANCE_SECONDS = 5;
 
 export const authMessages = {
   unauthenticated: () => message('Security', 'Security_Unauthenticated', 'Authentication is required: send a bearer token or log in.', { status: 401 }),
@@ -85,18 +97,16 @@ function bearerCaller(claims: TokenClaims): Caller | undefined {
 export type BearerVerification = (ctx: AppContext) => void | Promise<void>;
 
 /**
- * Verifies `Authorization: Bearer` with koa-jwt: HS256 only, issuer and audience checked, `exp` required, the key
- * picked by `kid` or issuer. It never answers by itself; `requireCaller` decides what a failure means for the route.
+ * Verifies `Authorization: Bearer` with koa-jwt, with the options of lib/auth/token-verifier.ts (HS256 only, issuer
+ * and audience checked), `exp` required, the key picked by `kid` or issuer; `sessions` tells whether the token's login
+ * session is still active. It never answers by itself; `requireCaller` decides what a failure means for the route.
  * A token verified before, of a session known active, is settled without waiting for anything.
  */
-export function bearerVerification(settings: TokenSettings): BearerVerification {
+export function bearerVerification(settings: TokenSettings, sessions: Pick<ITokenService, 'isSessionActive'>): BearerVerification {
   const verify = koaJwt({
     passthrough: true,
     key: 'claims',
-    algorithms: [settings.algorithm],
-    issuer: settings.issuers,
-    audience: settings.audience,
-    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    ...verificationOptions(settings),
     secret: async (header: { kid?: unknown }, payload: { iss?: unknown }) => {
       const keys = candidateKeys(settings, header.kid, payload?.iss);
       if (!keys.length) throw new TokenRejected('no key for this token');
@@ -120,7 +130,7 @@ export function bearerVerification(settings: TokenSettings): BearerVerification 
     const claims = ctx.state.claims;
     if (!claims) return;
     verified.set(token, claims);
-    if (typeof claims.sid === 'string') settle(ctx, claims, await ctx.services.tokens.isSessionActive(claims.sid));
+    if (typeof claims.sid === 'string') settle(ctx, claims, await sessions.isSessionActive(claims.sid));
   };
 
   return (ctx) => {
@@ -135,7 +145,7 @@ export function bearerVerification(settings: TokenSettings): BearerVerification 
       ctx.state.claims = claims;
       return;
     }
-    const active = ctx.services.tokens.isSessionActive(claims.sid);
+    const active = sessions.isSessionActive(claims.sid);
     if (typeof active === 'boolean') return settle(ctx, claims, active);
     return active.then((known) => settle(ctx, claims, known));
   };
@@ -151,7 +161,7 @@ function reject(ctx: AppContext, m: ErrorMessage, error?: string) {
  * user's credentials have not ended since, a cookie caller's unsafe request must come from an allowed origin, and one
  * of `roles` when the route names any.
  */
-export function requireCaller(verifyBearer: BearerVerification, roles: readonly string[], options: CallerOptions): Middleware<AppState, AppExtensions> {
+export function requireCaller(verifyBearer: BearerVerification, access: Pick<IUserAccess, 'allows'>, roles: readonly string[], options: CallerOptions): Middleware<AppState, AppExtensions> {
   const allowedOrigins = new Set(options.allowedOrigins);
   return async (ctx: AppContext, next: Next) => {
     const refuse = (m: ErrorMessage, error?: string) => (options.optional ? next() : reject(ctx, m, error));
@@ -165,7 +175,7 @@ export function requireCaller(verifyBearer: BearerVerification, roles: readonly 
       if (claims && !caller) return refuse(authMessages.invalid(), 'invalid_token');
       if (!caller) return refuse(authMessages.unauthenticated());
       // The user's credentials may have ended since this one was issued (disable, set-password, remove).
-      const allowed = ctx.services.access.allows(caller.principal.userName, caller.credential);
+      const allowed = access.allows(caller.principal.userName, caller.credential);
       if (!(typeof allowed === 'boolean' ? allowed : await allowed)) {
         if (claims) return refuse(authMessages.invalid(), 'invalid_token');
         endCookieSession(ctx);

@@ -1,5 +1,5 @@
-import { ServiceError } from './error-list.js';
-import { type ErrorMessage, message } from './error-message.js';
+import { ServiceError } from '../envelope/error-list.js';
+import { type ErrorMessage, message } from '../envelope/error-message.js';
 import { faultAnswer, infrastructureFault } from './fault-classifier.js';
 import { type UniqueKey, duplicateProperty, uniqueViolation } from '../storage/unique-violation.js';
 

@@ -1,12 +1,13 @@
+import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import createSession from 'koa-session';
-import type { CookieSessionData, ICookieSessionStore } from './cookie-session-store.js';
-import type { App } from '../app.js';
-import type { AppContext, AppExtensions, AppState } from '../http/context.js';
+import type { CookieSessionData, ICookieSessionStore } from '../../auth/cookie-session-store.js';
+import type { AppContext, AppExtensions, AppState } from '../context.js';
 
 export const SESSION_COOKIE = 'restlayer.sid';
 
-export interface CookieSession extends CookieSessionData {
+/** The cookie login's server-side session as koa-session hands it to a request (not the client's CookieSession). */
+export interface KoaCookieSession extends CookieSessionData {
   regenerate(): Promise<void>;
 }
 
@@ -19,7 +20,7 @@ export interface CookieSessionOptions {
  * koa-session with the session kept server-side: the signed, HttpOnly, SameSite=Lax cookie carries only the key;
  * Secure is set whenever the request came over HTTPS. The idle lifetime renews as the session is used.
  */
-export function cookieSessions(app: App, options: CookieSessionOptions): Middleware<AppState, AppExtensions> {
+export function cookieSessions(app: Koa<AppState, AppExtensions>, options: CookieSessionOptions): Middleware<AppState, AppExtensions> {
   // The key each request loaded its session under: saving that key again is a renewal, which must not recreate a
   // session ended meanwhile; any other key is a new session (a login).
   const loaded = new WeakMap<object, string>();
@@ -45,13 +46,13 @@ export function cookieSessions(app: App, options: CookieSessionOptions): Middlew
   return (ctx, next) => (ctx.get('Authorization') && !ctx.get('Cookie') ? next() : middleware(ctx, next));
 }
 
-type WithSession = AppContext & { session?: CookieSession | null };
+type WithSession = AppContext & { session?: KoaCookieSession | null };
 
 export function hasCookieSessions(ctx: AppContext): boolean {
   return (ctx as WithSession).session !== undefined;
 }
 
-export function cookieSession(ctx: AppContext): CookieSession {
+export function cookieSession(ctx: AppContext): KoaCookieSession {
   const session = (ctx as WithSession).session;
   if (!session) throw new Error('Cookie sessions are only available under Authentication:Variant A.');
   return session;

@@ -1,0 +1,66 @@
+import type { OperatorAction } from '../auth/operator-action.js';
+import type { Verb } from '../http-verbs.js';
+import type { RouteSpec } from './route.js';
+
+/** The settings that change what a route's options mean. */
+export interface AccessSettings {
+  /** `Authentication:Variant`: routes of the other variant do not exist. */
+  variant: 'A' | 'B';
+  /** `RestAPI:PublicDocs`: whether documentation routes are anonymous. */
+  publicDocs: boolean;
+}
+
+type AccessOptions = Pick<RouteSpec<unknown, unknown, unknown, unknown>, 'anonymous' | 'identifies' | 'documentation' | 'roles' | 'operator' | 'variant' | 'body'>;
+
+/**
+ * What a route's options mean, computed once for both readers: the router builds the route's middleware chain from
+ * it (lib/app.ts) and the OpenAPI document states the same security and statuses (lib/openapi/document.ts). A new
+ * access option goes here, and both follow.
+ */
+export interface RouteAccess {
+  /** False when the route belongs to the other `Authentication:Variant`: it is not served (404) nor documented. */
+  served: boolean;
+  /**
+   * Who gets in: `anyone` (anonymous), `identify` (anonymous, but valid credentials make the caller the principal),
+   * `caller` (a caller with one of `roles`, when any), `operator` (a caller, or an operator token for `operator`).
+   */
+  gate: 'anyone' | 'identify' | 'caller' | 'operator';
+  roles: readonly string[];
+  operator?: OperatorAction;
+  /** The answer varies by caller on an anonymous route: it must not be cached by shared caches. */
+  privateAnswer: boolean;
+  /** Which body limit applies: anonymous callers get the small one (RestAPI:MaxAnonymousBodyBytes). */
+  bodyLimit?: 'anonymous' | 'secured';
+  /** Idempotency-Key is honoured: secured POSTs, after the body is read. */
+  idempotencyKey: boolean;
+  /** Bearer token (and in variant A the session cookie) required: the document's `security`. */
+  secured: boolean;
+  /** What the gate itself may answer: 401 without valid credentials, 403 for a missing role or a cross-site change. */
+  gateStatuses: readonly (401 | 403)[];
+}
+
+const unsafe = new Set<Verb>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Whether `route` answers callers without credentials, given `RestAPI:PublicDocs`. */
+export function isAnonymous(route: Pick<AccessOptions, 'anonymous' | 'documentation'>, publicDocs: boolean): boolean {
+  return route.anonymous === true || (route.documentation === true && publicDocs);
+}
+
+export function routeAccess(route: AccessOptions, verb: Verb, settings: AccessSettings): RouteAccess {
+  const anonymous = isAnonymous(route, settings.publicDocs);
+  const roles = route.roles ?? [];
+  const gate = route.operator ? 'operator' : anonymous ? (route.identifies ? 'identify' : 'anyone') : 'caller';
+  // 403: a role the caller lacks, or (variant A) a cookie caller's unsafe request from another origin.
+  const forbidden = !anonymous && (roles.length > 0 || (settings.variant === 'A' && unsafe.has(verb)));
+  return {
+    served: !route.variant || route.variant === settings.variant,
+    gate,
+    roles,
+    ...(route.operator ? { operator: route.operator } : {}),
+    privateAnswer: gate === 'identify',
+    ...(route.body ? { bodyLimit: anonymous ? 'anonymous' as const : 'secured' as const } : {}),
+    idempotencyKey: verb === 'POST' && !anonymous,
+    secured: !anonymous,
+    gateStatuses: anonymous ? [] : forbidden ? [401, 403] : [401],
+  };
+}
