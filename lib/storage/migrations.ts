@@ -1,6 +1,6 @@
 import { type Kysely, Migrator, sql } from 'kysely';
 import type { ServiceModule } from '../modules.js';
-import type { SqlValues } from './sql-values.js';
+import type { StorageDialect } from './dialects/dialect.js';
 
 /** Where one module's applied migrations are recorded: a history per module, so modules come and go independently. */
 export const historyTable = (module: string) => `restlayer_migration_${module.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`;
@@ -25,11 +25,11 @@ async function adoptLegacyHistory<DB>(db: Kysely<DB>, table: string, names: stri
 }
 
 /** Brings every module's schema up to date, module by module in the order given; answers `module/migration` for each applied. */
-export async function migrateModules<DB>(db: Kysely<DB>, values: SqlValues, modules: readonly ServiceModule[]): Promise<string[]> {
+export async function migrateModules<DB>(db: Kysely<DB>, dialect: StorageDialect, modules: readonly ServiceModule[]): Promise<string[]> {
   const applied: string[] = [];
   for (const module of modules) {
     if (!module.migrations) continue;
-    const migrations = module.migrations(values);
+    const migrations = module.migrations(dialect);
     const migrationTableName = historyTable(module.name);
     await adoptLegacyHistory(db, migrationTableName, Object.keys(migrations));
     const migrator = new Migrator({
