@@ -5,7 +5,8 @@ import type { SqlValues } from '../sql-values.js';
  * What differs between the SQL stores the layer runs on, in one object per provider (./sqlite-dialect.ts,
  * ./postgres-dialect.ts), as a Kysely dialect holds what differs for its query compiler. Code that builds SQL or a
  * schema asks the dialect (`storage.dialect`, or the `dialect` a module's migrations get), never which provider it
- * is: a new provider is a new dialect file and one line in ./registry.ts. Everything else is shared Kysely code.
+ * is. A new provider is a new dialect, an opener whose Storage carries it, and one line in ../providers.ts;
+ * everything else is shared Kysely code.
  */
 export interface StorageDialect extends SqlValues {
   /** Column types of values the providers store differently (see lib/storage/tables.ts). */
