@@ -38,8 +38,9 @@ export { type MergePatchOperation, type PatchOf, applyMergePatch, patchModel, up
 // A model's TypeScript type: `type NoteInput = Infer<typeof NoteInput>`.
 export type { Infer } from 'superstruct';
 
-// Storage: the store services query, provider-specific values and list criteria as SQL.
+// Storage: the store services query, what differs between providers (its dialect), values and list criteria as SQL.
 export type { Storage } from './storage/storage.js';
+export type { StorageDialect } from './storage/dialects/dialect.js';
 export { type SqlValues, StoredDate } from './storage/sql-values.js';
 export type { DbBool, DbDate, Tables } from './storage/tables.js';
 export { criterionSql } from './storage/criteria-sql.js';

@@ -2,8 +2,8 @@ import type { Migration } from 'kysely';
 import type { AppConfig } from './config/schema.js';
 import type { LookupCache } from './lookup/lookup-cache.js';
 import type { LayerServices } from './routing/layer-services.js';
+import type { StorageDialect } from './storage/dialects/dialect.js';
 import type { Storage } from './storage/storage.js';
-import type { SqlValues } from './storage/sql-values.js';
 import type { UniqueKey } from './storage/unique-violation.js';
 
 /** What a module's `create` gets: the open store, the configuration, the lookup cache and the layer's own services. */
@@ -24,9 +24,10 @@ export interface ServiceModule<S extends object = object> {
   readonly name: string;
   /**
    * Schema changes by name, applied in name order and recorded per module; a released migration is never edited,
-   * only followed by a new one. `values` tells the provider, for the few column types that differ.
+   * only followed by a new one. `dialect` holds what differs between providers: column types, identity columns,
+   * list indexes and change tracking (lib/storage/list-indexes.ts, list-changes.ts take it), and converts values.
    */
-  migrations?(values: SqlValues): Record<string, Migration>;
+  migrations?(dialect: StorageDialect): Record<string, Migration>;
   /** Fills an empty store with sample data (only when `Storage:SampleData` is on); answers a line for the log, if it wrote any. */
   seed?(storage: Storage): Promise<string | undefined>;
   /** Registers the module's lookup tables with the process-wide cache. */

@@ -1,12 +1,11 @@
 import type { Kysely, Migration } from 'kysely';
-import type { SqlValues } from '../storage/sql-values.js';
+import type { StorageDialect } from '../storage/dialects/dialect.js';
 import type { Tables } from '../storage/tables.js';
 import { newStamp } from './credential-stamp.js';
 
 /** The layer's own schema: users, login sessions with their refresh tokens, and cookie sessions. */
-export function authMigrations(values: SqlValues): Record<string, Migration> {
-  const dateType = values.provider === 'sqlite' ? 'text' : 'timestamptz';
-  const boolType = values.provider === 'sqlite' ? 'integer' : 'boolean';
+export function authMigrations(dialect: StorageDialect): Record<string, Migration> {
+  const { date: dateType, bool: boolType } = dialect.types;
   return {
     // Named as when one history held every table: databases made then keep their record (see adoptLegacyHistory).
     '0002-auth': {

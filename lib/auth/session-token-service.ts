@@ -120,7 +120,7 @@ export class SessionTokenService implements ITokenService {
    * the session. Any later reuse revokes the whole session.
    */
   private async spend(refreshToken: string, claims: TokenClaims): Promise<{ kind: 'ok'; sessionId: string; refreshToken: string } | { kind: 'invalid' | 'revoked' }> {
-    const { db, values } = this.storage;
+    const { db, dialect, values } = this.storage;
     const hash = sha256(refreshToken);
     const now = new Date();
     const graceMs = this.options.reuseGraceSeconds * 1000;
@@ -129,8 +129,8 @@ export class SessionTokenService implements ITokenService {
         .innerJoin('auth_session as s', 's.session_id', 't.session_id')
         .select(['t.token_hash', 't.rotated_date', 't.successor_salt', 's.session_id', 's.user_key', 's.expires_date', 's.revoked_date'])
         .where('t.token_hash', '=', hash)
-        // PostgreSQL: concurrent refreshes of one token queue here instead of racing (SQLite serialises writers anyway).
-        .$if(values.provider === 'postgres', (q) => q.forUpdate())
+        // Concurrent refreshes of one token queue here instead of racing (where writers run side by side: PostgreSQL).
+        .$if(dialect.locksRows, (q) => q.forUpdate())
         .executeTakeFirst();
       const matches = row && timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))
         && row.session_id === claims.sid && row.user_key === userKey(claims.sub!);
@@ -162,11 +162,11 @@ export class SessionTokenService implements ITokenService {
   }
 
   async rotate(userName: string | null): Promise<Output<number>> {
-    const { db, values } = this.storage;
+    const { db, dialect } = this.storage;
     const key = userName === null ? null : userKey(userName);
     const deleted = await db.transaction().execute(async (trx) => {
       // A refresh in flight would otherwise commit a successor this delete does not see, and it would live on.
-      await lockRefreshTokens(trx, values, key);
+      await lockRefreshTokens(trx, dialect, key);
       const sessions = trx.selectFrom('auth_session').select('session_id').$if(key !== null, (q) => q.where('user_key', '=', key!));
       return (await trx.deleteFrom('refresh_token').where('session_id', 'in', sessions).executeTakeFirst()).numDeletedRows;
     });

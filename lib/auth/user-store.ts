@@ -91,11 +91,11 @@ export class UserStore {
 
   /** Deletes the user (its login sessions and refresh tokens go with it) and remembers when, in one transaction. */
   async remove(userName: string): Promise<boolean> {
-    const { db, values } = this.storage;
+    const { db, dialect, values } = this.storage;
     const key = userKey(userName);
     return db.transaction().execute(async (trx) => {
       // The delete cascades to sessions, then their tokens: in a refresh's lock order, no deadlock with one in flight.
-      await lockRefreshTokens(trx, values, key);
+      await lockRefreshTokens(trx, dialect, key);
       const result = await trx.deleteFrom('app_user').where('user_key', '=', key).executeTakeFirst();
       if (result.numDeletedRows === 0n) return false;
       const removed = values.date(new Date());

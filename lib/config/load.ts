@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import convict from 'convict';
-import { type AppConfig, type SigningKeyConfig, environmentOnly, schema, signingKeyProperties } from './schema.js';
+import {
+  type AppConfig, type SigningKeyConfig, type StorageProviderSettings, environmentOnly, schema, signingKeyProperties, storageProviders,
+} from './schema.js';
 import { UntrustedKeysFile, developmentKeys, existingDevelopmentKeys } from './development-keys.js';
 import { secretVariable } from './secrets.js';
 
@@ -206,8 +208,9 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     config.RestAPI.PublicDocs = config.env !== 'production';
     c.set('RestAPI.PublicDocs', config.RestAPI.PublicDocs);
   }
-  if (config.Storage.Provider === 'postgres' && !config.Storage.Postgres.Url && !invalid('Storage:Provider')) {
-    problems.push('Storage:Postgres:Url: required when Storage:Provider is postgres (e.g. postgres://user@host:5432/db)');
+  const provider: StorageProviderSettings | undefined = storageProviders[config.Storage.Provider];
+  if (provider?.requires && !getPath(config as unknown as JsonObject, provider.requires.key) && !invalid('Storage:Provider')) {
+    problems.push(`${specKey(provider.requires.key)}: required when Storage:Provider is ${config.Storage.Provider} (e.g. ${provider.requires.example})`);
   }
   if (config.Storage.QueryTimeoutSeconds >= config.RestAPI.RequestTimeoutSeconds) {
     // The request would answer first and leave its query running until the query's own limit.
@@ -217,7 +220,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   // Missing secrets are reported with every other problem, unless a setting they depend on is itself invalid.
   const secrets = options.secrets !== false && !['env', 'Authentication:Variant', 'Authentication:Schemes:Bearer:ValidIssuer'].some(invalid);
   const developmentKeysFile = secrets ? ensureSecrets(config, problems, warnings, invalid, generated, options.writeNothing === true) : undefined;
-  const deployed = [config.Storage.Provider === 'postgres' && 'Storage:Provider is postgres', config.Cache.Redis.Url && 'Cache:Redis:Url is set'].filter(Boolean);
+  const deployed = [provider?.shared && `Storage:Provider is ${config.Storage.Provider}`, config.Cache.Redis.Url && 'Cache:Redis:Url is set'].filter(Boolean);
   if (config.env === 'development' && deployed.length) {
     // First, and in capitals: a deployment that forgot NODE_ENV runs with development's lenient defaults.
     warnings.unshift(`NOT PRODUCTION: NODE_ENV is ${env.NODE_ENV ? `'${env.NODE_ENV}'` : 'not set'}, yet ${deployed.join(' and ')}, as on a deployment. `

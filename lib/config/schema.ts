@@ -85,6 +85,23 @@ convict.addFormat({
   coerce: listCoerce,
 });
 
+/**
+ * The values of Storage:Provider, and what choosing one means for the configuration: the key it cannot do without
+ * (with an example value), and whether it is a store shared between machines, as on a deployment. How each opens is
+ * lib/storage/providers.ts's.
+ */
+export const storageProviders = {
+  sqlite: { shared: false },
+  postgres: { requires: { key: 'Storage.Postgres.Url', example: 'postgres://user@host:5432/db' }, shared: true },
+} satisfies Record<string, StorageProviderSettings>;
+
+export interface StorageProviderSettings {
+  /** The key (as a convict path) that must be set, and an example value for the message when it is not. */
+  readonly requires?: { readonly key: string; readonly example: string };
+  /** A store shared between machines: choosing it outside production earns the NOT PRODUCTION warning. */
+  readonly shared: boolean;
+}
+
 /** Every key of the spec. Names and nesting are the wire names: `RestAPI:Path` is `RestAPI.Path` here. */
 export const schema = {
   env: { doc: 'Environment: production, development or test (NODE_ENV).', format: ['production', 'development', 'test'], default: 'development' },
@@ -188,7 +205,7 @@ export const schema = {
     RefreshTokenPath: { doc: 'Where the client refreshes tokens.', format: String, default: 'auth/refresh' },
   },
   Storage: {
-    Provider: { doc: 'sqlite (embedded) or postgres.', format: ['sqlite', 'postgres'], default: 'sqlite' },
+    Provider: { doc: 'sqlite (embedded) or postgres.', format: Object.keys(storageProviders), default: 'sqlite' },
     SampleData: { doc: 'Fill an empty database with the sample data.', format: 'bool', default: true },
     QueryTimeoutSeconds: {
       doc: 'A read through the storage reader (list pages, counts) still running after this long is stopped and answers 503 Request_Timeout; '
@@ -243,6 +260,6 @@ export type AppConfig = Omit<Shape<typeof schema>, 'env' | 'Server' | 'RestAPI' 
   /** PublicDocs is settled by loadConfig: unset, it follows the environment. */
   RestAPI: Omit<Shape<typeof schema.RestAPI>, 'PublicDocs'> & { PublicDocs: boolean };
   Authentication: Shape<typeof schema.Authentication> & { Variant: 'A' | 'B' };
-  Storage: Shape<typeof schema.Storage> & { Provider: 'sqlite' | 'postgres' };
+  Storage: Shape<typeof schema.Storage> & { Provider: keyof typeof storageProviders };
   Log: { Level: 'debug' | 'info' | 'warn' | 'error' };
 };

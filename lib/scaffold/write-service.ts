@@ -52,7 +52,7 @@ function namesCreatedIn(files: string[], label: (file: string) => string, into: 
     for (const [, prefix] of text.matchAll(/create(?:Table|Index|ListIndex|FoldedIndex|KeyIndex)\(\s*`([A-Za-z0-9_]+)\$\{/g)) {
       if (!into.prefixes.has(prefix)) into.prefixes.set(prefix, label(file));
     }
-    // A trigram index is named after its table, which the `listIndexes(db, values, 'table', ...)` before it names.
+    // A trigram index is named after its table, which the `listIndexes(db, dialect, 'table', ...)` before it names.
     let table: string | undefined;
     for (const [, listTable, column] of text.matchAll(/listIndexes\(\s*\w+,\s*\w+,\s*'([A-Za-z0-9_]+)'|createFullTextIndex\(\s*'([A-Za-z0-9_]+)'/g)) {
       if (listTable) table = listTable;

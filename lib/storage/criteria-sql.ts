@@ -1,6 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { FieldCriterion } from '../validation/criteria.js';
-import type { SqlValues } from './sql-values.js';
+import type { StorageDialect } from './dialects/dialect.js';
 
 /** Sorts after every other character (U+10FFFF): a prefix followed by it bounds the texts that start with the prefix. */
 const LAST_CHARACTER = '\u{10FFFF}';
@@ -9,23 +9,17 @@ const LAST_CHARACTER = '\u{10FFFF}';
 const literal = (text: string) => text.replace(/[\\%_]/g, (c) => '\\' + c);
 
 /**
- * Text as SW compares it, and as the index that serves SW holds it (lib/storage/list-indexes.ts): lower case, and in
- * PostgreSQL in the "C" collation, where a prefix's range holds exactly the texts that start with it.
- */
-export const foldedText = (column: string, values: SqlValues): RawBuilder<string> =>
-  values.provider === 'postgres' ? sql`lower(${sql.ref(column)}) collate "C"` : sql`lower(${sql.ref(column)})`;
-
-/**
  * The SQL condition for one criterion, with bound values only. Negations include NULLs, so "status is not 5"
  * also lists orders without a status; text matches (CN, SW) ignore case.
  */
-export function criterionSql(column: string, criterion: FieldCriterion<unknown>, values: SqlValues): RawBuilder<SqlBool> {
+export function criterionSql(column: string, criterion: FieldCriterion<unknown>, dialect: StorageDialect): RawBuilder<SqlBool> {
   const col = sql.ref(column);
-  const bind = criterion.values.map((v) => (v instanceof Date ? values.date(v) : typeof v === 'boolean' ? values.bool(v) : v));
+  const bind = criterion.values.map((v) => (v instanceof Date ? dialect.date(v) : typeof v === 'boolean' ? dialect.bool(v) : v));
   const [a, b] = bind;
   const orNull = (condition: RawBuilder<unknown>) => sql<SqlBool>`(${condition} or ${col} is null)`;
   const like = (pattern: string) => sql<SqlBool>`lower(${col}) like lower(${pattern}) escape '\\'`;
-  const folded = foldedText(column, values);
+  // Text as SW compares it, and as the index that serves SW holds it (lib/storage/list-indexes.ts).
+  const folded = dialect.foldedText(column);
   // A prefix is also a range of the folded text, which an index on exactly that expression serves (LIKE with a bound
   // pattern cannot use one); the LIKE after it keeps the match exact.
   const startsWith = (prefix: string) =>

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { SqlValues } from './sql-values.js';
+import type { StorageDialect } from './dialects/dialect.js';
 
 /** One term of a list's order: a column and its direction. */
 export interface OrderTerm {
@@ -100,12 +100,12 @@ export function decodeCursor(text: string, fingerprint: string, terms: number, k
 /**
  * The rows after the cursor's row in the list's order (keyset paging): the first term's range, which an index on it
  * seeks to, then the exact "after" over every term. NULLs sort first in SQLite and last in PostgreSQL (ascending),
- * so where they fall in the walk depends on the provider and the direction.
+ * so where they fall in the walk depends on the dialect's `nullsFirst` and the direction.
  */
-export function afterCursor(terms: readonly OrderTerm[], after: readonly CursorValue[], values: SqlValues): RawBuilder<SqlBool> {
-  const bind = (v: Exclude<CursorValue, null>) => (typeof v === 'object' ? values.date(new Date(v.date)) : typeof v === 'boolean' ? values.bool(v) : v);
+export function afterCursor(terms: readonly OrderTerm[], after: readonly CursorValue[], dialect: StorageDialect): RawBuilder<SqlBool> {
+  const bind = (v: Exclude<CursorValue, null>) => (typeof v === 'object' ? dialect.date(new Date(v.date)) : typeof v === 'boolean' ? dialect.bool(v) : v);
   // A NOT NULL column has no NULLs to fall after the cursor's value: as if they came first.
-  const nullsFirst = (t: OrderTerm) => !t.nullable || (values.provider === 'sqlite') !== t.descending;
+  const nullsFirst = (t: OrderTerm) => !t.nullable || dialect.nullsFirst !== t.descending;
   const equal = (t: OrderTerm, v: CursorValue) => (v === null ? sql<SqlBool>`${sql.ref(t.ref)} is null` : sql<SqlBool>`${sql.ref(t.ref)} = ${bind(v)}`);
   const beyond = (t: OrderTerm, v: CursorValue, orEqual: boolean) => {
     const col = sql.ref(t.ref);

@@ -3,10 +3,9 @@ import { currentErrors } from '../envelope/request-scope.js';
 import type { FieldCriterion, ListOptions } from '../validation/criteria.js';
 import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
-import { fullTextMatch } from './list-indexes.js';
+import type { StorageDialect } from './dialects/dialect.js';
 import { cannotMatch } from './list-text-bounds.js';
 import { CURSOR_EDITED, CursorError, type CursorKeys, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
-import type { SqlValues } from './sql-values.js';
 import type { Storage } from './storage.js';
 
 /**
@@ -91,23 +90,23 @@ function selected(column: string) {
  * not one of this list's.
  */
 export function listSql<F extends string, R>(
-  def: ListDefinition<F>, criteria: ListCriteria<F>, values: SqlValues, take: number,
+  def: ListDefinition<F>, criteria: ListCriteria<F>, dialect: StorageDialect, take: number,
   window: PageWindow = { offset: criteria.skip ?? 0, limit: take + 1, fromEnd: false }, fullTextPage = false, cursorKeys?: CursorKeys,
 ): ListSql<R> {
   const fields = Object.keys(def.columns) as F[];
   const filters = fields.filter((name) => criteria[name]).map((name) => ({ name, criterion: criteria[name] as FieldCriterion<unknown> }));
-  const plain = filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, values));
-  const trigram = filters.flatMap(({ name, criterion }) => containsIndex(def, name, criterion, values));
+  const plain = filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, dialect));
+  const trigram = filters.flatMap(({ name, criterion }) => containsIndex(def, name, criterion, dialect));
   const indexed = [...plain, ...trigram];
   const conditions = fullTextPage ? indexed : plain;
   // A trigram index does its work before the query visits a row, where the main thread's budget cannot stop it
   // (lib/storage/sqlite-read-budget.ts): a query that reads one goes to the readers directly.
-  const countBudget = trigram.length ? [] : values.readBudget;
-  const keysBudget = fullTextPage ? countBudget : values.readBudget;
+  const countBudget = trigram.length ? [] : dialect.readBudget;
+  const keysBudget = fullTextPage ? countBudget : dialect.readBudget;
   const table = sql`${sql.table(def.table)} as ${sql.id(def.alias)}`;
   // The rows of a page are read in the page's order of keys: SQLite otherwise may walk a whole sort index to skip
-  // its sort of take + 1 rows. A CROSS JOIN fixes SQLite's join order; PostgreSQL's planner starts at the page itself.
-  const joinWord = (inOrder: boolean) => (inOrder && values.provider === 'sqlite' ? sql`cross join` : sql`join`);
+  // its sort of take + 1 rows (the dialect's joinInOrder).
+  const joinWord = (inOrder: boolean) => (inOrder ? dialect.joinInOrder : sql`join`);
   const joins = (aliases: Set<string>, inOrder = false) => sql.join((def.joins ?? []).filter((j) => aliases.has(j.alias))
     .map((j) => sql`${joinWord(inOrder)} ${sql.table(j.table)} as ${sql.id(j.alias)} on ${sql.ref(j.key)} = ${sql.ref(j.refers)}`), sql` `);
 
@@ -124,7 +123,7 @@ export function listSql<F extends string, R>(
   const orderBy = (reverse: boolean) => sql.join(terms.map((t) => sql`${sql.ref(t.ref)} ${t.descending !== reverse ? sql`desc` : sql`asc`}`));
 
   const fingerprint = listFingerprint(def.table, filters, sort);
-  const seek = criteria.cursor ? [afterCursor(terms, decodeCursor(criteria.cursor, fingerprint, terms.length, cursorKeys), values)] : [];
+  const seek = criteria.cursor ? [afterCursor(terms, decodeCursor(criteria.cursor, fingerprint, terms.length, cursorKeys), dialect)] : [];
   const where = (all: RawBuilder<SqlBool>[]) => (all.length ? sql`where ${sql.join(all, sql` and `)}` : sql``);
 
   const filterAliases = new Set(filters.map(({ name }) => aliasOf(def.columns[name])));
@@ -142,13 +141,13 @@ export function listSql<F extends string, R>(
   return { page, keys, count, fingerprint, terms: terms.length };
 }
 
-/** SQLite's trigram index for a CN on a full-text field (PostgreSQL's serves the LIKE itself); nothing otherwise. */
-function containsIndex<F extends string>(def: ListDefinition<F>, name: F, criterion: FieldCriterion<unknown>, values: SqlValues): RawBuilder<SqlBool>[] {
-  if (criterion.operator !== 'CN' || values.provider !== 'sqlite' || !def.fullText?.includes(name)) return [];
+/** The trigram index's condition for a CN on a full-text field, where the dialect reads it apart from the LIKE (SQLite); nothing otherwise. */
+function containsIndex<F extends string>(def: ListDefinition<F>, name: F, criterion: FieldCriterion<unknown>, dialect: StorageDialect): RawBuilder<SqlBool>[] {
+  if (criterion.operator !== 'CN' || !def.fullText?.includes(name)) return [];
   const column = def.columns[name];
   const alias = aliasOf(column);
   const owner = alias === def.alias ? { table: def.table, key: def.id } : def.joins?.find((j) => j.alias === alias);
-  const match = owner && fullTextMatch(owner.table, column.slice(alias.length + 1), owner.key, String(criterion.values[0]));
+  const match = owner && dialect.fullTextMatch(owner.table, column.slice(alias.length + 1), owner.key, String(criterion.values[0]));
   return match ? [match] : [];
 }
 
@@ -187,7 +186,7 @@ export function fromEnd(total: number, skip: number, take: number): PageWindow {
  * read do not change. A cursor that is not one of this list's is a 400 on `cursor`, and no rows.
  */
 export async function readListRows<F extends string, R>(
-  storage: Pick<Storage, 'reader' | 'values'>, def: ListDefinition<F>, criteria: ListCriteria<F>, { maxRows, cursorKeys }: ListLimits,
+  storage: Pick<Storage, 'reader' | 'dialect'>, def: ListDefinition<F>, criteria: ListCriteria<F>, { maxRows, cursorKeys }: ListLimits,
 ): Promise<{ rows: R[]; totalCount?: number; nextCursor?: string }> {
   const db = storage.reader;
   const take = Math.min(criteria.take ?? maxRows, maxRows);
@@ -200,7 +199,7 @@ export async function readListRows<F extends string, R>(
   };
   let query: ListSql<R & Record<string, unknown>>;
   try {
-    query = listSql(def, deep ? { ...criteria, getTotalCount: true } : criteria, storage.values, take, undefined, false, cursorKeys);
+    query = listSql(def, deep ? { ...criteria, getTotalCount: true } : criteria, storage.dialect, take, undefined, false, cursorKeys);
   } catch (err) {
     if (err instanceof CursorError) return refuseCursor(err.message);
     throw err;
@@ -210,11 +209,11 @@ export async function readListRows<F extends string, R>(
     return { rows: [], totalCount: criteria.getTotalCount ? 0 : undefined };
   }
   const tables = [def.table, ...(def.joins ?? []).map((j) => j.table)];
-  const total = query.count && (await exactCount(db, query.count, tables, storage.values.readBudget));
+  const total = query.count && (await exactCount(db, query.count, tables, storage.dialect.readBudget));
   const fromTheEnd = deep && total !== undefined && skip > total / 2;
   const fewMatches = total !== undefined && total <= FULL_TEXT_PAGE_MATCHES;
   if (fromTheEnd || fewMatches) {
-    query = listSql(def, criteria, storage.values, take, fromTheEnd ? fromEnd(total, skip, take) : undefined, fewMatches, cursorKeys);
+    query = listSql(def, criteria, storage.dialect, take, fromTheEnd ? fromEnd(total, skip, take) : undefined, fewMatches, cursorKeys);
   }
   let rows: (R & Record<string, unknown>)[];
   try {

@@ -1,11 +1,11 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
-import type { SqlValues } from './sql-values.js';
+import type { StorageDialect } from './dialects/dialect.js';
 import type { Storage } from './storage.js';
 
 /** What the store needs of a module (lib/modules.ts' ServiceModule has it): its name, schema history and sample data. */
 export interface SchemaModule {
   readonly name: string;
-  migrations?(values: SqlValues): Record<string, Migration>;
+  migrations?(dialect: StorageDialect): Record<string, Migration>;
   seed?(storage: Storage): Promise<string | undefined>;
 }
 
@@ -32,11 +32,11 @@ async function adoptLegacyHistory<DB>(db: Kysely<DB>, table: string, names: stri
 }
 
 /** Brings every module's schema up to date, module by module in the order given; answers `module/migration` for each applied. */
-export async function migrateModules<DB>(db: Kysely<DB>, values: SqlValues, modules: readonly SchemaModule[]): Promise<string[]> {
+export async function migrateModules<DB>(db: Kysely<DB>, dialect: StorageDialect, modules: readonly SchemaModule[]): Promise<string[]> {
   const applied: string[] = [];
   for (const module of modules) {
     if (!module.migrations) continue;
-    const migrations = module.migrations(values);
+    const migrations = module.migrations(dialect);
     const migrationTableName = historyTable(module.name);
     await adoptLegacyHistory(db, migrationTableName, Object.keys(migrations));
     const migrator = new Migrator({

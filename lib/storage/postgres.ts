@@ -1,9 +1,10 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { postgresDialect } from './dialects/postgres-dialect.js';
 import { faultEpisodes } from './fault-episodes.js';
 import { boundedPool } from './postgres-pool.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
-import { postgresValues } from './sql-values.js';
+import type { StorageProvider } from './storage-provider.js';
 import { StoreUnavailableError } from './store-faults.js';
 import type { Tables } from './tables.js';
 
@@ -46,7 +47,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
   return {
     db,
     reader,
-    values: postgresValues,
+    dialect: postgresDialect,
+    values: postgresDialect,
     async ping() {
       let timer: NodeJS.Timeout | undefined;
       const bound = new Promise<never>((_, reject) => {
@@ -79,3 +81,22 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
     },
   };
 }
+
+/** Storage:Provider postgres: the database at Storage:Postgres:Url, shared by every instance. */
+export const postgresProvider: StorageProvider = {
+  open: (config, { warn }) => openPostgres(config.Storage.Postgres.Url, { warn, queryTimeoutMs: config.Storage.QueryTimeoutSeconds * 1000 }),
+  /**
+   * The first query, made alone, so that a failure of it is the operator's to fix (server down, wrong host, database,
+   * user or password), told as such with the key to look at; the URL is shown without its password.
+   */
+  async reach(storage, config) {
+    try {
+      await storage.ping();
+    } catch (err) {
+      const { hostname, port, pathname, username } = new URL(config.Storage.Postgres.Url);
+      const where = `${username ? `${decodeURIComponent(username)}@` : ''}${hostname}:${port || 5432}${pathname}`;
+      throw new Error(`Storage:Postgres:Url: cannot use PostgreSQL at ${where} (${(err as Error).message}); `
+        + 'check that the server is running and reachable, and the URL\'s host, port, database, user and password');
+    }
+  },
+};

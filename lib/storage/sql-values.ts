@@ -1,9 +1,8 @@
 import type { RawBuilder, SqlBool } from 'kysely';
 import { withinBudget } from './sqlite-read-budget.js';
 
-/** Value conversions between JavaScript and one SQL provider. */
+/** Value conversions between JavaScript and one SQL provider (part of its dialect, lib/storage/dialects/). */
 export interface SqlValues {
-  readonly provider: 'sqlite' | 'postgres';
   /** Terms a reader query adds to its WHERE so that it may run on the main thread under a time budget (SQLite). */
   readonly readBudget: readonly RawBuilder<SqlBool>[];
   date(d: Date): string | Date;
@@ -35,7 +34,6 @@ export class StoredDate extends Date {
 }
 
 export const sqliteValues: SqlValues = {
-  provider: 'sqlite',
   readBudget: [withinBudget],
   // Fixed-width ISO text sorts and compares like the instant it names.
   date: (d) => d.toISOString(),
@@ -45,7 +43,6 @@ export const sqliteValues: SqlValues = {
 };
 
 export const postgresValues: SqlValues = {
-  provider: 'postgres',
   readBudget: [],
   date: (d) => d,
   bool: (b) => b,

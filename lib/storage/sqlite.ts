@@ -7,6 +7,7 @@ import {
   type SqliteDialectConfig, SqliteDriver, type TransactionSettings, sql,
 } from 'kysely';
 import { currentSignal } from '../envelope/request-scope.js';
+import { sqliteDialect } from './dialects/sqlite-dialect.js';
 import { keepDatabasePrivate } from './private-file.js';
 import { sqliteReaderKysely } from './reader-dialect.js';
 import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
@@ -14,7 +15,7 @@ import { SqliteReaderPool } from './sqlite-reader-pool.js';
 import { type FaultLog, StorageFaultWatch, storageFaultCode } from './sqlite-faults.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
-import { sqliteValues } from './sql-values.js';
+import type { StorageProvider } from './storage-provider.js';
 import type { Tables } from './tables.js';
 
 /** How long a query waits for another process's lock on the file before it fails (and the request answers 503). */
@@ -257,7 +258,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   return {
     db,
     reader,
-    values: sqliteValues,
+    dialect: sqliteDialect,
+    values: sqliteDialect,
     readNow,
     /**
      * Readiness: a write, committed, because `select 1` never touches the file and reads go on while every write fails
@@ -303,3 +305,11 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
     },
   };
 }
+
+/** Storage:Provider sqlite: the file at Storage:Sqlite:Path, with its reader processes. */
+export const sqliteProvider: StorageProvider = {
+  open: (config, { faultLog }) => openSqlite(config.Storage.Sqlite.Path, {
+    readers: config.Storage.Sqlite.ReadWorkers, queryTimeoutMs: config.Storage.QueryTimeoutSeconds * 1000,
+    mainThreadReadMs: config.Storage.Sqlite.MainThreadReadMilliseconds, faultLog,
+  }),
+};

@@ -1,4 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
+import type { StorageDialect } from './dialects/dialect.js';
 import type { SqlValues } from './sql-values.js';
 import type { Tables } from './tables.js';
 
@@ -6,10 +7,14 @@ export { DEFAULT_QUERY_TIMEOUT_MS } from '../config/schema.js';
 
 /**
  * What services need from a database, whichever provider holds it. Services write queries against `db`
- * (Kysely compiles them for the provider, always with bound parameters) and convert values with `values`.
+ * (Kysely compiles them for the provider, always with bound parameters) and convert values with `values`; SQL that
+ * differs between providers (schema, locks, text folding) asks `dialect`.
  */
 export interface Storage {
   readonly db: Kysely<Tables>;
+  /** What differs between providers, for code that builds SQL or a schema. */
+  readonly dialect: StorageDialect;
+  /** The dialect's conversions of dates and booleans (the same object as `dialect`), all that most services need. */
   readonly values: SqlValues;
   /**
    * For reads that may be slow (list pages, counts): they run off the event loop, so other requests are not held up,

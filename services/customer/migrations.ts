@@ -2,9 +2,9 @@
 // then changed by hand: the table already exists (the sales-order module's 0001-sales creates it for its orders), so
 // this module adapts it instead of creating it.
 import { type Kysely, type Migration, sql } from 'kysely';
+import type { StorageDialect } from '../../lib/storage/dialects/dialect.js';
 import { trackListChanges } from '../../lib/storage/list-changes.js';
 import { listIndexes } from '../../lib/storage/list-indexes.js';
-import type { SqlValues } from '../../lib/storage/sql-values.js';
 
 /** The unique index of account numbers (folded to lower case). */
 export const ACCOUNT_NUMBER_INDEX = 'ux_customer_account_number';
@@ -21,11 +21,12 @@ async function createIndexes(db: Kysely<unknown>) {
  * customer has only `name` required), and every record gets a revision for the concurrency check and a modified date.
  * Both defaults fill the rows that exist and the rows other modules' seed data inserts without naming them.
  */
-export function customerMigrations(values: SqlValues): Record<string, Migration> {
+export function customerMigrations(dialect: StorageDialect): Record<string, Migration> {
   return {
     '0001-customer': {
       async up(db: Kysely<unknown>) {
-        if (values.provider === 'postgres') {
+        if (dialect.altersColumnsInPlace) {
+          // PostgreSQL.
           await sql`alter table customer
             alter column account_number drop not null,
             alter column territory_id drop not null,
@@ -33,7 +34,7 @@ export function customerMigrations(values: SqlValues): Record<string, Migration>
             add column revision_number integer not null default 1,
             add column modified_date timestamptz not null default now()`.execute(db);
           // Ids written before the identity existed (sample data) must not be handed out again.
-          await sql`select setval(pg_get_serial_sequence('customer', 'customer_id'), coalesce(max(customer_id), 0) + 1, false) from customer`.execute(db);
+          await dialect.syncIdentity(db, 'customer', 'customer_id');
         } else {
           // SQLite cannot drop NOT NULL in place: the table is rebuilt, as its documentation prescribes, with foreign
           // keys off so that dropping the old table does not count the orders that refer to it. Kysely runs SQLite
@@ -74,7 +75,7 @@ export function customerMigrations(values: SqlValues): Record<string, Migration>
       // Lists read a page's keys from an index alone (lib/storage/list-query.ts): indexes end with the id, and the
       // text fields get folded ones for prefix filters (SW). Orders sorted by customer name walk (name, id) too.
       async up(db: Kysely<unknown>) {
-        const { createFoldedIndex, rekeyListIndex } = listIndexes(db, values, 'customer', 'customer_id');
+        const { createFoldedIndex, rekeyListIndex } = listIndexes(db, dialect, 'customer', 'customer_id');
         for (const column of ['name', 'account_number', 'territory_id']) await rekeyListIndex(`ix_customer_${column}`, column);
         for (const column of ['name', 'account_number']) await createFoldedIndex(`ix_customer_${column}_folded`, column);
       },
@@ -82,20 +83,20 @@ export function customerMigrations(values: SqlValues): Record<string, Migration>
     '0003-list-changes': {
       // Every write bumps the customers' change generation: exact counts are kept while it stands (lib/storage/count-cache.ts).
       async up(db: Kysely<unknown>) {
-        await trackListChanges(db, values, 'customer');
+        await trackListChanges(db, dialect, 'customer');
       },
     },
     '0004-key-index': {
       // A deep page with no filter walks an index of the id alone on SQLite instead of the rows (list-indexes.ts says
       // why PostgreSQL needs none).
       async up(db: Kysely<unknown>) {
-        await listIndexes(db, values, 'customer', 'customer_id').createKeyIndex('ix_customer_list_key');
+        await listIndexes(db, dialect, 'customer', 'customer_id').createKeyIndex('ix_customer_list_key');
       },
     },
     '0005-name-contains': {
       // name CN (customers, and orders by their customer's name) reads a trigram index instead of every customer.
       async up(db: Kysely<unknown>) {
-        await listIndexes(db, values, 'customer', 'customer_id').createFullTextIndex('name');
+        await listIndexes(db, dialect, 'customer', 'customer_id').createFullTextIndex('name');
       },
     },
     '0006-account-number-unique': {

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
+import type { StorageDialect } from '../../lib/storage/dialects/dialect.js';
 import { trackListChanges } from '../../lib/storage/list-changes.js';
 import { listIndexes } from '../../lib/storage/list-indexes.js';
-import type { SqlValues } from '../../lib/storage/sql-values.js';
 import type { SalesTables } from './sales-order-tables.js';
 import { insertReferenceData } from './sample-data.js';
 
@@ -9,11 +9,8 @@ import { insertReferenceData } from './sample-data.js';
  * The sales-order schema: reference tables, customers and orders. Column types differ by provider only where the
  * providers differ (identity, dates, booleans). Names are kept from when one history held every table.
  */
-export function salesOrderMigrations(values: SqlValues): Record<string, Migration> {
-  const { provider } = values;
-  const dateType = provider === 'sqlite' ? 'text' : 'timestamptz';
-  const boolType = provider === 'sqlite' ? 'integer' : 'boolean';
-  const numberType = provider === 'sqlite' ? 'real' : 'double precision';
+export function salesOrderMigrations(dialect: StorageDialect): Record<string, Migration> {
+  const { date: dateType, bool: boolType, number: numberType } = dialect.types;
   return {
     '0001-sales': {
       async up(db: Kysely<unknown>) {
@@ -41,8 +38,7 @@ export function salesOrderMigrations(values: SqlValues): Record<string, Migratio
           .addColumn('territory_id', 'integer', (c) => c.notNull().references('sales_territory.territory_id'))
           .execute();
         await db.schema.createTable('sales_order')
-          .addColumn('sales_order_id', 'integer', (c) =>
-            provider === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity())
+          .addColumn('sales_order_id', 'integer', (c) => dialect.identity(c))
           .addColumn('sales_order_number', 'varchar(25)', (c) => c.notNull())
           .addColumn('status', 'integer', (c) => c.notNull().references('sales_order_status.status_id'))
           .addColumn('order_date', dateType, (c) => c.notNull())
@@ -64,7 +60,7 @@ export function salesOrderMigrations(values: SqlValues): Record<string, Migratio
         }
         await db.schema.createIndex('ux_sales_order_number').on('sales_order').column('sales_order_number').unique().execute();
         // Reference data is part of the schema version: it commits or rolls back with the tables.
-        await insertReferenceData(db as Kysely<SalesTables>, values);
+        await insertReferenceData(db as Kysely<SalesTables>, dialect);
       },
       async down(db: Kysely<unknown>) {
         for (const table of ['sales_order', 'customer', 'sales_order_status', 'sales_person', 'sales_territory']) {
@@ -86,7 +82,7 @@ export function salesOrderMigrations(values: SqlValues): Record<string, Migratio
       // Lists read a page's keys from an index alone (lib/storage/list-query.ts): every sortable and filterable column
       // gets one ending with the id, and the order number a folded one for prefix filters (SW).
       async up(db: Kysely<unknown>) {
-        const { createFoldedIndex, createListIndex, rekeyListIndex } = listIndexes(db, values, 'sales_order', 'sales_order_id');
+        const { createFoldedIndex, createListIndex, rekeyListIndex } = listIndexes(db, dialect, 'sales_order', 'sales_order_id');
         for (const column of ['order_date', 'status', 'customer_id', 'territory_id', 'sales_person_id', 'total_due', 'due_date']) {
           await rekeyListIndex(`ix_sales_order_${column}`, column);
         }
@@ -101,8 +97,8 @@ export function salesOrderMigrations(values: SqlValues): Record<string, Migratio
       // Every write bumps the orders' change generation: exact counts are kept while it stands (lib/storage/count-cache.ts).
       // A count after a write reads the deduplicated status index (PostgreSQL), kept all-visible by autovacuum.
       async up(db: Kysely<unknown>) {
-        await trackListChanges(db, values, 'sales_order');
-        const { createCountIndex, vacuumSoon } = listIndexes(db, values, 'sales_order', 'sales_order_id');
+        await trackListChanges(db, dialect, 'sales_order');
+        const { createCountIndex, vacuumSoon } = listIndexes(db, dialect, 'sales_order', 'sales_order_id');
         await createCountIndex('ix_sales_order_status_count', 'status');
         await vacuumSoon();
       },
@@ -111,7 +107,7 @@ export function salesOrderMigrations(values: SqlValues): Record<string, Migratio
       // A deep page with no filter walks an index of the id alone on SQLite instead of the rows (list-indexes.ts says
       // why PostgreSQL needs none): at 90 % of a million orders, the last 108,000 keys.
       async up(db: Kysely<unknown>) {
-        await listIndexes(db, values, 'sales_order', 'sales_order_id').createKeyIndex('ix_sales_order_list_key');
+        await listIndexes(db, dialect, 'sales_order', 'sales_order_id').createKeyIndex('ix_sales_order_list_key');
       },
     },
   };

@@ -134,12 +134,10 @@ export async function seedSampleData(storage: Storage): Promise<number> {
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < customers.length; i += 500) await trx.insertInto('customer').values(customers.slice(i, i + 500)).execute();
     for (let i = 0; i < orders.length; i += 500) await trx.insertInto('sales_order').values(orders.slice(i, i + 500)).execute();
-    if (values.provider === 'postgres') {
-      // Explicit ids bypass the identity sequence; move it past them so new orders get fresh ids.
-      await sql`select setval(pg_get_serial_sequence('sales_order', 'sales_order_id'), (select max(sales_order_id) from sales_order))`.execute(trx);
-      // The same for customers once their id is an identity (the customer module's 0001-customer); NULL, a no-op, before.
-      await sql`select setval(pg_get_serial_sequence('customer', 'customer_id'), (select max(customer_id) from customer))`.execute(trx);
-    }
+    // Explicit ids may bypass the store's numbering; move it past them so new orders get fresh ids. The same for
+    // customers once their id is an identity (the customer module's 0001-customer); a no-op before.
+    await storage.dialect.syncIdentity(trx, 'sales_order', 'sales_order_id');
+    await storage.dialect.syncIdentity(trx, 'customer', 'customer_id');
   });
   // Fresh statistics: without them the planners guess a bulk-loaded table is tiny and pick slow plans
   // (PostgreSQL's list query went from 16 ms to under 1 ms).

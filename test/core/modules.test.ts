@@ -43,21 +43,21 @@ describe('service modules: migrations per module', () => {
   const modules = allModules(application.modules);
 
   it('records each module in a history of its own and applies nothing twice', async () => {
-    const applied = await migrateModules(storage.db, storage.values, modules);
+    const applied = await migrateModules(storage.db, storage.dialect, modules);
     expect(applied).to.deep.equal(['auth/0002-auth', 'auth/0004-ending-access', 'idempotency/0001-idempotency-key', 'sales-order/0001-sales', 'sales-order/0003-list-indexes', 'sales-order/0004-list-keys', 'sales-order/0005-list-changes', 'sales-order/0006-key-index', 'customer/0001-customer', 'customer/0002-list-keys', 'customer/0003-list-changes', 'customer/0004-key-index', 'customer/0005-name-contains', 'customer/0006-account-number-unique']);
     expect(await names(storage.db, historyTable('auth'))).to.deep.equal(['0002-auth', '0004-ending-access']);
     expect(await names(storage.db, historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index']);
-    expect(await migrateModules(storage.db, storage.values, modules)).to.deep.equal([]);
+    expect(await migrateModules(storage.db, storage.dialect, modules)).to.deep.equal([]);
   });
 
   it('a module added later gets its own migrations, and only those, applied', async () => {
-    await migrateModules(storage.db, storage.values, modules);
-    expect(await migrateModules(storage.db, storage.values, [...modules, notesModule])).to.deep.equal(['notes/0001-notes']);
+    await migrateModules(storage.db, storage.dialect, modules);
+    expect(await migrateModules(storage.db, storage.dialect, [...modules, notesModule])).to.deep.equal(['notes/0001-notes']);
     expect(await names(storage.db, historyTable('notes'))).to.deep.equal(['0001-notes']);
   });
 
   it('a database made with one history for every table keeps its data and is not migrated again', async () => {
-    await migrateModules(storage.db, storage.values, modules);
+    await migrateModules(storage.db, storage.dialect, modules);
     // Rebuild the layout of the releases before per-module histories: every name in kysely_migration.
     await sql`create table kysely_migration (name varchar(255) primary key, timestamp varchar(255) not null)`.execute(storage.db);
     for (const module of ['auth', 'sales-order']) {
@@ -65,7 +65,7 @@ describe('service modules: migrations per module', () => {
       await sql`drop table ${sql.table(historyTable(module))}`.execute(storage.db);
     }
     await sql`insert into sales_order_status (status_id, name, is_active) values (7, 'Kept', 1)`.execute(storage.db);
-    expect(await migrateModules(storage.db, storage.values, modules)).to.deep.equal([]);
+    expect(await migrateModules(storage.db, storage.dialect, modules)).to.deep.equal([]);
     expect(await names(storage.db, historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index']);
     const kept = await sql<{ name: string }>`select name from sales_order_status where status_id = 7`.execute(storage.db);
     expect(kept.rows).to.deep.equal([{ name: 'Kept' }]);

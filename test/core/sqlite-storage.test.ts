@@ -21,7 +21,7 @@ describe('embedded storage (SQLite)', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'restlayer-sqlite-'));
     storage = openSqlite(join(dir, 'store.db'));
-    await migrateModules(storage.db, storage.values, allModules(application.modules));
+    await migrateModules(storage.db, storage.dialect, allModules(application.modules));
     db = salesDb(storage);
   });
 

@@ -144,6 +144,19 @@ describe('restlayer config check (a real process)', function () {
     }
   });
 
+  it('postgres without Storage:Postgres:Url: exit 1 naming the key it needs; an unknown provider names Storage:Provider and its values', async () => {
+    const bare = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, Storage__Provider: 'postgres' }) });
+    expect(bare.code, bare.stderr).to.equal(1);
+    expect(problemLines(bare.stderr, 'Storage:Postgres:Url')).to.deep.equal(['  Storage:Postgres:Url: required when Storage:Provider is postgres (e.g. postgres://user@host:5432/db)']);
+    const unknown = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, Storage__Provider: 'mysql' }) });
+    expect(unknown.code, unknown.stderr).to.equal(1);
+    const named = problemLines(unknown.stderr, 'Storage:Provider');
+    expect(named, unknown.stderr).to.have.length(1);
+    expect(named[0]).to.include('sqlite').and.include('postgres').and.include('mysql');
+    expect(problemLines(unknown.stderr, 'Storage:Postgres:Url')).to.deep.equal([]);
+    expect(unknown.stderr).to.not.match(stackLine);
+  });
+
   it('exits 1 for a RESTLAYER_CONFIG file holding an unknown key or a secret', async () => {
     const dir = writeFiles(makeTempDir(), {
       'unknown.json': { RestAPI: { MaxRowz: 5 } },

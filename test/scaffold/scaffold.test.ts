@@ -11,7 +11,7 @@ import { itemRouteFile, listRouteFile } from '../../lib/scaffold/templates/route
 import { sqlServiceFile } from '../../lib/scaffold/templates/sql-service.js';
 import { type ListDefinition, listSql } from '../../lib/storage/list-query.js';
 import { openSqlite } from '../../lib/storage/sqlite.js';
-import type { SqlValues } from '../../lib/storage/sql-values.js';
+import type { StorageDialect } from '../../lib/storage/dialects/dialect.js';
 import { expectCliFailure, lines, stackLine } from '../support/cli-env.js';
 import { requireServices } from '../support/hooks.js';
 import { type CliResult, childEnv, projectRoot, runCli } from '../support/processes.js';
@@ -361,10 +361,10 @@ describe('restlayer new service: the scaffold', function () {
       if (build.code !== 0) this.skip();
       for (const [kebab, camel, table] of [['purchase-order', 'purchaseOrder', 'purchase_order'], ['memo', 'memo', 'memo']]) {
         const file = pathToFileURL(join(built, 'dist/services', kebab, 'migrations.js')).href;
-        const migrations = (await import(file) as Record<string, (values: SqlValues) => Record<string, Migration>>)[`${camel}Migrations`];
+        const migrations = (await import(file) as Record<string, (dialect: StorageDialect) => Record<string, Migration>>)[`${camel}Migrations`];
         const storage = openSqlite(':memory:');
         try {
-          for (const migration of Object.values(migrations(storage.values))) await migration.up(storage.db);
+          for (const migration of Object.values(migrations(storage.dialect))) await migration.up(storage.db);
           // The keys of a page past the middle, as lib/storage/list-query.ts reads them: from the end.
           const keys = sql.raw(`explain query plan select t.${table}_id as list_key from ${table} as t order by t.${table}_id desc limit 51 offset 1000`);
           const plan = (await keys.execute(storage.db)).rows.map((row) => (row as { detail: string }).detail);
@@ -373,7 +373,7 @@ describe('restlayer new service: the scaffold', function () {
           // The generated list definition as the generated service runs it: title (max=60) is in its fullText.
           const service = pathToFileURL(join(built, 'dist/services', kebab, `sql-${kebab}-service.js`)).href;
           const list = (await import(service) as Record<string, ListDefinition<'title'>>)[`${camel}List`];
-          const { count } = listSql(list, { title: { operator: 'CN', values: ['001'] }, getTotalCount: true }, storage.values, 50);
+          const { count } = listSql(list, { title: { operator: 'CN', values: ['001'] }, getTotalCount: true }, storage.dialect, 50);
           const compiled = count!.compile(storage.db);
           const counting = await storage.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
           const steps = counting.rows.map((row) => row.detail);

@@ -150,7 +150,7 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
       const criteria = parsed.value as ListCriteria<string>;
       const window = shape.fromEnd ? fromEnd(totals[shape.service], criteria.skip ?? 0, TAKE) : undefined;
       // The server's own cursor keys: its cursors are signed with them.
-      const built = listSql(definition, criteria, storage.values, TAKE, window, false, listLimits(server.config).cursorKeys);
+      const built = listSql(definition, criteria, storage.dialect, TAKE, window, false, listLimits(server.config).cursorKeys);
       const db = storage.db as unknown as Kysely<unknown>;
       for (const [part, sql] of Object.entries({ keys: built.keys, page: built.page, count: built.count })) {
         if (!sql) continue;

@@ -48,12 +48,9 @@ export async function growOrders(storage: Storage, orders: number, options: { cu
       from sales_order so cross join copy where so.sales_order_id <= ${sql.lit(orderSpan)}`.execute(db);
   }
   await growCustomers(db, options.customers ?? 0);
-  if (storage.values.provider === 'postgres') {
-    // Later inserts take ids after the copies.
-    await sql`select setval(pg_get_serial_sequence('sales_order', 'sales_order_id'), max(sales_order_id)) from sales_order`.execute(db);
-    await sql`select setval(pg_get_serial_sequence('customer', 'customer_id'), max(customer_id)) from customer`.execute(db);
-  }
-  // VACUUM also marks the pages all-visible, which PostgreSQL's index-only scans need (autovacuum would, later).
-  await sql.raw(storage.values.provider === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
+  // Later inserts take ids after the copies.
+  await storage.dialect.syncIdentity(db, 'sales_order', 'sales_order_id');
+  await storage.dialect.syncIdentity(db, 'customer', 'customer_id');
+  await storage.dialect.refreshStatistics(db);
   return scalar(db, sql`select count(*) as n from sales_order`);
 }

@@ -25,11 +25,11 @@ class SqlNoteService implements INoteService {
 
 export const noteModule = serviceModule({
   name: 'note',
-  migrations: (values) => ({
+  migrations: (dialect) => ({
     '0001-note': {
       async up(db: Kysely<unknown>) {
         await db.schema.createTable('note')
-          .addColumn('note_id', 'integer', (c) => (values.provider === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity()))
+          .addColumn('note_id', 'integer', (c) => dialect.identity(c))
           .addColumn('text', 'varchar(200)', (c) => c.notNull())
           .addColumn('author', 'varchar(100)', (c) => c.notNull())
           .execute();

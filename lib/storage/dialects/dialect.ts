@@ -1,0 +1,78 @@
+import type { ColumnDataType, ColumnDefinitionBuilder, Kysely, QueryExecutorProvider, RawBuilder, SqlBool } from 'kysely';
+import type { SqlValues } from '../sql-values.js';
+
+/**
+ * What differs between the SQL stores the layer runs on, in one object per provider (./sqlite-dialect.ts,
+ * ./postgres-dialect.ts), as a Kysely dialect holds what differs for its query compiler. Code that builds SQL or a
+ * schema asks the dialect (`storage.dialect`, or the `dialect` a module's migrations get), never which provider it
+ * is. A new provider is a new dialect, an opener whose Storage carries it, and one line in ../providers.ts;
+ * everything else is shared Kysely code.
+ */
+export interface StorageDialect extends SqlValues {
+  /** Column types of values the providers store differently (see lib/storage/tables.ts). */
+  readonly types: {
+    /** An instant: fixed-width ISO text in SQLite, timestamptz in PostgreSQL. */
+    readonly date: ColumnDataType;
+    /** 0/1 in SQLite, boolean in PostgreSQL. */
+    readonly bool: ColumnDataType;
+    /** A floating-point number. */
+    readonly number: ColumnDataType;
+  };
+  /** Makes `column` an integer primary key the store numbers itself (an autoincrement or identity column). */
+  identity(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /**
+   * Moves the numbering of `table`'s identity `column` past the largest id there (a no-op where the column is none,
+   * or where the store numbers from the largest id anyway): after rows were written with explicit ids.
+   */
+  syncIdentity(db: QueryExecutorProvider, table: string, column: string): Promise<void>;
+  /**
+   * Whether ALTER TABLE changes a column in place (drops NOT NULL, adds an identity); where it cannot (SQLite), a
+   * migration rebuilds the table as that store's documentation prescribes.
+   */
+  readonly altersColumnsInPlace: boolean;
+
+  /**
+   * Text as criterion SW compares it and the index that serves SW holds it: lower case, in a collation where a
+   * prefix's range holds exactly the texts that start with it.
+   */
+  foldedText(column: string): RawBuilder<string>;
+  /** Whether NULLs come before every value in an ascending order (SQLite) or after them (PostgreSQL). */
+  readonly nullsFirst: boolean;
+  /**
+   * The join of a page's rows to its keys that keeps the keys' order: SQLite's planner otherwise may walk a whole
+   * sort index (a CROSS JOIN fixes its join order); PostgreSQL's starts at the page itself with a plain join.
+   */
+  readonly joinInOrder: RawBuilder<unknown>;
+  /**
+   * Whether writers run side by side, so a transaction locks the rows it reads before it writes them (SELECT ... FOR
+   * UPDATE). SQLite runs one writer at a time: nothing to lock.
+   */
+  readonly locksRows: boolean;
+
+  /**
+   * Whether rows live in a b-tree ordered by the key (SQLite's rowid tables): every index then ends with the key by
+   * itself, an index of a column alone gains nothing for counts, and an offset walked on the table reads whole rows,
+   * so an index of the key alone pays. Otherwise (PostgreSQL's heap) an index names the key to serve a page's keys
+   * alone, may carry the column it folds (INCLUDE), and the primary key is the key's own index already.
+   */
+  readonly clusteredByKey: boolean;
+  /** Makes the store keep `table`'s statistics and visibility fresh for index-only reads (PostgreSQL's autovacuum). */
+  tuneForLists(db: Kysely<unknown>, table: string): Promise<void>;
+  /**
+   * After a bulk load, at once: the planner's statistics, and where index-only scans need it (PostgreSQL), the
+   * visibility map. Outside a transaction.
+   */
+  refreshStatistics(db: QueryExecutorProvider): Promise<void>;
+  /**
+   * Makes `table`'s writes raise its generation in the `changes` table (lib/storage/list-changes.ts), in the writer's
+   * own transaction.
+   */
+  trackChanges(db: Kysely<unknown>, changes: string, table: string): Promise<void>;
+  /** Makes an index that serves criterion CN (contains) on `table.column`, whose key column is `key`, where the store can. */
+  createFullTextIndex(db: Kysely<unknown>, table: string, column: string, key: string): Promise<void>;
+  /**
+   * The condition that `ref` (`alias.key` of `table`) is the key of a row whose `column` contains `text`, through the
+   * index of `createFullTextIndex`; undefined where the list's own LIKE is the way (the index serves it, or cannot).
+   */
+  fullTextMatch(table: string, column: string, ref: string, text: string): RawBuilder<SqlBool> | undefined;
+}

@@ -1,0 +1,64 @@
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { sqliteValues } from '../sql-values.js';
+import type { StorageDialect } from './dialect.js';
+
+/** The FTS5 table of `createFullTextIndex`. */
+const fullTextTable = (table: string, column: string) => sql.table(`${table}_${column}_fts`);
+
+/** The embedded store: one writer at a time, rowid tables, dates as ISO text and booleans as 0/1. */
+export const sqliteDialect: StorageDialect = {
+  ...sqliteValues,
+  types: { date: 'text', bool: 'integer', number: 'real' },
+  identity: (c) => c.primaryKey().autoIncrement(),
+  // An autoincrement column numbers from the largest id it has seen, explicit ones included.
+  syncIdentity: async () => {},
+  altersColumnsInPlace: false,
+  foldedText: (column) => sql`lower(${sql.ref(column)})`,
+  nullsFirst: true,
+  joinInOrder: sql`cross join`,
+  locksRows: false,
+  clusteredByKey: true,
+  tuneForLists: async () => {},
+  async refreshStatistics(db) {
+    await sql`analyze`.execute(db);
+  },
+
+  // One writer at a time: a write bumps the table's base row, per row written (SQLite's triggers run per row).
+  async trackChanges(db, changes, table) {
+    for (const event of ['insert', 'update', 'delete']) {
+      await sql`create trigger ${sql.id(`${table}_list_change_${event}`)} after ${sql.raw(event)} on ${sql.table(table)}
+        begin update ${sql.table(changes)} set generation = generation + 1 where table_name = ${sql.lit(table)}; end`.execute(db);
+    }
+  },
+
+  /**
+   * An FTS5 table with the trigram tokenizer over the column (external content, kept by triggers); the list asks it
+   * for the rowids (`fullTextMatch`).
+   */
+  async createFullTextIndex(db, table, column, key) {
+    const fts = fullTextTable(table, column);
+    const [t, c, k] = [sql.table(table), sql.ref(column), sql.ref(key)];
+    await sql`create virtual table ${fts} using fts5(${c}, content=${sql.lit(table)}, content_rowid=${sql.lit(key)}, tokenize='trigram')`.execute(db);
+    const name = (event: string) => sql.id(`${table}_${column}_fts_${event}`);
+    await sql`create trigger ${name('insert')} after insert on ${t} begin
+      insert into ${fts} (rowid, ${c}) values (new.${k}, new.${c}); end`.execute(db);
+    await sql`create trigger ${name('delete')} after delete on ${t} begin
+      insert into ${fts} (${fts}, rowid, ${c}) values ('delete', old.${k}, old.${c}); end`.execute(db);
+    await sql`create trigger ${name('update')} after update of ${c}, ${k} on ${t} begin
+      insert into ${fts} (${fts}, rowid, ${c}) values ('delete', old.${k}, old.${c});
+      insert into ${fts} (rowid, ${c}) values (new.${k}, new.${c}); end`.execute(db);
+    await sql`insert into ${fts} (${fts}) values ('rebuild')`.execute(db);
+  },
+
+  /**
+   * The rowids the trigram index finds, or undefined where it cannot: a text under three characters has no trigram,
+   * and FTS5's LIKE takes no ESCAPE, so a text with LIKE's own characters in it is left to the plain LIKE. The index
+   * folds case as the LIKE does (and more, beyond ASCII), so the list keeps its LIKE after it and the rows come out
+   * the same, only found through the index.
+   */
+  fullTextMatch(table, column, ref, text): RawBuilder<SqlBool> | undefined {
+    if ([...text].length < 3 || /[\\%_]/.test(text)) return undefined;
+    const fts = fullTextTable(table, column);
+    return sql<SqlBool>`${sql.ref(ref)} in (select rowid from ${fts} where ${sql.ref(column)} like ${`%${text}%`})`;
+  },
+};
