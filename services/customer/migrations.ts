@@ -26,7 +26,7 @@ export function customerMigrations(dialect: StorageDialect): Record<string, Migr
     '0001-customer': {
       async up(db: Kysely<unknown>) {
         if (dialect.altersColumnsInPlace) {
-          // PostgreSQL.
+          // In place (PostgreSQL).
           await sql`alter table customer
             alter column account_number drop not null,
             alter column territory_id drop not null,
