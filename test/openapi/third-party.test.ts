@@ -12,7 +12,7 @@ const CLIENT = `import type { paths } from './api.js';
 
 type ListAnswer = paths['/sales-order']['get']['responses']['200']['content']['application/json'];
 type Item = NonNullable<ListAnswer['result']>[number];
-type Read = NonNullable<paths['/sales-order/{_salesOrderId}']['get']['responses']['200']['content']['application/json']['result']>;
+type Read = NonNullable<paths['/sales-order/{salesOrderId}']['get']['responses']['200']['content']['application/json']['result']>;
 
 export function describe(answer: ListAnswer, one: Read): string {
   const item: Item = answer.result![0];
