@@ -41,7 +41,7 @@ export function nearestPackageJson(dir: string): PackageJson | undefined {
 }
 
 /** The settings RestAPI:Title, Version and Description, each falling back to the application's package.json. */
-export function apiInfo(config: Pick<AppConfig, 'RestAPI'>, dir = process.cwd()): ApiInfo {
+export function apiInfo(config: { RestAPI: Pick<AppConfig['RestAPI'], 'Title' | 'Version' | 'Description'> }, dir = process.cwd()): ApiInfo {
   const found = nearestPackageJson(dir) ?? {};
   const info: ApiInfo = {
     title: text(config.RestAPI.Title) ?? text(found.name) ?? UNNAMED_API.title,

@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'chai';
 import { array, optional } from 'superstruct';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../lib/config/load.js';
 import { type OpenApiOptions, buildOpenApi, documentedPath, openApiOptions } from '../../lib/openapi/document.js';
@@ -395,6 +396,41 @@ describe('OpenAPI 3.1 document', () => {
       const invalid = await runCli(['openapi'], { env: childEnv({ RestAPI__Path: 'no-slash' }) });
       expect(invalid.code).to.equal(1);
       expect(invalid.stderr).to.match(/RestAPI:Path/);
+    });
+  });
+
+  describe("info: the application's name, version and description, never the layer's", () => {
+    it("restlayer openapi run in a team's project names the API from that project's package.json", async () => {
+      const project = makeTempDir('restlayer-invoicing-');
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'invoicing', version: '2.3.4', description: 'Invoices and their lines.', license: 'Apache-2.0', dependencies: { restlayer: '*' } }));
+      const nested = join(project, 'src', 'routes');
+      mkdirSync(nested, { recursive: true });
+      for (const cwd of [project, nested]) {
+        const printed = await runCli(['openapi'], { cwd, env: childEnv({}) });
+        expect(printed.code, printed.stderr).to.equal(0);
+        expect(JSON.parse(printed.stdout).info, cwd).to.deep.equal({
+          title: 'invoicing', version: '2.3.4', description: 'Invoices and their lines.', license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+        });
+      }
+      // The settings win over package.json, each on its own.
+      const set = await runCli(['openapi'], { cwd: project, env: childEnv({ RestAPI__Title: 'Invoicing API', RestAPI__Version: '3.0.0-beta.1' }) });
+      expect(JSON.parse(set.stdout).info).to.deep.include({ title: 'Invoicing API', version: '3.0.0-beta.1', description: 'Invoices and their lines.' });
+    });
+
+    it('a server serves the info of RestAPI:Title, Version and Description; with neither settings nor package.json a neutral name', async () => {
+      const server = await startTestServer({ config: { RestAPI: { Title: 'Orders', Version: '7.1.0', Description: 'The order desk.' } }, sampleData: false, logLevel: 'error' });
+      try {
+        const reply = await server.call('/openapi.json', { token: null });
+        expect(reply.body.result.info).to.deep.include({ title: 'Orders', version: '7.1.0', description: 'The order desk.' });
+        await expectValid(reply.body.result);
+      } finally {
+        await server.stop();
+      }
+      const empty = makeTempDir('restlayer-unnamed-');
+      const settings = { RestAPI: { Title: '', Version: '', Description: '' } };
+      expect(apiInfo(settings, empty)).to.deep.equal(UNNAMED_API);
+      writeFileSync(join(empty, 'package.json'), '{ not json');
+      expect(apiInfo(settings, empty)).to.deep.equal(UNNAMED_API);
     });
   });
 
