@@ -104,6 +104,10 @@ export const documentedPath = (path: string) => path.replace(/:([\w$]+)/g, (_, n
  */
 const creates = (verb: Verb, route: Route) => verb === 'POST' && /\.create$/.test(route.operation ?? '');
 
+/** OpenAPI's license object: `identifier` only for an SPDX expression (`MIT`, `(MIT OR Apache-2.0)`), not `UNLICENSED` or a text. */
+const licenseOf = (license: string) =>
+  /^\(?[A-Za-z0-9.+-]+( (AND|OR|WITH) [A-Za-z0-9.+-]+)*\)?$/.test(license) && license !== 'UNLICENSED' ? { name: license, identifier: license } : { name: license };
+
 const unsafe = new Set<Verb>(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The reusable response (components.responses) of each status a route declares in `answers`. */
@@ -233,7 +237,7 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
       title: options.info.title,
       version: options.info.version,
       ...(options.info.description ? { description: options.info.description } : {}),
-      ...(options.info.license ? { license: { name: options.info.license, identifier: options.info.license } } : {}),
+      ...(options.info.license ? { license: licenseOf(options.info.license) } : {}),
     },
     servers: [{ url: options.prefix || '/' }],
     security: secured,

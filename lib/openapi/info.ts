@@ -7,7 +7,7 @@ export interface ApiInfo {
   title: string;
   version: string;
   description?: string;
-  /** An SPDX identifier, from the application's package.json. */
+  /** The application's package.json `license`: an SPDX expression, or a text such as `SEE LICENSE IN ...`. */
   license?: string;
 }
 
@@ -28,7 +28,7 @@ const text = (value: unknown) => (typeof value === 'string' && value.trim() ? va
  * restlayer serve`, `node dist/app.js` in the project folder). restlayer's package.json inside node_modules is never
  * above a project's folder, so a dependent project is never named after the layer.
  */
-export function nearestPackageJson(dir: string): PackageJson | undefined {
+function nearestPackageJson(dir: string): PackageJson | undefined {
   for (let at = dir; ; at = dirname(at)) {
     try {
       return JSON.parse(readFileSync(join(at, 'package.json'), 'utf8')) as PackageJson;

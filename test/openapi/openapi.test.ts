@@ -431,6 +431,10 @@ describe('OpenAPI 3.1 document', () => {
       expect(apiInfo(settings, empty)).to.deep.equal(UNNAMED_API);
       writeFileSync(join(empty, 'package.json'), '{ not json');
       expect(apiInfo(settings, empty)).to.deep.equal(UNNAMED_API);
+      // A license that is no SPDX expression is named, without the identifier OpenAPI reserves for SPDX.
+      const text = buildOpenApi(routes, { ...variants[0], info: { ...info, license: 'SEE LICENSE IN LICENSE.txt' } }) as Doc;
+      expect(text.info).to.deep.include({ license: { name: 'SEE LICENSE IN LICENSE.txt' } });
+      await expectValid(text);
     });
   });
 
