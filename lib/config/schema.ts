@@ -143,6 +143,9 @@ export const schema = {
       format: 'positive', default: 30,
     },
     IdempotencyKeepSeconds: { doc: 'How long the answer of a POST sent with an Idempotency-Key is kept and answered again to repeats of it.', format: 'positive', default: 86400 },
+    Title: { doc: "The API's name in its OpenAPI description (info.title); empty: the name in the application's package.json.", format: String, default: '' },
+    Version: { doc: "The API's version in its OpenAPI description (info.version); empty: the version in the application's package.json.", format: String, default: '' },
+    Description: { doc: "The OpenAPI description's info.description; empty: the description in the application's package.json.", format: String, default: '' },
     PublicDocs: {
       doc: 'Serve the API description (/openapi.json, /docs) to anonymous callers; false: only to authenticated ones. '
         + 'Unset: true outside production, false in production.',

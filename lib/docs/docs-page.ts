@@ -24,14 +24,14 @@ type DocsMiddleware = Middleware<AppState, AppExtensions>;
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function pageHtml(prefix: string, assets: ReadonlyMap<string, DocsAsset>): string {
+function pageHtml(prefix: string, title: string, assets: ReadonlyMap<string, DocsAsset>): string {
   const url = (name: string) => escapeHtml(`${prefix}/docs/assets/${assets.get(name)!.hash}/${name}`);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>restlayer API reference</title>
+<title>${escapeHtml(title)} API reference</title>
 <link rel="stylesheet" href="${url('swagger-ui.css')}">
 <link rel="icon" type="image/png" href="${url('favicon-32x32.png')}">
 </head>
@@ -67,7 +67,7 @@ export function registerDocs(router: Router<AppState, AppExtensions>, prefix: st
   let page: { html: string; etag: string } | undefined;
   router.get('/docs', ...gate, (ctx) => {
     if (!page) {
-      const html = pageHtml(prefix, docsAssets());
+      const html = pageHtml(prefix, servedDocument(ctx.server).title, docsAssets());
       page = { html, etag: strongETag(html) };
     }
     sendRevalidated(ctx, 'text/html; charset=utf-8', page.html, page.etag, gate.length > 0);

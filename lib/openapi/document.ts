@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { SESSION_COOKIE } from '../http/auth/cookie-sessions.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Verb } from '../http-verbs.js';
 import { type ExtraStatus, type LoadedRoute, type Route } from '../routing/route.js';
 import { type RouteAccess, routeAccess } from '../routing/route-access.js';
 import { type AnyFieldSpec, CriteriaSchema, OPERATORS, type Operator, arityOf } from '../validation/criteria.js';
-import { type JsonSchema, isOptional, structSchema } from './struct-schema.js';
+import { type ApiInfo, apiInfo } from './info.js';
+import { DATE_SCHEMA, type JsonSchema, isOptional, structSchema } from './struct-schema.js';
 
 export interface OpenApiOptions {
   /** `Authentication:Variant`: only that variant's routes exist. */
@@ -16,20 +16,16 @@ export interface OpenApiOptions {
   maxRows: number;
   /** `RestAPI:PublicDocs`: whether the documentation routes are anonymous. */
   publicDocs: boolean;
+  /** The application's name, version and description (lib/openapi/info.ts). */
+  info: ApiInfo;
 }
 
 export function openApiOptions(config: Pick<AppConfig, 'Authentication' | 'RestAPI'>): OpenApiOptions {
-  return { variant: config.Authentication.Variant, prefix: config.RestAPI.Path, maxRows: config.RestAPI.MaxRows, publicDocs: config.RestAPI.PublicDocs };
+  return {
+    variant: config.Authentication.Variant, prefix: config.RestAPI.Path, maxRows: config.RestAPI.MaxRows, publicDocs: config.RestAPI.PublicDocs,
+    info: apiInfo(config),
+  };
 }
-
-const packageInfo = (() => {
-  try {
-    const { version, license } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string; license?: string };
-    return { version: version ?? '0.0.0', license: license ?? 'MIT' };
-  } catch {
-    return { version: '0.0.0', license: 'MIT' };
-  }
-})();
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -37,7 +33,7 @@ const typeSchema: Record<AnyFieldSpec['type'], JsonSchema> = {
   string: { type: 'string' },
   integer: { type: 'integer' },
   number: { type: 'number' },
-  date: { type: 'string', format: 'date-time' },
+  date: DATE_SCHEMA.input,
   boolean: { type: 'boolean' },
 };
 const sampleText: Record<AnyFieldSpec['type'], string> = { string: 'a', integer: '1', number: '1', date: '2024-01-01', boolean: 'true' };
@@ -93,6 +89,25 @@ function criteriaParameters(criteria: CriteriaSchema<Record<string, AnyFieldSpec
   return parameters;
 }
 
+/**
+ * The name a path parameter has in the document: `[_salesOrderId]` route files name it `_salesOrderId` (the underscore
+ * keeps it apart from a body property), but generators that rename a leading underscore in the function and not in
+ * the URL template then build broken URLs; the name is only a placeholder, so the URL the server serves is the same.
+ */
+export const documentedParam = (name: string) => name.replace(/^_+/, '');
+
+/** A koa-router path (`/sales-order/:_salesOrderId`) as an OpenAPI path template (`/sales-order/{salesOrderId}`). */
+export const documentedPath = (path: string) => path.replace(/:([\w$]+)/g, (_, name: string) => `{${documentedParam(name)}}`);
+
+/**
+ * Whether a route answers 201 on success: a POST whose operation is a create (`<Service>.create`, as every service of
+ * the sample and of `restlayer new service` names it) calls `created()`, which sets 201 and Location.
+ */
+const creates = (verb: Verb, route: Route) => verb === 'POST' && /\.create$/.test(route.operation ?? '');
+
+/** OpenAPI's license object: `identifier` only for an SPDX expression (`MIT`, `(MIT OR Apache-2.0)`), not `UNLICENSED` or a text. */
+const licenseOf = (license: string) =>
+  /^\(?[A-Za-z0-9.+-]+( (AND|OR|WITH) [A-Za-z0-9.+-]+)*\)?$/.test(license) && license !== 'UNLICENSED' ? { name: license, identifier: license } : { name: license };
 
 /** The reusable response (components.responses) of each status a route declares in `answers`. */
 const extraResponses: Record<ExtraStatus, string> = {
@@ -121,7 +136,7 @@ function operation(path: string, verb: Verb, route: Route, access: RouteAccess, 
   const parameters: JsonSchema[] = [];
   if (route.params) {
     for (const [name, struct] of Object.entries((route.params as { schema: Record<string, never> }).schema)) {
-      parameters.push({ name, in: 'path', required: true, schema: structSchema(struct) });
+      parameters.push({ name: documentedParam(name), in: 'path', required: true, schema: structSchema(struct, 'input') });
     }
   }
   const list = route.query instanceof CriteriaSchema;
@@ -133,7 +148,7 @@ function operation(path: string, verb: Verb, route: Route, access: RouteAccess, 
   if (keyed) parameters.push(ref('parameters', 'IdempotencyKey'));
   if (parameters.length) op.parameters = parameters;
   if (route.body) {
-    const schema = structSchema(route.body);
+    const schema = structSchema(route.body, 'input');
     op.requestBody = {
       required: !isOptional(route.body),
       description: 'Property names match case-insensitively; unknown properties are refused.',
@@ -150,10 +165,9 @@ function operation(path: string, verb: Verb, route: Route, access: RouteAccess, 
   const headers: JsonSchema = { 'X-Request-Id': ref('headers', 'RequestId') };
   if (answers.has(304)) headers.ETag = ref('headers', 'ETag');
   const content = { 'application/json': { schema: successSchema(resultName, list) } };
-  const success = verb === 'POST'
-    ? { '2XX': { description: 'Success: 200, or 201 with a Location header when the operation created something.', headers: { ...headers, Location: { description: 'Where the created resource is, for 201.', schema: { type: 'string' } } }, content } }
+  const responses: JsonSchema = creates(verb, route)
+    ? { '201': { description: 'Created: the envelope with the result; Location names the new resource.', headers: { ...headers, Location: ref('headers', 'Location') }, content } }
     : { '200': { description: 'Success: the envelope with the result.', headers, content } };
-  const responses: JsonSchema = { ...success };
   if (answers.has(304)) responses['304'] = ref('responses', extraResponses[304]);
   // Every operation: a query parameter it does not take is refused too.
   responses['400'] = ref('responses', 'InvalidInput');
@@ -195,10 +209,12 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
   for (const { path, verb, route } of routes) {
     const access = routeAccess(route, verb, options);
     if (!access.served) continue;
-    const openPath = path.replace(/:([\w$]+)/g, '{$1}');
-    (paths[openPath] ??= {})[verb.toLowerCase()] = operation(path, verb, route, access, options, secured, results);
+    (paths[documentedPath(path)] ??= {})[verb.toLowerCase()] = operation(path, verb, route, access, options, secured, results);
   }
-  const envelope = (description: string) => ({ description, headers: { 'X-Request-Id': ref('headers', 'RequestId') }, content: { 'application/json': { schema: ref('schemas', 'Envelope') } } });
+  // Every header below that a response names is one the server always sends with it (`required`), so contract
+  // tools can check it; Retry-After on an Idempotency-Key conflict is the exception (only Request_InProgress has it).
+  const requestId = { 'X-Request-Id': ref('headers', 'RequestId') };
+  const envelope = (description: string) => ({ description, headers: requestId, content: { 'application/json': { schema: ref('schemas', 'Envelope') } } });
   const securitySchemes: JsonSchema = {
     bearer: {
       type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
@@ -218,10 +234,10 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
   return {
     openapi: '3.1.0',
     info: {
-      title: 'restlayer',
-      version: packageInfo.version,
-      license: { name: packageInfo.license, identifier: packageInfo.license },
-      description: 'Every answer, success or failure, is the envelope { result?, messages[], totalCount? }; the HTTP status follows the messages.',
+      title: options.info.title,
+      version: options.info.version,
+      ...(options.info.description ? { description: options.info.description } : {}),
+      ...(options.info.license ? { license: licenseOf(options.info.license) } : {}),
     },
     servers: [{ url: options.prefix || '/' }],
     security: secured,
@@ -241,6 +257,7 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
           },
         },
         Envelope: {
+          description: 'Every answer, success or failure, is this envelope; the HTTP status follows the messages.',
           type: 'object',
           required: ['messages'],
           additionalProperties: false,
@@ -263,34 +280,36 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
         },
       },
       headers: {
-        RequestId: { description: 'The request id (echoed when the caller sent a valid one); server logs carry it.', schema: { type: 'string' } },
-        ETag: { description: 'The version of the answer; send it as If-None-Match to get 304 while it is current.', schema: { type: 'string' } },
-        RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
+        RequestId: { description: 'The request id (echoed when the caller sent a valid one); server logs carry it.', required: true, schema: { type: 'string' } },
+        ETag: { description: 'The version of the answer; send it as If-None-Match to get 304 while it is current.', required: true, schema: { type: 'string' } },
+        Location: { description: 'The path of the created resource, below the API prefix.', required: true, schema: { type: 'string' } },
+        WWWAuthenticate: { description: 'The Bearer challenge (with error="invalid_token" when a token was refused).', required: true, schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 0 } },
       },
       responses: {
         InvalidInput: envelope('Invalid input: one Validation message per problem, each with its property (a query parameter the operation does not take is one).'),
         Unauthenticated: {
           ...envelope('No valid credentials: Security_Unauthenticated, Security_TokenExpired or Security_TokenInvalid.'),
-          headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'WWW-Authenticate': { schema: { type: 'string' } } },
+          headers: { ...requestId, 'WWW-Authenticate': ref('headers', 'WWWAuthenticate') },
         },
         Forbidden: envelope('Security_Forbidden (a role is missing) or Security_CsrfRejected (a cookie-authenticated change from another origin).'),
         NotModified: {
           description: 'Not modified: the ETag still matches If-None-Match; no body.',
-          headers: { 'X-Request-Id': ref('headers', 'RequestId'), ETag: ref('headers', 'ETag') },
+          headers: { ...requestId, ETag: ref('headers', 'ETag') },
         },
         CredentialsRefused: envelope('The credentials were refused: Login_InvalidCredentials (a login; the same whether or not the user exists), Security_InvalidAccessToken or Security_InvalidRefreshToken (a refresh).'),
         NotFound: envelope('Entity_NotFound (or LookupTable_NotFound): what the path names does not exist.'),
         Conflict: envelope('Entity_Concurrency: the revisionNumber sent is stale, nothing was written; or Entity_InUse: other records still reference it, nothing was deleted.'),
         Throttled: {
           ...envelope('Request_Throttled: too many attempts, or too many logins being checked at once; wait Retry-After seconds.'),
-          headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'Retry-After': ref('headers', 'RetryAfter') },
+          headers: { ...requestId, 'Retry-After': ref('headers', 'RetryAfter') },
         },
         Unavailable: envelope('Health_NotReady: a store the server needs is unreachable.'),
         IdempotencyConflict: {
           ...envelope('Request_InProgress: the first request with this Idempotency-Key is still running, retry after Retry-After seconds; '
             + 'or Request_IdempotencyOutcomeUnknown: it ended without a known outcome (check, then use a new key). '
             + 'A 409 the operation itself answers (Entity_Concurrency, Entity_Duplicate) is answered again to repeats.'),
-          headers: { 'X-Request-Id': ref('headers', 'RequestId'), 'Retry-After': ref('headers', 'RetryAfter') },
+          headers: { ...requestId, 'Retry-After': { description: 'With Request_InProgress: seconds to wait before asking again.', schema: { type: 'integer', minimum: 0 } } },
         },
         IdempotencyMismatch: envelope('Request_IdempotencyMismatch: this Idempotency-Key was used on this path with a different body; nothing was written.'),
         TooLarge: envelope('Request_TooLarge: the body is over RestAPI:MaxBodyBytes (RestAPI:MaxAnonymousBodyBytes on anonymous routes).'),

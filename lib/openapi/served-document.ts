@@ -5,6 +5,8 @@ import { buildOpenApi, openApiOptions } from './document.js';
 export interface ServedDocument {
   document: object;
   etag: string;
+  /** The application's name (info.title), for the reference page's title. */
+  title: string;
 }
 
 /** Built once per server, from the very routes and configuration it runs with. */
@@ -14,8 +16,9 @@ const built = new WeakMap<ServerDescription, ServedDocument>();
 export function servedDocument(server: ServerDescription): ServedDocument {
   let entry = built.get(server);
   if (!entry) {
-    const document = buildOpenApi([...server.routes], openApiOptions(server.config));
-    entry = { document, etag: strongETag(JSON.stringify(document)) };
+    const options = openApiOptions(server.config);
+    const document = buildOpenApi([...server.routes], options);
+    entry = { document, title: options.info.title, etag: strongETag(JSON.stringify(document)) };
     built.set(server, entry);
   }
   return entry;

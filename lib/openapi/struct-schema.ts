@@ -1,4 +1,5 @@
 import { type Struct, array, is, string, type, validate } from 'superstruct';
+import { ISO_DATE } from '../validation/fields.js';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = { [key: string]: unknown };
@@ -14,6 +15,22 @@ function failure(struct: AnyStruct, value: unknown): { code?: string; message: s
   return error?.failures()[0] as { code?: string; message: string } | undefined;
 }
 
+/**
+ * Which side of the wire a schema describes. The server reads more date forms than it writes: `format: date-time`
+ * (RFC 3339) demands a time and an offset, so validators built from it would refuse `2024-01-01`, which the server
+ * takes. Inputs are declared by the pattern the server itself parses with (every validator honours `pattern`; many
+ * ignore `format`); outputs, always written as `toISOString()`, stay `date-time`.
+ */
+export type Direction = 'input' | 'output';
+
+export const DATE_SCHEMA: Record<Direction, JsonSchema> = {
+  input: {
+    type: 'string', pattern: ISO_DATE.source, examples: ['2024-01-01', '2024-01-01T14:30', '2024-01-01T14:30:00.000+02:00'],
+    description: 'ISO 8601. A date without a time is midnight UTC; a time without an offset is UTC.',
+  },
+  output: { type: 'string', format: 'date-time' },
+};
+
 const accepts = (struct: AnyStruct, value: unknown) => is(value, struct);
 
 /**
@@ -22,7 +39,7 @@ const accepts = (struct: AnyStruct, value: unknown) => is(value, struct);
  * 9007199254740991.", "must be at most 25 characters long.", "must be one of A, B."). Probing the real validator means
  * the document can never claim a limit the server does not apply.
  */
-function leafSchema(struct: AnyStruct): JsonSchema | undefined {
+function leafSchema(struct: AnyStruct, direction: Direction): JsonSchema | undefined {
   switch (struct.type) {
     case 'integer': {
       const schema: JsonSchema = { type: 'integer' };
@@ -45,7 +62,7 @@ function leafSchema(struct: AnyStruct): JsonSchema | undefined {
     case 'boolean':
       return { type: 'boolean' };
     case 'date':
-      return { type: 'string', format: 'date-time', description: 'ISO 8601. A date without a time is midnight UTC; a time without an offset is UTC.' };
+      return { ...DATE_SCHEMA[direction] };
     case 'text': {
       const schema: JsonSchema = { type: 'string' };
       const short = failure(struct, '');
@@ -81,13 +98,13 @@ export function isOptional(struct: AnyStruct): boolean {
  * `array`, and the wrappers `optional` (not required) and `maybe` (optional and nullable). superstruct keeps the
  * inner type's name on `optional`/`nullable`, so those are recognised by what the struct accepts.
  */
-export function structSchema(struct: AnyStruct): JsonSchema {
+export function structSchema(struct: AnyStruct, direction: Direction = 'output'): JsonSchema {
   let schema: JsonSchema;
   if (struct.type === 'object' && struct.schema && typeof struct.schema === 'object') {
     const entries = Object.entries(struct.schema as Record<string, AnyStruct>);
     schema = {
       type: 'object',
-      properties: Object.fromEntries(entries.map(([name, child]) => [name, structSchema(child)])),
+      properties: Object.fromEntries(entries.map(([name, child]) => [name, structSchema(child, direction)])),
       additionalProperties: false,
     };
     const required = entries.filter(([, child]) => !isOptional(child)).map(([name]) => name);
@@ -95,16 +112,16 @@ export function structSchema(struct: AnyStruct): JsonSchema {
   } else if (struct.type === 'type' && struct.schema && typeof struct.schema === 'object') {
     // superstruct's `type`: the named properties, others allowed (the OpenAPI document's own top level).
     const entries = Object.entries(struct.schema as Record<string, AnyStruct>);
-    schema = { type: 'object', properties: Object.fromEntries(entries.map(([name, child]) => [name, structSchema(child)])) };
+    schema = { type: 'object', properties: Object.fromEntries(entries.map(([name, child]) => [name, structSchema(child, direction)])) };
     const required = entries.filter(([, child]) => !isOptional(child)).map(([name]) => name);
     if (required.length) schema.required = required;
   } else if (struct.type === 'union' && Array.isArray(struct.schema)) {
-    schema = { anyOf: (struct.schema as AnyStruct[]).map((member) => structSchema(member)) };
+    schema = { anyOf: (struct.schema as AnyStruct[]).map((member) => structSchema(member, direction)) };
   } else if (struct.type === 'array') {
     schema = { type: 'array' };
-    if (struct.schema) schema.items = structSchema(struct.schema as AnyStruct);
+    if (struct.schema) schema.items = structSchema(struct.schema as AnyStruct, direction);
   } else {
-    schema = leafSchema(struct) ?? { description: `A value of type ${struct.type}.` };
+    schema = leafSchema(struct, direction) ?? { description: `A value of type ${struct.type}.` };
   }
   return accepts(struct, null) ? withNull(schema) : schema;
 }

@@ -53,7 +53,8 @@ export function boolean(): Struct<boolean, null> {
   });
 }
 
-const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** The ISO 8601 forms date() reads (the OpenAPI document declares input dates with this pattern). */
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** JavaScript rolls 2024-02-30 over to March 1st; a day the month does not have is not a date. */
 function isCalendarDay(v: string): boolean {
@@ -80,7 +81,7 @@ export function date(): Struct<Date, null> {
     return true;
   });
   return coerce(base, unknown(), (v) => {
-    if (typeof v !== 'string' || !isoDate.test(v) || !isCalendarDay(v)) return v;
+    if (typeof v !== 'string' || !ISO_DATE.test(v) || !isCalendarDay(v)) return v;
     const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(v) && v.includes('T');
     return new Date(v.includes('T') && !hasOffset ? v + 'Z' : v);
   });

@@ -148,7 +148,7 @@ describe('PATCH /sales-order/{id}: JSON merge patch (contract part 3)', () => {
 
   it('is described in the OpenAPI document with an application/merge-patch+json body (plain JSON taken as one too)', async () => {
     const doc = (await server.call('/openapi.json')).body.result;
-    const op = doc.paths['/sales-order/{_salesOrderId}'].patch;
+    const op = doc.paths['/sales-order/{salesOrderId}'].patch;
     expect(op.operationId).to.equal('ISalesOrderService.patch');
     expect(Object.keys(op.requestBody.content)).to.deep.equal(['application/merge-patch+json', 'application/json']);
   });

@@ -38,6 +38,13 @@ describe('GET /docs: the API reference page', () => {
     await Promise.all(servers.map((s) => s.stop()));
   });
 
+  it("is titled with the application's name (RestAPI:Title here), escaped", async () => {
+    const server = await startTestServer({ config: { RestAPI: { Title: 'Orders & <Co>' } }, sampleData: false, logLevel: 'error' });
+    servers.push(server);
+    const page = await get(server, '/docs');
+    expect(page.text).to.include('<title>Orders &amp; &lt;Co&gt; API reference</title>');
+  });
+
   it('with RestAPI:PublicDocs true, the page, its assets and the bare document answer anonymous callers', async () => {
     const server = await start(true);
     const page = await get(server, '/docs', { token: null });

@@ -2,14 +2,16 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'chai';
 import { array, optional } from 'superstruct';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../lib/config/load.js';
-import { type OpenApiOptions, buildOpenApi, openApiOptions } from '../../lib/openapi/document.js';
+import { type OpenApiOptions, buildOpenApi, documentedPath, openApiOptions } from '../../lib/openapi/document.js';
+import { UNNAMED_API, apiInfo } from '../../lib/openapi/info.js';
 import { type JsonSchema, structSchema } from '../../lib/openapi/struct-schema.js';
 import { applicationRoutes } from '../../lib/routing/application-routes.js';
 import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
 import { application } from '../../services/index.js';
-import { boolean, date, decimal, integer, maybe, model, oneOf, text } from '../../lib/validation/fields.js';
+import { ISO_DATE, boolean, date, decimal, integer, maybe, model, oneOf, text } from '../../lib/validation/fields.js';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { callUrl } from '../support/http.js';
 import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
@@ -42,7 +44,8 @@ function schemaChecker(doc: Doc) {
   };
 }
 
-const variants: OpenApiOptions[] = [{ variant: 'A', prefix: '', maxRows: 1000, publicDocs: true }, { variant: 'B', prefix: '/api', maxRows: 50, publicDocs: false }];
+const info = { title: 'invoicing', version: '2.3.4' };
+const variants: OpenApiOptions[] = [{ variant: 'A', prefix: '', maxRows: 1000, publicDocs: true, info }, { variant: 'B', prefix: '/api', maxRows: 50, publicDocs: false, info }];
 
 describe('OpenAPI 3.1 document', () => {
   let routes: LoadedRoute[];
@@ -70,9 +73,9 @@ describe('OpenAPI 3.1 document', () => {
       it("has every route of the variant, and none of the other's, with its operation as operationId", () => {
         const mine = routes.filter((r) => !r.route.variant || r.route.variant === options.variant);
         const listed = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((verb) => `${verb.toUpperCase()} ${path}`));
-        expect(listed.sort()).to.deep.equal(mine.map((r) => `${r.verb} ${r.path.replace(/:(\w+)/g, '{$1}')}`).sort());
+        expect(listed.sort()).to.deep.equal(mine.map((r) => `${r.verb} ${documentedPath(r.path)}`).sort());
         for (const r of mine.filter((m) => m.route.operation)) {
-          expect(doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.verb.toLowerCase()].operationId).to.equal(r.route.operation);
+          expect(doc.paths[documentedPath(r.path)][r.verb.toLowerCase()].operationId).to.equal(r.route.operation);
         }
         const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
         expect(new Set(ids).size).to.equal(ids.length);
@@ -89,7 +92,7 @@ describe('OpenAPI 3.1 document', () => {
           expect(doc.components.securitySchemes.cookieSignature).to.deep.include({ type: 'apiKey', in: 'cookie', name: 'restlayer.sid.sig' });
         }
         for (const r of routes.filter((m) => !m.route.variant || m.route.variant === options.variant)) {
-          const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.verb.toLowerCase()];
+          const op = doc.paths[documentedPath(r.path)][r.verb.toLowerCase()];
           const anonymous = r.route.anonymous === true || (r.route.documentation === true && options.publicDocs);
           expect(op.security, `${r.verb} ${r.path}`).to.deep.equal(anonymous ? [] : secured);
           // A secured route's 401 is the missing or bad credential; a login's is the refused password.
@@ -103,8 +106,8 @@ describe('OpenAPI 3.1 document', () => {
       });
 
       it('describes inputs from the route schemas: path parameters, list criteria, JSON bodies', () => {
-        const item = doc.paths['/sales-order/{_salesOrderId}'];
-        expect(item.get.parameters).to.deep.equal([{ name: '_salesOrderId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } }]);
+        const item = doc.paths['/sales-order/{salesOrderId}'];
+        expect(item.get.parameters).to.deep.equal([{ name: 'salesOrderId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } }]);
         const body = item.put.requestBody;
         expect(body.required).to.equal(true);
         expect(body.content['application/json'].schema).to.deep.include({ type: 'object', additionalProperties: false, required: ['status', 'onlineOrderFlag'] });
@@ -118,7 +121,9 @@ describe('OpenAPI 3.1 document', () => {
         expect(list['status.operator'].schema.enum).to.deep.equal(['EQ', 'NEQ', 'In', 'NIn', 'LT', 'LE', 'GT', 'GE', 'BW', 'NBW', 'NL', 'NNL']);
         expect(list['customerName.operator'].schema.enum).to.have.length(16);
         expect(list['onlineOrderFlag.operator'].schema.enum).to.deep.equal(['EQ', 'NEQ', 'NL', 'NNL']);
-        expect(list.orderDate.schema.items).to.deep.equal({ type: 'string', format: 'date-time' });
+        // Input dates: the forms the server reads (a date alone, a time without offset), not RFC 3339's date-time only.
+        expect(list.orderDate.schema.items).to.deep.include({ type: 'string', pattern: ISO_DATE.source }).and.not.have.property('format');
+        expect(body.content['application/json'].schema.properties.dueDate).to.deep.include({ type: ['string', 'null'], pattern: ISO_DATE.source });
         expect(list.take.schema).to.deep.equal({ type: 'integer', minimum: 0, default: options.maxRows });
         expect(list['sort[0].fieldName'].schema.enum).to.include.members(['orderDate', 'salesOrderId', 'totalDue']);
         expect(Object.keys(list)).to.include.members(['skip', 'getTotalCount', 'cursor', 'sort[0].sortDirection']);
@@ -158,7 +163,7 @@ describe('OpenAPI 3.1 document', () => {
         expect(Object.keys(schemas['ISalesOrderService.update.Result'].properties)).to.deep.equal(['revisionNumber', 'modifiedDate']);
         expect(schemas['ICustomerService.read.Result'].required).to.deep.equal(['customerId', 'name', 'revisionNumber', 'modifiedDate']);
         expect(schemas['ILookupService.read.Result'].properties.data.items.properties.id).to.deep.equal({ anyOf: [{ type: 'number' }, { type: 'string' }] });
-        expect(doc.paths['/sales-order/{_salesOrderId}'].delete.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Envelope' });
+        expect(doc.paths['/sales-order/{salesOrderId}'].delete.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Envelope' });
         if (options.variant === 'A') {
           expect(schemas['ITokenService.refresh.Result'].required).to.deep.equal(['accessToken', 'refreshToken']);
           expect(schemas['postAuthCookie.Result'].properties.authenticationType).to.deep.equal({ type: 'string', enum: ['Cookies', 'Bearer'] });
@@ -175,13 +180,22 @@ describe('OpenAPI 3.1 document', () => {
         expect(lookup.parameters.map((p: { name: string }) => p.name)).to.include('If-None-Match');
         expect(doc.components.responses.NotModified.headers).to.have.property('ETag');
         expect(statuses('/openapi.json', 'get')).to.include('304');
-        expect(statuses('/sales-order/{_salesOrderId}', 'put')).to.have.members(['200', '400', '401', '403', '404', '409', '413', '415', 'default'].filter((s) => s !== '403' || options.variant === 'A'));
-        expect(statuses('/sales-order/{_salesOrderId}', 'get')).to.have.members(['200', '400', '401', '404', 'default']);
-        expect(statuses('/customer/{_customerId}', 'delete')).to.include.members(['404', '409']);
+        expect(statuses('/sales-order/{salesOrderId}', 'put')).to.have.members(['200', '400', '401', '403', '404', '409', '413', '415', 'default'].filter((s) => s !== '403' || options.variant === 'A'));
+        expect(statuses('/sales-order/{salesOrderId}', 'get')).to.have.members(['200', '400', '401', '404', 'default']);
+        expect(statuses('/customer/{customerId}', 'delete')).to.include.members(['404', '409']);
         expect(statuses('/health/ready', 'get')).to.have.members(['200', '400', '503', 'default']);
         const login = options.variant === 'A' ? '/auth/jwt' : '/authentication';
-        expect(statuses(login, 'post')).to.have.members(['2XX', '400', '401', '413', '415', '429', 'default']);
+        expect(statuses(login, 'post')).to.have.members(['200', '400', '401', '413', '415', '429', 'default']);
         expect(doc.components.responses.Throttled.headers).to.have.property('Retry-After');
+        // Exact success statuses: a create is 201 with its Location, everything else 200; never a range.
+        expect(statuses('/sales-order', 'post')).to.include('201').and.not.include('200');
+        expect(doc.paths['/sales-order'].post.responses['201'].headers.Location).to.deep.equal({ $ref: '#/components/headers/Location' });
+        for (const ops of Object.values(doc.paths)) {
+          for (const op of Object.values(ops)) expect(Object.keys(op.responses).filter((s) => /^2/.test(s)), op.operationId).to.have.members([op.operationId.endsWith('.create') ? '201' : '200']);
+        }
+        // Headers the server always sends are required, so contract tools check them.
+        for (const name of ['RequestId', 'ETag', 'Location', 'WWWAuthenticate', 'RetryAfter']) expect(doc.components.headers[name].required, name).to.equal(true);
+        expect(doc.components.responses.Unauthenticated.headers['WWW-Authenticate']).to.deep.equal({ $ref: '#/components/headers/WWWAuthenticate' });
         if (options.variant === 'A') expect(statuses('/auth/refresh', 'post')).to.include('401').and.not.include('429');
       });
     });
@@ -214,7 +228,7 @@ describe('OpenAPI 3.1 document', () => {
 
     it('body schemas accept what the client sends and refuse what the server refuses', () => {
       const check = schemaChecker(buildOpenApi(routes, variants[0]) as Doc);
-      const update = check.body('/sales-order/{_salesOrderId}', 'put');
+      const update = check.body('/sales-order/{salesOrderId}', 'put');
       const sent = JSON.parse(JSON.stringify({ status: 2, onlineOrderFlag: false, shipDate: new Date(), comment: null, revisionNumber: 4 }));
       expect(update(sent), JSON.stringify(update.errors)).to.equal(true);
       for (const bad of [{ status: 2 }, { status: 2, onlineOrderFlag: true, comment: 'x'.repeat(129) }, { status: 2, onlineOrderFlag: true, colour: 'red' }, { status: 2, onlineOrderFlag: true, revisionNumber: 0 }]) {
@@ -273,17 +287,17 @@ describe('OpenAPI 3.1 document', () => {
         ['get', '/sales-order', '/sales-order?take=3&cursor='],
         ['get', '/sales-order', '/sales-order?take=3&cursor=junk'],
         ['get', '/sales-order', '/sales-order?colour=red'],
-        ['get', '/sales-order/{_salesOrderId}', '/sales-order/43659'],
-        ['get', '/sales-order/{_salesOrderId}', '/sales-order/1'],
-        ['get', '/sales-order/{_salesOrderId}', '/sales-order/x'],
+        ['get', '/sales-order/{salesOrderId}', '/sales-order/43659'],
+        ['get', '/sales-order/{salesOrderId}', '/sales-order/1'],
+        ['get', '/sales-order/{salesOrderId}', '/sales-order/x'],
         ['post', '/sales-order', '/sales-order', { method: 'POST', body: { customerId: 11000, status: 1, onlineOrderFlag: true } }],
-        ['put', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PUT', body: { status: 2, onlineOrderFlag: false, comment: 'checked' } }],
-        ['put', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PUT', body: { status: 2, onlineOrderFlag: false, revisionNumber: 1 } }],
-        ['put', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PUT', body: JSON.stringify({ comment: 'x'.repeat(2_000_000) }) }],
-        ['patch', '/sales-order/{_salesOrderId}', '/sales-order/43660', { method: 'PATCH', body: [{ op: 'remove', path: '/comment' }], headers: { 'Content-Type': 'application/json-patch+json' } }],
+        ['put', '/sales-order/{salesOrderId}', '/sales-order/43660', { method: 'PUT', body: { status: 2, onlineOrderFlag: false, comment: 'checked' } }],
+        ['put', '/sales-order/{salesOrderId}', '/sales-order/43660', { method: 'PUT', body: { status: 2, onlineOrderFlag: false, revisionNumber: 1 } }],
+        ['put', '/sales-order/{salesOrderId}', '/sales-order/43660', { method: 'PUT', body: JSON.stringify({ comment: 'x'.repeat(2_000_000) }) }],
+        ['patch', '/sales-order/{salesOrderId}', '/sales-order/43660', { method: 'PATCH', body: [{ op: 'remove', path: '/comment' }], headers: { 'Content-Type': 'application/json-patch+json' } }],
         ['get', '/customer', '/customer?take=2'],
-        ['get', '/customer/{_customerId}', '/customer/11000'],
-        ['delete', '/customer/{_customerId}', '/customer/11000', { method: 'DELETE' }],
+        ['get', '/customer/{customerId}', '/customer/11000'],
+        ['delete', '/customer/{customerId}', '/customer/11000', { method: 'DELETE' }],
         ['get', '/lookup-table/{type}', '/lookup-table/sales-order-status'],
         ['get', '/lookup-table/{type}', '/lookup-table/sales-order-status', { headers: { 'If-None-Match': lookupTag } }],
         ['get', '/lookup-table/{type}', '/lookup-table/nope'],
@@ -299,9 +313,14 @@ describe('OpenAPI 3.1 document', () => {
         const reply = await server.call(path, init);
         seen.push(`${verb} ${path} ${reply.status}`);
         const responses = doc.paths[template][verb].responses;
-        const declared = responses[String(reply.status)] ?? (reply.status >= 200 && reply.status < 300 ? responses['2XX'] : undefined);
+        const declared = responses[String(reply.status)];
         expect(declared, `${verb} ${path} answered ${reply.status}, not declared: ${Object.keys(responses).join(' ')}`).to.not.equal(undefined);
         const response = declared.$ref ? doc.components.responses[declared.$ref.split('/').pop()] : declared;
+        // Every header the document calls required is there (Location on 201, ETag on 200 and 304, WWW-Authenticate on 401...).
+        for (const [header, given] of Object.entries(response.headers ?? {}) as [string, any][]) {
+          const resolved = given.$ref ? doc.components.headers[given.$ref.split('/').pop()] : given;
+          if (resolved.required) expect(reply.headers.has(header), `${verb} ${path} ${reply.status} ${header}`).to.equal(true);
+        }
         if (reply.status === 304) {
           expect(reply.text).to.equal('');
           continue;
@@ -309,9 +328,6 @@ describe('OpenAPI 3.1 document', () => {
         const schema = JSON.parse(JSON.stringify(response.content['application/json'].schema).replaceAll('"#/components/', '"openapi#/components/'));
         const valid = ajv.compile(schema);
         expect(valid(reply.body), `${verb} ${path} ${reply.status}: ${ajv.errorsText(valid.errors)}`).to.equal(true);
-        for (const header of Object.keys(response.headers ?? {}).filter((h) => (h !== 'ETag' || reply.status === 200) && (h !== 'Location' || reply.status === 201))) {
-          expect(reply.headers.has(header), `${verb} ${path} ${reply.status} ${header}`).to.equal(true);
-        }
       }
       // Each probe got the answer it was meant to get.
       expect(seen.map((s) => Number(s.split(' ').pop()))).to.deep.equal([200, 200, 400, 400, 200, 404, 400, 201, 200, 409, 413, 415, 200, 200, 409, 200, 304, 404, 200, 200, 200, 401, 401, 200]);
@@ -319,7 +335,7 @@ describe('OpenAPI 3.1 document', () => {
 
     it('a client that sends the cookies the security schemes name is authenticated; the session cookie alone is not', async () => {
       const doc = (await server.call('/openapi.json', { token: null })).body.result as Doc;
-      const requirement = doc.paths['/sales-order/{_salesOrderId}'].get.security.find((r: object) => 'cookie' in r) as Record<string, string[]>;
+      const requirement = doc.paths['/sales-order/{salesOrderId}'].get.security.find((r: object) => 'cookie' in r) as Record<string, string[]>;
       const names = Object.keys(requirement).map((scheme) => doc.components.securitySchemes[scheme].name as string);
       expect(names).to.deep.equal(['restlayer.sid', 'restlayer.sid.sig']);
       const login = await server.call('/auth/cookie', { method: 'POST', token: null, body: { userName: 'oli', password: 'oli-password-1' } });
@@ -338,7 +354,7 @@ describe('OpenAPI 3.1 document', () => {
       try {
         const reply = await callUrl(`${serve.url}/openapi.json`);
         expect(reply.status).to.equal(200);
-        expect(reply.body.result).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, { variant: 'B', prefix: '/api', maxRows: 50, publicDocs: true }))));
+        expect(reply.body.result).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, { variant: 'B', prefix: '/api', maxRows: 50, publicDocs: true, info: UNNAMED_API }))));
         expect(reply.body.result.paths).to.have.property('/authentication');
       } finally {
         serve.child.kill('SIGTERM');
@@ -375,11 +391,50 @@ describe('OpenAPI 3.1 document', () => {
       const printed = await runCli(['openapi'], { env: childEnv({ Authentication__Variant: 'B', RestAPI__Path: '/api', RestAPI__MaxRows: '50' }) });
       expect(printed.code, printed.stderr).to.equal(0);
       const doc = JSON.parse(printed.stdout);
-      expect(doc).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, { variant: 'B', prefix: '/api', maxRows: 50, publicDocs: true }))));
+      expect(doc).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApi(routes, { variant: 'B', prefix: '/api', maxRows: 50, publicDocs: true, info: apiInfo(loadConfig().config) }))));
       await expectValid(doc);
       const invalid = await runCli(['openapi'], { env: childEnv({ RestAPI__Path: 'no-slash' }) });
       expect(invalid.code).to.equal(1);
       expect(invalid.stderr).to.match(/RestAPI:Path/);
+    });
+  });
+
+  describe("info: the application's name, version and description, never the layer's", () => {
+    it("restlayer openapi run in a team's project names the API from that project's package.json", async () => {
+      const project = makeTempDir('restlayer-invoicing-');
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'invoicing', version: '2.3.4', description: 'Invoices and their lines.', license: 'Apache-2.0', dependencies: { restlayer: '*' } }));
+      const nested = join(project, 'src', 'routes');
+      mkdirSync(nested, { recursive: true });
+      for (const cwd of [project, nested]) {
+        const printed = await runCli(['openapi'], { cwd, env: childEnv({}) });
+        expect(printed.code, printed.stderr).to.equal(0);
+        expect(JSON.parse(printed.stdout).info, cwd).to.deep.equal({
+          title: 'invoicing', version: '2.3.4', description: 'Invoices and their lines.', license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+        });
+      }
+      // The settings win over package.json, each on its own.
+      const set = await runCli(['openapi'], { cwd: project, env: childEnv({ RestAPI__Title: 'Invoicing API', RestAPI__Version: '3.0.0-beta.1' }) });
+      expect(JSON.parse(set.stdout).info).to.deep.include({ title: 'Invoicing API', version: '3.0.0-beta.1', description: 'Invoices and their lines.' });
+    });
+
+    it('a server serves the info of RestAPI:Title, Version and Description; with neither settings nor package.json a neutral name', async () => {
+      const server = await startTestServer({ config: { RestAPI: { Title: 'Orders', Version: '7.1.0', Description: 'The order desk.' } }, sampleData: false, logLevel: 'error' });
+      try {
+        const reply = await server.call('/openapi.json', { token: null });
+        expect(reply.body.result.info).to.deep.include({ title: 'Orders', version: '7.1.0', description: 'The order desk.' });
+        await expectValid(reply.body.result);
+      } finally {
+        await server.stop();
+      }
+      const empty = makeTempDir('restlayer-unnamed-');
+      const settings = { RestAPI: { Title: '', Version: '', Description: '' } };
+      expect(apiInfo(settings, empty)).to.deep.equal(UNNAMED_API);
+      writeFileSync(join(empty, 'package.json'), '{ not json');
+      expect(apiInfo(settings, empty)).to.deep.equal(UNNAMED_API);
+      // A license that is no SPDX expression is named, without the identifier OpenAPI reserves for SPDX.
+      const text = buildOpenApi(routes, { ...variants[0], info: { ...info, license: 'SEE LICENSE IN LICENSE.txt' } }) as Doc;
+      expect(text.info).to.deep.include({ license: { name: 'SEE LICENSE IN LICENSE.txt' } });
+      await expectValid(text);
     });
   });
 

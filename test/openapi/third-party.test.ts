@@ -1,8 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createClient as generateSdk } from '@hey-api/openapi-ts';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import addFormats from 'ajv-formats';
 import { expect } from 'chai';
+import { OpenAPIBackend, SetMatchType, type Request as ValidatedRequest } from 'openapi-backend';
 import openapiTS, { type OpenAPI3, astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { type TestServer, startTestServer } from '../support/server.js';
@@ -12,9 +16,10 @@ const CLIENT = `import type { paths } from './api.js';
 
 type ListAnswer = paths['/sales-order']['get']['responses']['200']['content']['application/json'];
 type Item = NonNullable<ListAnswer['result']>[number];
-type Read = NonNullable<paths['/sales-order/{_salesOrderId}']['get']['responses']['200']['content']['application/json']['result']>;
+type Read = NonNullable<paths['/sales-order/{salesOrderId}']['get']['responses']['200']['content']['application/json']['result']>;
+type Created = paths['/sales-order']['post']['responses']['201']['content']['application/json'];
 
-export function describe(answer: ListAnswer, one: Read): string {
+export function describe(answer: ListAnswer, one: Read, created: Created): string {
   const item: Item = answer.result![0];
   const number: string = item.salesOrderNumber;
   const total: number = item.totalDue;
@@ -25,19 +30,56 @@ export function describe(answer: ListAnswer, one: Read): string {
   void item.comment;
   const revision: number = one.revisionNumber;
   const count: number | undefined = answer.totalCount;
-  return [number, total, shipped, wrong, revision, count].join(' ');
+  const id: number | undefined = created.result?.salesOrderId;
+  return [number, total, shipped, wrong, revision, count, id].join(' ');
 }
 `;
 
-/** The served document, checked by tools a client of the API would use: a linter and a type generator. */
+/** Code a team writes against the SDK @hey-api/openapi-ts generates: it is compiled strictly and run against the server. */
+const SDK_USER = `import { createClient } from './client/index.js';
+import { iSalesOrderServiceCreate, iSalesOrderServicePatch, iSalesOrderServiceRead, iSalesOrderServiceReadList } from './sdk.gen.js';
+
+export async function roundTrip(baseUrl: string, token: string) {
+  const client = createClient({ baseUrl, headers: { Authorization: \`Bearer \${token}\` } });
+  const created = await iSalesOrderServiceCreate({ client, body: { customerId: 11000, status: 1, onlineOrderFlag: true, dueDate: '2030-01-31' } });
+  const salesOrderId: number = created.data!.result!.salesOrderId;
+  const patched = await iSalesOrderServicePatch({ client, path: { salesOrderId }, body: { dueDate: '2030-03-01' } });
+  const read = await iSalesOrderServiceRead({ client, path: { salesOrderId } });
+  const listed = await iSalesOrderServiceReadList({ client, query: { orderDate: ['2024-01-01', '2031-01-01T00:00'], take: 2, getTotalCount: true } });
+  const dueDate: string | undefined = read.data?.result?.dueDate;
+  return {
+    statuses: [created.response.status, patched.response.status, read.response.status, listed.response.status],
+    location: created.response.headers.get('Location'),
+    salesOrderId, dueDate, listed: listed.data?.result?.length, total: listed.data?.totalCount,
+  };
+}
+`;
+
+/** Type-checks `roots` strictly (no skipLibCheck) and, with `outDir`, emits them; answers the diagnostics. */
+function compile(roots: string[], outDir?: string): string[] {
+  const program = ts.createProgram(roots, {
+    strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: [], ...(outDir ? { outDir } : { noEmit: true }),
+  });
+  const emitted = program.emit();
+  return [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]
+    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+}
+
+/** The served document, checked by tools a client of the API would use: a linter, a validator and two generators. */
 describe('the served OpenAPI document in third-party tools', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let server: TestServer;
   let document: OpenAPI3;
   const dirs: string[] = [];
+  const tempDir = (prefix: string) => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
 
   before(async () => {
-    server = await startTestServer({ config: { RestAPI: { Path: '/api' } }, sampleData: false, logLevel: 'error' });
+    server = await startTestServer({ config: { RestAPI: { Path: '/api' } }, logLevel: 'error' });
     const reply = await fetch(`${server.url}/docs/openapi.json`);
     expect(reply.status).to.equal(200);
     document = (await reply.json()) as OpenAPI3;
@@ -55,15 +97,115 @@ describe('the served OpenAPI document in third-party tools', function () {
 
   it('openapi-typescript generates types a client compiles against: the /sales-order list is typed, not unknown', async () => {
     const generated = astToString(await openapiTS(document));
-    const dir = mkdtempSync(join(tmpdir(), 'restlayer-openapi-ts-'));
-    dirs.push(dir);
+    const dir = tempDir('restlayer-openapi-ts-');
     writeFileSync(join(dir, 'api.ts'), generated);
     writeFileSync(join(dir, 'client.ts'), CLIENT);
-    const program = ts.createProgram([join(dir, 'client.ts')], {
-      strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [],
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(diagnostics).to.deep.equal([]);
+    expect(compile([join(dir, 'client.ts')])).to.deep.equal([]);
     expect(generated).to.match(/"ISalesOrderService\.readList\.Result": \{[\s\S]*?salesOrderNumber: string;/);
+    expect(generated).to.not.match(/2XX/);
+  });
+
+  it('@hey-api/openapi-ts generates an SDK that compiles strictly and whose calls the server answers', async () => {
+    const dir = tempDir('restlayer-hey-api-');
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    await generateSdk({
+      input: document as unknown as Record<string, unknown>,
+      output: { path: join(dir, 'src'), importFileExtension: '.js' },
+      plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+      logs: { level: 'silent' },
+    });
+    writeFileSync(join(dir, 'src', 'use.ts'), SDK_USER);
+    expect(compile([join(dir, 'src', 'index.ts'), join(dir, 'src', 'use.ts')], join(dir, 'dist'))).to.deep.equal([]);
+    const { roundTrip } = (await import(pathToFileURL(join(dir, 'dist', 'use.js')).href)) as { roundTrip: (url: string, token: string) => Promise<Record<string, unknown>> };
+    // The generated URL template names salesOrderId, and the server's URL is still /sales-order/<id>.
+    const outcome = await roundTrip(server.url, server.token());
+    expect(outcome.statuses).to.deep.equal([201, 200, 200, 200]);
+    expect(outcome.location).to.equal(`/api/sales-order/${outcome.salesOrderId}`);
+    expect(outcome.dueDate).to.equal('2030-03-01T00:00:00.000Z');
+    expect(outcome.listed).to.equal(2);
+    expect(outcome.total).to.be.a('number').above(2);
+  });
+
+  describe('openapi-backend, a request and response validator built from the served document', () => {
+    let api: OpenAPIBackend;
+    before(async () => {
+      // quick: its definition check knows OpenAPI 3.0 only; @seriousme/openapi-schema-validator checks the 3.1 document (openapi.test.ts).
+      // With ajv-formats, formats are checked as a strict proxy validator checks them: `date-time` demands an offset.
+      api = new OpenAPIBackend({
+        definition: JSON.parse(JSON.stringify(document)), apiRoot: '/api', quick: true, strict: true,
+        customizeAjv: (ajv) => addFormats.default(ajv),
+      });
+      await api.init();
+    });
+
+    /** Sends a request, after asking the validator about it; answers both verdicts and the validated answer. */
+    async function exchange(request: ValidatedRequest & { body?: unknown }) {
+      const verdict = api.validateRequest(request);
+      const query = typeof request.query === 'string' && request.query ? `?${request.query}` : '';
+      // The test server's own bearer token unless the request names another.
+      const { authorization, ...headers } = request.headers as Record<string, string>;
+      const reply = await server.call(`${request.path.replace(/^\/api/, '')}${query}`, {
+        method: request.method.toUpperCase(), headers, token: authorization?.replace(/^Bearer /, ''), ...(request.body !== undefined ? { body: request.body } : {}),
+      });
+      const operation = api.matchOperation(request)!;
+      const answer = reply.status === 304 ? { valid: true, errors: null } : api.validateResponse(reply.body, operation, reply.status);
+      const answerHeaders = api.validateResponseHeaders(Object.fromEntries(reply.headers.entries()), operation, { statusCode: reply.status, setMatchType: SetMatchType.Superset });
+      return { requestValid: verdict.valid, requestErrors: verdict.errors, status: reply.status, answer, answerHeaders };
+    }
+
+    it('accepts the requests the server accepts: a date alone, a time without offset, in criteria and in a merge patch', async () => {
+      const json = { 'Content-Type': 'application/json' };
+      const patch = { 'Content-Type': 'application/merge-patch+json' };
+      const requests: (ValidatedRequest & { body?: unknown })[] = [
+        { method: 'get', path: '/api/sales-order', query: 'orderDate=2024-01-01&take=3', headers: {} },
+        { method: 'get', path: '/api/sales-order', query: 'orderDate=2022-01-01&orderDate=2024-06-30T12:00&getTotalCount=true&take=2', headers: {} },
+        { method: 'get', path: '/api/sales-order', query: 'orderDate.operator=GE&orderDate=2024-01-01T00:00:00%2B02:00&take=1', headers: {} },
+        { method: 'patch', path: '/api/sales-order/43659', body: { dueDate: '2030-03-01' }, headers: patch },
+        { method: 'patch', path: '/api/sales-order/43659', body: { shipDate: '2030-02-01T08:30' }, headers: patch },
+        { method: 'put', path: '/api/sales-order/43660', body: { status: 2, onlineOrderFlag: false, dueDate: '2030-04-01' }, headers: json },
+        { method: 'post', path: '/api/sales-order', body: { customerId: 11000, status: 1, onlineOrderFlag: true, dueDate: '2030-05-01' }, headers: json },
+      ];
+      for (const request of requests) {
+        const outcome = await exchange(request);
+        const label = `${request.method} ${request.path} ${request.query ?? JSON.stringify(request.body)}`;
+        expect(outcome.requestValid, `${label}: ${JSON.stringify(outcome.requestErrors)}`).to.equal(true);
+        expect(outcome.status, label).to.equal(request.method === 'post' ? 201 : 200);
+        expect(outcome.answer.errors, label).to.equal(null);
+        expect(outcome.answerHeaders.errors, label).to.equal(null);
+      }
+    });
+
+    it('refuses, as the server does, dates it does not read; and answers of every kind validate, required headers included', async () => {
+      const refused: ValidatedRequest[] = [
+        { method: 'get', path: '/api/sales-order', query: 'orderDate=yesterday', headers: {} },
+        { method: 'patch', path: '/api/sales-order/43659', body: { dueDate: '01/03/2030' }, headers: { 'Content-Type': 'application/merge-patch+json' } },
+      ];
+      for (const request of refused) {
+        const outcome = await exchange(request);
+        expect([outcome.requestValid, outcome.status], JSON.stringify(request)).to.deep.equal([false, 400]);
+        expect(outcome.answer.errors).to.equal(null);
+      }
+      const etag = (await server.call('/lookup-table/sales-order-status')).headers.get('ETag')!;
+      const cases: [ValidatedRequest, number][] = [
+        [{ method: 'get', path: '/api/lookup-table/sales-order-status', headers: {} }, 200],
+        [{ method: 'get', path: '/api/lookup-table/sales-order-status', headers: { 'if-none-match': etag } }, 304],
+        [{ method: 'get', path: '/api/sales-order/1', headers: {} }, 404],
+        [{ method: 'get', path: '/api/sales-order/43659', headers: { authorization: 'Bearer not-a-token' } }, 401],
+        [{ method: 'get', path: '/api/health/ready', headers: {} }, 200],
+      ];
+      for (const [request, status] of cases) {
+        const outcome = await exchange(request);
+        expect(outcome.status, request.path).to.equal(status);
+        expect(outcome.answer.errors, request.path).to.equal(null);
+        expect(outcome.answerHeaders.errors, `${request.path} ${status}`).to.equal(null);
+      }
+      // The checks have teeth: an answer without the headers the document requires is refused, and so is an output date
+      // without its offset (outputs stay date-time), so inputs declared date-time would have refused 2024-01-01.
+      const read = api.getOperation('ISalesOrderService.update')!;
+      expect(api.validateResponse({ result: { revisionNumber: 2, modifiedDate: '2030-03-01T00:00:00.000Z' }, messages: [] }, read, 200).errors).to.equal(null);
+      expect(api.validateResponse({ result: { revisionNumber: 2, modifiedDate: '2030-03-01' }, messages: [] }, read, 200).errors).to.have.length.above(0);
+      const missing = api.validateResponseHeaders({}, api.getOperation('ILookupService.read')!, { statusCode: 200, setMatchType: SetMatchType.Superset });
+      expect(missing.errors?.map((e) => e.params)).to.deep.include({ missingProperty: 'x-request-id' });
+    });
   });
 });

@@ -186,13 +186,13 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
     removeTempDirs();
   });
 
-  it('the tarball holds the build, the CLI and the sample it runs, the browser app, the configuration and the README: no sources, tests or source maps', () => {
+  it('the tarball holds the build, the CLI and the sample it runs, the browser app, the configuration, the README and docs/: no sources, tests or source maps', () => {
     for (const file of [
-      'package.json', 'README.md', 'config/default.json', 'dist/bin/restlayer.js', 'dist/services/index.js', 'dist/routes/sales-order/index.js',
+      'package.json', 'README.md', 'docs/protocol.md', 'config/default.json', 'dist/bin/restlayer.js', 'dist/services/index.js', 'dist/routes/sales-order/index.js',
       'dist/web/index.html', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client/index.js', 'dist/lib/client/index.d.ts',
       'dist/lib/testing/index.js', 'dist/lib/testing/index.d.ts', 'dist/lib/cli/run-cli.js', 'dist/lib/layer-routes/health/live.js',
     ]) expect(packedFiles, file).to.include(file);
-    const allowed = /^(package\.json|README\.md|config\/[^/]+\.json|dist\/(lib|bin|services|routes|web)\/.+)$/;
+    const allowed = /^(package\.json|README\.md|docs\/[^/]+\.md|config\/[^/]+\.json|dist\/(lib|bin|services|routes|web)\/.+)$/;
     expect(packedFiles.filter((f) => !allowed.test(f)), 'outside the allowed folders').to.deep.equal([]);
     expect(packedFiles.filter((f) => f.endsWith('.map')), 'source maps').to.deep.equal([]);
     expect(packedFiles.filter((f) => /\.ts$/.test(f) && !/\.d\.ts$/.test(f)), 'TypeScript sources').to.deep.equal([]);

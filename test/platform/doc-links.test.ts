@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { projectRoot } from '../support/processes.js';
 import { headingAnchor, readDoc, withoutCode } from '../support/markdown.js';
@@ -38,15 +40,47 @@ function problem(doc: string, target: string): string | undefined {
   return anchorsOf(path).has(anchor) ? undefined : `${relative('.', path)} has no heading #${anchor}`;
 }
 
+/** The targets of a page's Markdown links outside code (fenced blocks, and inline spans: `[a](b)` in code is no link). */
+const linksOf = (doc: string) =>
+  [...withoutCode(readDoc(doc)).replace(/`[^`\n]*`/g, '``').matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
+const isOutside = (target: string) => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('/');
+
 describe('docs: relative links resolve in a clone', () => {
   for (const doc of docs) {
     it(`${doc}: every relative link names a file of the repository and an existing heading`, () => {
-      const links = [...withoutCode(readDoc(doc)).matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
-      const broken = links
-        .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target))
+      const broken = linksOf(doc)
+        .filter((target) => !isOutside(target))
         .map((target) => ({ target, problem: problem(doc, target) }))
         .filter((link) => link.problem);
       expect(broken).to.deep.equal([]);
     });
   }
+});
+
+describe('docs: readers stay inside the package', () => {
+  it('README.md links the protocol page, written for client developers', () => {
+    expect(docs).to.include('docs/protocol.md');
+    expect(linksOf('README.md')).to.include('docs/protocol.md');
+  });
+
+  it('no link leaves the repository (no web address, no absolute path): the pages are read inside node_modules too', () => {
+    const outside = docs.flatMap((doc) => linksOf(doc).filter(isOutside).map((target) => `${doc}: ${target}`));
+    expect(outside).to.deep.equal([]);
+  });
+
+  it('no page sends readers to the contract, a document that is not in the repository', () => {
+    const mentions = docs.flatMap((doc) => withoutCode(readDoc(doc)).split('\n')
+      .filter((line) => /\b(the|wire) contract\b|\bcontract('s)? part\b|contract\.md/i.test(line))
+      .map((line) => `${doc}: ${line.trim()}`));
+    expect(mentions).to.deep.equal([]);
+  });
+
+  it('the package npm packs holds every page and every file they link to', async function () {
+    this.timeout(60_000);
+    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: projectRoot, maxBuffer: 16 << 20 });
+    const packed = new Set((JSON.parse(stdout) as { files: { path: string }[] }[])[0].files.map((f) => f.path));
+    const linked = docs.flatMap((doc) => linksOf(doc).filter((t) => !isOutside(t) && !t.startsWith('#'))
+      .map((target) => normalize(join(dirname(doc), decodeURI(target.split('#')[0]))).split(sep).join('/')));
+    expect([...new Set([...docs, ...linked])].filter((path) => !packed.has(path))).to.deep.equal([]);
+  });
 });

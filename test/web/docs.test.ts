@@ -51,10 +51,10 @@ describe('/docs in Chromium', function () {
     await page.locator('.auth-container button.authorize').first().click();
     await page.locator('button.btn-done').first().click();
 
-    const operation = page.locator('.opblock-get').filter({ has: page.locator('.opblock-summary-path[data-path="/sales-order/{_salesOrderId}"]') });
+    const operation = page.locator('.opblock-get').filter({ has: page.locator('.opblock-summary-path[data-path="/sales-order/{salesOrderId}"]') });
     await operation.locator('.opblock-summary-control').click();
     await operation.locator('button.try-out__btn').click();
-    await operation.locator('input[placeholder="_salesOrderId"]').fill('43659');
+    await operation.locator('input[placeholder="salesOrderId"]').fill('43659');
     const answered = page.waitForResponse((response) => response.url() === `${server.url}/sales-order/43659`);
     await operation.locator('button.execute').click();
     const response = await answered;
