@@ -6,7 +6,7 @@ import { type TokenSettings, candidateKeys } from './token-keys.js';
 import { CLOCK_TOLERANCE_SECONDS } from './authenticate.js';
 import { credentialAllowed } from './credential-stamp.js';
 import type { TokenClaims } from './principal.js';
-import { message } from '../envelope/error-message.js';
+import { layerMessage } from '../envelope/message-catalogue.js';
 import { currentErrors } from '../envelope/request-scope.js';
 import { Output } from '../envelope/output.js';
 import { BoundedMap } from '../bounded-map.js';
@@ -24,8 +24,8 @@ export interface TokenServiceOptions {
   sessionRecheckSeconds: number;
 }
 
-const invalidAccessToken = () => message('Security', 'Security_InvalidAccessToken', 'Invalid access token', { status: 401 });
-const invalidRefreshToken = () => message('Security', 'Security_InvalidRefreshToken', 'Invalid refresh token', { status: 401 });
+const invalidAccessToken = () => layerMessage('Security_InvalidAccessToken');
+const invalidRefreshToken = () => layerMessage('Security_InvalidRefreshToken');
 const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /**

@@ -1,8 +1,9 @@
 import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
+import { CODES, layerMessage, textOf } from '../envelope/message-catalogue.js';
 
-export const SESSION_EXPIRED_CODE = 'Login_SessionExpired';
-export const SESSION_EXPIRED_TEXT = 'Your session has expired. Please log in again.';
+export const SESSION_EXPIRED_CODE = CODES.Login_SessionExpired;
+export const SESSION_EXPIRED_TEXT = textOf(SESSION_EXPIRED_CODE);
 
 /**
  * The session is over and the client cannot renew it: the refresh failed (variant A), the token expired (variant B),
@@ -13,7 +14,7 @@ export const SESSION_EXPIRED_TEXT = 'Your session has expired. Please log in aga
 export class SessionExpiredError extends Error {
   readonly code = SESSION_EXPIRED_CODE;
   /** The envelope form, for applications that show messages uniformly. */
-  readonly messages: ErrorMessage[] = [{ code: SESSION_EXPIRED_CODE, message: SESSION_EXPIRED_TEXT, severity: 'Error', type: 'Security' }];
+  readonly messages: ErrorMessage[] = [layerMessage(SESSION_EXPIRED_CODE)];
 
   constructor(
     /** What the server answered when the session could not be renewed (e.g. `Security_InvalidRefreshToken`). */
@@ -34,9 +35,9 @@ export class SessionExpiredEvent extends Event {
 
 /** Thrown by a proxy for an operation of its interface that the server does not expose via REST. */
 export class OperationNotSupportedError extends Error {
-  readonly code = 'Operation_NotSupported';
+  readonly code = CODES.Operation_NotSupported;
   constructor(readonly operation: `${string}.${string}`) {
-    super(`Operation ${operation} is not exposed via REST.`);
+    super(textOf(CODES.Operation_NotSupported, { operation }));
     this.name = 'OperationNotSupportedError';
   }
 }
@@ -50,9 +51,4 @@ export function clientOutput<T>(result: T | undefined, messages: ErrorMessage[],
   if (totalCount !== undefined) output.totalCount = totalCount;
   if (nextCursor !== undefined) output.nextCursor = nextCursor;
   return output as Output<T>;
-}
-
-/** A client-side failure in the envelope's form: type External, as the contract types a failing outside system. */
-export function externalMessage(code: string, text: string): ErrorMessage {
-  return { code, message: text, severity: 'Error', type: 'External' };
 }

@@ -3,7 +3,8 @@ import type { Output } from '../envelope/output.js';
 import type { Verb } from '../routing/route.js';
 import { CookieJar } from './cookie-jar.js';
 import { type DateProperties, reviveDates } from './dates.js';
-import { clientOutput, externalMessage } from './errors.js';
+import { clientOutput } from './errors.js';
+import { layerMessage } from '../envelope/message-catalogue.js';
 import { type RemoteApi, apiUrl } from './remote-api.js';
 
 /** One call of the API: a verb, a path below the API base with `{param}` placeholders, and its inputs. */
@@ -116,7 +117,7 @@ export class HttpCore {
       return {
         status: 0,
         headers: new Headers(),
-        output: clientOutput<T>(undefined, [externalMessage('Client_NetworkError', `The server at ${this.origin} could not be reached (${reason}).`)]),
+        output: clientOutput<T>(undefined, [layerMessage('Client_NetworkError', { origin: this.origin, reason })]),
       };
     }
     this.jar?.store(url, response.headers);
@@ -125,13 +126,13 @@ export class HttpCore {
 
   private async read<T>(response: Response, dates: DateProperties | undefined): Promise<Output<T>> {
     const invalid = (why: string) => clientOutput<T>(undefined, [
-      externalMessage('Client_InvalidResponse', `The server answered ${response.status} with ${why}, not the API's envelope.`),
+      layerMessage('Client_InvalidResponse', { status: response.status, why }),
     ]);
     let text: string;
     try {
       text = await response.text();
     } catch (err) {
-      return clientOutput<T>(undefined, [externalMessage('Client_NetworkError', `The answer of the server at ${this.origin} was cut off (${(err as Error).message}).`)]);
+      return clientOutput<T>(undefined, [layerMessage('Client_NetworkError', { origin: this.origin, reason: (err as Error).message, cutOff: true })]);
     }
     // 304 Not Modified (a conditional GET) has no body: no result, no messages; the caller keeps what it had.
     if (!text && response.status === 304) return clientOutput<T>(undefined, []);

@@ -1,4 +1,5 @@
 import { currentErrors } from '../../envelope/request-scope.js';
+import { layerMessage } from '../../envelope/message-catalogue.js';
 import { Output } from '../../envelope/output.js';
 import { route } from '../../routing/route.js';
 import { HealthStatus } from './_status.js';
@@ -10,9 +11,9 @@ export const GET = route({
   answers: [503],
   async handle({ services }) {
     const [database, cache] = await Promise.allSettled([services.storage.ping(), services.shared.ping()]);
-    const down = [database.status === 'rejected' && 'the database', cache.status === 'rejected' && 'Redis'].filter(Boolean);
+    const down = [database.status === 'rejected' && 'the database', cache.status === 'rejected' && 'Redis'].filter((name) => name !== false);
     if (!down.length) return Output.of({ status: 'Healthy' });
-    currentErrors().error('External', 'Health_NotReady', `${down.join(' and ')} unreachable: the server is not ready.`, { status: 503 });
+    currentErrors().add(layerMessage('Health_NotReady', { down }));
     return Output.of();
   },
 });
