@@ -2,7 +2,7 @@ import type { Middleware, Next } from 'koa';
 import koaJwt from 'koa-jwt';
 import jwt from 'jsonwebtoken';
 import type { ErrorMessage } from '../envelope/error-message.js';
-import { layerMessage } from '../envelope/message-catalogue.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { AppContext, AppExtensions, AppState } from '../http/context.js';
 import { respond } from '../http/respond.js';
 import { cookieSession, endCookieSession, hasCookieSessions } from './cookie-session.js';
@@ -17,11 +17,11 @@ class TokenRejected extends Error {}
 export const CLOCK_TOLERANCE_SECONDS = 5;
 
 export const authMessages = {
-  unauthenticated: () => layerMessage('Security_Unauthenticated'),
-  expired: () => layerMessage('Security_TokenExpired'),
-  invalid: () => layerMessage('Security_TokenInvalid'),
-  forbidden: () => layerMessage('Security_Forbidden'),
-  csrf: () => layerMessage('Security_CsrfRejected'),
+  unauthenticated: () => MESSAGES.Security_Unauthenticated(),
+  expired: () => MESSAGES.Security_TokenExpired(),
+  invalid: () => MESSAGES.Security_TokenInvalid(),
+  forbidden: () => MESSAGES.Security_Forbidden(),
+  csrf: () => MESSAGES.Security_CsrfRejected(),
 };
 
 export interface CallerOptions {

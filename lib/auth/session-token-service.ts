@@ -6,7 +6,7 @@ import { type TokenSettings, candidateKeys } from './token-keys.js';
 import { CLOCK_TOLERANCE_SECONDS } from './authenticate.js';
 import { credentialAllowed } from './credential-stamp.js';
 import type { TokenClaims } from './principal.js';
-import { layerMessage } from '../envelope/message-catalogue.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { currentErrors } from '../envelope/request-scope.js';
 import { Output } from '../envelope/output.js';
 import { BoundedMap } from '../bounded-map.js';
@@ -24,8 +24,8 @@ export interface TokenServiceOptions {
   sessionRecheckSeconds: number;
 }
 
-const invalidAccessToken = () => layerMessage('Security_InvalidAccessToken');
-const invalidRefreshToken = () => layerMessage('Security_InvalidRefreshToken');
+const invalidAccessToken = () => MESSAGES.Security_InvalidAccessToken();
+const invalidRefreshToken = () => MESSAGES.Security_InvalidRefreshToken();
 const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /**

@@ -1,6 +1,6 @@
 import { hashPassword } from './password.js';
 import { currentErrors } from '../envelope/request-scope.js';
-import { layerMessage } from '../envelope/message-catalogue.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { Output } from '../envelope/output.js';
 import type { NewPassword, NewUser, TokenSubject, UserSummary } from './auth-models.js';
 import type { ICookieSessionStore } from './cookie-session-store.js';
@@ -30,7 +30,7 @@ export class SqlUserService implements IUserService {
       createdDate: new Date(),
     };
     if (!(await this.users.insert(stored))) {
-      currentErrors().add(layerMessage('User_Exists', { userName: user.userName, property: 'userName' }));
+      currentErrors().add(MESSAGES.User_Exists({ userName: user.userName, property: 'userName' }));
       return Output.of();
     }
     // This process may know the name as no user's (a token minted elsewhere named it).
@@ -51,12 +51,12 @@ export class SqlUserService implements IUserService {
   async tokenSubject(userName: string): Promise<Output<TokenSubject>> {
     const user = await this.users.find(userName);
     if (!user) this.notFound(userName);
-    else if (user.disabled) currentErrors().add(layerMessage('User_Disabled', { userName: user.userName }));
+    else if (user.disabled) currentErrors().add(MESSAGES.User_Disabled({ userName: user.userName }));
     return Output.of(user && !user.disabled ? { userName: user.userName, name: user.name, roles: user.roles, stamp: user.stamp } : undefined);
   }
 
   private notFound(userName: string) {
-    currentErrors().add(layerMessage('User_NotFound', { userName }));
+    currentErrors().add(MESSAGES.User_NotFound({ userName }));
   }
 
   async disable(userName: string): Promise<Output<boolean>> {
@@ -108,7 +108,7 @@ export class SqlUserService implements IUserService {
     try {
       await this.cookies.destroyForUser(userName);
     } catch (err) {
-      currentErrors().add(layerMessage('User_CookieSessionsKept', { userName, reason: (err as Error).message }));
+      currentErrors().add(MESSAGES.User_CookieSessionsKept({ userName, reason: (err as Error).message }));
     }
   }
 }

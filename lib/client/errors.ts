@@ -1,6 +1,6 @@
 import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
-import { CODES, layerMessage, textOf } from '../envelope/message-catalogue.js';
+import { CODES, textOf, layerMessage } from '../envelope/message-catalogue.js';
 
 export const SESSION_EXPIRED_CODE = CODES.Login_SessionExpired;
 export const SESSION_EXPIRED_TEXT = textOf(SESSION_EXPIRED_CODE);

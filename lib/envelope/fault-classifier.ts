@@ -1,7 +1,7 @@
 import { storageFaultCode } from '../storage/sqlite-faults.js';
 import { StoreOutcomeUnknownError, StoreUnavailableError } from '../storage/store-faults.js';
 import type { ErrorMessage } from './error-message.js';
-import { layerMessage } from './message-catalogue.js';
+import { MESSAGES } from './message-catalogue.js';
 
 /** How long a client should wait before retrying a request that met an infrastructure fault. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -33,7 +33,7 @@ export function infrastructureFault(err: unknown): FaultKind | undefined {
 export function faultAnswer(kind: FaultKind): { messages: ErrorMessage[]; headers: Record<string, string> } {
   const headers = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
   if (kind === 'outcome-unknown') {
-    return { messages: [layerMessage('Storage_OutcomeUnknown')], headers };
+    return { messages: [MESSAGES.Storage_OutcomeUnknown()], headers };
   }
-  return { messages: [layerMessage('Storage_Unavailable')], headers };
+  return { messages: [MESSAGES.Storage_Unavailable()], headers };
 }

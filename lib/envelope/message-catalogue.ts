@@ -338,5 +338,14 @@ export function inputMessage<C extends MessageCode>(code: C, subject: string, ..
   return m;
 }
 
+const codes = Object.keys(CATALOGUE) as MessageCode[];
+
 /** Each code by name, for code that tells messages apart (`m.code === CODES.Entity_Concurrency`). */
-export const CODES = Object.fromEntries(Object.keys(CATALOGUE).map((code) => [code, code])) as { readonly [C in MessageCode]: C };
+export const CODES = Object.fromEntries(codes.map((code) => [code, code])) as { readonly [C in MessageCode]: C };
+
+/** The message of each code by name, as Fastify's errors are: `MESSAGES.Route_NotFound({ method, path })`. */
+export const MESSAGES = Object.fromEntries(codes.map((code): [string, unknown] => [code, maker(code)])) as { readonly [C in MessageCode]: ReturnType<typeof maker<C>> };
+
+function maker<C extends MessageCode>(code: C) {
+  return (...args: Args<C>): ErrorMessage => layerMessage(code, ...args);
+}

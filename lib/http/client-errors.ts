@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import { statusOf } from '../envelope/error-message.js';
-import { layerMessage } from '../envelope/message-catalogue.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { securityHeaderPairs } from './protections.js';
 
 /**
@@ -16,8 +16,8 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     return;
   }
   // Its own code for a request the client was too slow to send (408): Request_Timeout is the server's 503.
-  const m = layerMessage(err.code === 'HPE_HEADER_OVERFLOW' ? 'Request_HeadersTooLarge'
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'Request_ReceiveTimeout' : 'Request_Malformed');
+  const m = err.code === 'HPE_HEADER_OVERFLOW' ? MESSAGES.Request_HeadersTooLarge()
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? MESSAGES.Request_ReceiveTimeout() : MESSAGES.Request_Malformed();
   const status = statusOf(m);
   const body = serializeEnvelope(envelope([m]));
   // The security headers every other answer carries, too: these are JSON bodies a browser might be shown.

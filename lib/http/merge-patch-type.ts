@@ -1,6 +1,6 @@
 import type { Middleware, Next } from 'koa';
 import { ServiceError } from '../envelope/error-list.js';
-import { layerMessage } from '../envelope/message-catalogue.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { AppContext, AppExtensions, AppState } from './context.js';
 
 /**
@@ -9,7 +9,7 @@ import type { AppContext, AppExtensions, AppState } from './context.js';
  */
 export const mergePatchType: Middleware<AppState, AppExtensions> = (ctx: AppContext, next: Next) => {
   if (ctx.is() !== null && ctx.request.length !== 0 && !ctx.is('application/merge-patch+json', 'application/json')) {
-    throw new ServiceError([layerMessage('Request_UnsupportedMediaType', {
+    throw new ServiceError([MESSAGES.Request_UnsupportedMediaType({
       accepted: 'a JSON merge patch (application/merge-patch+json)', sent: ctx.get('Content-Type') || 'without a content type',
     })]);
   }

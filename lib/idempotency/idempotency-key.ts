@@ -3,7 +3,7 @@ import type { Middleware, Next } from 'koa';
 import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import { ServiceError } from '../envelope/error-list.js';
 import type { ErrorMessage } from '../envelope/error-message.js';
-import { layerMessage } from '../envelope/message-catalogue.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { AppContext, AppExtensions, AppState, FinalAnswer } from '../http/context.js';
 import { respond } from '../http/respond.js';
 import type { Logger } from '../log.js';
@@ -28,17 +28,17 @@ export interface IdempotencyOptions {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const invalidKey = () => new ServiceError([layerMessage('Request_IdempotencyKeyInvalid', { property: 'Idempotency-Key' })]);
-const mismatch = () => layerMessage('Request_IdempotencyMismatch', { property: 'Idempotency-Key' });
-const inProgress = () => layerMessage('Request_InProgress');
-const outcomeUnknown = () => layerMessage('Request_IdempotencyOutcomeUnknown', { property: 'Idempotency-Key' });
+const invalidKey = () => new ServiceError([MESSAGES.Request_IdempotencyKeyInvalid({ property: 'Idempotency-Key' })]);
+const mismatch = () => MESSAGES.Request_IdempotencyMismatch({ property: 'Idempotency-Key' });
+const inProgress = () => MESSAGES.Request_InProgress();
+const outcomeUnknown = () => MESSAGES.Request_IdempotencyOutcomeUnknown({ property: 'Idempotency-Key' });
 
 /** Keeps the envelope for a repeat; one over the size limit keeps its messages and says the result was not kept. */
 function storable(answer: FinalAnswer): StoredAnswer {
   const kept: StoredAnswer = { status: answer.status, body: answer.body, ...(answer.location ? { location: answer.location } : {}) };
   if (Buffer.byteLength(answer.body) <= MAX_STORED_BODY) return kept;
   const { messages } = JSON.parse(answer.body) as { messages: ErrorMessage[] };
-  const note = layerMessage('Request_ReplayWithoutResult');
+  const note = MESSAGES.Request_ReplayWithoutResult();
   return { ...kept, body: String(serializeEnvelope(envelope([...messages, note]))) };
 }
 

@@ -1,5 +1,5 @@
 import { currentErrors } from '../envelope/request-scope.js';
-import { layerMessage } from '../envelope/message-catalogue.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { Output } from '../envelope/output.js';
 import type { CachedTable, LookupCache } from './lookup-cache.js';
 import type { ILookupService } from './lookup-service.js';
@@ -8,7 +8,7 @@ export class CachedLookupService implements ILookupService {
   constructor(private readonly cache: LookupCache) {}
 
   private notFound(type: string) {
-    currentErrors().add(layerMessage('LookupTable_NotFound', { table: type }));
+    currentErrors().add(MESSAGES.LookupTable_NotFound({ table: type }));
   }
 
   async read(type: string): Promise<Output<CachedTable>> {

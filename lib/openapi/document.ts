@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SESSION_COOKIE } from '../auth/cookie-session.js';
+import { CODES } from '../envelope/message-catalogue.js';
 import type { AppConfig } from '../config/schema.js';
 import type { LoadedRoute } from '../routing/load-routes.js';
 import { type ExtraStatus, type Route, type Verb, isAnonymous } from '../routing/route.js';
@@ -49,7 +50,7 @@ function operatorsOf(criteria: CriteriaSchema<Record<string, AnyFieldSpec>, stri
     const [min] = arityOf(op);
     for (let i = 0; i < min; i++) search.append(name, sampleText[spec.type]);
     const parsed = criteria.parse(search);
-    return parsed.ok || !parsed.messages.some((m) => m.code === 'Operator_NotSupported');
+    return parsed.ok || !parsed.messages.some((m) => m.code === CODES.Operator_NotSupported);
   });
 }
 

@@ -9,14 +9,14 @@ import { messagesOf } from '../http/error-boundary.js';
 import { notModified } from '../http/not-modified.js';
 import { respond } from '../http/respond.js';
 import { type ValidationResult, validateInput } from '../validation/validate.js';
-import { inputMessage, layerMessage } from '../envelope/message-catalogue.js';
+import { CODES, MESSAGES, inputMessage } from '../envelope/message-catalogue.js';
 import type { Route } from './route.js';
 import { cookieSession, endCookieSession } from '../auth/cookie-session.js';
 import { BoundedMap } from '../bounded-map.js';
 
 function unexpectedQuery(search: URLSearchParams): ErrorMessage[] {
   return [...new Set(search.keys())].map((key) =>
-    inputMessage('Input_UnknownProperty', key, { of: 'parameter of this operation', property: key }));
+    inputMessage(CODES.Input_UnknownProperty, key, { of: 'parameter of this operation', property: key }));
 }
 
 /** What the race against the request timeout answers when the timeout comes first. */
@@ -30,9 +30,9 @@ const timedOut = Symbol('timed out');
 function timeoutMessage(method: string, ms: number): ErrorMessage {
   const seconds = ms / 1000;
   if (method === 'GET' || method === 'HEAD') {
-    return layerMessage('Request_Timeout', { seconds });
+    return MESSAGES.Request_Timeout({ seconds });
   }
-  return layerMessage('Request_OutcomeUnknown', { seconds });
+  return MESSAGES.Request_OutcomeUnknown({ seconds });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Struct, optional } from 'superstruct';
 import type { ErrorMessage } from '../envelope/error-message.js';
-import { CODES, inputFailure, layerMessage } from '../envelope/message-catalogue.js';
+import { CODES, MESSAGES, inputFailure } from '../envelope/message-catalogue.js';
 import { Output } from '../envelope/output.js';
 import { currentErrors, withErrorScope } from '../envelope/request-scope.js';
 import { model } from './fields.js';
@@ -19,7 +19,7 @@ function notClearable(struct: Struct<unknown, unknown>): Struct<unknown, unknown
   return new Struct({
     ...struct,
     validator: (value, context) => value === null
-      ? inputFailure('Input_Required', { why: 'it cannot be cleared' })
+      ? inputFailure(CODES.Input_Required, { why: 'it cannot be cleared' })
       : struct.validator(value, context),
   });
 }
@@ -80,7 +80,7 @@ async function applyNothing<Current extends { revisionNumber?: number }, Result>
   }
   const now = current.result.revisionNumber;
   if (expected != null && expected !== now) {
-    errors.add(layerMessage('Entity_Concurrency', { sent: expected, now, property: 'revisionNumber' }));
+    errors.add(MESSAGES.Entity_Concurrency({ sent: expected, now, property: 'revisionNumber' }));
     return Output.of();
   }
   return Output.of((operation.unchanged ?? currentRevision<Current, Result>)(current.result));

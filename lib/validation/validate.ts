@@ -1,7 +1,7 @@
 import type { Struct, Failure } from 'superstruct';
 import { MAX_MESSAGES } from '../envelope/error-list.js';
 import { type ErrorMessage, message } from '../envelope/error-message.js';
-import { entryOf, inputMessage, isCatalogued } from '../envelope/message-catalogue.js';
+import { CODES, inputMessage, entryOf, isCatalogued } from '../envelope/message-catalogue.js';
 import { checkInput } from './failures.js';
 
 /** `a.b[0].c` from superstruct's path array. */
@@ -25,10 +25,10 @@ function describe(failure: Failure & { code?: string }, property: string): Error
     const type = isCatalogued(failure.code) ? entryOf(failure.code).type : 'Validation';
     return message(type, failure.code, `${subject} ${failure.message}`, on);
   }
-  if (failure.type === 'never') return inputMessage('Input_UnknownProperty', subject, { property });
-  if (failure.value === undefined) return inputMessage('Input_Required', subject, on);
+  if (failure.type === 'never') return inputMessage(CODES.Input_UnknownProperty, subject, { property });
+  if (failure.value === undefined) return inputMessage(CODES.Input_Required, subject, on);
   const expected = failure.type === 'object' ? 'a JSON object' : failure.type === 'array' ? 'an array' : `of type ${failure.type}`;
-  return inputMessage('Input_InvalidType', subject, { expected, ...on });
+  return inputMessage(CODES.Input_InvalidType, subject, { expected, ...on });
 }
 
 /** Whether `property` or a path it lies below (`a` and `a.b` for `a.b[0]`) is in `paths`: one look-up per level. */
@@ -83,7 +83,7 @@ export function validateInput<T>(
     const property = propertyPath(prefix);
     return {
       ok: false,
-      messages: [inputMessage('Input_Invalid', property || 'The request body', {
+      messages: [inputMessage(CODES.Input_Invalid, property || 'The request body', {
         problem: 'it cannot be checked, being nested too deeply or holding values of an unexpected kind', ...(property ? { property } : {}),
       })],
     };

@@ -1,5 +1,5 @@
 import { currentErrors } from '../../envelope/request-scope.js';
-import { layerMessage } from '../../envelope/message-catalogue.js';
+import { MESSAGES } from '../../envelope/message-catalogue.js';
 import { Output } from '../../envelope/output.js';
 import type { RouteCall } from '../../routing/route.js';
 import type { Credentials, LoggedInUser, UserInfo } from '../../auth/auth-models.js';
@@ -15,7 +15,7 @@ export async function login(call: RouteCall<unknown, unknown, Credentials>, type
     call.header('Retry-After', String(attempt.retryAfter));
     // Not "failed" attempts: the right password is refused too once the limit is reached, and so are more logins of
     // one account at once than the limit, since each holds its place before its check.
-    currentErrors().add(layerMessage('Request_Throttled', { busy: attempt.reason === 'busy', seconds: attempt.retryAfter }));
+    currentErrors().add(MESSAGES.Request_Throttled({ busy: attempt.reason === 'busy', seconds: attempt.retryAfter }));
     // The account name is left out: people type passwords into the name field.
     call.log.info('login refused', { reason: attempt.reason, clientAddress, retryAfter: attempt.retryAfter, requestId: call.requestId });
     services.metrics.logins.inc({ outcome: 'throttled' });

@@ -1,5 +1,5 @@
 import { currentErrors } from '../../envelope/request-scope.js';
-import { layerMessage } from '../../envelope/message-catalogue.js';
+import { MESSAGES } from '../../envelope/message-catalogue.js';
 import { Output } from '../../envelope/output.js';
 import { route } from '../../routing/route.js';
 import { HealthStatus } from './_status.js';
@@ -13,7 +13,7 @@ export const GET = route({
     const [database, cache] = await Promise.allSettled([services.storage.ping(), services.shared.ping()]);
     const down = [database.status === 'rejected' && 'the database', cache.status === 'rejected' && 'Redis'].filter((name) => name !== false);
     if (!down.length) return Output.of({ status: 'Healthy' });
-    currentErrors().add(layerMessage('Health_NotReady', { down }));
+    currentErrors().add(MESSAGES.Health_NotReady({ down }));
     return Output.of();
   },
 });
