@@ -1,6 +1,6 @@
 import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
-import { CODES, textOf, layerMessage } from '../envelope/message-catalogue.js';
+import { CODES, layerMessage, textOf } from '../envelope/message-catalogue.js';
 
 export const SESSION_EXPIRED_CODE = CODES.Login_SessionExpired;
 export const SESSION_EXPIRED_TEXT = textOf(SESSION_EXPIRED_CODE);
@@ -8,7 +8,7 @@ export const SESSION_EXPIRED_TEXT = textOf(SESSION_EXPIRED_CODE);
 /**
  * The session is over and the client cannot renew it: the refresh failed (variant A), the token expired (variant B),
  * or a secured call was refused with 401 (cookie mode, or no login at all). The application catches it
- * (`err instanceof SessionExpiredError` or `err.code === 'Login_SessionExpired'`) and shows its login.
+ * (`err instanceof SessionExpiredError` or `err.code === SESSION_EXPIRED_CODE`) and shows its login.
  * The same error is dispatched once per session end as a `sessionexpired` event (see `SessionExpiredEvent`).
  */
 export class SessionExpiredError extends Error {
