@@ -1,6 +1,6 @@
 import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
-import { CODES, layerMessage, textOf } from '../envelope/message-catalogue.js';
+import { CODES, MESSAGES, textOf } from '../envelope/message-catalogue.js';
 
 export const SESSION_EXPIRED_CODE = CODES.Login_SessionExpired;
 export const SESSION_EXPIRED_TEXT = textOf(SESSION_EXPIRED_CODE);
@@ -14,7 +14,7 @@ export const SESSION_EXPIRED_TEXT = textOf(SESSION_EXPIRED_CODE);
 export class SessionExpiredError extends Error {
   readonly code = SESSION_EXPIRED_CODE;
   /** The envelope form, for applications that show messages uniformly. */
-  readonly messages: ErrorMessage[] = [layerMessage(SESSION_EXPIRED_CODE)];
+  readonly messages: ErrorMessage[] = [MESSAGES.Login_SessionExpired()];
 
   constructor(
     /** What the server answered when the session could not be renewed (e.g. `Security_InvalidRefreshToken`). */

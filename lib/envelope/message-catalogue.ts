@@ -164,7 +164,7 @@ export const CATALOGUE = {
   },
   Entity_Concurrency: {
     type: 'Concurrency',
-    text: ({ record = 'The record', sent, now }: { record?: string; sent: number; now?: number }) =>
+    text: ({ record = 'The record', sent, now }: { record?: string; sent?: number | null; now?: number }) =>
       `${record} was changed by someone else: revision ${sent} is no longer current (now ${now}). Reload it and try again.`,
     description: 'The revisionNumber sent is stale; nothing was written.',
   },
@@ -315,7 +315,7 @@ export function textOf<C extends MessageCode>(code: C, ...[params]: Args<C>): st
  * message's `property`; `status`, `severity` and `type` only where the message stands for another (Messages_Truncated)
  * or an outside error dictates them (Request_Invalid).
  */
-export function layerMessage<C extends MessageCode>(code: C, ...args: Args<C>): ErrorMessage {
+function layerMessage<C extends MessageCode>(code: C, ...args: Args<C>): ErrorMessage {
   const entry = entryOf(code);
   const options: MessageOptions & { type?: ErrorType } = args[0] ?? {};
   const status = options.status ?? entry.status;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SESSION_COOKIE } from '../auth/cookie-session.js';
-import { CATALOGUE, CODES, type MessageCode, entryOf, statusOfCode } from '../envelope/message-catalogue.js';
+import { CODES, type MessageCode, entryOf, statusOfCode } from '../envelope/message-catalogue.js';
 import type { AppConfig } from '../config/schema.js';
 import type { LoadedRoute } from '../routing/load-routes.js';
 import { type ExtraStatus, type Route, type Verb, isAnonymous } from '../routing/route.js';
@@ -94,7 +94,7 @@ function criteriaParameters(criteria: CriteriaSchema<Record<string, AnyFieldSpec
 }
 
 /** The codes the server answers (the client's own left out), from the catalogue. */
-const answeredCodes = (Object.keys(CATALOGUE) as MessageCode[]).filter((code) => !entryOf(code).client);
+const answeredCodes = Object.values(CODES).filter((code) => !entryOf(code).client);
 
 /** `codes` as a response's description names them: each with what it means. */
 const named = (codes: readonly MessageCode[]) => codes.map((code) => `${code} (${entryOf(code).description})`).join('; ');

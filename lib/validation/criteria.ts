@@ -86,7 +86,6 @@ type CriteriaOf<S extends Record<string, AnyFieldSpec>> = {
 
 export type Criteria<S extends Record<string, AnyFieldSpec>, F extends string> = CriteriaOf<S> & ListOptions<F>;
 
-
 /**
  * The query-string form of list criteria (contract part 3): `field=v` (repeatable), `field.operator=OP`,
  * `skip`, `take`, `getTotalCount`, `cursor`, `sort[i].fieldName`, `sort[i].sortDirection`, all names case-insensitive.

@@ -1,7 +1,7 @@
 import type { Struct, Failure } from 'superstruct';
 import { MAX_MESSAGES } from '../envelope/error-list.js';
 import { type ErrorMessage, message } from '../envelope/error-message.js';
-import { CODES, inputMessage, entryOf, isCatalogued } from '../envelope/message-catalogue.js';
+import { CODES, entryOf, inputMessage, isCatalogued } from '../envelope/message-catalogue.js';
 import { checkInput } from './failures.js';
 
 /** `a.b[0].c` from superstruct's path array. */
