@@ -1,20 +1,19 @@
 import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
-import { CODES, MESSAGES, textOf } from '../envelope/message-catalogue.js';
 
-export const SESSION_EXPIRED_CODE = CODES.Login_SessionExpired;
-export const SESSION_EXPIRED_TEXT = textOf(SESSION_EXPIRED_CODE);
+export const SESSION_EXPIRED_CODE = 'Login_SessionExpired';
+export const SESSION_EXPIRED_TEXT = 'Your session has expired. Please log in again.';
 
 /**
  * The session is over and the client cannot renew it: the refresh failed (variant A), the token expired (variant B),
  * or a secured call was refused with 401 (cookie mode, or no login at all). The application catches it
- * (`err instanceof SessionExpiredError` or `err.code === SESSION_EXPIRED_CODE`) and shows its login.
+ * (`err instanceof SessionExpiredError` or `err.code === 'Login_SessionExpired'`) and shows its login.
  * The same error is dispatched once per session end as a `sessionexpired` event (see `SessionExpiredEvent`).
  */
 export class SessionExpiredError extends Error {
   readonly code = SESSION_EXPIRED_CODE;
   /** The envelope form, for applications that show messages uniformly. */
-  readonly messages: ErrorMessage[] = [MESSAGES.Login_SessionExpired()];
+  readonly messages: ErrorMessage[] = [{ code: SESSION_EXPIRED_CODE, message: SESSION_EXPIRED_TEXT, severity: 'Error', type: 'Security' }];
 
   constructor(
     /** What the server answered when the session could not be renewed (e.g. `Security_InvalidRefreshToken`). */
@@ -35,9 +34,9 @@ export class SessionExpiredEvent extends Event {
 
 /** Thrown by a proxy for an operation of its interface that the server does not expose via REST. */
 export class OperationNotSupportedError extends Error {
-  readonly code = CODES.Operation_NotSupported;
+  readonly code = 'Operation_NotSupported';
   constructor(readonly operation: `${string}.${string}`) {
-    super(textOf(CODES.Operation_NotSupported, { operation }));
+    super(`Operation ${operation} is not exposed via REST.`);
     this.name = 'OperationNotSupportedError';
   }
 }
@@ -51,4 +50,9 @@ export function clientOutput<T>(result: T | undefined, messages: ErrorMessage[],
   if (totalCount !== undefined) output.totalCount = totalCount;
   if (nextCursor !== undefined) output.nextCursor = nextCursor;
   return output as Output<T>;
+}
+
+/** A client-side failure in the envelope's form: type External, as the contract types a failing outside system. */
+export function externalMessage(code: string, text: string): ErrorMessage {
+  return { code, message: text, severity: 'Error', type: 'External' };
 }

@@ -3,8 +3,7 @@ import type { Output } from '../envelope/output.js';
 import type { Verb } from '../routing/route.js';
 import { CookieJar } from './cookie-jar.js';
 import { type DateProperties, reviveDates } from './dates.js';
-import { clientOutput } from './errors.js';
-import { MESSAGES } from '../envelope/message-catalogue.js';
+import { clientOutput, externalMessage } from './errors.js';
 import { type RemoteApi, apiUrl } from './remote-api.js';
 
 /** One call of the API: a verb, a path below the API base with `{param}` placeholders, and its inputs. */
@@ -117,7 +116,7 @@ export class HttpCore {
       return {
         status: 0,
         headers: new Headers(),
-        output: clientOutput<T>(undefined, [MESSAGES.Client_NetworkError({ origin: this.origin, reason })]),
+        output: clientOutput<T>(undefined, [externalMessage('Client_NetworkError', `The server at ${this.origin} could not be reached (${reason}).`)]),
       };
     }
     this.jar?.store(url, response.headers);
@@ -126,13 +125,13 @@ export class HttpCore {
 
   private async read<T>(response: Response, dates: DateProperties | undefined): Promise<Output<T>> {
     const invalid = (why: string) => clientOutput<T>(undefined, [
-      MESSAGES.Client_InvalidResponse({ status: response.status, why }),
+      externalMessage('Client_InvalidResponse', `The server answered ${response.status} with ${why}, not the API's envelope.`),
     ]);
     let text: string;
     try {
       text = await response.text();
     } catch (err) {
-      return clientOutput<T>(undefined, [MESSAGES.Client_NetworkError({ origin: this.origin, reason: (err as Error).message, cutOff: true })]);
+      return clientOutput<T>(undefined, [externalMessage('Client_NetworkError', `The answer of the server at ${this.origin} was cut off (${(err as Error).message}).`)]);
     }
     // 304 Not Modified (a conditional GET) has no body: no result, no messages; the caller keeps what it had.
     if (!text && response.status === 304) return clientOutput<T>(undefined, []);

@@ -1,5 +1,4 @@
 import type { HttpReply } from './http.js';
-import { CODES } from '../envelope/message-catalogue.js';
 
 /** How a call that is safe to repeat (it carries an Idempotency-Key) is repeated after a fault. */
 export interface RetryOptions {
@@ -26,7 +25,7 @@ export function newIdempotencyKey(): string {
  * same key a repeat answers the first outcome if there was one, and writes at most once.
  */
 function worthRepeating(reply: HttpReply<unknown>): boolean {
-  return reply.status === 503 || reply.status === 0 || reply.output.messages.some((m) => m.code === CODES.Client_NetworkError);
+  return reply.status === 503 || reply.status === 0 || reply.output.messages.some((m) => m.code === 'Client_NetworkError');
 }
 
 /** Retry-After in milliseconds (seconds or an HTTP date), or undefined when absent or unreadable. */

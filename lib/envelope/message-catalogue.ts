@@ -4,7 +4,8 @@ import { type ErrorMessage, type ErrorType, type MessageOptions, type Severity, 
  * Every message code the layer answers, in one place (as Fastify's `lib/errors.js`): its type, the status it implies,
  * its text and what it means. Error paths create their messages here, and the OpenAPI document lists the codes from
  * here, so a code cannot answer one thing and be documented as another. A business service keeps its own codes; the
- * `Entity_` ones are here because the layer's conventions (and the scaffold) use them for every service.
+ * `Entity_` ones are here because the layer's conventions (and the scaffold) use them for every service. The
+ * browser-safe client (lib/client) imports nothing outside its folder and keeps the few codes it makes up itself.
  *
  * Texts that take values are functions of them. An `Input_` text is a predicate that reads after the name of the
  * property it is about ("must be a string."): `inputMessage` puts the name in front.
@@ -18,8 +19,6 @@ interface Entry {
   text: string | ((params: never) => string);
   /** One line for the API document. */
   description: string;
-  /** A code the browser-safe client makes up itself, never answered by the server. */
-  client?: true;
 }
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
@@ -116,7 +115,7 @@ export const CATALOGUE = {
 
   // Routing.
   Route_NotFound: {
-    type: 'Data', text: ({ method, path }: { method: string; path: string }) => `No resource is found at ${method} ${path}.`,
+    type: 'Data', status: 404, text: ({ method, path }: { method: string; path: string }) => `No resource is found at ${method} ${path}.`,
     description: 'No route has this path.',
   },
   Route_MethodNotAllowed: {
@@ -139,10 +138,10 @@ export const CATALOGUE = {
     description: 'The access token is not valid here (signature, algorithm, issuer, audience, no exp, malformed, or its user is ended).',
   },
   Security_Forbidden: {
-    type: 'Security', text: 'You are not allowed to perform this operation.', description: 'The caller lacks the permission the route needs.',
+    type: 'Security', status: 403, text: 'You are not allowed to perform this operation.', description: 'The caller lacks the permission the route needs.',
   },
   Security_CsrfRejected: {
-    type: 'Security',
+    type: 'Security', status: 403,
     text: 'Cross-site request refused: a cookie-authenticated change must come from this site or an allowed origin (send an Origin header).',
     description: 'A cookie-authenticated change from another origin.',
   },
@@ -169,7 +168,7 @@ export const CATALOGUE = {
     description: 'The revisionNumber sent is stale; nothing was written.',
   },
   Entity_Duplicate: {
-    type: 'Concurrency',
+    type: 'Concurrency', status: 409,
     text: ({ property }: { property?: string }) => property
       ? `${property}: another record already has this value; it must be unique.`
       : 'Another record already has these values; they must be unique.',
@@ -263,25 +262,6 @@ export const CATALOGUE = {
     description: 'A user\'s cookie sessions could not be deleted; they are refused all the same.',
   },
 
-  // Made by the client, never answered by the server.
-  Client_NetworkError: {
-    type: 'External', client: true,
-    text: ({ origin, reason, cutOff }: { origin: string; reason: string; cutOff?: boolean }) => cutOff
-      ? `The answer of the server at ${origin} was cut off (${reason}).` : `The server at ${origin} could not be reached (${reason}).`,
-    description: 'The server could not be reached, or its answer was cut off.',
-  },
-  Client_InvalidResponse: {
-    type: 'External', client: true,
-    text: ({ status, why }: { status: number; why: string }) => `The server answered ${status} with ${why}, not the API's envelope.`,
-    description: 'The server answered something other than the envelope.',
-  },
-  Login_SessionExpired: {
-    type: 'Security', client: true, text: 'Your session has expired. Please log in again.', description: 'The session ended and could not be renewed.',
-  },
-  Operation_NotSupported: {
-    type: 'Functional', client: true, text: ({ operation }: { operation: string }) => `Operation ${operation} is not exposed via REST.`,
-    description: 'A proxy operation the server does not expose.',
-  },
 } as const satisfies Record<string, Entry>;
 
 export type MessageCode = keyof typeof CATALOGUE;

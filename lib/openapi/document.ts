@@ -93,8 +93,8 @@ function criteriaParameters(criteria: CriteriaSchema<Record<string, AnyFieldSpec
   return parameters;
 }
 
-/** The codes the server answers (the client's own left out), from the catalogue. */
-const answeredCodes = Object.values(CODES).filter((code) => !entryOf(code).client);
+/** The codes the layer answers, from the catalogue. */
+const answeredCodes = Object.values(CODES);
 
 /** `codes` as a response's description names them: each with what it means. */
 const named = (codes: readonly MessageCode[]) => codes.map((code) => `${code} (${entryOf(code).description})`).join('; ');
