@@ -12,7 +12,7 @@ import { type ErrorMessage, type ErrorType, type MessageOptions, type Severity, 
  */
 interface Entry {
   type: ErrorType;
-  /** The status an answer carrying it gets, when not the one its type implies. */
+  /** The status an answer carrying it gets, set on the message (without it, the status its type implies). */
   status?: number;
   severity?: Severity;
   /** `never` takes a function of any parameters: each entry's own are read back by `ParamsOf`. */
@@ -261,14 +261,13 @@ export const CATALOGUE = {
       `The cookie sessions of user '${userName}' could not be deleted (${reason}); they are refused all the same and expire by themselves.`,
     description: 'A user\'s cookie sessions could not be deleted; they are refused all the same.',
   },
-
 } as const satisfies Record<string, Entry>;
 
 export type MessageCode = keyof typeof CATALOGUE;
 
 type TextOf<C extends MessageCode> = (typeof CATALOGUE)[C]['text'];
 /** The values a code's text takes (an empty object for a fixed text). */
-export type ParamsOf<C extends MessageCode> = TextOf<C> extends (params: infer P) => string ? P : Record<never, never>;
+type ParamsOf<C extends MessageCode> = TextOf<C> extends (params: infer P) => string ? P : Record<never, never>;
 /** A text's values and the message's own options in one object; it may be left out when nothing is required. */
 type Args<C extends MessageCode> = Record<never, never> extends ParamsOf<C>
   ? [options?: ParamsOf<C> & MessageOptions & { type?: ErrorType }]

@@ -15,8 +15,7 @@ export interface InputFailure {
   message: string;
 }
 
-const fail = inputFailure;
-const required = fail(CODES.Input_Required);
+const required = inputFailure(CODES.Input_Required);
 
 function leaf<T>(name: string, check: (value: unknown) => true | InputFailure): Struct<T, null> {
   return define<T>(name, (value) => (value === undefined ? required : check(value)));
@@ -31,8 +30,8 @@ const numberText = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function integer(options: { min?: number; max?: number } = {}): Struct<number, null> {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = options;
   const base = leaf<number>('integer', (v) => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return fail(CODES.Input_InvalidType, { expected: 'an integer' });
-    if (v < min || v > max) return fail(CODES.Input_OutOfRange, { min, max });
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return inputFailure(CODES.Input_InvalidType, { expected: 'an integer' });
+    if (v < min || v > max) return inputFailure(CODES.Input_OutOfRange, { min, max });
     return true;
   });
   return coerce(base, unknown(), (v) => (typeof v === 'string' && integerText.test(v) ? Number(v) : v));
@@ -40,13 +39,13 @@ export function integer(options: { min?: number; max?: number } = {}): Struct<nu
 
 export function decimal(): Struct<number, null> {
   const base = leaf<number>('decimal', (v) =>
-    typeof v === 'number' && Number.isFinite(v) ? true : fail(CODES.Input_InvalidType, { expected: 'a number' }));
+    typeof v === 'number' && Number.isFinite(v) ? true : inputFailure(CODES.Input_InvalidType, { expected: 'a number' }));
   return coerce(base, unknown(), (v) => (typeof v === 'string' && numberText.test(v) ? Number(v) : v));
 }
 
 export function boolean(): Struct<boolean, null> {
   const base = leaf<boolean>('boolean', (v) =>
-    typeof v === 'boolean' ? true : fail(CODES.Input_InvalidType, { expected: 'true or false' }));
+    typeof v === 'boolean' ? true : inputFailure(CODES.Input_InvalidType, { expected: 'true or false' }));
   return coerce(base, unknown(), (v) => {
     if (typeof v !== 'string') return v;
     const lower = v.toLowerCase();
@@ -74,9 +73,9 @@ export const DATE_RANGE = { min: Date.parse('0001-01-01T00:00:00Z'), max: Date.p
 /** ISO 8601 dates; a date without a time is midnight UTC, a time without an offset is UTC. */
 export function date(): Struct<Date, null> {
   const base = leaf<Date>('date', (v) => {
-    if (!(v instanceof Date) || Number.isNaN(v.getTime())) return fail(CODES.Input_InvalidType, { expected: 'an ISO 8601 date, e.g. 2024-05-31 or 2024-05-31T14:30:00Z' });
+    if (!(v instanceof Date) || Number.isNaN(v.getTime())) return inputFailure(CODES.Input_InvalidType, { expected: 'an ISO 8601 date, e.g. 2024-05-31 or 2024-05-31T14:30:00Z' });
     if (v.getTime() < DATE_RANGE.min || v.getTime() > DATE_RANGE.max) {
-      return fail(CODES.Input_OutOfRange, { min: '0001-01-01T00:00:00Z', max: '9999-12-31T23:59:59.999Z', after: ' once its offset is applied' });
+      return inputFailure(CODES.Input_OutOfRange, { min: '0001-01-01T00:00:00Z', max: '9999-12-31T23:59:59.999Z', after: ' once its offset is applied' });
     }
     return true;
   });
@@ -95,16 +94,16 @@ const isWellFormed = (v: string): boolean => (v as string & { isWellFormed(): bo
 export function text(options: { max?: number; min?: number } = {}): Struct<string, null> {
   const { max, min = 0 } = options;
   return leaf<string>('text', (v) => {
-    if (typeof v !== 'string') return fail(CODES.Input_InvalidType, { expected: 'a string' });
+    if (typeof v !== 'string') return inputFailure(CODES.Input_InvalidType, { expected: 'a string' });
     // Text databases (PostgreSQL) cannot store U+0000, and no one types it: it is refused here, not by the store.
-    if (v.includes('\u0000')) return fail(CODES.Input_InvalidValue, { rule: 'not contain the NUL character (U+0000)' });
+    if (v.includes('\u0000')) return inputFailure(CODES.Input_InvalidValue, { rule: 'not contain the NUL character (U+0000)' });
     // A lone surrogate (JSON's "\ud800") is not a character: UTF-8 cannot encode it, so a store would keep U+FFFD.
-    if (!isWellFormed(v)) return fail(CODES.Input_InvalidValue, { rule: 'be well-formed Unicode: it holds a lone surrogate (half of a UTF-16 pair, U+D800 to U+DFFF)' });
+    if (!isWellFormed(v)) return inputFailure(CODES.Input_InvalidValue, { rule: 'be well-formed Unicode: it holds a lone surrogate (half of a UTF-16 pair, U+D800 to U+DFFF)' });
     // The last code point, a noncharacter no one types: starts-with filters bound their index range with it
     // (lib/storage/criteria-sql.ts), so text holding it right after a prefix could never be found by that prefix.
-    if (v.includes(LAST_CODE_POINT)) return fail(CODES.Input_InvalidValue, { rule: 'not contain the noncharacter U+10FFFF' });
-    if (max !== undefined && v.length > max) return fail(CODES.Input_TooLong, { max });
-    if (v.length < min) return min === 1 ? required : fail(CODES.Input_TooShort, { min });
+    if (v.includes(LAST_CODE_POINT)) return inputFailure(CODES.Input_InvalidValue, { rule: 'not contain the noncharacter U+10FFFF' });
+    if (max !== undefined && v.length > max) return inputFailure(CODES.Input_TooLong, { max });
+    if (v.length < min) return min === 1 ? required : inputFailure(CODES.Input_TooShort, { min });
     return true;
   });
 }
@@ -112,7 +111,7 @@ export function text(options: { max?: number; min?: number } = {}): Struct<strin
 export function oneOf<T extends string>(values: readonly T[]): Struct<T, null> {
   const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
   const base = leaf<T>('oneOf', (v) =>
-    typeof v === 'string' && values.includes(v as T) ? true : fail(CODES.Input_InvalidValue, { rule: `be one of ${values.join(', ')}` }));
+    typeof v === 'string' && values.includes(v as T) ? true : inputFailure(CODES.Input_InvalidValue, { rule: `be one of ${values.join(', ')}` }));
   return coerce(base, unknown(), (v) => (typeof v === 'string' ? byLower.get(v.toLowerCase()) ?? v : v));
 }
 
