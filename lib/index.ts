@@ -26,6 +26,8 @@ export { Output } from './envelope/output.js';
 export { ErrorList, ServiceError } from './envelope/error-list.js';
 export { type ErrorMessage, type ErrorType, type MessageOptions, type Severity, isError, message } from './envelope/error-message.js';
 export { currentErrors, withErrorScope } from './envelope/request-scope.js';
+// The layer's message catalogue: its codes by name, and their messages (`MESSAGES.Entity_NotFound({ entity, id })`).
+export { CODES, MESSAGES, type MessageCode } from './envelope/message-catalogue.js';
 
 // Input models, list criteria and merge patches.
 export { INT32, array, boolean, date, decimal, integer, maybe, model, oneOf, optional, text } from './validation/fields.js';

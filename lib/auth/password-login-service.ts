@@ -1,4 +1,4 @@
-import { message } from '../envelope/error-message.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { currentErrors } from '../envelope/request-scope.js';
 import { Output } from '../envelope/output.js';
 import { decoyHash, verifyPassword } from './password.js';
@@ -6,8 +6,7 @@ import type { Credentials, LoggedInUser, UserInfo } from './auth-models.js';
 import type { ILoginService } from './login-service.js';
 import type { UserStore } from './user-store.js';
 
-export const invalidCredentials = () =>
-  message('Security', 'Login_InvalidCredentials', 'Invalid user name or password.', { status: 401 });
+export const invalidCredentials = () => MESSAGES.Login_InvalidCredentials();
 
 export class PasswordLoginService implements ILoginService {
   private decoy: Promise<string> | undefined;

@@ -5,7 +5,7 @@ import type { TokenSettings } from './token-keys.js';
 import { verifyToken } from './token-verifier.js';
 import { credentialAllowed } from './credential-stamp.js';
 import type { TokenClaims } from './principal.js';
-import { message } from '../envelope/error-message.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { currentErrors } from '../envelope/request-scope.js';
 import { Output } from '../envelope/output.js';
 import { BoundedMap } from '../bounded-map.js';
@@ -23,8 +23,8 @@ export interface SessionTokenOptions {
   sessionRecheckSeconds: number;
 }
 
-const invalidAccessToken = () => message('Security', 'Security_InvalidAccessToken', 'Invalid access token', { status: 401 });
-const invalidRefreshToken = () => message('Security', 'Security_InvalidRefreshToken', 'Invalid refresh token', { status: 401 });
+const invalidAccessToken = () => MESSAGES.Security_InvalidAccessToken();
+const invalidRefreshToken = () => MESSAGES.Security_InvalidRefreshToken();
 const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /**

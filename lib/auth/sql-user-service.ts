@@ -1,5 +1,6 @@
 import { hashPassword } from './password.js';
 import { currentErrors } from '../envelope/request-scope.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { Output } from '../envelope/output.js';
 import type { NewPassword, NewUser, TokenSubject, UserSummary } from './auth-models.js';
 import type { ICookieSessionStore } from './cookie-session-store.js';
@@ -29,7 +30,7 @@ export class SqlUserService implements IUserService {
       createdDate: new Date(),
     };
     if (!(await this.users.insert(stored))) {
-      currentErrors().error('Validation', 'User_Exists', `User '${user.userName}' already exists.`, { property: 'userName' });
+      currentErrors().add(MESSAGES.User_Exists({ userName: user.userName, property: 'userName' }));
       return Output.of();
     }
     // This process may know the name as no user's (a token minted elsewhere named it).
@@ -50,12 +51,12 @@ export class SqlUserService implements IUserService {
   async tokenSubject(userName: string): Promise<Output<TokenSubject>> {
     const user = await this.users.find(userName);
     if (!user) this.notFound(userName);
-    else if (user.disabled) currentErrors().error('Functional', 'User_Disabled', `User '${user.userName}' is disabled.`);
+    else if (user.disabled) currentErrors().add(MESSAGES.User_Disabled({ userName: user.userName }));
     return Output.of(user && !user.disabled ? { userName: user.userName, name: user.name, roles: user.roles, stamp: user.stamp } : undefined);
   }
 
   private notFound(userName: string) {
-    currentErrors().error('Data', 'User_NotFound', `User '${userName}' not found.`);
+    currentErrors().add(MESSAGES.User_NotFound({ userName }));
   }
 
   async disable(userName: string): Promise<Output<boolean>> {
@@ -107,8 +108,7 @@ export class SqlUserService implements IUserService {
     try {
       await this.cookies.destroyForUser(userName);
     } catch (err) {
-      currentErrors().warning('User_CookieSessionsKept',
-        `The cookie sessions of user '${userName}' could not be deleted (${(err as Error).message}); they are refused all the same and expire by themselves.`);
+      currentErrors().add(MESSAGES.User_CookieSessionsKept({ userName, reason: (err as Error).message }));
     }
   }
 }

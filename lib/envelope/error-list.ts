@@ -1,4 +1,5 @@
 import { type ErrorMessage, type ErrorType, type MessageOptions, isError, message, statusOf } from './error-message.js';
+import { MESSAGES } from './message-catalogue.js';
 
 /** The highest status among error messages, or `fallback` when there are none. */
 export function derivedStatus(messages: readonly ErrorMessage[], fallback = 200): number {
@@ -23,9 +24,7 @@ function weightOf(m: ErrorMessage): number {
 
 /** The message that stands for those left out: as heavy as the heaviest of them, so the answer's status stays. */
 function truncated(heaviest: ErrorMessage): ErrorMessage {
-  return message(heaviest.type, 'Messages_Truncated',
-    `More problems were found than the ${MAX_MESSAGES} listed: correct these and send the request again to see the rest.`,
-    { severity: heaviest.severity, status: statusOf(heaviest) });
+  return MESSAGES.Messages_Truncated({ max: MAX_MESSAGES, type: heaviest.type, severity: heaviest.severity, status: statusOf(heaviest) });
 }
 
 /** The problems found while serving one request. Services reach the current one through `currentErrors()`. */

@@ -1,7 +1,7 @@
 import type { Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { ServiceError } from '../envelope/error-list.js';
-import { message } from '../envelope/error-message.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { noteRepeatedKeys } from '../validation/repeated-keys.js';
 import type { AppContext, AppExtensions, AppState } from './context.js';
 
@@ -24,7 +24,7 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
 /** What koa-body declares a parsed body to be (type-fest's JsonValue). */
 type JsonBody = AppContext['request']['body'];
 
-const tooDeep = () => new ServiceError([message('Validation', 'Request_TooDeep', `The request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`)]);
+const tooDeep = () => new ServiceError([MESSAGES.Request_TooDeep({ maxDepth: MAX_JSON_DEPTH })]);
 
 /**
  * The request's JSON text as a value. JSON.parse itself (not koa-body's parser, which reports a `__proto__` key as
@@ -38,7 +38,7 @@ function parseJson(text: string): JsonBody {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ServiceError([message('Validation', 'Request_MalformedJson', 'The request body is not valid JSON.')]);
+    throw new ServiceError([MESSAGES.Request_MalformedJson()]);
   }
   // Checked before anything walks the body recursively (the key scan, validation, error texts).
   if (typeof value === 'object' && value !== null && nestedDeeperThan(value, MAX_JSON_DEPTH)) throw tooDeep();
@@ -57,12 +57,11 @@ export function jsonBody(limitBytes: number): Middleware<AppState, AppExtensions
   }) as unknown as Middleware<AppState, AppExtensions>;
   return async (ctx: AppContext, next: Next) => {
     if (ctx.request.length > limitBytes) {
-      throw new ServiceError([message('Validation', 'Request_TooLarge', `The request body is larger than the ${limitBytes} bytes the server accepts.`, { status: 413 })]);
+      throw new ServiceError([MESSAGES.Request_TooLarge({ limitBytes })]);
     }
     const hasBody = ctx.is() !== null && ctx.request.length !== 0;
     if (hasBody && !ctx.is('application/json', '+json')) {
-      throw new ServiceError([message('Validation', 'Request_UnsupportedMediaType',
-        `The request body must be sent as application/json, not ${ctx.get('Content-Type') || 'without a content type'}.`, { status: 415 })]);
+      throw new ServiceError([MESSAGES.Request_UnsupportedMediaType({ sent: ctx.get('Content-Type') || 'without a content type' })]);
     }
     return read(ctx, () => {
       const text: unknown = ctx.request.body;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { envelope, serializeEnvelope } from '../envelope/envelope.js';
-import { message } from '../envelope/error-message.js';
+import { statusOf } from '../envelope/error-message.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { securityHeaderPairs } from './protections.js';
 
 /**
@@ -14,12 +15,10 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     socket.destroy();
     return;
   }
-  const [status, m] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, message('Validation', 'Request_HeadersTooLarge', 'The request headers are larger than the server accepts.', { status: 431 })]
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, message('Validation', 'Request_Timeout', 'The request was not received completely in time.', { status: 408 })]
-        : [400, message('Validation', 'Request_Malformed', 'The request is not valid HTTP.')];
+  // Its own code for a request the client was too slow to send (408): Request_Timeout is the server's 503.
+  const m = err.code === 'HPE_HEADER_OVERFLOW' ? MESSAGES.Request_HeadersTooLarge()
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? MESSAGES.Request_ReceiveTimeout() : MESSAGES.Request_Malformed();
+  const status = statusOf(m);
   const body = serializeEnvelope(envelope([m]));
   // The security headers every other answer carries, too: these are JSON bodies a browser might be shown.
   const security = securityHeaderPairs().map(([name, value]) => `${name}: ${value}\r\n`).join('');

@@ -1,4 +1,5 @@
-import { type ErrorMessage, message } from '../envelope/error-message.js';
+import type { ErrorMessage } from '../envelope/error-message.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { AppContext } from './context.js';
 import { respond } from './respond.js';
 
@@ -8,10 +9,9 @@ import { respond } from './respond.js';
  */
 export function answerUnanswered(ctx: AppContext): void {
   if (ctx.body == null && ctx.status === 404) {
-    respond(ctx, [message('Data', 'Route_NotFound', `No resource is found at ${ctx.method} ${ctx.path}.`, { status: 404 })]);
+    respond(ctx, [MESSAGES.Route_NotFound({ method: ctx.method, path: ctx.path })]);
   } else if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
-    respond(ctx, [message('Validation', 'Route_MethodNotAllowed',
-      `Method ${ctx.method} is not allowed on ${ctx.path}. Allowed: ${ctx.response.get('Allow') || 'none'}.`, { status: 405 })]);
+    respond(ctx, [MESSAGES.Route_MethodNotAllowed({ method: ctx.method, path: ctx.path, allow: ctx.response.get('Allow') })]);
   } else if (ctx.method === 'OPTIONS' && ctx.status === 200 && (ctx.body == null || ctx.body === '')) {
     // The router answers OPTIONS with the Allow header and an empty body; every body of the API is the envelope.
     respond(ctx, []);

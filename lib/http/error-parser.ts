@@ -1,6 +1,7 @@
 import { ServiceError } from '../envelope/error-list.js';
-import { type ErrorMessage, message } from '../envelope/error-message.js';
-import { faultAnswer, infrastructureFault } from './fault-classifier.js';
+import type { ErrorMessage } from '../envelope/error-message.js';
+import { CODES, MESSAGES, textOf } from '../envelope/message-catalogue.js';
+import { RETRY_AFTER_SECONDS, faultAnswer, infrastructureFault } from './fault-classifier.js';
 import { type UniqueKey, duplicateProperty, uniqueViolation } from '../storage/unique-violation.js';
 
 export interface ParsedError {
@@ -19,7 +20,7 @@ interface HttpLikeError {
   headers?: Record<string, string>;
 }
 
-export const GENERIC_ERROR_TEXT = 'Unexpected server error occurred. Please contact your system administrator.';
+export const GENERIC_ERROR_TEXT = textOf(CODES.Exception_Unhandled);
 
 /** zlib's codes for compressed input that is corrupt or cut short; Brotli's are `ERR__ERROR_FORMAT_...` and the like. */
 const corruptBodyCodes = new Set(['Z_DATA_ERROR', 'Z_BUF_ERROR', 'Z_NEED_DICT']);
@@ -37,38 +38,34 @@ export function createErrorParser(options: { production: boolean; uniqueKeys?: r
     if (violation) {
       // A write that lost a race with another one for a unique value: the service's own check could not see it.
       const property = duplicateProperty(violation, options.uniqueKeys ?? []);
-      const text = property ? `${property}: another record already has this value; it must be unique.` : 'Another record already has these values; they must be unique.';
-      return { messages: [message('Concurrency', 'Entity_Duplicate', text, { status: 409, ...(property ? { property } : {}) })], unhandled: false };
+      return { messages: [MESSAGES.Entity_Duplicate(property ? { property } : {})], unhandled: false };
     }
     if (e.code === 'SQLITE_INTERRUPT' || e.code === '57014') {
       // A read stopped at Storage:QueryTimeoutSeconds (SQLite: its reader process ended; PostgreSQL: statement_timeout).
-      return {
-        messages: [message('System', 'Request_Timeout',
-          'The query took longer than the server allows and was stopped. Narrow the criteria or ask for a smaller page, then retry.', { status: 503 })],
-        unhandled: false,
-      };
+      // A 503 as the contract answers a store busy past its limit: with Retry-After, as run-route's own timeout.
+      return { messages: [MESSAGES.Request_Timeout()], unhandled: false, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
     }
     if (typeof e.code === 'string' && isCorruptBody(e.code)) {
       // A compressed body (Content-Encoding gzip or deflate) that does not decompress: the client's fault, not a defect.
-      return { messages: [message('Validation', 'Request_MalformedJson', 'The request body is not valid JSON: it could not be decompressed as its Content-Encoding says.')], unhandled: false };
+      return { messages: [MESSAGES.Request_MalformedJson({ why: 'it could not be decompressed as its Content-Encoding says' })], unhandled: false };
     }
     if (status === 413) {
-      return { messages: [message('Validation', 'Request_TooLarge', 'The request body is larger than the server accepts.', { status: 413 })], unhandled: false };
+      return { messages: [MESSAGES.Request_TooLarge()], unhandled: false };
     }
     if (status === 415) {
-      return { messages: [message('Validation', 'Request_UnsupportedMediaType', 'The request body must be sent as application/json.', { status: 415 })], unhandled: false };
+      return { messages: [MESSAGES.Request_UnsupportedMediaType()], unhandled: false };
     }
     if (status === 400 && (e.type === 'entity.parse.failed' || (err instanceof SyntaxError) || /json/i.test(String((err as Error).message)))) {
-      return { messages: [message('Validation', 'Request_MalformedJson', 'The request body is not valid JSON.')], unhandled: false };
+      return { messages: [MESSAGES.Request_MalformedJson()], unhandled: false };
     }
     if (typeof status === 'number' && status >= 400 && status < 500 && e.expose !== false) {
       return {
-        messages: [message('Validation', 'Request_Invalid', 'The request could not be processed: ' + (err as Error).message, { status })],
+        messages: [MESSAGES.Request_Invalid({ reason: (err as Error).message, status })],
         unhandled: false,
         headers: e.headers,
       };
     }
     const detail = !options.production && err instanceof Error ? ` (${err.name}: ${err.message})` : '';
-    return { messages: [message('System', 'Exception_Unhandled', GENERIC_ERROR_TEXT + detail)], unhandled: true };
+    return { messages: [MESSAGES.Exception_Unhandled({ detail })], unhandled: true };
   };
 }

@@ -1,6 +1,7 @@
 import { storageFaultCode } from '../storage/sqlite-faults.js';
 import { StoreOutcomeUnknownError, StoreUnavailableError } from '../storage/store-faults.js';
-import { type ErrorMessage, message } from '../envelope/error-message.js';
+import type { ErrorMessage } from '../envelope/error-message.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 
 /** How long a client should wait before retrying a request that met an infrastructure fault. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -32,12 +33,7 @@ export function infrastructureFault(err: unknown): FaultKind | undefined {
 export function faultAnswer(kind: FaultKind): { messages: ErrorMessage[]; headers: Record<string, string> } {
   const headers = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
   if (kind === 'outcome-unknown') {
-    return {
-      messages: [message('System', 'Storage_OutcomeUnknown',
-        'The connection to the data store was lost while the change was being saved: it may or may not have been saved. '
-        + 'Read the resource before retrying a change that must not be made twice.', { status: 503 })],
-      headers,
-    };
+    return { messages: [MESSAGES.Storage_OutcomeUnknown()], headers };
   }
-  return { messages: [message('System', 'Storage_Unavailable', 'The data store is temporarily unavailable. Please retry shortly.', { status: 503 })], headers };
+  return { messages: [MESSAGES.Storage_Unavailable()], headers };
 }

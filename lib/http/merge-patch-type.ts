@@ -1,6 +1,6 @@
 import type { Middleware, Next } from 'koa';
 import { ServiceError } from '../envelope/error-list.js';
-import { message } from '../envelope/error-message.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { AppContext, AppExtensions, AppState } from './context.js';
 
 /**
@@ -9,8 +9,9 @@ import type { AppContext, AppExtensions, AppState } from './context.js';
  */
 export const mergePatchType: Middleware<AppState, AppExtensions> = (ctx: AppContext, next: Next) => {
   if (ctx.is() !== null && ctx.request.length !== 0 && !ctx.is('application/merge-patch+json', 'application/json')) {
-    throw new ServiceError([message('Validation', 'Request_UnsupportedMediaType',
-      `A PATCH body must be a JSON merge patch sent as application/merge-patch+json, not ${ctx.get('Content-Type') || 'without a content type'}.`, { status: 415 })]);
+    throw new ServiceError([MESSAGES.Request_UnsupportedMediaType({
+      accepted: 'a JSON merge patch (application/merge-patch+json)', sent: ctx.get('Content-Type') || 'without a content type',
+    })]);
   }
   return next();
 };

@@ -1,7 +1,7 @@
 import cors from '@koa/cors';
 import type { Middleware, Next } from 'koa';
 import helmet from 'helmet';
-import { message } from '../envelope/error-message.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { AppContext, AppExtensions, AppState } from './context.js';
 import { respond } from './respond.js';
 
@@ -62,6 +62,6 @@ export function corsFor(origins: readonly string[]): Middleware<AppState, AppExt
 export function queryLimit(maxLength: number): Middleware<AppState, AppExtensions> {
   return (ctx: AppContext, next: Next) => {
     if (ctx.querystring.length <= maxLength) return next();
-    respond(ctx, [message('Validation', 'Request_UriTooLong', `The query string is longer than the ${maxLength} characters the server accepts.`, { status: 414 })]);
+    respond(ctx, [MESSAGES.Request_UriTooLong({ maxLength })]);
   };
 }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Middleware, Next } from 'koa';
 import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import { ServiceError } from '../envelope/error-list.js';
-import { type ErrorMessage, message } from '../envelope/error-message.js';
+import type { ErrorMessage } from '../envelope/error-message.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { AppContext, AppExtensions, AppState, FinalAnswer } from '../http/context.js';
 import { respond } from '../http/respond.js';
 import type { Logger } from '../log.js';
@@ -27,28 +28,17 @@ export interface IdempotencyOptions {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const invalidKey = () => new ServiceError([message('Validation', 'Request_IdempotencyKeyInvalid',
-  'The Idempotency-Key header must be 1 to 255 visible ASCII characters (no spaces or control characters).', { property: 'Idempotency-Key' })]);
-
-const mismatch = () => message('Validation', 'Request_IdempotencyMismatch',
-  'This Idempotency-Key was already used on this path with a different request body. Use a new key for a different request.',
-  { property: 'Idempotency-Key', status: 422 });
-
-const inProgress = () => message('Concurrency', 'Request_InProgress',
-  'A request with this Idempotency-Key is still running. Retry after the time in Retry-After to get its outcome.');
-
-const outcomeUnknown = () => message('Concurrency', 'Request_IdempotencyOutcomeUnknown',
-  'The first request with this Idempotency-Key ended without a known outcome (the server stopped, or the store failed while saving): '
-  + 'it may or may not have been saved. Check whether it was, then send it again with a new key if needed.', { property: 'Idempotency-Key' });
+const invalidKey = () => new ServiceError([MESSAGES.Request_IdempotencyKeyInvalid({ property: 'Idempotency-Key' })]);
+const mismatch = () => MESSAGES.Request_IdempotencyMismatch({ property: 'Idempotency-Key' });
+const inProgress = () => MESSAGES.Request_InProgress();
+const outcomeUnknown = () => MESSAGES.Request_IdempotencyOutcomeUnknown({ property: 'Idempotency-Key' });
 
 /** Keeps the envelope for a repeat; one over the size limit keeps its messages and says the result was not kept. */
 function storable(answer: FinalAnswer): StoredAnswer {
   const kept: StoredAnswer = { status: answer.status, body: answer.body, ...(answer.location ? { location: answer.location } : {}) };
   if (Buffer.byteLength(answer.body) <= MAX_STORED_BODY) return kept;
   const { messages } = JSON.parse(answer.body) as { messages: ErrorMessage[] };
-  const note = message('Message', 'Request_ReplayWithoutResult',
-    'This repeats an earlier request with the same Idempotency-Key; its result was too large to keep. Read the resource to see it.',
-    { severity: 'Warning' });
+  const note = MESSAGES.Request_ReplayWithoutResult();
   return { ...kept, body: String(serializeEnvelope(envelope([...messages, note]))) };
 }
 

@@ -1,4 +1,5 @@
 import { currentErrors } from '../envelope/request-scope.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { Output } from '../envelope/output.js';
 import type { CachedTable, LookupCache } from './lookup-cache.js';
 import type { ILookupService } from './lookup-service.js';
@@ -7,7 +8,7 @@ export class CachedLookupService implements ILookupService {
   constructor(private readonly cache: LookupCache) {}
 
   private notFound(type: string) {
-    currentErrors().error('Data', 'LookupTable_NotFound', `Lookup table '${type}' is not found in the global lookup cache.`);
+    currentErrors().add(MESSAGES.LookupTable_NotFound({ table: type }));
   }
 
   async read(type: string): Promise<Output<CachedTable>> {

@@ -1,4 +1,5 @@
 import { SESSION_COOKIE } from '../http/auth/cookie-sessions.js';
+import { CODES, type MessageCode, entryOf, statusOfCode } from '../envelope/message-catalogue.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Verb } from '../http-verbs.js';
 import { type ExtraStatus, type LoadedRoute, type Route } from '../routing/route.js';
@@ -46,7 +47,7 @@ function operatorsOf(criteria: CriteriaSchema<Record<string, AnyFieldSpec>, stri
     const [min] = arityOf(op);
     for (let i = 0; i < min; i++) search.append(name, sampleText[spec.type]);
     const parsed = criteria.parse(search);
-    return parsed.ok || !parsed.messages.some((m) => m.code === 'Operator_NotSupported');
+    return parsed.ok || !parsed.messages.some((m) => m.code === CODES.Operator_NotSupported);
   });
 }
 
@@ -108,6 +109,21 @@ const creates = (verb: Verb, route: Route) => verb === 'POST' && /\.create$/.tes
 /** OpenAPI's license object: `identifier` only for an SPDX expression (`MIT`, `(MIT OR Apache-2.0)`), not `UNLICENSED` or a text. */
 const licenseOf = (license: string) =>
   /^\(?[A-Za-z0-9.+-]+( (AND|OR|WITH) [A-Za-z0-9.+-]+)*\)?$/.test(license) && license !== 'UNLICENSED' ? { name: license, identifier: license } : { name: license };
+
+/** The codes the layer answers, from the catalogue. */
+const answeredCodes = Object.values(CODES);
+
+/** `codes` as a response's description names them: each with what it means. */
+const named = (codes: readonly MessageCode[]) => codes.map((code) => `${code} (${entryOf(code).description})`).join('; ');
+
+/** The codes that answer with `status`, named. */
+const answering = (status: number) => named(answeredCodes.filter((code) => statusOfCode(code) === status));
+
+/** Every code with its status, type and meaning: the document's list of messages (components.x-messages). */
+const messageList = () => Object.fromEntries(answeredCodes.map((code) => {
+  const { type, severity = 'Error', description } = entryOf(code);
+  return [code, { status: statusOfCode(code), type, severity, description }];
+}));
 
 /** The reusable response (components.responses) of each status a route declares in `answers`. */
 const extraResponses: Record<ExtraStatus, string> = {
@@ -287,35 +303,37 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
         RetryAfter: { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 0 } },
       },
       responses: {
-        InvalidInput: envelope('Invalid input: one Validation message per problem, each with its property (a query parameter the operation does not take is one).'),
+        InvalidInput: envelope(`Invalid input: one Validation message per problem, each with its property (a query parameter the operation does not take is one). ${answering(400)}.`),
         Unauthenticated: {
-          ...envelope('No valid credentials: Security_Unauthenticated, Security_TokenExpired or Security_TokenInvalid.'),
+          ...envelope(`No valid credentials: ${named([CODES.Security_Unauthenticated, CODES.Security_TokenExpired, CODES.Security_TokenInvalid])}.`),
           headers: { ...requestId, 'WWW-Authenticate': ref('headers', 'WWWAuthenticate') },
         },
-        Forbidden: envelope('Security_Forbidden (a role is missing) or Security_CsrfRejected (a cookie-authenticated change from another origin).'),
+        Forbidden: envelope(`${answering(403)}.`),
         NotModified: {
           description: 'Not modified: the ETag still matches If-None-Match; no body.',
           headers: { ...requestId, ETag: ref('headers', 'ETag') },
         },
-        CredentialsRefused: envelope('The credentials were refused: Login_InvalidCredentials (a login; the same whether or not the user exists), Security_InvalidAccessToken or Security_InvalidRefreshToken (a refresh).'),
-        NotFound: envelope('Entity_NotFound (or LookupTable_NotFound): what the path names does not exist.'),
-        Conflict: envelope('Entity_Concurrency: the revisionNumber sent is stale, nothing was written; or Entity_InUse: other records still reference it, nothing was deleted.'),
+        CredentialsRefused: envelope(`The credentials were refused: ${named([CODES.Login_InvalidCredentials, CODES.Security_InvalidAccessToken, CODES.Security_InvalidRefreshToken])}.`),
+        NotFound: envelope(`What the path names does not exist: ${named([CODES.Entity_NotFound, CODES.LookupTable_NotFound])}.`),
+        // Entity_InUse is the sample customer service's own code, not the layer's.
+        Conflict: envelope(`${named([CODES.Entity_Concurrency, CODES.Entity_Duplicate])}; or Entity_InUse: other records still reference it, nothing was deleted.`),
         Throttled: {
-          ...envelope('Request_Throttled: too many attempts, or too many logins being checked at once; wait Retry-After seconds.'),
+          ...envelope(`${answering(429)}.`),
           headers: { ...requestId, 'Retry-After': ref('headers', 'RetryAfter') },
         },
-        Unavailable: envelope('Health_NotReady: a store the server needs is unreachable.'),
+        Unavailable: envelope(`${named([CODES.Health_NotReady])}.`),
         IdempotencyConflict: {
-          ...envelope('Request_InProgress: the first request with this Idempotency-Key is still running, retry after Retry-After seconds; '
-            + 'or Request_IdempotencyOutcomeUnknown: it ended without a known outcome (check, then use a new key). '
-            + 'A 409 the operation itself answers (Entity_Concurrency, Entity_Duplicate) is answered again to repeats.'),
+          ...envelope(`${named([CODES.Request_InProgress, CODES.Request_IdempotencyOutcomeUnknown])}. `
+            + `A 409 the operation itself answers (${CODES.Entity_Concurrency}, ${CODES.Entity_Duplicate}) is answered again to repeats.`),
           headers: { ...requestId, 'Retry-After': { description: 'With Request_InProgress: seconds to wait before asking again.', schema: { type: 'integer', minimum: 0 } } },
         },
-        IdempotencyMismatch: envelope('Request_IdempotencyMismatch: this Idempotency-Key was used on this path with a different body; nothing was written.'),
-        TooLarge: envelope('Request_TooLarge: the body is over RestAPI:MaxBodyBytes (RestAPI:MaxAnonymousBodyBytes on anonymous routes).'),
-        UnsupportedMediaType: envelope('Request_UnsupportedMediaType: the body is not JSON (PATCH: a JSON merge patch, not a JSON Patch).'),
-        Error: envelope('Any other failure; the status follows the messages (404 Route_NotFound, 414 Request_UriTooLong, 405 Route_MethodNotAllowed with Allow, 409 Concurrency, 429 Request_Throttled with Retry-After, 500 System, 502 External, 503 Request_Timeout for a read or Request_OutcomeUnknown for a write still running at RestAPI:RequestTimeoutSeconds, 503 Storage_Unavailable or Storage_OutcomeUnknown for a store fault, with Retry-After).'),
+        IdempotencyMismatch: envelope(`${answering(422)}.`),
+        TooLarge: envelope(`${answering(413)}.`),
+        UnsupportedMediaType: envelope(`${answering(415)}.`),
+        Error: envelope('Any other failure; the status follows the messages (405 with Allow; 429 and 503 with Retry-After). '
+          + 'Every code of the layer, with its status, is in components.x-messages.'),
       },
+      'x-messages': messageList(),
       securitySchemes,
     },
   };

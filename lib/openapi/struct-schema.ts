@@ -1,5 +1,6 @@
 import { type Struct, array, is, string, type, validate } from 'superstruct';
 import { ISO_DATE } from '../validation/fields.js';
+import { CODES } from '../envelope/message-catalogue.js';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = { [key: string]: unknown };
@@ -45,7 +46,7 @@ function leafSchema(struct: AnyStruct, direction: Direction): JsonSchema | undef
       const schema: JsonSchema = { type: 'integer' };
       for (const probe of [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]) {
         const f = failure(struct, probe);
-        const range = f?.code === 'Input_OutOfRange' ? /between (-?\d+) and (-?\d+)/.exec(f.message) : null;
+        const range = f?.code === CODES.Input_OutOfRange ? /between (-?\d+) and (-?\d+)/.exec(f.message) : null;
         if (range) {
           if (Number(range[1]) !== Number.MIN_SAFE_INTEGER) schema.minimum = Number(range[1]);
           if (Number(range[2]) !== Number.MAX_SAFE_INTEGER) schema.maximum = Number(range[2]);
@@ -66,10 +67,10 @@ function leafSchema(struct: AnyStruct, direction: Direction): JsonSchema | undef
     case 'text': {
       const schema: JsonSchema = { type: 'string' };
       const short = failure(struct, '');
-      if (short?.code === 'Input_Required') schema.minLength = 1;
-      else if (short?.code === 'Input_TooShort') schema.minLength = Number(/at least (\d+)/.exec(short.message)?.[1] ?? 0);
+      if (short?.code === CODES.Input_Required) schema.minLength = 1;
+      else if (short?.code === CODES.Input_TooShort) schema.minLength = Number(/at least (\d+)/.exec(short.message)?.[1] ?? 0);
       const long = failure(struct, 'x'.repeat(PROBE_LENGTH));
-      if (long?.code === 'Input_TooLong') schema.maxLength = Number(/at most (\d+)/.exec(long.message)?.[1]);
+      if (long?.code === CODES.Input_TooLong) schema.maxLength = Number(/at most (\d+)/.exec(long.message)?.[1]);
       return schema;
     }
     case 'oneOf': {

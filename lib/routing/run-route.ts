@@ -9,14 +9,14 @@ import { messagesOf } from '../http/error-boundary.js';
 import { notModified } from '../etag.js';
 import { respond } from '../http/respond.js';
 import { type ValidationResult, validateInput } from '../validation/validate.js';
-import { message } from '../envelope/error-message.js';
+import { CODES, MESSAGES, inputMessage } from '../envelope/message-catalogue.js';
 import type { Route } from './route.js';
 import { cookieSession, endCookieSession } from '../http/auth/cookie-sessions.js';
 import { BoundedMap } from '../bounded-map.js';
 
 function unexpectedQuery(search: URLSearchParams): ErrorMessage[] {
   return [...new Set(search.keys())].map((key) =>
-    message('Validation', 'Input_UnknownProperty', `${key} is not a known parameter of this operation.`, { property: key }));
+    inputMessage(CODES.Input_UnknownProperty, key, { of: 'parameter of this operation', property: key }));
 }
 
 /** What the race against the request timeout answers when the timeout comes first. */
@@ -30,11 +30,9 @@ const timedOut = Symbol('timed out');
 function timeoutMessage(method: string, ms: number): ErrorMessage {
   const seconds = ms / 1000;
   if (method === 'GET' || method === 'HEAD') {
-    return message('System', 'Request_Timeout', `The operation did not finish within ${seconds} seconds. Please retry shortly.`, { status: 503 });
+    return MESSAGES.Request_Timeout({ seconds });
   }
-  return message('System', 'Request_OutcomeUnknown',
-    `The operation did not finish within ${seconds} seconds and may still complete, so whether it was saved is unknown. `
-    + 'Send it again with the same Idempotency-Key to get its outcome, or check before sending it again without one.', { status: 503 });
+  return MESSAGES.Request_OutcomeUnknown({ seconds });
 }
 
 /**

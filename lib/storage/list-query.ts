@@ -1,5 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { currentErrors } from '../envelope/request-scope.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { FieldCriterion, ListOptions } from '../validation/criteria.js';
 import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
@@ -194,7 +195,7 @@ export async function readListRows<F extends string, R>(
   // A cursor's page seeks through an index whatever its depth; only an offset page may be read from the end.
   const deep = skip >= DEEP_SKIP && criteria.cursor == null;
   const refuseCursor = (why: string) => {
-    currentErrors().error('Validation', 'Input_InvalidCursor', why, { property: 'cursor' });
+    currentErrors().add(MESSAGES.Input_InvalidCursor({ why, property: 'cursor' }));
     return { rows: [] };
   };
   let query: ListSql<R & Record<string, unknown>>;
@@ -232,7 +233,7 @@ export async function readListRows<F extends string, R>(
     }
     // Only a cut made by the cap is worth a warning; a caller's own (smaller or equal) take is not.
     if (criteria.take == null || criteria.take > maxRows) {
-      currentErrors().warning('Service_MaxRows', `Only the first ${maxRows} rows are returned. Narrow the criteria or page with skip and take.`);
+      currentErrors().add(MESSAGES.Service_MaxRows({ maxRows }));
     }
   }
   if (criteria.cursor != null) for (const row of rows) for (let i = 0; i < query.terms; i++) delete row[orderValue(i)];

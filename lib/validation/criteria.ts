@@ -1,5 +1,6 @@
 import { type Struct, array } from 'superstruct';
-import { type ErrorMessage, message } from '../envelope/error-message.js';
+import type { ErrorMessage } from '../envelope/error-message.js';
+import { CODES, MESSAGES, inputMessage } from '../envelope/message-catalogue.js';
 import { INT32, boolean, date, decimal, integer, text, oneOf } from './fields.js';
 import { type ValidationResult, validateInput } from './validate.js';
 
@@ -85,8 +86,6 @@ type CriteriaOf<S extends Record<string, AnyFieldSpec>> = {
 
 export type Criteria<S extends Record<string, AnyFieldSpec>, F extends string> = CriteriaOf<S> & ListOptions<F>;
 
-const invalid = (code: string, text: string, property: string) => message('Validation', code, text, { property });
-
 /**
  * The query-string form of list criteria (contract part 3): `field=v` (repeatable), `field.operator=OP`,
  * `skip`, `take`, `getTotalCount`, `cursor`, `sort[i].fieldName`, `sort[i].sortDirection`, all names case-insensitive.
@@ -130,7 +129,7 @@ export class CriteriaSchema<S extends Record<string, AnyFieldSpec>, F extends st
       } else if (lower === 'skip' || lower === 'take' || lower === 'gettotalcount' || lower === 'cursor') {
         push(paging, lower === 'gettotalcount' ? 'getTotalCount' : lower, v);
       } else {
-        messages.push(invalid('Input_UnknownProperty', `${key} is not a known criteria field.`, key));
+        messages.push(inputMessage(CODES.Input_UnknownProperty, key, { of: 'criteria field', property: key }));
       }
     }
 
@@ -141,7 +140,7 @@ export class CriteriaSchema<S extends Record<string, AnyFieldSpec>, F extends st
     }
     for (const [name, texts] of paging) {
       if (texts.length > 1) {
-        messages.push(invalid('Input_Duplicate', `${name} must be given once.`, name));
+        messages.push(inputMessage(CODES.Input_Duplicate, name, { property: name }));
         continue;
       }
       const checked = validateInput(this.paging[name] as Struct<unknown, null>, texts[0], [name]);
@@ -158,27 +157,25 @@ export class CriteriaSchema<S extends Record<string, AnyFieldSpec>, F extends st
     let operator: Operator | undefined;
     if (ops) {
       const property = `${name}.operator`;
-      if (ops.length > 1) return void messages.push(invalid('Input_Duplicate', `${property} must be given once.`, property));
+      if (ops.length > 1) return void messages.push(inputMessage(CODES.Input_Duplicate, property, { property }));
       operator = operatorByName.get(ops[0].toLowerCase());
       if (!operator) {
-        return void messages.push(message('Validation', 'Operator_NotSupported',
-          `Operator '${ops[0]}' is not supported. Use one of ${OPERATORS.join(', ')}.`, { property }));
+        return void messages.push(MESSAGES.Operator_NotSupported({ operator: ops[0], known: OPERATORS, property }));
       }
       if (!operatorsOf[spec.kind].has(operator)) {
-        return void messages.push(message('Validation', 'Operator_NotSupported',
-          `Operator ${operator} is not supported for ${name}.`, { property }));
+        return void messages.push(MESSAGES.Operator_NotSupported({ operator, field: name, property }));
       }
     } else if (texts.length === 1) operator = 'EQ';
     else if (spec.kind === 'range' && texts.length === 2) operator = 'BW';
     else if (spec.kind === 'list' || spec.kind === 'text') operator = 'In';
     else {
-      return void messages.push(invalid('Criteria_ValueCount',
-        spec.kind === 'range' ? `${name} takes one value, or two for a range.` : `${name} takes one value.`, name));
+      const takes = spec.kind === 'range' ? 'one value, or two for a range' : 'one value';
+      return void messages.push(MESSAGES.Criteria_ValueCount({ field: name, takes, property: name }));
     }
     const [min, max] = arityOf(operator);
     if (texts.length < min || texts.length > max) {
       const expected = min === max ? `${min} value${min === 1 ? '' : 's'}` : `between ${min} and ${max} values`;
-      return void messages.push(invalid('Criteria_ValueCount', `Operator ${operator} on ${name} takes ${expected}, got ${texts.length}.`, name));
+      return void messages.push(MESSAGES.Criteria_ValueCount({ field: name, takes: expected, operator, got: texts.length, property: name }));
     }
     const checked = validateInput(array(spec.value), texts, [name], () => []);
     if (!checked.ok) return void messages.push(...checked.messages);
@@ -191,12 +188,12 @@ export class CriteriaSchema<S extends Record<string, AnyFieldSpec>, F extends st
       const entry = entries.get(index)!;
       const property = `sort[${index}]`;
       if (!entry.fieldName || entry.fieldName.length !== 1 || (entry.sortDirection && entry.sortDirection.length !== 1)) {
-        messages.push(invalid('Input_Invalid', `${property} needs exactly one fieldName and at most one sortDirection.`, `${property}.fieldName`));
+        messages.push(inputMessage(CODES.Input_Invalid, property, { problem: 'it needs exactly one fieldName and at most one sortDirection', property: `${property}.fieldName` }));
         continue;
       }
       const fieldName = this.sortNames.get(entry.fieldName[0].toLowerCase());
       if (!fieldName) {
-        messages.push(invalid('Input_InvalidValue', `${property}.fieldName must be one of ${this.sortable.join(', ')}.`, `${property}.fieldName`));
+        messages.push(inputMessage(CODES.Input_InvalidValue, `${property}.fieldName`, { rule: `be one of ${this.sortable.join(', ')}`, property: `${property}.fieldName` }));
         continue;
       }
       let sortDirection: SortDirection = 'Ascending';

@@ -1,5 +1,6 @@
 import { Struct, coerce, define, object, optional, array, nullable, unknown } from 'superstruct';
 import { MAX_MESSAGES } from '../envelope/error-list.js';
+import { CODES, inputFailure } from '../envelope/message-catalogue.js';
 import { repeatedKeysOf } from './repeated-keys.js';
 
 /** superstruct's own schema type (a record of structs of any type). */
@@ -14,8 +15,7 @@ export interface InputFailure {
   message: string;
 }
 
-const fail = (code: string, message: string): InputFailure => ({ code, message });
-const required = fail('Input_Required', 'is required.');
+const required = inputFailure(CODES.Input_Required);
 
 function leaf<T>(name: string, check: (value: unknown) => true | InputFailure): Struct<T, null> {
   return define<T>(name, (value) => (value === undefined ? required : check(value)));
@@ -30,8 +30,8 @@ const numberText = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function integer(options: { min?: number; max?: number } = {}): Struct<number, null> {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = options;
   const base = leaf<number>('integer', (v) => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return fail('Input_InvalidType', 'must be an integer.');
-    if (v < min || v > max) return fail('Input_OutOfRange', `must be between ${min} and ${max}.`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return inputFailure(CODES.Input_InvalidType, { expected: 'an integer' });
+    if (v < min || v > max) return inputFailure(CODES.Input_OutOfRange, { min, max });
     return true;
   });
   return coerce(base, unknown(), (v) => (typeof v === 'string' && integerText.test(v) ? Number(v) : v));
@@ -39,13 +39,13 @@ export function integer(options: { min?: number; max?: number } = {}): Struct<nu
 
 export function decimal(): Struct<number, null> {
   const base = leaf<number>('decimal', (v) =>
-    typeof v === 'number' && Number.isFinite(v) ? true : fail('Input_InvalidType', 'must be a number.'));
+    typeof v === 'number' && Number.isFinite(v) ? true : inputFailure(CODES.Input_InvalidType, { expected: 'a number' }));
   return coerce(base, unknown(), (v) => (typeof v === 'string' && numberText.test(v) ? Number(v) : v));
 }
 
 export function boolean(): Struct<boolean, null> {
   const base = leaf<boolean>('boolean', (v) =>
-    typeof v === 'boolean' ? true : fail('Input_InvalidType', 'must be true or false.'));
+    typeof v === 'boolean' ? true : inputFailure(CODES.Input_InvalidType, { expected: 'true or false' }));
   return coerce(base, unknown(), (v) => {
     if (typeof v !== 'string') return v;
     const lower = v.toLowerCase();
@@ -74,9 +74,9 @@ export const DATE_RANGE = { min: Date.parse('0001-01-01T00:00:00Z'), max: Date.p
 /** ISO 8601 dates; a date without a time is midnight UTC, a time without an offset is UTC. */
 export function date(): Struct<Date, null> {
   const base = leaf<Date>('date', (v) => {
-    if (!(v instanceof Date) || Number.isNaN(v.getTime())) return fail('Input_InvalidType', 'must be an ISO 8601 date, e.g. 2024-05-31 or 2024-05-31T14:30:00Z.');
+    if (!(v instanceof Date) || Number.isNaN(v.getTime())) return inputFailure(CODES.Input_InvalidType, { expected: 'an ISO 8601 date, e.g. 2024-05-31 or 2024-05-31T14:30:00Z' });
     if (v.getTime() < DATE_RANGE.min || v.getTime() > DATE_RANGE.max) {
-      return fail('Input_OutOfRange', 'must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z once its offset is applied.');
+      return inputFailure(CODES.Input_OutOfRange, { min: '0001-01-01T00:00:00Z', max: '9999-12-31T23:59:59.999Z', after: ' once its offset is applied' });
     }
     return true;
   });
@@ -95,16 +95,16 @@ const isWellFormed = (v: string): boolean => (v as string & { isWellFormed(): bo
 export function text(options: { max?: number; min?: number } = {}): Struct<string, null> {
   const { max, min = 0 } = options;
   return leaf<string>('text', (v) => {
-    if (typeof v !== 'string') return fail('Input_InvalidType', 'must be a string.');
+    if (typeof v !== 'string') return inputFailure(CODES.Input_InvalidType, { expected: 'a string' });
     // Text databases (PostgreSQL) cannot store U+0000, and no one types it: it is refused here, not by the store.
-    if (v.includes('\u0000')) return fail('Input_InvalidValue', 'must not contain the NUL character (U+0000).');
+    if (v.includes('\u0000')) return inputFailure(CODES.Input_InvalidValue, { rule: 'not contain the NUL character (U+0000)' });
     // A lone surrogate (JSON's "\ud800") is not a character: UTF-8 cannot encode it, so a store would keep U+FFFD.
-    if (!isWellFormed(v)) return fail('Input_InvalidValue', 'must be well-formed Unicode: it holds a lone surrogate (half of a UTF-16 pair, U+D800 to U+DFFF).');
+    if (!isWellFormed(v)) return inputFailure(CODES.Input_InvalidValue, { rule: 'be well-formed Unicode: it holds a lone surrogate (half of a UTF-16 pair, U+D800 to U+DFFF)' });
     // The last code point, a noncharacter no one types: starts-with filters bound their index range with it
     // (lib/storage/criteria-sql.ts), so text holding it right after a prefix could never be found by that prefix.
-    if (v.includes(LAST_CODE_POINT)) return fail('Input_InvalidValue', 'must not contain the noncharacter U+10FFFF.');
-    if (max !== undefined && v.length > max) return fail('Input_TooLong', `must be at most ${max} characters long.`);
-    if (v.length < min) return min === 1 ? required : fail('Input_TooShort', `must be at least ${min} characters long.`);
+    if (v.includes(LAST_CODE_POINT)) return inputFailure(CODES.Input_InvalidValue, { rule: 'not contain the noncharacter U+10FFFF' });
+    if (max !== undefined && v.length > max) return inputFailure(CODES.Input_TooLong, { max });
+    if (v.length < min) return min === 1 ? required : inputFailure(CODES.Input_TooShort, { min });
     return true;
   });
 }
@@ -112,7 +112,7 @@ export function text(options: { max?: number; min?: number } = {}): Struct<strin
 export function oneOf<T extends string>(values: readonly T[]): Struct<T, null> {
   const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
   const base = leaf<T>('oneOf', (v) =>
-    typeof v === 'string' && values.includes(v as T) ? true : fail('Input_InvalidValue', `must be one of ${values.join(', ')}.`));
+    typeof v === 'string' && values.includes(v as T) ? true : inputFailure(CODES.Input_InvalidValue, { rule: `be one of ${values.join(', ')}` }));
   return coerce(base, unknown(), (v) => (typeof v === 'string' ? byLower.get(v.toLowerCase()) ?? v : v));
 }
 
@@ -142,9 +142,9 @@ const keyProblems = new WeakMap<object, KeyProblem[]>();
  * what it holds (the value checked there is only one of the two the client sent).
  */
 const ambiguous = (key: string): KeyProblem => ({
-  key, code: 'Input_Duplicate', message: 'is given more than once (property names match case-insensitively): send it once.',
+  key, ...inputFailure(CODES.Input_Duplicate, { caseInsensitive: true }),
 });
-const reserved = (key: string): KeyProblem => ({ key, code: 'Input_ReservedName', message: 'is a reserved name, never a property.' });
+const reserved = (key: string): KeyProblem => ({ key, ...inputFailure(CODES.Input_ReservedName) });
 
 /**
  * An `object()` struct that also reports the key problems `model`'s coercion recorded, before anything found inside.
@@ -159,7 +159,7 @@ function withKeyProblems<T, S>(struct: Struct<T, S>): Struct<T, S> {
       yield* struct.validator(value, context);
       const problems = typeof value === 'object' && value !== null ? keyProblems.get(value) : undefined;
       for (const { key, code, message } of problems ?? []) {
-        yield { path: [...context.path, key], code, message, settles: code === 'Input_Duplicate' };
+        yield { path: [...context.path, key], code, message, settles: code === CODES.Input_Duplicate };
       }
     },
   });

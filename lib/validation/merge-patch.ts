@@ -1,5 +1,6 @@
 import { Struct, optional } from 'superstruct';
 import type { ErrorMessage } from '../envelope/error-message.js';
+import { CODES, MESSAGES, inputFailure } from '../envelope/message-catalogue.js';
 import { Output } from '../envelope/output.js';
 import { currentErrors, withErrorScope } from '../envelope/request-scope.js';
 import { model } from './fields.js';
@@ -18,7 +19,7 @@ function notClearable(struct: Struct<unknown, unknown>): Struct<unknown, unknown
   return new Struct({
     ...struct,
     validator: (value, context) => value === null
-      ? { code: 'Input_Required', message: 'is required: it cannot be cleared.' }
+      ? inputFailure(CODES.Input_Required, { why: 'it cannot be cleared' })
       : struct.validator(value, context),
   });
 }
@@ -79,14 +80,13 @@ async function applyNothing<Current extends { revisionNumber?: number }, Result>
   }
   const now = current.result.revisionNumber;
   if (expected != null && expected !== now) {
-    errors.error('Concurrency', 'Entity_Concurrency',
-      `Revision ${expected} is no longer current (now ${now}): someone else changed the record. Reload it and try again.`, { property: 'revisionNumber' });
+    errors.add(MESSAGES.Entity_Concurrency({ sent: expected, now, property: 'revisionNumber' }));
     return Output.of();
   }
   return Output.of((operation.unchanged ?? currentRevision<Current, Result>)(current.result));
 }
 
-const isConcurrency = (m: ErrorMessage) => m.code === 'Entity_Concurrency';
+const isConcurrency = (m: ErrorMessage) => m.code === CODES.Entity_Concurrency;
 
 /**
  * PATCH as read → merge → update. The merged record carries the revision it was read at, so a write made in between

@@ -1,6 +1,7 @@
 import type { Struct, Failure } from 'superstruct';
 import { MAX_MESSAGES } from '../envelope/error-list.js';
 import { type ErrorMessage, message } from '../envelope/error-message.js';
+import { CODES, entryOf, inputMessage, isCatalogued } from '../envelope/message-catalogue.js';
 import { checkInput } from './failures.js';
 
 /** `a.b[0].c` from superstruct's path array. */
@@ -18,17 +19,16 @@ const NAMED_IN_TEXT = 100;
 
 function describe(failure: Failure & { code?: string }, property: string): ErrorMessage {
   const subject = property.length > NAMED_IN_TEXT ? `${property.slice(0, NAMED_IN_TEXT)}…` : property || 'The request body';
+  const on = property ? { property } : {};
   if (failure.code) {
-    return message('Validation', failure.code, `${subject} ${failure.message}`, property ? { property } : {});
+    // A failure of the layer's fields (its predicate already made from the catalogue), or a code of the application's.
+    const type = isCatalogued(failure.code) ? entryOf(failure.code).type : 'Validation';
+    return message(type, failure.code, `${subject} ${failure.message}`, on);
   }
-  if (failure.type === 'never') {
-    return message('Validation', 'Input_UnknownProperty', `${subject} is not a known property.`, { property });
-  }
-  if (failure.value === undefined) {
-    return message('Validation', 'Input_Required', `${subject} is required.`, property ? { property } : {});
-  }
+  if (failure.type === 'never') return inputMessage(CODES.Input_UnknownProperty, subject, { property });
+  if (failure.value === undefined) return inputMessage(CODES.Input_Required, subject, on);
   const expected = failure.type === 'object' ? 'a JSON object' : failure.type === 'array' ? 'an array' : `of type ${failure.type}`;
-  return message('Validation', 'Input_InvalidType', `${subject} must be ${expected}.`, property ? { property } : {});
+  return inputMessage(CODES.Input_InvalidType, subject, { expected, ...on });
 }
 
 /** Whether `property` or a path it lies below (`a` and `a.b` for `a.b[0]`) is in `paths`: one look-up per level. */
@@ -83,8 +83,9 @@ export function validateInput<T>(
     const property = propertyPath(prefix);
     return {
       ok: false,
-      messages: [message('Validation', 'Input_Invalid', `${property || 'The request body'} cannot be checked: it is nested too deeply or holds values of an unexpected kind.`,
-        property ? { property } : {})],
+      messages: [inputMessage(CODES.Input_Invalid, property || 'The request body', {
+        problem: 'it cannot be checked, being nested too deeply or holding values of an unexpected kind', ...(property ? { property } : {}),
+      })],
     };
   }
 }

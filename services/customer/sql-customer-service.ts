@@ -2,6 +2,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
+import { MESSAGES } from '../../lib/envelope/message-catalogue.js';
 import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
 import { type ListDefinition, type ListLimits, readListRows } from '../../lib/storage/list-query.js';
 import type { Storage } from '../../lib/storage/storage.js';
@@ -61,7 +62,7 @@ export class SqlCustomerService implements ICustomerService {
   }
 
   private notFound(customerId: number) {
-    currentErrors().error('Data', 'Entity_NotFound', `Customer with id ${customerId} not found.`);
+    currentErrors().add(MESSAGES.Entity_NotFound({ entity: 'Customer', id: customerId }));
   }
 
   async read(customerId: number): Promise<Output<Customer_ReadOutput>> {
@@ -146,9 +147,9 @@ export class SqlCustomerService implements ICustomerService {
     const current = await this.db.selectFrom('customer').select('revision_number').where('customer_id', '=', customerId).executeTakeFirst();
     if (!current) this.notFound(customerId);
     else {
-      currentErrors().error('Concurrency', 'Entity_Concurrency',
-        `Customer ${customerId} was changed by someone else: revision ${revisionNumber} is no longer current (now ${current.revision_number}). Reload it and try again.`,
-        { property: 'revisionNumber' });
+      currentErrors().add(MESSAGES.Entity_Concurrency({
+        record: `Customer ${customerId}`, sent: revisionNumber, now: current.revision_number, property: 'revisionNumber',
+      }));
     }
     return Output.of();
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { currentErrors } from '../../lib/envelope/request-scope.js';
 import { Output } from '../../lib/envelope/output.js';
+import { MESSAGES } from '../../lib/envelope/message-catalogue.js';
 import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
 import { type ListDefinition, type ListLimits, readListRows } from '../../lib/storage/list-query.js';
 import type { Storage } from '../../lib/storage/storage.js';
@@ -85,7 +86,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   private notFound(salesOrderId: number) {
-    currentErrors().error('Data', 'Entity_NotFound', `Sales order with id ${salesOrderId} not found.`);
+    currentErrors().add(MESSAGES.Entity_NotFound({ entity: 'Sales order', id: salesOrderId }));
   }
 
   async read(salesOrderId: number): Promise<Output<SalesOrder_ReadOutput>> {
@@ -198,9 +199,9 @@ export class SqlSalesOrderService implements ISalesOrderService {
       const exists = await this.db.selectFrom('sales_order').select('revision_number').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
       if (!exists) this.notFound(salesOrderId);
       else {
-        errors.error('Concurrency', 'Entity_Concurrency',
-          `Sales order ${salesOrderId} was changed by someone else: revision ${data.revisionNumber} is no longer current (now ${exists.revision_number}). Reload it and try again.`,
-          { property: 'revisionNumber' });
+        errors.add(MESSAGES.Entity_Concurrency({
+          record: `Sales order ${salesOrderId}`, sent: data.revisionNumber, now: exists.revision_number, property: 'revisionNumber',
+        }));
       }
       return Output.of();
     }

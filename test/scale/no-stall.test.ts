@@ -79,6 +79,8 @@ describe(`no query stalls the server (issue 15), on ${testProvider}`, function (
     expect(reply.status).to.equal(503);
     expect(codesOf(reply)).to.deep.equal(['Request_Timeout']);
     expect(reply.body.messages[0].message).to.match(/stopped.*Narrow the criteria/);
+    // A 503 says when to come back, as every other 503 does (contract part 3).
+    expect(reply.headers.get('Retry-After')).to.equal('1');
     expect(reply.text).not.to.match(/\bat .*\.js:\d+/);
   });
 

@@ -1,7 +1,8 @@
 import type { Middleware, Next } from 'koa';
 import koaJwt from 'koa-jwt';
 import jwt from 'jsonwebtoken';
-import { type ErrorMessage, message } from '../../envelope/error-message.js';
+import type { ErrorMessage } from '../../envelope/error-message.js';
+import { MESSAGES } from '../../envelope/message-catalogue.js';
 import type { AppContext, AppExtensions, AppState } from '../context.js';
 import { respond } from '../respond.js';
 import { cookieSession, endCookieSession, hasCookieSessions } from './cookie-sessions.js';
@@ -28,12 +29,11 @@ declare module '../context.js' {
 class TokenRejected extends Error {}
 
 export const authMessages = {
-  unauthenticated: () => message('Security', 'Security_Unauthenticated', 'Authentication is required: send a bearer token or log in.', { status: 401 }),
-  expired: () => message('Security', 'Security_TokenExpired', 'The access token has expired. Refresh it or log in again.', { status: 401 }),
-  invalid: () => message('Security', 'Security_TokenInvalid', 'The access token is not valid for this server.', { status: 401 }),
-  forbidden: () => message('Security', 'Security_Forbidden', 'You are not allowed to perform this operation.', { status: 403 }),
-  csrf: () => message('Security', 'Security_CsrfRejected',
-    'Cross-site request refused: a cookie-authenticated change must come from this site or an allowed origin (send an Origin header).', { status: 403 }),
+  unauthenticated: () => MESSAGES.Security_Unauthenticated(),
+  expired: () => MESSAGES.Security_TokenExpired(),
+  invalid: () => MESSAGES.Security_TokenInvalid(),
+  forbidden: () => MESSAGES.Security_Forbidden(),
+  csrf: () => MESSAGES.Security_CsrfRejected(),
 };
 
 export interface CallerOptions {

@@ -1,4 +1,5 @@
 import { currentErrors } from '../../envelope/request-scope.js';
+import { MESSAGES } from '../../envelope/message-catalogue.js';
 import { Output } from '../../envelope/output.js';
 import { route } from '../../routing/route.js';
 import { HealthStatus } from './_status.js';
@@ -11,7 +12,7 @@ export const GET = route({
   async handle({ services }) {
     const down = await services.health.unreachable();
     if (!down.length) return Output.of({ status: 'Healthy' });
-    currentErrors().error('External', 'Health_NotReady', `${down.join(' and ')} unreachable: the server is not ready.`, { status: 503 });
+    currentErrors().add(MESSAGES.Health_NotReady({ down }));
     return Output.of();
   },
 });

@@ -31,7 +31,6 @@ export function sqlServiceFile(spec: ServiceSpec): string {
   const usesValues = spec.fields.some((f) => f.type === 'date' || f.type === 'boolean');
   const listColumns = [idColumn, ...spec.fields.map((f) => f.column)];
   const listFields = `${pascal}SortField${filterable.length ? ` | ${pascal}FilterField` : ''}`;
-  const notFoundText = `\`${spec.human} with id \${${id}} not found.\``;
 
   const constructor = lines(
     '  constructor(',
@@ -75,6 +74,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     header(spec).trimEnd(),
     `import type { Kysely, Selectable } from 'kysely';`,
     `import { currentErrors } from '${ROOT}lib/envelope/request-scope.js';`,
+    `import { MESSAGES } from '${ROOT}lib/envelope/message-catalogue.js';`,
     `import { Output } from '${ROOT}lib/envelope/output.js';`,
     lookups.length > 0 && `import type { LookupCache } from '${ROOT}lib/lookup/lookup-cache.js';`,
     `import { type ListDefinition, type ListLimits, readListRows } from '${ROOT}lib/storage/list-query.js';`,
@@ -121,7 +121,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     '  }',
     '',
     `  private notFound(${id}: number) {`,
-    `    currentErrors().error('Data', 'Entity_NotFound', ${notFoundText});`,
+    `    currentErrors().add(MESSAGES.Entity_NotFound({ entity: ${quoted([spec.human])}, id: ${id} }));`,
     '  }',
     '',
     `  async read(${id}: number): Promise<Output<${pascal}_ReadOutput>> {`,
@@ -174,9 +174,9 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     `    const current = await this.db.selectFrom('${table}').select('revision_number').where('${idColumn}', '=', ${id}).executeTakeFirst();`,
     `    if (!current) this.notFound(${id});`,
     '    else {',
-    "      currentErrors().error('Concurrency', 'Entity_Concurrency',",
-    `        \`${spec.human} \${${id}} was changed by someone else: revision \${revisionNumber} is no longer current (now \${current.revision_number}). Reload it and try again.\`,`,
-    "        { property: 'revisionNumber' });",
+    '      currentErrors().add(MESSAGES.Entity_Concurrency({',
+    `        record: \`${spec.human} \${${id}}\`, sent: revisionNumber, now: current.revision_number, property: 'revisionNumber',`,
+    '      }));',
     '    }',
     '    return Output.of();',
     '  }',
