@@ -38,12 +38,22 @@ export { type MergePatchOperation, type PatchOf, applyMergePatch, patchModel, up
 // A model's TypeScript type: `type NoteInput = Infer<typeof NoteInput>`.
 export type { Infer } from 'superstruct';
 
-// Storage: the store services query, provider-specific values and list criteria as SQL.
+// Storage: the store services query, provider-specific values, transactions, unique keys and criteria as SQL.
 export type { Storage } from './storage/storage.js';
 export { type SqlValues, StoredDate } from './storage/sql-values.js';
 export type { DbBool, DbDate, Tables } from './storage/tables.js';
+export { inTransaction } from './storage/transaction.js';
 export { criterionSql } from './storage/criteria-sql.js';
 export { type UniqueKey, propertyOfColumn } from './storage/unique-violation.js';
+
+// Lists (docs/services.md, "Lists"): a service's list is a ListDefinition read by readListRows, which filters, sorts,
+// pages (skip/take and signed cursors), counts (kept while the tables do not change) and caps at RestAPI:MaxRows;
+// its migration creates the indexes (listIndexes) and the change tracking the kept counts need (trackListChanges).
+export { type ListCriteria, type ListDefinition, type ListJoin, type ListLimits, readListRows } from './storage/list-query.js';
+export { listLimits } from './storage/list-limits.js';
+export type { CursorKeys } from './storage/list-cursor.js';
+export { listIndexes } from './storage/list-indexes.js';
+export { trackListChanges } from './storage/list-changes.js';
 // The query builder the store is made of, so that migrations and queries use the very copy the layer runs.
 export { type Generated, type Insertable, type Kysely, type Migration, type Selectable, sql } from 'kysely';
 
