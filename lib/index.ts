@@ -9,21 +9,40 @@
 export { type Application, type RunningServer, type StartOptions, startServer } from './server.js';
 export { ConfigError, type LoadOptions, type LoadedConfig, loadConfig } from './config/load.js';
 export type { AppConfig } from './config/schema.js';
+// Every setting the layer reads (convict schema: doc, default, env per key) and those read from the environment only.
+export { environmentOnly as environmentOnlySettings, schema as settingsSchema } from './config/schema.js';
 export { type LogFields, type LogLevel, type Logger, createLogger } from './log.js';
 export { type RunCliOptions, runCli } from './cli/run-cli.js';
 export { CliError } from './cli/cli-error.js';
 
 // Service modules and the services every application has.
 export { type ModuleContext, type ServiceModule, type ServicesOf, serviceModule } from './modules.js';
-export type { LayerServices } from './services.js';
+export { type LayerServices, allModules } from './services.js';
 export type { Principal } from './auth/principal.js';
+// The name of variant A's session cookie (Authentication:Variant A), for clients and tests that read or send it.
+export { SESSION_COOKIE } from './auth/cookie-session.js';
+// The login body's model (POST /auth/jwt, /auth/session).
+export { Credentials } from './auth/auth-models.js';
+// An operator token for one action at one server (what `restlayer lookup flush` sends), for a project's own tools.
+export { signOperatorToken } from './auth/operator-token.js';
+export { tokenSettings } from './auth/token-keys.js';
+// Password checks: how many run at once per process, and the most seen waiting since a reset (for diagnostics).
+export { CHECKS_AT_ONCE, checksWaitingPeak, resetChecksWaitingPeak } from './auth/password.js';
 
 // Route files.
-export { type QuerySchema, type Route, type RouteCall, type RouteSpec, type SignedInUser, type Verb, route, routeFor } from './routing/route.js';
+export {
+  type QuerySchema, type Route, type RouteCall, type RouteSpec, type SignedInUser, type Verb, isAnonymous, route, routeFor,
+} from './routing/route.js';
+// The routes a server serves, loaded and checked as it loads them: for tools and tests that walk an API (a proxy's
+// drift check, a fuzzer, the OpenAPI document). layerRoutesDir holds the layer's own (login, health, lookup tables…).
+export { type LoadedRoute, loadRoutes } from './routing/load-routes.js';
+export { applicationRoutes, layerRoutesDir } from './routing/application-routes.js';
 
 // The envelope: outputs and messages.
 export { Output } from './envelope/output.js';
-export { ErrorList, ServiceError } from './envelope/error-list.js';
+// derivedStatus: the status an answer with these messages gets; MAX_MESSAGES: the most an answer lists (then one more
+// saying that more were found).
+export { ErrorList, MAX_MESSAGES, ServiceError, derivedStatus } from './envelope/error-list.js';
 export { type ErrorMessage, type ErrorType, type MessageOptions, type Severity, isError, message } from './envelope/error-message.js';
 export { currentErrors, withErrorScope } from './envelope/request-scope.js';
 
@@ -32,7 +51,7 @@ export { INT32, array, boolean, date, decimal, integer, maybe, model, oneOf, opt
 export { type ValidationResult, validateInput } from './validation/validate.js';
 export {
   type AnyFieldSpec, type Criteria, CriteriaSchema, type FieldCriterion, type FieldKind, type FieldSpec, type ListOptions, OPERATORS,
-  type Operator, type SortDirection, type SortField, defineCriteria, field,
+  type Operator, type SortDirection, type SortField, arityOf, defineCriteria, field,
 } from './validation/criteria.js';
 export { type MergePatchOperation, type PatchOf, applyMergePatch, patchModel, updateFieldsOf } from './validation/merge-patch.js';
 // A model's TypeScript type: `type NoteInput = Infer<typeof NoteInput>`.
@@ -40,6 +59,8 @@ export type { Infer } from 'superstruct';
 
 // Storage: the store services query, provider-specific values, transactions, unique keys and criteria as SQL.
 export type { Storage } from './storage/storage.js';
+// Opens the configured store and brings the modules' schema up to date (allModules(modules) adds the layer's own).
+export { type OpenOptions, openStorage } from './storage/open-storage.js';
 export { type SqlValues, StoredDate } from './storage/sql-values.js';
 export type { DbBool, DbDate, Tables } from './storage/tables.js';
 export { inTransaction } from './storage/transaction.js';
@@ -50,12 +71,19 @@ export { type UniqueKey, propertyOfColumn } from './storage/unique-violation.js'
 // pages (skip/take and signed cursors), counts (kept while the tables do not change) and caps at RestAPI:MaxRows;
 // its migration creates the indexes (listIndexes) and the change tracking the kept counts need (trackListChanges).
 export { type ListCriteria, type ListDefinition, type ListJoin, type ListLimits, readListRows } from './storage/list-query.js';
+// The SQL a list request runs (its page, keys and count), for a project's own plan tests (EXPLAIN) of its lists;
+// fromEnd is the window of a deep page read from the end of the list, as readListRows reads one past the middle.
+export { type ListSql, type PageWindow, fromEnd, listSql } from './storage/list-query.js';
 export { listLimits } from './storage/list-limits.js';
 export type { CursorKeys } from './storage/list-cursor.js';
 export { listIndexes } from './storage/list-indexes.js';
 export { trackListChanges } from './storage/list-changes.js';
 // The query builder the store is made of, so that migrations and queries use the very copy the layer runs.
 export { type Generated, type Insertable, type Kysely, type Migration, type Selectable, sql } from 'kysely';
+
+// The API description: the OpenAPI document of a set of routes, and a model's JSON schema as the document gives it.
+export { type OpenApiOptions, buildOpenApi, openApiOptions } from './openapi/document.js';
+export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 
 // Lookup tables.
 export { type CachedTable, LookupCache } from './lookup/lookup-cache.js';

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import pg from 'pg';
-import { createErrorParser } from '../../lib/envelope/error-parser.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
 
@@ -64,28 +62,5 @@ describe(`a service without a check of its own: the unique index's violation is 
     expect(replies.filter((r) => r.status === 201)).to.have.length(1);
     expect(replies.filter((r) => r.status !== 201).map((r) => [r.status, r.body.messages[0]?.code, r.body.messages[0]?.property, r.body.messages[0]?.type]))
       .to.deep.equal(Array(29).fill([409, 'Entity_Duplicate', 'accountNumber', 'Concurrency']));
-  });
-});
-
-describe('unique-key violations map to the property by the store\'s code', () => {
-  const parse = createErrorParser({ production: true, uniqueKeys: [{ index: 'ux_thing_code', property: 'thingCode' }] });
-  const sqlite = (code: string, text: string) => Object.assign(new Error(text), { code });
-
-  it('SQLite: a plain column (table.column) maps to its camelCase name; a named index to its declared property', () => {
-    const plain = parse(sqlite('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: purchase_order.order_number'));
-    expect(plain.messages[0]).to.deep.include({ code: 'Entity_Duplicate', type: 'Concurrency', status: 409, property: 'orderNumber' });
-    const key = parse(sqlite('SQLITE_CONSTRAINT_PRIMARYKEY', 'UNIQUE constraint failed: thing.thing_id'));
-    expect(key.messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'thingId' });
-    const index = parse(sqlite('SQLITE_CONSTRAINT_UNIQUE', "UNIQUE constraint failed: index 'ux_thing_code'"));
-    expect(index.messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'thingCode' });
-    expect(index.unhandled).to.equal(false);
-  });
-
-  it('PostgreSQL 23505: the declared index by its constraint name, else the column its detail names', () => {
-    const violation = (constraint: string, detail: string) => Object.assign(new pg.DatabaseError('duplicate key value violates unique constraint', 0, 'error'),
-      { code: '23505', constraint, detail });
-    expect(parse(violation('ux_thing_code', 'Key (lower(code::text))=(a) already exists.')).messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'thingCode' });
-    expect(parse(violation('purchase_order_order_number_key', 'Key (order_number)=(PO1) already exists.')).messages[0])
-      .to.deep.include({ code: 'Entity_Duplicate', type: 'Concurrency', status: 409, property: 'orderNumber' });
   });
 });

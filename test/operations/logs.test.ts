@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { createLogger } from '../../lib/log.js';
+import { createLogger } from 'restlayer';
 import { callUrl } from '../support/http.js';
 import { killChildren, projectRoot, sqliteServeEnv, startServe } from '../support/processes.js';
 import { routeFolder } from '../support/route-fixtures.js';

@@ -1,7 +1,5 @@
 import { sql } from 'kysely';
-import { Output } from '../../../../lib/envelope/output.js';
-import { route } from '../../../../lib/routing/route.js';
-import { model, text } from '../../../../lib/validation/fields.js';
+import { Output, model, route, text } from 'restlayer';
 
 /** Slow reads this process has begun (the test waits for one before it sends its cheap requests). */
 let started = 0;

@@ -1,6 +1,4 @@
-import { Output } from '../../../../lib/envelope/output.js';
-import { route } from '../../../../lib/routing/route.js';
-import { model, text } from '../../../../lib/validation/fields.js';
+import { Output, model, route, text } from 'restlayer';
 import type { CustomerTables } from '../../../../services/customer/customer-tables.js';
 
 /**
