@@ -1,8 +1,9 @@
 /**
  * restlayer's public API for an application that has it as a dependency (`import { … } from 'restlayer'`): the
- * server and its CLI, service modules, route files, the envelope, input models, list criteria, merge patches, storage
- * and lookup tables. The browser-safe client is `restlayer/client`; helpers for an application's tests are
- * `restlayer/testing`. Anything not exported here is the layer's own and may change.
+ * server and its CLI, service modules, authentication, route files, the envelope, input models, list criteria, merge
+ * patches, storage, transactions, lists, the API description and lookup tables. The browser-safe client is
+ * `restlayer/client`; helpers for an application's tests are `restlayer/testing`. Anything not exported here is the
+ * layer's own and may change.
  */
 
 // Server, configuration, logging and the CLI.
@@ -15,18 +16,18 @@ export { type LogFields, type LogLevel, type Logger, createLogger } from './log.
 export { type RunCliOptions, runCli } from './cli/run-cli.js';
 export { CliError } from './cli/cli-error.js';
 
-// Service modules and the services every application has.
+// Service modules and the services every application has (allModules: the layer's own modules, then these).
 export { type ModuleContext, type ServiceModule, type ServicesOf, serviceModule } from './modules.js';
 export { type LayerServices, allModules } from './services.js';
+
+// Authentication: who calls, the login body, variant A's session cookie name, operator tokens (one action at one
+// server, what `restlayer lookup flush` sends, for a project's own tools), and the password checks' concurrency (how
+// many run at once per process; the most seen waiting since a reset, for diagnostics).
 export type { Principal } from './auth/principal.js';
-// The name of variant A's session cookie (Authentication:Variant A), for clients and tests that read or send it.
-export { SESSION_COOKIE } from './auth/cookie-session.js';
-// The login body's model (POST /auth/jwt, /auth/session).
 export { Credentials } from './auth/auth-models.js';
-// An operator token for one action at one server (what `restlayer lookup flush` sends), for a project's own tools.
+export { SESSION_COOKIE } from './auth/cookie-session.js';
 export { signOperatorToken } from './auth/operator-token.js';
 export { tokenSettings } from './auth/token-keys.js';
-// Password checks: how many run at once per process, and the most seen waiting since a reset (for diagnostics).
 export { CHECKS_AT_ONCE, checksWaitingPeak, resetChecksWaitingPeak } from './auth/password.js';
 
 // Route files.
@@ -63,9 +64,12 @@ export type { Storage } from './storage/storage.js';
 export { type OpenOptions, openStorage } from './storage/open-storage.js';
 export { type SqlValues, StoredDate } from './storage/sql-values.js';
 export type { DbBool, DbDate, Tables } from './storage/tables.js';
+// Several writes that stand or fall together, on either store (docs/services.md, "Several writes in one transaction").
 export { inTransaction } from './storage/transaction.js';
 export { criterionSql } from './storage/criteria-sql.js';
 export { type UniqueKey, propertyOfColumn } from './storage/unique-violation.js';
+// The query builder the store is made of, so that migrations and queries use the very copy the layer runs.
+export { type Generated, type Insertable, type Kysely, type Migration, type Selectable, type Transaction, sql } from 'kysely';
 
 // Lists (docs/services.md, "Lists"): a service's list is a ListDefinition read by readListRows, which filters, sorts,
 // pages (skip/take and signed cursors), counts (kept while the tables do not change) and caps at RestAPI:MaxRows;
@@ -78,8 +82,6 @@ export { listLimits } from './storage/list-limits.js';
 export type { CursorKeys } from './storage/list-cursor.js';
 export { listIndexes } from './storage/list-indexes.js';
 export { trackListChanges } from './storage/list-changes.js';
-// The query builder the store is made of, so that migrations and queries use the very copy the layer runs.
-export { type Generated, type Insertable, type Kysely, type Migration, type Selectable, sql } from 'kysely';
 
 // The API description: the OpenAPI document of a set of routes, and a model's JSON schema as the document gives it.
 export { type OpenApiOptions, buildOpenApi, openApiOptions } from './openapi/document.js';

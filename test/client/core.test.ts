@@ -12,7 +12,7 @@ import { recordingFetch } from './support.js';
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 
-/** The relative imports of a compiled module, followed to the end; answers every module and every bare import. */
+/** The relative imports of a compiled module (and the layer's own package name), followed to the end; answers every module and every bare import. */
 function importGraph(entry: string): { modules: string[]; bare: string[] } {
   const modules = new Set<string>();
   const bare = new Set<string>();
@@ -23,6 +23,8 @@ function importGraph(entry: string): { modules: string[]; bare: string[] } {
     for (const m of source.matchAll(/(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[;\s])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
       const spec = m[1] ?? m[2] ?? m[3];
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+      // The layer by its package name (a proxy imports restlayer/client): followed into the files it names.
+      else if (spec === 'restlayer' || spec.startsWith('restlayer/')) visit(fileURLToPath(import.meta.resolve(spec)));
       else bare.add(spec);
     }
   };

@@ -64,3 +64,47 @@ describe(`a service without a check of its own: the unique index's violation is 
       .to.deep.equal(Array(29).fill([409, 'Entity_Duplicate', 'accountNumber', 'Concurrency']));
   });
 });
+
+describe(`inTransaction: a service's writes stand or fall together (${testProvider})`, function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ routesDir: fileURLToPath(new URL('../support/unique-routes/', import.meta.url)) });
+  });
+  after(async () => server?.stop());
+
+  const fresh = (tag: string) => `${tag}${randomBytes(4).toString('hex')}`;
+  const pair = (body: Record<string, unknown>) => server.call('/customer-pair', { method: 'POST', body });
+  const stored = async (accountNumber: string) => {
+    const reply = await server.call(`/customer?accountNumber=${accountNumber}`);
+    expect(reply.status, reply.text).to.equal(200);
+    return (reply.body.result as unknown[]).length;
+  };
+
+  it('commits both writes when the work resolves', async () => {
+    const [first, second] = [fresh('TA'), fresh('TB')];
+    const reply = await pair({ first, second });
+    expect(reply.status, reply.text).to.equal(200);
+    expect(reply.body.result.customerIds).to.have.length(2);
+    expect([await stored(first), await stored(second)]).to.deep.equal([1, 1]);
+  });
+
+  it('a unique key broken by the second write: 409 Entity_Duplicate on the property, and the first write is gone too', async () => {
+    const taken = fresh('TT');
+    expect((await pair({ first: taken, second: fresh('TU') })).status).to.equal(200);
+    const first = fresh('TC');
+    const reply = await pair({ first, second: taken.toLowerCase() });
+    expect(reply.status, reply.text).to.equal(409);
+    expect(reply.body.messages).to.have.length(1);
+    expect(reply.body.messages[0]).to.deep.include({ code: 'Entity_Duplicate', type: 'Concurrency', property: 'accountNumber' });
+    expect(await stored(first)).to.equal(0);
+  });
+
+  it('an error recorded and aborted on inside: its answer, and neither write stays', async () => {
+    const [first, second] = [fresh('TD'), fresh('TE')];
+    const reply = await pair({ first, second, refuse: true });
+    expect(reply.status, reply.text).to.equal(400);
+    expect(reply.body.messages.map((m) => m.code)).to.deep.equal(['Pair_Refused']);
+    expect([await stored(first), await stored(second)]).to.deep.equal([0, 0]);
+  });
+});
