@@ -76,9 +76,9 @@ describe(`inTransaction: a service's writes stand or fall together (${testProvid
   const fresh = (tag: string) => `${tag}${randomBytes(4).toString('hex')}`;
   const pair = (body: Record<string, unknown>) => server.call('/customer-pair', { method: 'POST', body });
   const stored = async (accountNumber: string) => {
-    const reply = await server.call(`/customer?accountNumber=${accountNumber}`);
+    const reply = await server.call(`/customer-pair/${accountNumber}`);
     expect(reply.status, reply.text).to.equal(200);
-    return (reply.body.result as unknown[]).length;
+    return reply.body.result.count as number;
   };
 
   it('commits both writes when the work resolves', async () => {
