@@ -4,10 +4,7 @@ import { Agent, request } from 'node:http';
 import { expect } from 'chai';
 import { array } from 'superstruct';
 import { text, validateInput } from 'restlayer';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expectError, expectErrors, expectOk } from '../support/api.js';
-import { projectRoot } from '../support/processes.js';
 import { routeFolder } from '../support/route-fixtures.js';
 import { type Envelope, type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { removeTempDirs } from '../support/temp.js';
@@ -208,7 +205,7 @@ describe('hardening regressions', () => {
     describe('at any depth of a body (a route with nested objects and lists)', () => {
       let nested: TestServer;
       before(async () => {
-        const fields = pathToFileURL(join(projectRoot, 'dist', 'lib', 'validation', 'fields.js')).href;
+        const fields = import.meta.resolve('restlayer');
         nested = await startTestServer({
           routesDir: routeFolder({
             'nested.js': `import { array, date, maybe } from '${fields}';
