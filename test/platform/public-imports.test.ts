@@ -25,8 +25,8 @@ describe('scripts/check-public-imports.mjs: a sample imports the layer by its pa
   it('fails on every way of reaching into lib/ by path, naming file and line, and lets the package names through', () => {
     const { status, output } = checkProject({
       'lib/index.ts': 'export const x = 1;\n',
-      'services/a/module.ts': "import { x } from 'restlayer';\nimport { y } from '../../lib/storage/list-query.js';\n",
-      'routes/a/index.ts': "export { route } from '../../lib/routing/route.js';\n",
+      'services/a/module.ts': 'import { x } from "restlayer";\nimport { y } from "../../lib/storage/list-query.js";\n',
+      'routes/a/index.ts': 'export { route } from "../../lib/routing/route.js";\n',
       'web/src/main.ts': "const m = await import('../../lib/client/index.js');\nimport '../../lib/side-effect.js';\n",
       'test/a.test.ts': "const r = require('../lib');\nimport type { Storage } from \"restlayer\";\nimport { z } from './support/z.js';\n",
     });
