@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { slowReadRoutesDir } from '../support/api.js';
-import { type Reply, type TestServer, startTestServer } from '../support/server.js';
+import { type Reply, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
 import { FAST_HASH } from '../support/users.js';
 import { until } from '../support/wait.js';
