@@ -1,40 +1,64 @@
 /**
  * restlayer's public API for an application that has it as a dependency (`import { … } from 'restlayer'`): the
- * server and its CLI, service modules, route files, the envelope, input models, list criteria, merge patches, storage
- * and lookup tables. The browser-safe client is `restlayer/client`; helpers for an application's tests are
- * `restlayer/testing`. Anything not exported here is the layer's own and may change.
+ * server and its CLI, service modules, authentication, route files, the envelope, input models, list criteria, merge
+ * patches, storage, transactions, lists, the API description and lookup tables. The browser-safe client is
+ * `restlayer/client`; helpers for an application's tests are `restlayer/testing`. Anything not exported here is the
+ * layer's own and may change.
  */
 
 // Server, configuration, logging and the CLI.
 export { type Application, type RunningServer, type StartOptions, startServer } from './server.js';
 export { ConfigError, type LoadOptions, type LoadedConfig, loadConfig } from './config/load.js';
 export type { AppConfig } from './config/schema.js';
+// Every setting the layer reads (convict schema: doc, default, env per key) and those read from the environment only.
+export { environmentOnly as environmentOnlySettings, schema as settingsSchema } from './config/schema.js';
 export { type LogFields, type LogLevel, type Logger, createLogger } from './log.js';
 export { type RunCliOptions, runCli } from './cli/run-cli.js';
 export { CliError } from './cli/cli-error.js';
 
-// Service modules and the services every application has.
+// Service modules and the services every application has (allModules: the layer's own modules, then these).
 export { type ModuleContext, type ServiceModule, type ServicesOf, serviceModule } from './modules.js';
 export type { LayerServices } from './routing/layer-services.js';
+export { allModules } from './create-services.js';
+
+// Authentication: who calls, the login body, variant A's session cookie name, operator tokens (one action at one
+// server, what `restlayer lookup flush` sends, for a project's own tools), and the password checks' concurrency (how
+// many run at once per process; the most seen waiting since a reset, for diagnostics).
 export type { Principal } from './auth/principal.js';
+export { Credentials, type UserInfo } from './auth/auth-models.js';
+export { SESSION_COOKIE } from './http/auth/cookie-sessions.js';
+export { signOperatorToken } from './auth/operator-token.js';
+export { tokenSettings } from './auth/token-keys.js';
+export { CHECKS_AT_ONCE, checksWaitingPeak, resetChecksWaitingPeak } from './auth/password.js';
 
 // Route files.
-export { type QuerySchema, type Route, type RouteCall, type RouteSpec, type SignedInUser, type Verb, route, routeFor } from './routing/route.js';
+export {
+  type QuerySchema, type Route, type RouteCall, type RouteSpec, type SignedInUser, type Verb, route, routeFor,
+} from './routing/route.js';
+export { isAnonymous } from './routing/route-access.js';
+// The routes a server serves, loaded and checked as it loads them: for tools and tests that walk an API (a proxy's
+// drift check, a fuzzer, the OpenAPI document). layerRoutesDir holds the layer's own (login, health, lookup tables…).
+export { type LoadedRoute, loadRoutes } from './routing/load-routes.js';
+export { applicationRoutes, layerRoutesDir } from './routing/application-routes.js';
 
 // The envelope: outputs and messages.
 export { Output } from './envelope/output.js';
-export { ErrorList, ServiceError } from './envelope/error-list.js';
+// derivedStatus: the status an answer with these messages gets; MAX_MESSAGES: the most an answer lists (then one more
+// saying that more were found).
+export { ErrorList, MAX_MESSAGES, ServiceError, derivedStatus } from './envelope/error-list.js';
 export { type ErrorMessage, type ErrorType, type MessageOptions, type Severity, isError, message } from './envelope/error-message.js';
 export { currentErrors, withErrorScope } from './envelope/request-scope.js';
 // The layer's message catalogue: its codes by name, and their messages (`MESSAGES.Entity_NotFound({ entity, id })`).
-export { CODES, MESSAGES, type MessageCode } from './envelope/message-catalogue.js';
+// CATALOGUE / entryOf / statusOfCode: each code's type, status, text and meaning, for a project's own docs and tests.
+export { CATALOGUE, CODES, MESSAGES, type MessageCode, entryOf, statusOfCode } from './envelope/message-catalogue.js';
 
 // Input models, list criteria and merge patches.
-export { INT32, array, boolean, date, decimal, integer, maybe, model, oneOf, optional, text } from './validation/fields.js';
+// ISO_DATE: the date and time texts inputs accept (a date alone, a time with or without an offset).
+export { INT32, ISO_DATE, array, boolean, date, decimal, integer, maybe, model, oneOf, optional, text } from './validation/fields.js';
 export { type ValidationResult, validateInput } from './validation/validate.js';
 export {
   type AnyFieldSpec, type Criteria, CriteriaSchema, type FieldCriterion, type FieldKind, type FieldSpec, type ListOptions, OPERATORS,
-  type Operator, type SortDirection, type SortField, defineCriteria, field,
+  type Operator, type SortDirection, type SortField, arityOf, defineCriteria, field,
 } from './validation/criteria.js';
 export { type MergePatchOperation, type PatchOf, applyMergePatch, patchModel, updateFieldsOf } from './validation/merge-patch.js';
 // A model's TypeScript type: `type NoteInput = Infer<typeof NoteInput>`.
@@ -43,12 +67,35 @@ export type { Infer } from 'superstruct';
 // Storage: the store services query, what differs between providers (its dialect), values and list criteria as SQL.
 export type { Storage } from './storage/storage.js';
 export type { StorageDialect } from './storage/dialects/dialect.js';
+// Opens the configured store and brings the modules' schema up to date (allModules(modules) adds the layer's own).
+export { type OpenOptions, openStorage } from './storage/open-storage.js';
 export { type SqlValues, StoredDate } from './storage/sql-values.js';
 export type { DbBool, DbDate, Tables } from './storage/tables.js';
+// Several writes that stand or fall together, on either store (docs/services.md, "Several writes in one transaction").
+export { inTransaction } from './storage/transaction.js';
 export { criterionSql } from './storage/criteria-sql.js';
 export { type UniqueKey, propertyOfColumn } from './storage/unique-violation.js';
 // The query builder the store is made of, so that migrations and queries use the very copy the layer runs.
-export { type Generated, type Insertable, type Kysely, type Migration, type Selectable, sql } from 'kysely';
+export { type Generated, type Insertable, type Kysely, type Migration, type Selectable, type Transaction, sql } from 'kysely';
+
+// Lists (docs/services.md, "Lists"): a service's list is a ListDefinition read by readListRows, which filters, sorts,
+// pages (skip/take and signed cursors), counts (kept while the tables do not change) and caps at RestAPI:MaxRows;
+// its migration creates the indexes (listIndexes) and the change tracking the kept counts need (trackListChanges).
+export { type ListCriteria, type ListDefinition, type ListJoin, type ListLimits, readListRows } from './storage/list-query.js';
+// The SQL a list request runs (its page, keys and count), for a project's own plan tests (EXPLAIN) of its lists;
+// fromEnd is the window of a deep page read from the end of the list, as readListRows reads one past the middle.
+export { type ListSql, type PageWindow, fromEnd, listSql } from './storage/list-query.js';
+export { listLimits } from './storage/list-limits.js';
+export type { CursorKeys } from './storage/list-cursor.js';
+export { listIndexes } from './storage/list-indexes.js';
+export { trackListChanges } from './storage/list-changes.js';
+
+// The API description: the OpenAPI document of a set of routes, and a model's JSON schema as the document gives it.
+// documentedPath: a router path (`/sales-order/:_salesOrderId`) as the document names it; apiInfo: the document's
+// title, version and description, from the settings or the application's package.json (UNNAMED_API when neither says).
+export { type OpenApiOptions, buildOpenApi, documentedPath, openApiOptions } from './openapi/document.js';
+export { UNNAMED_API, apiInfo } from './openapi/info.js';
+export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 
 // Lookup tables.
 export { type CachedTable, LookupCache } from './lookup/lookup-cache.js';

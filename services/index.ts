@@ -1,7 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { ServicesOf } from '../lib/modules.js';
-import { routeFor } from '../lib/routing/route.js';
-import type { Application } from '../lib/server.js';
+import { type Application, type ServicesOf, routeFor } from 'restlayer';
 import { salesOrderModule } from './sales-order/module.js';
 import { customerModule } from './customer/module.js';
 

@@ -37,6 +37,11 @@ export default defineConfig({
   base: '/',
   publicDir: 'public',
   plugins: [precompress()],
+  resolve: {
+    // The app imports the browser-safe client by its package name, as a dependent project does: here, its sources.
+    // Only restlayer/client: a value imported from 'restlayer' (the server) fails the build instead of bundling it.
+    alias: [{ find: /^restlayer\/client$/, replacement: fileURLToPath(new URL('../lib/client/index.ts', import.meta.url)) }],
+  },
   build: {
     outDir: fileURLToPath(new URL('../dist/web/', import.meta.url)),
     emptyOutDir: true,

@@ -3,7 +3,6 @@ import { line } from './terminal-text.js';
 import { Output } from '../envelope/output.js';
 import type { AuthToken } from '../auth/auth-models.js';
 import { CliError } from './cli-error.js';
-import { currentErrors } from '../envelope/request-scope.js';
 import { parsePositive, required } from './options.js';
 import { configOrFail } from './config-context.js';
 import { printJson, runOperation, signingKeyOrFail } from './service-context.js';

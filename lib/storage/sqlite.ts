@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import {
   CompiledQuery, type DatabaseConnection, type Driver, Kysely, type QueryCompiler, type QueryResult, SqliteDialect,
-  type SqliteDialectConfig, SqliteDriver, type TransactionSettings, sql,
+  type SqliteDialectConfig, SqliteDriver, type TransactionSettings,
 } from 'kysely';
 import { currentSignal } from '../envelope/request-scope.js';
 import { sqliteDialect } from './dialects/sqlite-dialect.js';

@@ -1,6 +1,8 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
 import { route } from '../../services/index.js';
-import { CustomerKey, CustomerPatchData, CustomerRead, CustomerUpdateData, CustomerUpdateResult } from '../../services/customer/customer-models.js';
+import {
+  CustomerKey, CustomerPatchData, CustomerRead, CustomerUpdateData, CustomerUpdateResult,
+} from '../../services/customer/customer-models.js';
 
 export const GET = route({
   summary: 'Read one customer.',

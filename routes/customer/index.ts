@@ -1,7 +1,9 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
-import { array } from '../../lib/validation/fields.js';
+import { array } from 'restlayer';
 import { route } from '../../services/index.js';
-import { CustomerCreateData, CustomerCreateResult, CustomerListItem, customerCriteria } from '../../services/customer/customer-models.js';
+import {
+  CustomerCreateData, CustomerCreateResult, CustomerListItem, customerCriteria,
+} from '../../services/customer/customer-models.js';
 
 export const GET = route({
   summary: 'List customer records matching the criteria.',

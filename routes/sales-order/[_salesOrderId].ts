@@ -1,5 +1,7 @@
 import { route } from '../../services/index.js';
-import { SalesOrderKey, SalesOrderPatchData, SalesOrderRead, SalesOrderUpdateData, SalesOrderUpdateResult } from '../../services/sales-order/sales-order-models.js';
+import {
+  SalesOrderKey, SalesOrderPatchData, SalesOrderRead, SalesOrderUpdateData, SalesOrderUpdateResult,
+} from '../../services/sales-order/sales-order-models.js';
 
 export const GET = route({
   summary: 'Read one sales order.',

@@ -1,6 +1,8 @@
 import { route } from '../../services/index.js';
-import { array } from '../../lib/validation/fields.js';
-import { SalesOrderCreateData, SalesOrderCreateResult, SalesOrderListItem, salesOrderCriteria } from '../../services/sales-order/sales-order-models.js';
+import { array } from 'restlayer';
+import {
+  SalesOrderCreateData, SalesOrderCreateResult, SalesOrderListItem, salesOrderCriteria,
+} from '../../services/sales-order/sales-order-models.js';
 
 export const GET = route({
   summary: 'List sales orders matching the criteria.',

@@ -1,8 +1,8 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
-import type { Infer } from 'superstruct';
-import { type Criteria, defineCriteria, field } from '../../lib/validation/criteria.js';
-import { type PatchOf, patchModel } from '../../lib/validation/merge-patch.js';
-import { INT32, date, integer, maybe, model, optional, text } from '../../lib/validation/fields.js';
+import {
+  type Criteria, INT32, type Infer, type PatchOf, date, defineCriteria, field, integer, maybe, model, optional,
+  patchModel, text,
+} from 'restlayer';
 
 /** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */
 const id = () => integer({ min: 1, max: INT32.max });

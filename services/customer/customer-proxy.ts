@@ -1,9 +1,5 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
-import type { Output } from '../../lib/envelope/output.js';
-import type { RestClient } from '../../lib/client/client.js';
-import { criteriaToQuery } from '../../lib/client/criteria.js';
-import type { DateKeys } from '../../lib/client/dates.js';
-import type { OperationTable } from '../../lib/client/operations.js';
+import { type DateKeys, type OperationTable, type Output, type RestClient, criteriaToQuery } from 'restlayer/client';
 import type {
   Customer_CreateInput_Data, Customer_CreateOutput, Customer_ReadListInput_Criteria, Customer_ReadListOutput,
   Customer_PatchInput_Data, Customer_ReadOutput, Customer_UpdateInput_Data, Customer_UpdateOutput,

@@ -1,10 +1,7 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`,
 // then changed by hand: the table already exists (the sales-order module's 0001-sales creates it for its orders), so
 // this module adapts it instead of creating it.
-import { type Kysely, type Migration, sql } from 'kysely';
-import type { StorageDialect } from '../../lib/storage/dialects/dialect.js';
-import { trackListChanges } from '../../lib/storage/list-changes.js';
-import { listIndexes } from '../../lib/storage/list-indexes.js';
+import { type Kysely, type Migration, type StorageDialect, listIndexes, sql, trackListChanges } from 'restlayer';
 
 /** The unique index of account numbers (folded to lower case). */
 export const ACCOUNT_NUMBER_INDEX = 'ux_customer_account_number';

@@ -1,6 +1,5 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
-import { serviceModule } from '../../lib/modules.js';
-import { listLimits } from '../../lib/storage/list-limits.js';
+import { listLimits, serviceModule } from 'restlayer';
 import { ACCOUNT_NUMBER_INDEX, customerMigrations } from './migrations.js';
 import type { ICustomerService } from './customer-service.js';
 import { SqlCustomerService } from './sql-customer-service.js';

@@ -1,13 +1,8 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
-import { type Kysely, type Selectable, sql } from 'kysely';
-import { currentErrors } from '../../lib/envelope/request-scope.js';
-import { Output } from '../../lib/envelope/output.js';
-import { MESSAGES } from '../../lib/envelope/message-catalogue.js';
-import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
-import { type ListDefinition, type ListLimits, readListRows } from '../../lib/storage/list-query.js';
-import type { Storage } from '../../lib/storage/storage.js';
-import type { Tables } from '../../lib/storage/tables.js';
-import { applyMergePatch, updateFieldsOf } from '../../lib/validation/merge-patch.js';
+import {
+  type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output, type Selectable, type Storage,
+  type Tables, applyMergePatch, currentErrors, readListRows, sql, updateFieldsOf,
+} from 'restlayer';
 import type {
   CustomerFilterField, CustomerSortField,
   Customer_CreateInput_Data, Customer_CreateOutput, Customer_ReadListInput_Criteria, Customer_ReadListOutput,

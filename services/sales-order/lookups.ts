@@ -1,5 +1,4 @@
-import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
-import type { Storage } from '../../lib/storage/storage.js';
+import type { LookupCache, Storage } from 'restlayer';
 import type { SalesTables } from './sales-order-tables.js';
 
 /** The sales-order module's lookup tables, read from its reference tables. */

@@ -1,7 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
-import type { StorageDialect } from '../../lib/storage/dialects/dialect.js';
-import { trackListChanges } from '../../lib/storage/list-changes.js';
-import { listIndexes } from '../../lib/storage/list-indexes.js';
+import { type Kysely, type Migration, type StorageDialect, listIndexes, trackListChanges } from 'restlayer';
 import type { SalesTables } from './sales-order-tables.js';
 import { insertReferenceData } from './sample-data.js';
 

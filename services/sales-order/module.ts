@@ -1,5 +1,4 @@
-import { serviceModule } from '../../lib/modules.js';
-import { listLimits } from '../../lib/storage/list-limits.js';
+import { listLimits, serviceModule } from 'restlayer';
 import { registerSalesLookups } from './lookups.js';
 import { salesOrderMigrations } from './migrations.js';
 import { seedSampleData } from './sample-data.js';

@@ -1,7 +1,7 @@
-import type { Infer } from 'superstruct';
-import { type Criteria, defineCriteria, field } from '../../lib/validation/criteria.js';
-import { type PatchOf, patchModel } from '../../lib/validation/merge-patch.js';
-import { INT32, boolean, date, decimal, integer, maybe, model, optional, text } from '../../lib/validation/fields.js';
+import {
+  type Criteria, INT32, type Infer, type PatchOf, boolean, date, decimal, defineCriteria, field, integer, maybe,
+  model, optional, patchModel, text,
+} from 'restlayer';
 
 /** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */
 const id = () => integer({ min: 1, max: INT32.max });

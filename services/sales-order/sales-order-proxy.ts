@@ -1,8 +1,6 @@
-import type { Output } from '../../lib/envelope/output.js';
-import type { RestClient } from '../../lib/client/client.js';
-import { criteriaToQuery } from '../../lib/client/criteria.js';
-import type { DateKeys } from '../../lib/client/dates.js';
-import { type OperationTable, notExposed } from '../../lib/client/operations.js';
+import {
+  type DateKeys, type OperationTable, type Output, type RestClient, criteriaToQuery, notExposed,
+} from 'restlayer/client';
 import type {
   SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
   SalesOrder_PatchInput_Data, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,

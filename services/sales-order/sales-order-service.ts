@@ -1,4 +1,4 @@
-import type { Output } from '../../lib/envelope/output.js';
+import type { Output } from 'restlayer';
 import type {
   SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
   SalesOrder_PatchInput_Data, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,

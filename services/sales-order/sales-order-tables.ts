@@ -1,5 +1,4 @@
-import type { Generated } from 'kysely';
-import type { DbBool, DbDate } from '../../lib/storage/tables.js';
+import type { DbBool, DbDate, Generated } from 'restlayer';
 
 /** The sales-order module's tables, as both providers store them (see lib/storage/tables.ts for the value types). */
 export interface SalesTerritoryTable {

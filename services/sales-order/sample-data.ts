@@ -1,6 +1,4 @@
-import { type Insertable, type Kysely, sql } from 'kysely';
-import type { Storage } from '../../lib/storage/storage.js';
-import type { SqlValues } from '../../lib/storage/sql-values.js';
+import { type Insertable, type Kysely, type SqlValues, type Storage, inTransaction, sql } from 'restlayer';
 import type { CustomerTable, SalesOrderTable, SalesTables } from './sales-order-tables.js';
 
 /**
@@ -131,7 +129,7 @@ export async function seedSampleData(storage: Storage): Promise<number> {
   if (customer || order) return 0;
   const customers = generateCustomers();
   const orders = generateOrders(customers, SAMPLE_ORDER_COUNT, values.date, values.bool);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     for (let i = 0; i < customers.length; i += 500) await trx.insertInto('customer').values(customers.slice(i, i + 500)).execute();
     for (let i = 0; i < orders.length; i += 500) await trx.insertInto('sales_order').values(orders.slice(i, i + 500)).execute();
     // Explicit ids may bypass the store's numbering; move it past them so new orders get fresh ids. The same for

@@ -1,13 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { currentErrors } from '../../lib/envelope/request-scope.js';
-import { Output } from '../../lib/envelope/output.js';
-import { MESSAGES } from '../../lib/envelope/message-catalogue.js';
-import type { LookupCache } from '../../lib/lookup/lookup-cache.js';
-import { type ListDefinition, type ListLimits, readListRows } from '../../lib/storage/list-query.js';
-import type { Storage } from '../../lib/storage/storage.js';
-import type { Tables } from '../../lib/storage/tables.js';
-import { applyMergePatch, updateFieldsOf } from '../../lib/validation/merge-patch.js';
+import {
+  type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output, type Storage, type Tables,
+  applyMergePatch, currentErrors, inTransaction, readListRows, updateFieldsOf,
+} from 'restlayer';
 import type {
   SalesOrderSortField, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria,
   SalesOrder_PatchInput_Data, SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
@@ -150,7 +145,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
     await this.checkData(data, now);
     errors.abortIfHasErrors();
     const v = this.storage.values;
-    const created = await this.db.transaction().execute(async (trx) => {
+    const created = await inTransaction(this.db, async (trx) => {
       const { sales_order_id } = await trx.insertInto('sales_order').values({
         ...this.columnsOf(data),
         // A unique placeholder until the id is known; replaced in the same transaction.

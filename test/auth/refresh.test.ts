@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { withErrorScope } from '../../lib/envelope/request-scope.js';
+import { withErrorScope } from 'restlayer';
 import { type TestServer, TEST_AUDIENCE, TEST_ISSUER, TEST_KEY, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser } from '../support/users.js';
 import { until } from '../support/wait.js';

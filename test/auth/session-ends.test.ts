@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { withErrorScope } from '../../lib/envelope/request-scope.js';
-import { SESSION_COOKIE } from '../../lib/http/auth/cookie-sessions.js';
+import { SESSION_COOKIE, withErrorScope } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
 

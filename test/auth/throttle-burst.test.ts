@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CHECKS_AT_ONCE, checksWaitingPeak, resetChecksWaitingPeak } from '../../lib/auth/password.js';
+import { CHECKS_AT_ONCE, checksWaitingPeak, resetChecksWaitingPeak } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { addUser } from '../support/users.js';
 

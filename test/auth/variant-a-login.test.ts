@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { SESSION_COOKIE } from '../../lib/http/auth/cookie-sessions.js';
+import { SESSION_COOKIE } from 'restlayer';
 import { type TestServer, TEST_AUDIENCE, TEST_ISSUER, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
 

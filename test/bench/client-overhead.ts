@@ -4,7 +4,7 @@
  * Both call GET /sales-order/43659 with the same bearer token on the same server, sequentially, after a warm-up,
  * interleaved call by call. A second pair replaces the network with a canned answer, isolating the client's own work.
  */
-import { RestClient } from '../../lib/client/client.js';
+import { RestClient } from 'restlayer/client';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { startTestServer } from '../support/server.js';
 import { addUser } from '../support/users.js';

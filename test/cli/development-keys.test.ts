@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { chmodSync, chownSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../lib/config/load.js';
+import { loadConfig } from 'restlayer';
 import { callUrl, freePort } from '../support/http.js';
 import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { withErrorScope } from '../../lib/envelope/request-scope.js';
+import { withErrorScope } from 'restlayer';
 import { cliEnv, expectCliFailure, lines } from '../support/cli-env.js';
 import { killChildren, runCli } from '../support/processes.js';
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEY, type TestServer, startTestServer } from '../support/server.js';

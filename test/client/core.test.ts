@@ -3,13 +3,8 @@ import { builtinModules } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RestClient } from '../../lib/client/client.js';
-import { CookieJar } from '../../lib/client/cookie-jar.js';
-import { reviveDates } from '../../lib/client/dates.js';
-import { HttpCore } from '../../lib/client/http.js';
-import { apiUrl, remoteApiFromConfig } from '../../lib/client/remote-api.js';
-import { jwtClaims } from '../../lib/client/token-service.js';
-import { loadConfig } from '../../lib/config/load.js';
+import { CookieJar, HttpCore, RestClient, apiUrl, jwtClaims, remoteApiFromConfig, reviveDates } from 'restlayer/client';
+import { loadConfig } from 'restlayer';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { freePort } from '../support/http.js';
 import { recordingFetch } from './support.js';
@@ -17,7 +12,7 @@ import { recordingFetch } from './support.js';
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 
-/** The relative imports of a compiled module, followed to the end; answers every module and every bare import. */
+/** The relative imports of a compiled module (and the layer's own package name), followed to the end; answers every module and every bare import. */
 function importGraph(entry: string): { modules: string[]; bare: string[] } {
   const modules = new Set<string>();
   const bare = new Set<string>();
@@ -28,6 +23,8 @@ function importGraph(entry: string): { modules: string[]; bare: string[] } {
     for (const m of source.matchAll(/(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[;\s])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
       const spec = m[1] ?? m[2] ?? m[3];
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+      // The layer by its package name (a proxy imports restlayer/client): followed into the files it names.
+      else if (spec === 'restlayer' || spec.startsWith('restlayer/')) visit(fileURLToPath(import.meta.resolve(spec)));
       else bare.add(spec);
     }
   };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { criteriaToQuery } from '../../lib/client/criteria.js';
-import { OPERATORS, type Operator, arityOf } from '../../lib/validation/criteria.js';
+import { criteriaToQuery } from 'restlayer/client';
+import { OPERATORS, type Operator, arityOf } from 'restlayer';
 import { salesOrderCriteria } from '../../services/sales-order/sales-order-models.js';
 
 type Value = string | number | boolean | Date;

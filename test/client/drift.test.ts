@@ -1,11 +1,7 @@
 import { expect } from 'chai';
-import { applicationRoutes } from '../../lib/routing/application-routes.js';
-import type { LoadedRoute } from '../../lib/routing/load-routes.js';
-import type { Route } from '../../lib/routing/route.js';
+import { type LoadedRoute, type Route, applicationRoutes, integer, model, text } from 'restlayer';
 import { application } from '../../services/index.js';
-import { model, integer, text } from '../../lib/validation/fields.js';
-import type { RestClient } from '../../lib/client/client.js';
-import { LookupProxy } from '../../lib/client/lookup-proxy.js';
+import { LookupProxy, type RestClient } from 'restlayer/client';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { type DriftProxy, type ProxyUnderTest, driftFiles, driftProblems, methodsOf } from './drift.js';
 

@@ -1,11 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type LoadedRoute } from '../../lib/routing/load-routes.js';
-import { RestClient } from '../../lib/client/client.js';
-import { OperationNotSupportedError } from '../../lib/client/errors.js';
-import type { ProxyDescription } from '../../lib/client/operations.js';
-import { validateInput } from '../../lib/validation/validate.js';
+import { type LoadedRoute, validateInput } from 'restlayer';
+import { OperationNotSupportedError, type ProxyDescription, RestClient } from 'restlayer/client';
 import { recordingFetch } from './support.js';
 
 /** A proxy as the drift check sees it: its description, its methods, and one valid call of each exposed method. */

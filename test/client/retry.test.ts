@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { RetryOptions } from '../../lib/client/retry.js';
+import type { RetryOptions } from 'restlayer/client';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { type ResponseDropper, responseDropper } from '../support/response-dropper.js';
 import { type TestServer, startTestServer } from '../support/server.js';

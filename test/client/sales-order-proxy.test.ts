@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import type { RestClient } from '../../lib/client/client.js';
-import { OperationNotSupportedError, SessionExpiredError } from '../../lib/client/errors.js';
-import { LookupProxy } from '../../lib/client/lookup-proxy.js';
+import { LookupProxy, OperationNotSupportedError, type RestClient, SessionExpiredError } from 'restlayer/client';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';

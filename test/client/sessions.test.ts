@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { RestClient } from '../../lib/client/client.js';
-import { SESSION_EXPIRED_TEXT, SessionExpiredError, SessionExpiredEvent } from '../../lib/client/errors.js';
-import type { TokenService } from '../../lib/client/token-service.js';
-import { withErrorScope } from '../../lib/envelope/request-scope.js';
+import {
+  type RestClient, SESSION_EXPIRED_TEXT, SessionExpiredError, SessionExpiredEvent, type TokenService,
+} from 'restlayer/client';
+import { withErrorScope } from 'restlayer';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { addUser } from '../support/users.js';

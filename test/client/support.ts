@@ -1,6 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { type ClientOptions, RestClient } from '../../lib/client/client.js';
-import type { RemoteApi } from '../../lib/client/remote-api.js';
+import { type ClientOptions, type RemoteApi, RestClient } from 'restlayer/client';
 import { TEST_KEY, type TestServer } from '../support/server.js';
 
 /** One request as fetch saw it, with the status it got (0 when it failed). */

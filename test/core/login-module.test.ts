@@ -1,10 +1,7 @@
 import { expect } from 'chai';
-import type { Credentials, UserInfo } from '../../lib/auth/auth-models.js';
-import { loadConfig } from '../../lib/config/load.js';
-import { withErrorScope } from '../../lib/envelope/request-scope.js';
-import { createLogger } from '../../lib/log.js';
-import { type ServiceModule, serviceModule } from '../../lib/modules.js';
-import { type RunningServer, startServer } from '../../lib/server.js';
+import {
+  type Credentials, type RunningServer, type ServiceModule, type UserInfo, createLogger, loadConfig, serviceModule, startServer, withErrorScope,
+} from 'restlayer';
 import { application } from '../../services/index.js';
 
 /**

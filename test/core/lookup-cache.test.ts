@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { LookupCache } from '../../lib/lookup/lookup-cache.js';
-import type { LookupTable } from '../../lib/lookup/lookup-table.js';
+import { LookupCache, type LookupTable } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { salesDb } from '../support/sales-db.js';
 

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { CATALOGUE, type MessageCode, entryOf, statusOfCode } from '../../lib/envelope/message-catalogue.js';
+import { CATALOGUE, type MessageCode, entryOf, statusOfCode } from 'restlayer';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 const codes = Object.keys(CATALOGUE) as MessageCode[];

@@ -3,14 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { type Kysely, sql } from 'kysely';
-import { loadConfig } from '../../lib/config/load.js';
-import { createLogger } from '../../lib/log.js';
-import { type ServiceModule, serviceModule } from '../../lib/modules.js';
-import { startServer } from '../../lib/server.js';
-import { allModules } from '../../lib/create-services.js';
-import { historyTable, migrateModules } from '../../lib/storage/migrations.js';
-import { openSqlite } from '../../lib/storage/sqlite.js';
-import type { Storage } from '../../lib/storage/storage.js';
+import {
+  type ServiceModule, type Storage, allModules, createLogger, loadConfig, openStorage, serviceModule, startServer,
+} from 'restlayer';
 import { application } from '../../services/index.js';
 
 const names = async <DB>(db: Kysely<DB>, table: string) =>
@@ -28,46 +23,63 @@ const notesModule = serviceModule({
   create: () => ({ notes: { count: () => 0 } }),
 });
 
+/** A module's migration history (docs/services.md, "Migrations"). */
+const historyTable = (module: string) => `restlayer_migration_${module.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`;
+
 describe('service modules: migrations per module', () => {
   let dir: string;
-  let storage: Storage;
+  let storage: Storage | undefined;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'restlayer-modules-'));
-    storage = openSqlite(join(dir, 'store.db'));
   });
   afterEach(async () => {
-    await storage.close();
+    await storage?.close();
+    storage = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
+
+  /**
+   * Opens the store as a server does (openStorage: the schema brought up to date) and answers the migrations it
+   * applied, from its log line; the store stays open for the test's queries until the next call.
+   */
+  async function migrateModules(mods: readonly ServiceModule[]): Promise<string[]> {
+    await storage?.close();
+    const lines: string[] = [];
+    const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides: { Storage: { Sqlite: { Path: join(dir, 'store.db') }, SampleData: false } } }).config;
+    storage = await openStorage(config, mods, { log: (line) => lines.push(line) });
+    const applied = lines.find((line) => line.startsWith('database schema updated: '));
+    return applied ? applied.slice('database schema updated: '.length).split(', ') : [];
+  }
+  const db = () => storage!.db;
 
   const modules = allModules(application.modules);
 
   it('records each module in a history of its own and applies nothing twice', async () => {
-    const applied = await migrateModules(storage.db, storage.dialect, modules);
+    const applied = await migrateModules(modules);
     expect(applied).to.deep.equal(['auth/0002-auth', 'auth/0004-ending-access', 'idempotency/0001-idempotency-key', 'sales-order/0001-sales', 'sales-order/0003-list-indexes', 'sales-order/0004-list-keys', 'sales-order/0005-list-changes', 'sales-order/0006-key-index', 'customer/0001-customer', 'customer/0002-list-keys', 'customer/0003-list-changes', 'customer/0004-key-index', 'customer/0005-name-contains', 'customer/0006-account-number-unique']);
-    expect(await names(storage.db, historyTable('auth'))).to.deep.equal(['0002-auth', '0004-ending-access']);
-    expect(await names(storage.db, historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index']);
-    expect(await migrateModules(storage.db, storage.dialect, modules)).to.deep.equal([]);
+    expect(await names(db(), historyTable('auth'))).to.deep.equal(['0002-auth', '0004-ending-access']);
+    expect(await names(db(), historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index']);
+    expect(await migrateModules(modules)).to.deep.equal([]);
   });
 
   it('a module added later gets its own migrations, and only those, applied', async () => {
-    await migrateModules(storage.db, storage.dialect, modules);
-    expect(await migrateModules(storage.db, storage.dialect, [...modules, notesModule])).to.deep.equal(['notes/0001-notes']);
-    expect(await names(storage.db, historyTable('notes'))).to.deep.equal(['0001-notes']);
+    await migrateModules(modules);
+    expect(await migrateModules([...modules, notesModule])).to.deep.equal(['notes/0001-notes']);
+    expect(await names(db(), historyTable('notes'))).to.deep.equal(['0001-notes']);
   });
 
   it('a database made with one history for every table keeps its data and is not migrated again', async () => {
-    await migrateModules(storage.db, storage.dialect, modules);
+    await migrateModules(modules);
     // Rebuild the layout of the releases before per-module histories: every name in kysely_migration.
-    await sql`create table kysely_migration (name varchar(255) primary key, timestamp varchar(255) not null)`.execute(storage.db);
+    await sql`create table kysely_migration (name varchar(255) primary key, timestamp varchar(255) not null)`.execute(db());
     for (const module of ['auth', 'sales-order']) {
-      await sql`insert into kysely_migration select name, timestamp from ${sql.table(historyTable(module))}`.execute(storage.db);
-      await sql`drop table ${sql.table(historyTable(module))}`.execute(storage.db);
+      await sql`insert into kysely_migration select name, timestamp from ${sql.table(historyTable(module))}`.execute(db());
+      await sql`drop table ${sql.table(historyTable(module))}`.execute(db());
     }
-    await sql`insert into sales_order_status (status_id, name, is_active) values (7, 'Kept', 1)`.execute(storage.db);
-    expect(await migrateModules(storage.db, storage.dialect, modules)).to.deep.equal([]);
-    expect(await names(storage.db, historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index']);
-    const kept = await sql<{ name: string }>`select name from sales_order_status where status_id = 7`.execute(storage.db);
+    await sql`insert into sales_order_status (status_id, name, is_active) values (7, 'Kept', 1)`.execute(db());
+    expect(await migrateModules(modules)).to.deep.equal([]);
+    expect(await names(db(), historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index']);
+    const kept = await sql<{ name: string }>`select name from sales_order_status where status_id = 7`.execute(db());
     expect(kept.rows).to.deep.equal([{ name: 'Kept' }]);
   });
 });

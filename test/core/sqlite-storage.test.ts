@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { allModules } from '../../lib/create-services.js';
-import { migrateModules } from '../../lib/storage/migrations.js';
-import { openSqlite } from '../../lib/storage/sqlite.js';
-import { StoredDate, sqliteValues } from '../../lib/storage/sql-values.js';
-import type { Storage } from '../../lib/storage/storage.js';
+import { type AppConfig, type Storage, StoredDate, allModules, loadConfig, openStorage } from 'restlayer';
 import { application } from '../../services/index.js';
 import type { SalesTables } from '../../services/sales-order/sales-order-tables.js';
 import { salesDb } from '../support/sales-db.js';
+
+/** The configuration of an SQLite store at `path`, without sample data. */
+const sqliteConfig = (path: string): AppConfig =>
+  loadConfig({ env: { NODE_ENV: 'test' }, overrides: { Storage: { Provider: 'sqlite', Sqlite: { Path: path }, SampleData: false } } }).config;
 
 describe('embedded storage (SQLite)', () => {
   let dir: string;
@@ -20,8 +20,7 @@ describe('embedded storage (SQLite)', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'restlayer-sqlite-'));
-    storage = openSqlite(join(dir, 'store.db'));
-    await migrateModules(storage.db, storage.dialect, allModules(application.modules));
+    storage = await openStorage(sqliteConfig(join(dir, 'store.db')), allModules(application.modules));
     db = salesDb(storage);
   });
 
@@ -82,7 +81,7 @@ describe('embedded storage (SQLite)', () => {
   });
 
   it('an in-memory database reads through db: no other connection could see it', async () => {
-    const memory = openSqlite(':memory:');
+    const memory = await openStorage(sqliteConfig(':memory:'), [], { prepare: false });
     try {
       expect(memory.reader).to.equal(memory.db);
     } finally {
@@ -92,6 +91,14 @@ describe('embedded storage (SQLite)', () => {
 });
 
 describe('SQLite date values', () => {
+  let sqliteValues: Storage['values'];
+  let memory: Storage;
+  before(async () => {
+    memory = await openStorage(sqliteConfig(':memory:'), [], { prepare: false });
+    sqliteValues = memory.values;
+  });
+  after(() => memory.close());
+
   it('a date read from canonical ISO text serialises to that text, and to its new instant once changed', () => {
     const text = '2025-12-30T08:15:00.250Z';
     const date = sqliteValues.toDate(text);

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
-import { GENERIC_ERROR_TEXT } from '../../lib/http/error-parser.js';
 import { expectError, probeRoutesDir } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+
+/** What a production server says of an unhandled exception (the contract's wording, part 2: status codes). */
+const GENERIC_ERROR_TEXT = 'Unexpected server error occurred. Please contact your system administrator.';
 
 const statusOfType: [string, number][] = [
   ['Validation', 400], ['Functional', 400], ['Security', 403], ['Data', 404],

@@ -1,5 +1,5 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
-import type { RestClient } from '../../lib/client/client.js';
+import type { RestClient } from 'restlayer/client';
 import { CustomerProxy } from '../../services/customer/customer-proxy.js';
 import { type ProxyUnderTest, methodsOf } from '../client/drift.js';
 

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import pg from 'pg';
-import { createErrorParser } from '../../lib/http/error-parser.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
 
@@ -67,25 +65,46 @@ describe(`a service without a check of its own: the unique index's violation is 
   });
 });
 
-describe('unique-key violations map to the property by the store\'s code', () => {
-  const parse = createErrorParser({ production: true, uniqueKeys: [{ index: 'ux_thing_code', property: 'thingCode' }] });
-  const sqlite = (code: string, text: string) => Object.assign(new Error(text), { code });
+describe(`inTransaction: a service's writes stand or fall together (${testProvider})`, function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ routesDir: fileURLToPath(new URL('../support/unique-routes/', import.meta.url)) });
+  });
+  after(async () => server?.stop());
 
-  it('SQLite: a plain column (table.column) maps to its camelCase name; a named index to its declared property', () => {
-    const plain = parse(sqlite('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: purchase_order.order_number'));
-    expect(plain.messages[0]).to.deep.include({ code: 'Entity_Duplicate', type: 'Concurrency', status: 409, property: 'orderNumber' });
-    const key = parse(sqlite('SQLITE_CONSTRAINT_PRIMARYKEY', 'UNIQUE constraint failed: thing.thing_id'));
-    expect(key.messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'thingId' });
-    const index = parse(sqlite('SQLITE_CONSTRAINT_UNIQUE', "UNIQUE constraint failed: index 'ux_thing_code'"));
-    expect(index.messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'thingCode' });
-    expect(index.unhandled).to.equal(false);
+  const fresh = (tag: string) => `${tag}${randomBytes(4).toString('hex')}`;
+  const pair = (body: Record<string, unknown>) => server.call('/customer-pair', { method: 'POST', body });
+  const stored = async (accountNumber: string) => {
+    const reply = await server.call(`/customer-pair/${accountNumber}`);
+    expect(reply.status, reply.text).to.equal(200);
+    return reply.body.result.count as number;
+  };
+
+  it('commits both writes when the work resolves', async () => {
+    const [first, second] = [fresh('TA'), fresh('TB')];
+    const reply = await pair({ first, second });
+    expect(reply.status, reply.text).to.equal(200);
+    expect(reply.body.result.customerIds).to.have.length(2);
+    expect([await stored(first), await stored(second)]).to.deep.equal([1, 1]);
   });
 
-  it('PostgreSQL 23505: the declared index by its constraint name, else the column its detail names', () => {
-    const violation = (constraint: string, detail: string) => Object.assign(new pg.DatabaseError('duplicate key value violates unique constraint', 0, 'error'),
-      { code: '23505', constraint, detail });
-    expect(parse(violation('ux_thing_code', 'Key (lower(code::text))=(a) already exists.')).messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'thingCode' });
-    expect(parse(violation('purchase_order_order_number_key', 'Key (order_number)=(PO1) already exists.')).messages[0])
-      .to.deep.include({ code: 'Entity_Duplicate', type: 'Concurrency', status: 409, property: 'orderNumber' });
+  it('a unique key broken by the second write: 409 Entity_Duplicate on the property, and the first write is gone too', async () => {
+    const taken = fresh('TT');
+    expect((await pair({ first: taken, second: fresh('TU') })).status).to.equal(200);
+    const first = fresh('TC');
+    const reply = await pair({ first, second: taken.toLowerCase() });
+    expect(reply.status, reply.text).to.equal(409);
+    expect(reply.body.messages).to.have.length(1);
+    expect(reply.body.messages[0]).to.deep.include({ code: 'Entity_Duplicate', type: 'Concurrency', property: 'accountNumber' });
+    expect(await stored(first)).to.equal(0);
+  });
+
+  it('an error recorded and aborted on inside: its answer, and neither write stays', async () => {
+    const [first, second] = [fresh('TD'), fresh('TE')];
+    const reply = await pair({ first, second, refuse: true });
+    expect(reply.status, reply.text).to.equal(400);
+    expect(reply.body.messages.map((m) => m.code)).to.deep.equal(['Pair_Refused']);
+    expect([await stored(first), await stored(second)]).to.deep.equal([0, 0]);
   });
 });

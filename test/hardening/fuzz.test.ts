@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
-import { applicationRoutes } from '../../lib/routing/application-routes.js';
-import type { LoadedRoute } from '../../lib/routing/load-routes.js';
+import { type LoadedRoute, applicationRoutes, isAnonymous } from 'restlayer';
 import { application } from '../../services/index.js';
-import { isAnonymous } from '../../lib/routing/route-access.js';
 import { handMadeToken, newKey, tamperSignature } from '../support/tokens.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';

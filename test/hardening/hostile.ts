@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import type { Storage } from '../../lib/storage/storage.js';
+import type { Storage } from 'restlayer';
 import { salesDb } from '../support/sales-db.js';
 
 /**

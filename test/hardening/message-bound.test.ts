@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { Credentials } from '../../lib/auth/auth-models.js';
-import { ErrorList, MAX_MESSAGES, derivedStatus } from '../../lib/envelope/error-list.js';
-import { message } from '../../lib/envelope/error-message.js';
+import { Credentials, ErrorList, MAX_MESSAGES, derivedStatus, message } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH } from '../support/users.js';
 

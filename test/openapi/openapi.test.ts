@@ -2,24 +2,19 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'chai';
 import { array, optional } from 'superstruct';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../lib/config/load.js';
-import { type OpenApiOptions, buildOpenApi, documentedPath, openApiOptions } from '../../lib/openapi/document.js';
-import { UNNAMED_API, apiInfo } from '../../lib/openapi/info.js';
-import { type JsonSchema, structSchema } from '../../lib/openapi/struct-schema.js';
-import { applicationRoutes } from '../../lib/routing/application-routes.js';
-import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
+import {
+  ConfigError, ISO_DATE, type JsonSchema, UNNAMED_API, apiInfo, documentedPath, type LoadedRoute, type OpenApiOptions, applicationRoutes, boolean, buildOpenApi,
+  date, decimal, integer, loadConfig, loadRoutes, maybe, model, oneOf, openApiOptions, structSchema, text,
+} from 'restlayer';
 import { application } from '../../services/index.js';
-import { ISO_DATE, boolean, date, decimal, integer, maybe, model, oneOf, text } from '../../lib/validation/fields.js';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { callUrl } from '../support/http.js';
-import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
+import { childEnv, killChildren, projectRoot, runCli, startServe } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
-import { webAppProblem } from '../../lib/http/web-app.js';
 import { routeFolder } from '../support/route-fixtures.js';
-import { ConfigError } from '../../lib/config/load.js';
 import { FAST_HASH, addUser } from '../support/users.js';
 import { clientFor, recordingFetch } from '../client/support.js';
 
@@ -363,7 +358,8 @@ describe('OpenAPI 3.1 document', () => {
     });
 
     it('restlayer openapi and a serve process of the same configuration name the same servers, the browser app on or off', async function () {
-      const problem = webAppProblem();
+      const built = join(projectRoot, 'dist', 'web', 'index.html');
+      const problem = existsSync(built) ? undefined : `the browser app is not built (${built} is missing); run npm run build`;
       if (problem) {
         if (/^(1|true)$/i.test(process.env.CI ?? '')) throw new Error(problem);
         console.warn(`\n  SKIPPED the Web:Enabled case: ${problem}. (Under CI=true this is a failure.)\n`);

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { createLogger } from '../../lib/log.js';
+import { createLogger } from 'restlayer';
 import { callUrl } from '../support/http.js';
-import { killChildren, projectRoot, sqliteServeEnv, startServe } from '../support/processes.js';
+import { killChildren, sqliteServeEnv, startServe } from '../support/processes.js';
 import { routeFolder } from '../support/route-fixtures.js';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
 import { newKey } from '../support/tokens.js';
@@ -73,7 +72,7 @@ describe('operations: logs', function () {
           + 'setImmediate(() => { throw new Error(\'crash-probe: nobody catches this\'); }); return new Output({ ok: true }); } });\n',
       });
       const app = writeFiles(makeTempDir('restlayer-crash-'), {
-        'main.js': `import { runCli } from '${pathToFileURL(join(projectRoot, 'dist', 'lib', 'index.js')).href}';\n`
+        'main.js': `import { runCli } from '${import.meta.resolve('restlayer')}';\n`
           + `await runCli({ modules: [], routesDir: ${JSON.stringify(routes)} });\n`,
       });
       const server = await startServe(['--port', '0', '--host', '127.0.0.1'], { cli: join(app, 'main.js'), cwd: app, env: sqliteServeEnv(join(app, 'crash.db'), newKey()) });

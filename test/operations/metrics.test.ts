@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../lib/config/load.js';
+import { loadConfig } from 'restlayer';
 import { freePort } from '../support/http.js';
 import { sampleSum, scrape } from '../support/metrics.js';
 import { type TestServer, startTestServer } from '../support/server.js';

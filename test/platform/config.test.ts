@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { ConfigError, type LoadedConfig, loadConfig } from '../../lib/config/load.js';
+import { ConfigError, type LoadedConfig, loadConfig } from 'restlayer';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
 import { newKey } from '../support/tokens.js';
 

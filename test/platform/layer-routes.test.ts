@@ -1,9 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { layerRoutesDir } from '../../lib/routing/application-routes.js';
-import { loadConfig } from '../../lib/config/load.js';
-import { createLogger } from '../../lib/log.js';
-import { startServer } from '../../lib/server.js';
+import { createLogger, layerRoutesDir, loadConfig, startServer } from 'restlayer';
 import { echoRoute, routeFolder } from '../support/route-fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';

@@ -1,10 +1,7 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { loadConfig } from '../../lib/config/load.js';
-import { createLogger } from '../../lib/log.js';
-import { type LoadedRoute, loadRoutes } from '../../lib/routing/load-routes.js';
-import { startServer } from '../../lib/server.js';
+import { type LoadedRoute, createLogger, loadConfig, loadRoutes, startServer } from 'restlayer';
 import { echoRoute, routeFolder } from '../support/route-fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';

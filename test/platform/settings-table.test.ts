@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { environmentOnly, schema } from '../../lib/config/schema.js';
+import { environmentOnlySettings as environmentOnly, settingsSchema as schema } from 'restlayer';
 import { readDoc, splitList, tableRows } from '../support/markdown.js';
 
 /**

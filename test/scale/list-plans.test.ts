@@ -1,8 +1,6 @@
 import { expect } from 'chai';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { listLimits } from '../../lib/storage/list-limits.js';
-import { type ListCriteria, type ListDefinition, fromEnd, listSql } from '../../lib/storage/list-query.js';
-import type { Storage } from '../../lib/storage/storage.js';
+import { type ListCriteria, type ListDefinition, type Storage, fromEnd, listLimits, listSql } from 'restlayer';
 import { customerCriteria } from '../../services/customer/customer-models.js';
 import { customerList } from '../../services/customer/sql-customer-service.js';
 import { salesOrderCriteria } from '../../services/sales-order/sales-order-models.js';

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Storage } from '../../lib/storage/storage.js';
+import type { Storage } from 'restlayer';
 
 const orderColumns = ['status', 'order_date', 'due_date', 'ship_date', 'territory_id', 'sales_person_id', 'total_due',
   'online_order_flag', 'purchase_order_number', 'account_number', 'comment', 'revision_number', 'modified_date'];

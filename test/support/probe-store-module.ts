@@ -1,7 +1,4 @@
-import type { LayerServices } from '../../lib/routing/layer-services.js';
-import { routeFor } from '../../lib/routing/route.js';
-import { serviceModule } from '../../lib/modules.js';
-import type { Storage } from '../../lib/storage/storage.js';
+import { type LayerServices, type Storage, routeFor, serviceModule } from 'restlayer';
 
 /**
  * Test-only: the store itself as a service, for the probe routes that read or write it directly (slow reads, an

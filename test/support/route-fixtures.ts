@@ -1,15 +1,11 @@
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { projectRoot } from './processes.js';
 import { makeTempDir, writeFiles } from './temp.js';
 
-const built = (path: string) => pathToFileURL(join(projectRoot, 'dist', path)).href;
-
-/** What a route file written at test time starts with: `route`, `Output` and the input fields, from the build. */
+/**
+ * What a route file written at test time starts with: `route`, `Output` and the input fields, from the layer's public
+ * entry (restlayer, as this project resolves its own name: the build), named by its URL since the file lives elsewhere.
+ */
 export const routePreamble = [
-  `import { route } from '${built('lib/routing/route.js')}';`,
-  `import { Output } from '${built('lib/envelope/output.js')}';`,
-  `import { model, text, integer } from '${built('lib/validation/fields.js')}';`,
+  `import { Output, integer, model, route, text } from '${import.meta.resolve('restlayer')}';`,
   '',
 ].join('\n');
 

@@ -1,6 +1,6 @@
 // The CLI of an application that serves the slow-read test routes besides the sample's: `serve --workers N` of it
 // runs them in every worker.
-import { runCli } from '../../lib/cli/run-cli.js';
+import { runCli } from 'restlayer';
 import { application } from '../../services/index.js';
 import { slowReadRoutesDir } from './api.js';
 

@@ -1,4 +1,4 @@
-import { withErrorScope } from '../../lib/envelope/request-scope.js';
+import { withErrorScope } from 'restlayer';
 import type { TestServer } from './server.js';
 
 /** Creates a user through the user service, as `restlayer user add` does. */

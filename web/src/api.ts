@@ -1,8 +1,4 @@
-import type { ErrorMessage } from '../../lib/envelope/error-message.js';
-import type { Output } from '../../lib/envelope/output.js';
-import { SessionExpiredError, createClient } from '../../lib/client/index.js';
-import type { LookupItem } from '../../lib/lookup/lookup-table.js';
-import { LookupProxy } from '../../lib/client/lookup-proxy.js';
+import { type ErrorMessage, type LookupItem, LookupProxy, type Output, SessionExpiredError, createClient } from 'restlayer/client';
 import { CustomerProxy } from '../../services/customer/customer-proxy.js';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 

@@ -1,4 +1,4 @@
-import type { ErrorMessage } from '../../lib/envelope/error-message.js';
+import type { ErrorMessage } from 'restlayer/client';
 import type { Customer_CreateInput_Data, Customer_PatchInput_Data, Customer_ReadOutput } from '../../services/customer/customer-models.js';
 import { type Lookups, customers, errorsOf, guarded, loadLookups } from './api.js';
 import { announce, focusElement, h, options } from './dom.js';

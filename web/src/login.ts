@@ -1,4 +1,4 @@
-import type { UserInfo } from '../../lib/auth/auth-models.js';
+import type { UserInfo } from 'restlayer/client';
 import { client, errorsOf } from './api.js';
 import { focusElement, h } from './dom.js';
 import { type View, field, messageBox } from './view.js';

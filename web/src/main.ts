@@ -1,6 +1,5 @@
 import './styles.css';
-import type { UserInfo } from '../../lib/auth/auth-models.js';
-import { type CookieSession, SESSION_EXPIRED_TEXT, SessionExpiredError } from '../../lib/client/index.js';
+import { type CookieSession, SESSION_EXPIRED_TEXT, SessionExpiredError, type UserInfo } from 'restlayer/client';
 import { client, forgetLookups, sessionEvents } from './api.js';
 import { type CustomerDraft, customerView } from './customer.js';
 import { customersView } from './customers.js';

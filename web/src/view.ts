@@ -1,4 +1,4 @@
-import type { ErrorMessage } from '../../lib/envelope/error-message.js';
+import type { ErrorMessage } from 'restlayer/client';
 import { h } from './dom.js';
 import { showDay } from './format.js';
 

@@ -1,9 +1,6 @@
-import { ServiceError } from '../../../../lib/envelope/error-list.js';
-import { type ErrorType, type Severity, message } from '../../../../lib/envelope/error-message.js';
-import { Output } from '../../../../lib/envelope/output.js';
-import { currentErrors } from '../../../../lib/envelope/request-scope.js';
-import { route } from '../../../../lib/routing/route.js';
-import { model, text } from '../../../../lib/validation/fields.js';
+import {
+  type ErrorType, Output, ServiceError, type Severity, currentErrors, message, model, route, text,
+} from 'restlayer';
 
 /**
  * Test-only routes (served with `startTestServer({ routesDir })`) that make the envelope runner answer what

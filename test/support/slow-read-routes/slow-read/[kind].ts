@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import { Output } from '../../../../lib/envelope/output.js';
+import { Output, model, text } from 'restlayer';
 import { probeRoute } from '../../probe-store-module.js';
-import { model, text } from '../../../../lib/validation/fields.js';
 
 /** Slow reads this process has begun (the test waits for one before it sends its cheap requests). */
 let started = 0;

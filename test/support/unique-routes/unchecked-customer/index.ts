@@ -1,6 +1,5 @@
-import { Output } from '../../../../lib/envelope/output.js';
+import { Output, model, text } from 'restlayer';
 import { probeRoute } from '../../probe-store-module.js';
-import { model, text } from '../../../../lib/validation/fields.js';
 import type { CustomerTables } from '../../../../services/customer/customer-tables.js';
 
 /**

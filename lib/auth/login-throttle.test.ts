@@ -1,7 +1,23 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { LoginThrottle } from '../../lib/auth/login-throttle.js';
-import { connectRedis, pingRedis } from '../../lib/shared/redis.js';
-import { dropRedisKeys, redisPrefix, redisUrl, testRedis } from '../support/test-stores.js';
+import { Redis } from 'ioredis';
+import { connectRedis, pingRedis } from '../shared/redis.js';
+import { LoginThrottle } from './login-throttle.js';
+
+// The test run's stores, as the project's tests name them (test/support/test-stores.ts): Redis when asked for.
+const testRedis = /^(1|true)$/i.test(process.env.RESTLAYER_TEST_REDIS ?? '');
+const redisUrl = process.env.RESTLAYER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Deletes the keys this test made (its own prefix), through a connection without the prefix that SCAN ignores. */
+async function dropRedisKeys(prefix: string): Promise<void> {
+  const client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    const keys = await client.keys(`${prefix}*`);
+    if (keys.length) await client.del(...keys);
+  } finally {
+    client.disconnect();
+  }
+}
 
 /**
  * The one case the HTTP tests cannot reach: a point given back after its window ended. Were it given back, the next
@@ -10,7 +26,7 @@ import { dropRedisKeys, redisPrefix, redisUrl, testRedis } from '../support/test
 describe('LoginThrottle: a give-back after the window ended', function () {
   this.timeout(10_000);
   const settings = { accountFailures: 2, addressFailures: 100, windowSeconds: 1, maxPendingChecks: 10 };
-  const prefix = redisPrefix();
+  const prefix = `restlayer-test:login-throttle:${randomBytes(4).toString('hex')}:`;
   const redis = testRedis ? connectRedis({ url: redisUrl, prefix }) : undefined;
   before(async () => {
     if (redis) await pingRedis(redis, 3_000);

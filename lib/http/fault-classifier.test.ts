@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createErrorParser } from '../../lib/http/error-parser.js';
-import { StoreOutcomeUnknownError, StoreUnavailableError } from '../../lib/storage/store-faults.js';
+import { StoreOutcomeUnknownError, StoreUnavailableError } from '../storage/store-faults.js';
+import { createErrorParser } from './error-parser.js';
 
 /** The error parser classifies infrastructure faults by class and code (test/faults/ covers them over HTTP). */
 describe('faults: infrastructure errors are 503 with Retry-After, by class and code', () => {
