@@ -51,3 +51,9 @@ export { type Generated, type Insertable, type Kysely, type Migration, type Sele
 export { type CachedTable, LookupCache } from './lookup/lookup-cache.js';
 export type { LookupItem, LookupLoader, LookupTable } from './lookup/lookup-table.js';
 export type { ILookupService } from './lookup/lookup-service.js';
+
+// Lists: definitions, their indexes and change tracking (the scaffold's generated services use them).
+export { type ListDefinition, type ListLimits, readListRows } from './storage/list-query.js';
+export { listIndexes } from './storage/list-indexes.js';
+export { trackListChanges } from './storage/list-changes.js';
+export { listLimits } from './storage/list-limits.js';
