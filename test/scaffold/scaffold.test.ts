@@ -5,7 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { CompiledQuery, type Migration, sql } from 'kysely';
 import pLimit from 'p-limit';
+import { serviceFiles } from '../../lib/scaffold/files.js';
 import { indexNames, serviceSpec } from '../../lib/scaffold/spec.js';
+import { writeService } from '../../lib/scaffold/write-service.js';
 import { migrationsFile } from '../../lib/scaffold/templates/migrations.js';
 import { itemRouteFile, listRouteFile } from '../../lib/scaffold/templates/routes.js';
 import { sqlServiceFile } from '../../lib/scaffold/templates/sql-service.js';
@@ -215,9 +217,65 @@ describe('restlayer new service: the scaffold', function () {
 
   it('says "an" before a vowel in the routes\' summaries: Create an invoice', () => {
     const spec = serviceSpec('invoice', ['title:text'], 'restlayer new service invoice');
-    expect(listRouteFile(spec)).to.include("summary: 'Create an invoice.'");
-    expect(itemRouteFile(spec)).to.include("summary: 'Update an invoice; a stale").and.include("summary: 'Delete an invoice.'");
-    expect(listRouteFile(serviceSpec('purchase-order', ['title:text'], 'x'))).to.include("summary: 'Create a purchase order.'");
+    const at = { modules: '../../services/index.js', service: (name: string) => `../../services/invoice/${name}.js` };
+    expect(listRouteFile(spec, at)).to.include("summary: 'Create an invoice.'");
+    expect(itemRouteFile(spec, at)).to.include("summary: 'Update an invoice; a stale").and.include("summary: 'Delete an invoice.'");
+    expect(listRouteFile(serviceSpec('purchase-order', ['title:text'], 'x'), at)).to.include("summary: 'Create a purchase order.'");
+  });
+
+  describe("finds the project's layout: flags, then package.json's restlayer section, then the conventions", () => {
+    const spec = serviceSpec('invoice', ['code:text:required:max=12:unique:filterable', 'amount:decimal'], 'restlayer new service invoice');
+    const srcProject = (pkg: object = {}) => {
+      const dir = makeTempDir('restlayer-layout-');
+      writeFiles(dir, { 'package.json': { name: 'team-app', type: 'module', ...pkg }, 'src/app.ts': 'export const modules = [] as const;\n' });
+      return dir;
+    };
+
+    it('src/app.ts: services, routes and tests under src/, imports relative to the module list', async () => {
+      const dir = srcProject();
+      const written = await writeService(spec, { root: dir });
+      expect(written.layout).to.deep.equal({ services: 'src/services', routes: 'src/routes', tests: 'src/test', modules: 'src/app.ts' });
+      expect(written.files).to.include.members(['src/services/invoice/module.ts', 'src/routes/invoice/index.ts', 'src/test/invoice/invoice.test.ts']);
+      expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).to.equal("import { invoiceModule } from './services/invoice/module.js';\nexport const modules = [invoiceModule] as const;\n");
+      expect(readFileSync(join(dir, 'src/routes/invoice/index.ts'), 'utf8')).to.include("import { route } from '../../app.js';")
+        .and.include("from '../../services/invoice/invoice-models.js';");
+      expect(readFileSync(join(dir, 'src/test/invoice/invoice.test.ts'), 'utf8')).to.include("import { application } from '../../app.js';");
+    });
+
+    it('package.json "restlayer" places each folder; a flag overrides it', async () => {
+      const dir = srcProject({ restlayer: { services: 'src/domain', routes: 'src/http', tests: 'spec', modules: 'src/app.ts' } });
+      const written = await writeService(spec, { root: dir, layout: { tests: 'src/checks' } });
+      expect(written.layout).to.deep.equal({ services: 'src/domain', routes: 'src/http', tests: 'src/checks', modules: 'src/app.ts' });
+      expect(readFileSync(join(dir, 'src/http/invoice/[_invoiceId].ts'), 'utf8')).to.include("from '../../domain/invoice/invoice-models.js';");
+      expect(readFileSync(join(dir, 'src/checks/invoice/invoice.drift.ts'), 'utf8')).to.include("from '../../domain/invoice/invoice-proxy.js';");
+    });
+
+    it('refuses a section with an unknown key, a path outside the project, and a missing module list, writing nothing', async () => {
+      for (const [pkg, flags, problem] of [
+        [{ restlayer: { service: 'src' } }, {}, '"restlayer" has no setting "service"'],
+        [{}, { routes: '../elsewhere' }, "--routes: '../elsewhere' must be a folder or file inside the project"],
+        [{ restlayer: { modules: 'src/index.ts' } }, {}, 'has no src/index.ts, the file exporting'],
+      ] as const) {
+        const dir = srcProject(pkg);
+        const before = snapshot(dir);
+        const refused = await writeService(spec, { root: dir, layout: flags }).then(() => undefined, (err: Error) => err.message);
+        expect(refused).to.include(problem);
+        expect(snapshot(dir)).to.deep.equal(before);
+      }
+    });
+
+    it('writes code importing the layer by its public entry points only, with maxLength and the unique key', () => {
+      const files = serviceFiles(spec, { services: 'src/services', routes: 'src/routes', tests: 'src/test', modules: 'src/app.ts' });
+      for (const { path, content } of files) {
+        const from = [...content.matchAll(/ from '([^']+)'/g)].map((m) => m[1]);
+        expect(from.filter((f) => !/^(restlayer(\/client|\/testing)?|chai|\.{1,2}\/.*)$/.test(f)), path).to.deep.equal([]);
+        expect(content, path).to.not.match(/\blib\/|support\//);
+      }
+      const text = (name: string) => files.find((f) => f.path.endsWith(name))!.content;
+      expect(text('sql-invoice-service.ts')).to.include('  maxLength: { code: 12 },');
+      expect(text('module.ts')).to.include("  uniqueKeys: [{ index: 'ux_invoice_code', property: 'code' }],");
+      expect(text('migrations.ts')).to.include("await db.schema.createIndex('ux_invoice_code').on('invoice').column('code').unique().execute();");
+    });
   });
 
   describe('CN on long text fields through a trigram index', () => {

@@ -41,7 +41,7 @@ export function listTests(spec: ServiceSpec, { data, unknown }: TestContext): st
     '    let server: TestServer;',
     `    const rows: Item[] = [];`,
     '    before(async () => {',
-    '      server = await startTestServer({ sampleData: false });',
+    '      server = await startTestServer({ application, sampleData: false });',
     lookups.length > 0 && '      const ids = await lookupIds(server);',
     '      for (let n = 0; n < 12; n++) {',
     `        const data = ${data('n')};`,
