@@ -64,6 +64,8 @@ function template(admin: string, modules: readonly ServiceModule[], seeded: bool
   const key = JSON.stringify([admin, modules.map((m) => m.name), seeded]);
   let found = templates.get(key);
   if (!found) {
+    // Whatever test runner runs this, the run's templates (and any database a test left) go when it has nothing left to do.
+    if (!templates.size) process.once('beforeExit', () => void dropTestDatabases().catch(() => {}));
     found = (async () => {
       const name = `restlayer_tpl_${owner}_${seeded ? 's' : 'e'}${templates.size}`;
       await createDatabase(admin, name);

@@ -289,7 +289,7 @@ describe('restlayer new service: the scaffold', function () {
     });
 
     it('names those fields in the list definition\'s fullText, and a service without one has none', () => {
-      expect(sqlServiceFile(spec)).to.include("\n  fullText: ['title', 'note'],\n};\n");
+      expect(sqlServiceFile(spec)).to.include("\n  fullText: ['title', 'note'],\n  maxLength: { title: 50, code: 49 },\n};\n");
       const short = serviceSpec('widget', ['code:text:max=49:filterable'], 'restlayer new service widget');
       expect(sqlServiceFile(short)).to.not.include('fullText');
       expect(migrationsFile(short)).to.not.include('createFullTextIndex');
