@@ -5,9 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { CompiledQuery, type Migration, sql } from 'kysely';
 import pLimit from 'p-limit';
-import { serviceFiles } from '../../lib/scaffold/files.js';
 import { indexNames, serviceSpec } from '../../lib/scaffold/spec.js';
-import { writeService } from '../../lib/scaffold/write-service.js';
 import { migrationsFile } from '../../lib/scaffold/templates/migrations.js';
 import { itemRouteFile, listRouteFile } from '../../lib/scaffold/templates/routes.js';
 import { sqlServiceFile } from '../../lib/scaffold/templates/sql-service.js';
@@ -224,57 +222,58 @@ describe('restlayer new service: the scaffold', function () {
   });
 
   describe("finds the project's layout: flags, then package.json's restlayer section, then the conventions", () => {
-    const spec = serviceSpec('invoice', ['code:text:required:max=12:unique:filterable', 'amount:decimal'], 'restlayer new service invoice');
+    const invoice = ['new', 'service', 'invoice', '--field', 'code:text:required:max=12:unique:filterable', '--field', 'amount:decimal'];
     const srcProject = (pkg: object = {}) => {
       const dir = makeTempDir('restlayer-layout-');
       writeFiles(dir, { 'package.json': { name: 'team-app', type: 'module', ...pkg }, 'src/app.ts': 'export const modules = [] as const;\n' });
       return dir;
     };
+    const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 
-    it('src/app.ts: services, routes and tests under src/, imports relative to the module list', async () => {
+    it('src/app.ts: services, routes and tests under src/, imports relative to the module list, only public entry points of the layer', async () => {
       const dir = srcProject();
-      const written = await writeService(spec, { root: dir });
-      expect(written.layout).to.deep.equal({ services: 'src/services', routes: 'src/routes', tests: 'src/test', modules: 'src/app.ts' });
-      expect(written.files).to.include.members(['src/services/invoice/module.ts', 'src/routes/invoice/index.ts', 'src/test/invoice/invoice.test.ts']);
-      expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).to.equal("import { invoiceModule } from './services/invoice/module.js';\nexport const modules = [invoiceModule] as const;\n");
-      expect(readFileSync(join(dir, 'src/routes/invoice/index.ts'), 'utf8')).to.include("import { route } from '../../app.js';")
+      const made = await newService([...invoice, '--json'], dir);
+      expect(made.code, made.stderr).to.equal(0);
+      const { files, registration } = JSON.parse(made.stdout) as { files: string[]; registration: string[] };
+      expect(files).to.include.members(['src/services/invoice/module.ts', 'src/routes/invoice/index.ts', 'src/test/invoice/invoice.test.ts']);
+      expect(registration).to.deep.equal(["added import { invoiceModule } from './services/invoice/module.js';", 'added invoiceModule to modules']);
+      expect(read(dir, 'src/app.ts')).to.equal("import { invoiceModule } from './services/invoice/module.js';\nexport const modules = [invoiceModule] as const;\n");
+      expect(read(dir, 'src/routes/invoice/index.ts')).to.include("import { route } from '../../app.js';")
         .and.include("from '../../services/invoice/invoice-models.js';");
-      expect(readFileSync(join(dir, 'src/test/invoice/invoice.test.ts'), 'utf8')).to.include("import { application } from '../../app.js';");
+      expect(read(dir, 'src/test/invoice/invoice.test.ts')).to.include("import { application } from '../../app.js';");
+      for (const file of files) {
+        const text = read(dir, file);
+        const from = [...text.matchAll(/ from '([^']+)'/g)].map((m) => m[1]);
+        expect(from.filter((f) => !/^(restlayer(\/client|\/testing)?|chai|\.{1,2}\/.*)$/.test(f)), file).to.deep.equal([]);
+        expect(text, file).to.not.match(/\blib\/|support\//);
+      }
+      expect(read(dir, 'src/services/invoice/sql-invoice-service.ts')).to.include('  maxLength: { code: 12 },');
+      expect(read(dir, 'src/services/invoice/module.ts')).to.include("  uniqueKeys: [{ index: 'ux_invoice_code', property: 'code' }],");
+      expect(read(dir, 'src/services/invoice/migrations.ts')).to.include("await db.schema.createIndex('ux_invoice_code').on('invoice').column('code').unique().execute();");
     });
 
     it('package.json "restlayer" places each folder; a flag overrides it', async () => {
       const dir = srcProject({ restlayer: { services: 'src/domain', routes: 'src/http', tests: 'spec', modules: 'src/app.ts' } });
-      const written = await writeService(spec, { root: dir, layout: { tests: 'src/checks' } });
-      expect(written.layout).to.deep.equal({ services: 'src/domain', routes: 'src/http', tests: 'src/checks', modules: 'src/app.ts' });
-      expect(readFileSync(join(dir, 'src/http/invoice/[_invoiceId].ts'), 'utf8')).to.include("from '../../domain/invoice/invoice-models.js';");
-      expect(readFileSync(join(dir, 'src/checks/invoice/invoice.drift.ts'), 'utf8')).to.include("from '../../domain/invoice/invoice-proxy.js';");
+      const made = await newService([...invoice, '--tests', 'src/checks'], dir);
+      expect(made.code, made.stderr).to.equal(0);
+      expect(made.stdout).to.include('  src/domain/invoice/module.ts\n').and.include('  src/checks/invoice/invoice.test.ts\n')
+        .and.include("src/app.ts: added import { invoiceModule } from './domain/invoice/module.js';");
+      expect(read(dir, 'src/http/invoice/[_invoiceId].ts')).to.include("from '../../domain/invoice/invoice-models.js';");
+      expect(read(dir, 'src/checks/invoice/invoice.drift.ts')).to.include("from '../../domain/invoice/invoice-proxy.js';");
     });
 
     it('refuses a section with an unknown key, a path outside the project, and a missing module list, writing nothing', async () => {
-      for (const [pkg, flags, problem] of [
-        [{ restlayer: { service: 'src' } }, {}, '"restlayer" has no setting "service"'],
-        [{}, { routes: '../elsewhere' }, "--routes: '../elsewhere' must be a folder or file inside the project"],
-        [{ restlayer: { modules: 'src/index.ts' } }, {}, 'has no src/index.ts, the file exporting'],
-      ] as const) {
+      const cases = [
+        [{ restlayer: { service: 'src' } }, [], 1, '"restlayer" has no setting "service"'],
+        [{}, ['--routes', '../elsewhere'], 2, "--routes: '../elsewhere' must be a folder or file inside the project"],
+        [{ restlayer: { modules: 'src/index.ts' } }, [], 1, 'has no src/index.ts, the file exporting'],
+      ] as const;
+      await Promise.all(cases.map(async ([pkg, flags, code, problem]) => {
         const dir = srcProject(pkg);
         const before = snapshot(dir);
-        const refused = await writeService(spec, { root: dir, layout: flags }).then(() => undefined, (err: Error) => err.message);
-        expect(refused).to.include(problem);
+        expectCliFailure(await newService([...invoice, ...flags], dir), code, problem);
         expect(snapshot(dir)).to.deep.equal(before);
-      }
-    });
-
-    it('writes code importing the layer by its public entry points only, with maxLength and the unique key', () => {
-      const files = serviceFiles(spec, { services: 'src/services', routes: 'src/routes', tests: 'src/test', modules: 'src/app.ts' });
-      for (const { path, content } of files) {
-        const from = [...content.matchAll(/ from '([^']+)'/g)].map((m) => m[1]);
-        expect(from.filter((f) => !/^(restlayer(\/client|\/testing)?|chai|\.{1,2}\/.*)$/.test(f)), path).to.deep.equal([]);
-        expect(content, path).to.not.match(/\blib\/|support\//);
-      }
-      const text = (name: string) => files.find((f) => f.path.endsWith(name))!.content;
-      expect(text('sql-invoice-service.ts')).to.include('  maxLength: { code: 12 },');
-      expect(text('module.ts')).to.include("  uniqueKeys: [{ index: 'ux_invoice_code', property: 'code' }],");
-      expect(text('migrations.ts')).to.include("await db.schema.createIndex('ux_invoice_code').on('invoice').column('code').unique().execute();");
+      }));
     });
   });
 
