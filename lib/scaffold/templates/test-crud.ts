@@ -42,7 +42,7 @@ export function crudTests(spec: ServiceSpec, { data, patchOf, unknown, args }: T
     '      server = await startTestServer({ application, sampleData: false });',
     lookups.length > 0 && '      ids = await lookupIds(server);',
     '    });',
-    '    after(() => server.stop());',
+    '    after(() => server?.stop());',
     '',
     '    async function create(data: object): Promise<number> {',
     "      const reply = await server.call(path, { method: 'POST', body: data });",

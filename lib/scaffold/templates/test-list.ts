@@ -50,7 +50,7 @@ export function listTests(spec: ServiceSpec, { data, unknown }: TestContext): st
     `        rows.push({ ${id}: reply.body.result.${id}, ...data });`,
     '      }',
     '    });',
-    '    after(() => server.stop());',
+    '    after(() => server?.stop());',
     '',
     '    async function list(query: string): Promise<Envelope> {',
     '      const reply = await server.call(`${path}?${query}`);',

@@ -86,7 +86,9 @@ export function testFile(spec: ServiceSpec, at: FileContext): string {
       ]
       : []),
     '',
-    `describe('${lowerHuman(spec)} service', () => {`,
+    `describe('${lowerHuman(spec)} service', function () {`,
+    '  // Each suite starts a real server on a store of its own (a PostgreSQL database takes seconds on a busy machine).',
+    '  this.timeout(120_000);',
     crudTests(spec, context),
     '',
     listTests(spec, context),
