@@ -150,7 +150,7 @@ export async function startTestServer<S extends LayerServices = LayerServices>(o
         NODE_ENV: 'test',
         Authentication__Schemes__Bearer__SigningKeys__0__Issuer: 'restlayer',
         Authentication__Schemes__Bearer__SigningKeys__0__Value: newKey(),
-        Authentication__Cookie__Keys__0: newKey(),
+        Authentication__Cookie__Keys: newKey(),
         ...options.env,
       },
       // The stores last: the database made here replaces the one `config` or `env` named (that server made it).
