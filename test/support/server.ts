@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { AppConfig, LogLevel, RunningServer } from 'restlayer';
-import { type CallInit, type Envelope, type TestReply, startTestServer as startServer } from 'restlayer/testing';
+import { type CallInit, type TestReply, startTestServer as startServer } from 'restlayer/testing';
 import { application } from '../../services/index.js';
 
 export type { CallInit, Envelope } from 'restlayer/testing';
