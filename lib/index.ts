@@ -101,3 +101,4 @@ export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 export { type CachedTable, LookupCache } from './lookup/lookup-cache.js';
 export type { LookupItem, LookupLoader, LookupTable } from './lookup/lookup-table.js';
 export type { ILookupService } from './lookup/lookup-service.js';
+

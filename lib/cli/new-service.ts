@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { LAYOUT_KEYS, type ProjectLayout } from '../scaffold/layout.js';
 import { ScaffoldError } from '../scaffold/scaffold-error.js';
 import { serviceSpec } from '../scaffold/spec.js';
 import { writeService } from '../scaffold/write-service.js';
@@ -6,8 +7,7 @@ import { CliError } from './cli-error.js';
 import { collect } from './options.js';
 import { printJson } from './service-context.js';
 
-
-interface NewServiceOptions {
+interface NewServiceOptions extends Partial<ProjectLayout> {
   field: string[];
   force?: boolean;
   json?: boolean;
@@ -21,25 +21,33 @@ export function newCommand(program: Command) {
   create
     .command('service <name>')
     .showSuggestionAfterError(false)
-    .description('write a CRUD service (module, routes, proxy, tests) into the project in the current folder, and register it in services/index.ts')
-    .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable (repeatable)', collect, [])
+    .description('write a CRUD service (module, routes, proxy, tests) into the project in the current folder, and register it in its modules list')
+    .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable, unique (repeatable)', collect, [])
+    .option('--services <folder>', 'the folder of service modules (default: package.json "restlayer.services", else services or src/services)')
+    .option('--routes <folder>', "the application's routes folder (default: \"restlayer.routes\", else routes or src/routes)")
+    .option('--tests <folder>', 'the folder of tests (default: "restlayer.tests", else test or src/test)')
+    .option('--modules <file>', 'the file exporting modules, route and application (default: "restlayer.modules", else services/index.ts or src/app.ts)')
     .option('--force', 'overwrite the generated files of an existing service of that name')
     .option('--json', 'machine-readable output')
     .action(async (name: string, opts: NewServiceOptions) => {
       const command = ['restlayer new service', name, ...opts.field.map((f) => `--field ${f}`)].join(' ');
+      const flags: Partial<ProjectLayout> = {};
+      for (const key of LAYOUT_KEYS) if (opts[key] !== undefined) flags[key] = opts[key];
       try {
         const spec = serviceSpec(name, opts.field, command);
-        const written = await writeService(spec, { root: process.cwd(), force: opts.force });
-        if (opts.json) return printJson({ service: `I${spec.pascal}Service`, path: `/${spec.kebab}`, ...written });
+        const written = await writeService(spec, { root: process.cwd(), force: opts.force, layout: flags });
+        const { layout } = written;
+        if (opts.json) return printJson({ service: `I${spec.pascal}Service`, path: `/${spec.kebab}`, files: written.files, registration: written.registration });
+        const tests = `${layout.tests}/${spec.kebab}`.replace(/^src\//, '');
         process.stdout.write([
           `created I${spec.pascal}Service, served at /${spec.kebab}:`,
           ...written.files.map((f) => `  ${f}`),
-          ...written.registration.map((change) => `services/index.ts: ${change}`),
+          ...written.registration.map((change) => `${layout.modules}: ${change}`),
           'next steps:',
-          `  1. build and run its tests: npx tsc -p tsconfig.json && npx mocha 'dist/test/${spec.kebab}/**/*.test.js'`,
+          `  1. build and run its tests: npx tsc -p tsconfig.json && npx mocha 'dist/${tests}/**/*.test.js'`,
           '     (on PostgreSQL: RESTLAYER_TEST_STORAGE=postgres RESTLAYER_TEST_REDIS=true in front of mocha)',
-          `  2. make the code yours: business rules in services/${spec.kebab}/sql-${spec.kebab}-service.ts, wire models in ${spec.kebab}-models.ts`,
-          `  3. change the schema with a new migration in services/${spec.kebab}/migrations.ts (0002-...), never by editing 0001`,
+          `  2. make the code yours: business rules in ${layout.services}/${spec.kebab}/sql-${spec.kebab}-service.ts, wire models in ${spec.kebab}-models.ts`,
+          `  3. change the schema with a new migration in ${layout.services}/${spec.kebab}/migrations.ts (0002-...), never by editing 0001`,
           '  4. restlayer serve creates the table on its next start',
           '',
         ].join('\n'));

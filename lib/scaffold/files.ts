@@ -1,4 +1,6 @@
+import { type ProjectLayout, importPath } from './layout.js';
 import type { ServiceSpec } from './spec.js';
+import type { Template } from './templates/code.js';
 import { driftFile } from './templates/drift.js';
 import { migrationsFile } from './templates/migrations.js';
 import { modelsFile } from './templates/models.js';
@@ -18,24 +20,29 @@ export interface GeneratedFile {
 }
 
 /** The folders a service's files go into: each must be new unless the caller forces an overwrite. */
-export const serviceFolders = (spec: ServiceSpec) => [`services/${spec.kebab}`, `routes/${spec.kebab}`, `test/${spec.kebab}`];
+export const serviceFolders = (spec: ServiceSpec, layout: ProjectLayout) =>
+  [layout.services, layout.routes, layout.tests].map((folder) => `${folder}/${spec.kebab}`);
 
-/** Every file of a new service: its module, its routes and its tests. */
-export function serviceFiles(spec: ServiceSpec): GeneratedFile[] {
+/** Every file of a new service: its module, its routes and its tests, where the project's layout keeps them. */
+export function serviceFiles(spec: ServiceSpec, layout: ProjectLayout): GeneratedFile[] {
   const { kebab } = spec;
-  const files: [string, (spec: ServiceSpec) => string][] = [
-    [`services/${kebab}/${kebab}-models.ts`, modelsFile],
-    [`services/${kebab}/${kebab}-service.ts`, serviceFile],
-    [`services/${kebab}/sql-${kebab}-service.ts`, sqlServiceFile],
-    [`services/${kebab}/${kebab}-proxy.ts`, proxyFile],
-    [`services/${kebab}/${kebab}-tables.ts`, tablesFile],
-    [`services/${kebab}/migrations.ts`, migrationsFile],
-    [`services/${kebab}/module.ts`, moduleFile],
-    [`routes/${kebab}/index.ts`, listRouteFile],
-    [`routes/${kebab}/[${spec.idParam}].ts`, itemRouteFile],
-    [`test/${kebab}/${kebab}.test.ts`, testFile],
-    [`test/${kebab}/${kebab}-data.ts`, testDataFile],
-    [`test/${kebab}/${kebab}.drift.ts`, driftFile],
+  const [service, routes, tests] = serviceFolders(spec, layout);
+  const files: [string, Template][] = [
+    [`${service}/${kebab}-models.ts`, modelsFile],
+    [`${service}/${kebab}-service.ts`, serviceFile],
+    [`${service}/sql-${kebab}-service.ts`, sqlServiceFile],
+    [`${service}/${kebab}-proxy.ts`, proxyFile],
+    [`${service}/${kebab}-tables.ts`, tablesFile],
+    [`${service}/migrations.ts`, migrationsFile],
+    [`${service}/module.ts`, moduleFile],
+    [`${routes}/index.ts`, listRouteFile],
+    [`${routes}/[${spec.idParam}].ts`, itemRouteFile],
+    [`${tests}/${kebab}.test.ts`, testFile],
+    [`${tests}/${kebab}-data.ts`, testDataFile],
+    [`${tests}/${kebab}.drift.ts`, driftFile],
   ];
-  return files.map(([path, template]) => ({ path, content: template(spec) }));
+  return files.map(([path, template]) => ({
+    path,
+    content: template(spec, { modules: importPath(path, layout.modules), service: (name) => importPath(path, `${service}/${name}.ts`) }),
+  }));
 }

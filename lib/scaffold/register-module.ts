@@ -13,8 +13,8 @@ interface Edit {
   insert: string;
 }
 
-const byHand = (name: string, from: string, why: string, kind: ScaffoldError['kind'] = 'conflict') =>
-  new ScaffoldError(`services/index.ts: ${why}; add \`import { ${name} } from '${from}';\` and ${name} to its modules list by hand`, kind);
+const byHand = (file: string, name: string, from: string, why: string, kind: ScaffoldError['kind'] = 'conflict') =>
+  new ScaffoldError(`${file}: ${why}; add \`import { ${name} } from '${from}';\` and ${name} to its modules list by hand`, kind);
 
 /** `[...] as const`, `[...] satisfies X`, `([...])`: the array literal inside. */
 function arrayOf(typescript: typeof ts, node: ts.Expression | undefined): ts.ArrayLiteralExpression | undefined {
@@ -31,20 +31,20 @@ function arrayOf(typescript: typeof ts, node: ts.Expression | undefined): ts.Arr
  * comments or end with a comma; a file without exactly one such array literal is left alone, with what to do by hand.
  * The compiler is loaded here only: no other command pays for it.
  */
-export async function registerModule(source: string, name: string, from: string): Promise<Registration> {
+export async function registerModule(source: string, name: string, from: string, file = 'services/index.ts'): Promise<Registration> {
   let typescript: typeof ts;
   try {
     typescript = (await import('typescript')).default;
   } catch {
-    throw byHand(name, from, 'the typescript package is not installed, so the file cannot be edited safely');
+    throw byHand(file, name, from, 'the typescript package is not installed, so the file cannot be edited safely');
   }
-  const file = typescript.createSourceFile('index.ts', source, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
+  const parsed = typescript.createSourceFile('index.ts', source, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
 
-  const list = modulesList(typescript, file, name, from);
+  const list = modulesList(typescript, parsed, file, name, from);
 
   const edits: Edit[] = [];
   const changes: string[] = [];
-  const imports = file.statements.filter(typescript.isImportDeclaration);
+  const imports = parsed.statements.filter(typescript.isImportDeclaration);
   const imported = imports.some((i) => {
     const bindings = i.importClause?.namedBindings;
     return bindings !== undefined && typescript.isNamedImports(bindings) && bindings.elements.some((e) => e.name.text === name);
@@ -59,11 +59,11 @@ export async function registerModule(source: string, name: string, from: string)
   const elements = list.elements;
   if (!elements.some((e) => typescript.isIdentifier(e) && e.text === name)) {
     const last = elements.at(-1);
-    if (!last) edits.push({ at: list.getStart(file) + 1, insert: name });
+    if (!last) edits.push({ at: list.getStart(parsed) + 1, insert: name });
     else {
       const comma = elements.hasTrailingComma ? source.indexOf(',', last.end) : -1;
-      const start = last.getStart(file);
-      if (source.slice(list.getStart(file), elements[0].getStart(file)).includes('\n')) {
+      const start = last.getStart(parsed);
+      if (source.slice(list.getStart(parsed), elements[0].getStart(parsed)).includes('\n')) {
         // One element a line: a line of its own after the last one (after any comment ending that line), same indent.
         const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf('\n', start) + 1, start))![0];
         const lineEnd = source.indexOf('\n', last.end);
@@ -80,17 +80,17 @@ export async function registerModule(source: string, name: string, from: string)
 
   let text = source;
   for (const edit of edits.sort((a, b) => b.at - a.at)) text = text.slice(0, edit.at) + edit.insert + text.slice(edit.at);
-  if (changes.length) checkRegistered(typescript, text, name, from);
+  if (changes.length) checkRegistered(typescript, text, file, name, from);
   return { text, changes };
 }
 
 /** The one `modules` array literal of the file, or why it cannot be edited. */
-function modulesList(typescript: typeof ts, file: ts.SourceFile, name: string, from: string): ts.ArrayLiteralExpression {
-  const lists = file.statements.filter(typescript.isVariableStatement).flatMap((statement) =>
+function modulesList(typescript: typeof ts, parsed: ts.SourceFile, file: string, name: string, from: string): ts.ArrayLiteralExpression {
+  const lists = parsed.statements.filter(typescript.isVariableStatement).flatMap((statement) =>
     statement.declarationList.declarations.filter((d) => typescript.isIdentifier(d.name) && d.name.text === 'modules'));
-  if (lists.length !== 1) throw byHand(name, from, lists.length ? 'it declares `modules` more than once' : 'it declares no `modules` list');
+  if (lists.length !== 1) throw byHand(file, name, from, lists.length ? 'it declares `modules` more than once' : 'it declares no `modules` list');
   const list = arrayOf(typescript, lists[0].initializer);
-  if (!list) throw byHand(name, from, '`modules` is not an array literal');
+  if (!list) throw byHand(file, name, from, '`modules` is not an array literal');
   return list;
 }
 
@@ -99,16 +99,16 @@ function modulesList(typescript: typeof ts, file: ts.SourceFile, name: string, f
  * lines can land inside a comment (`customerModule, /* once:` … `*\/` after the last element) and register nothing;
  * such a file is not written, and the command fails as for arguments it cannot carry out.
  */
-function checkRegistered(typescript: typeof ts, text: string, name: string, from: string): void {
-  const refuse = (why: string) => byHand(name, from, `${why}, so it is left as it was`, 'usage');
+function checkRegistered(typescript: typeof ts, text: string, file: string, name: string, from: string): void {
+  const refuse = (why: string) => byHand(file, name, from, `${why}, so it is left as it was`, 'usage');
   const { diagnostics = [] } = typescript.transpileModule(text, { reportDiagnostics: true, fileName: 'index.ts' });
   if (diagnostics.length) throw refuse('the edit would not parse');
-  const file = typescript.createSourceFile('index.ts', text, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
-  const imported = file.statements.filter(typescript.isImportDeclaration).some((i) => {
+  const parsed = typescript.createSourceFile('index.ts', text, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
+  const imported = parsed.statements.filter(typescript.isImportDeclaration).some((i) => {
     const bindings = i.importClause?.namedBindings;
     return bindings !== undefined && typescript.isNamedImports(bindings) && bindings.elements.some((e) => e.name.text === name);
   });
-  const listed = modulesList(typescript, file, name, from).elements.some((e) => typescript.isIdentifier(e) && e.text === name);
+  const listed = modulesList(typescript, parsed, file, name, from).elements.some((e) => typescript.isIdentifier(e) && e.text === name);
   if (!imported || !listed) {
     throw refuse(`the edit would leave ${name} ${imported ? 'out of the modules list' : 'not imported'} (a comment where the list or the imports end?)`);
   }

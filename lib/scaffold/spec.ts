@@ -18,6 +18,8 @@ export interface FieldSpec {
   max?: number;
   sortable: boolean;
   filterable: boolean;
+  /** No two records hold the same value: a unique index, and a duplicate is a 409 Entity_Duplicate on the field. */
+  unique: boolean;
 }
 
 export interface ServiceSpec extends ServiceNames {
@@ -62,7 +64,7 @@ function reservedFieldNames(names: ServiceNames): Map<string, string> {
 }
 
 const typeList = 'text, integer, decimal, date, boolean or lookup=<table>';
-const optionList = 'required, max=N (text), sortable, filterable';
+const optionList = 'required, max=N (text), sortable, filterable, unique';
 
 /** Reads `name:type[:option...]`; every problem is a one-line usage error naming the argument. */
 export function parseField(arg: string): FieldSpec {
@@ -81,7 +83,7 @@ export function parseField(arg: string): FieldSpec {
     }
   } else if (lookup !== undefined) throw usage(`${where}: unknown type '${typeText}' (use ${typeList})`);
 
-  const field: FieldSpec = { name, column: snakeCase(name), type, required: false, sortable: false, filterable: false };
+  const field: FieldSpec = { name, column: snakeCase(name), type, required: false, sortable: false, filterable: false, unique: false };
   if (type === 'lookup') field.lookup = lookup;
   const seen = new Set<string>();
   for (const option of options) {
@@ -95,7 +97,8 @@ export function parseField(arg: string): FieldSpec {
         throw usage(`${where}: max must be a whole number of characters from 1 to ${MAX_TEXT} (max=100)`);
       }
       field.max = max;
-    } else if ((key === 'required' || key === 'sortable' || key === 'filterable') && value === undefined) {
+    } else if ((key === 'required' || key === 'sortable' || key === 'filterable' || key === 'unique') && value === undefined) {
+      if (key === 'unique' && (type === 'boolean' || type === 'lookup')) throw usage(`${where}: unique applies to text, integer, decimal and date fields`);
       field[key] = true;
     } else {
       throw usage(`${where}: unknown option '${option}' (use ${optionList})`);
@@ -141,7 +144,7 @@ export function serviceSpec(name: string, fieldArgs: readonly string[], command:
   const identifiers = [
     names.table, names.idColumn, `restlayer_migration_${names.table}`, keyIndexName(names),
     ...fields.flatMap((f) => [f.column, indexName(names, f)]), ...foldedFields({ fields }).map((f) => foldedIndexName(names, f)),
-    ...fullTextFields({ fields }).map((f) => trigramIndexName(names, f)),
+    ...fullTextFields({ fields }).map((f) => trigramIndexName(names, f)), ...uniqueFields({ fields }).map((f) => uniqueIndexName(names, f)),
   ];
   const long = identifiers.find((identifier) => identifier.length > MAX_IDENTIFIER);
   if (long) throw usage(`the SQL name ${long} is longer than ${MAX_IDENTIFIER} characters: shorten the service or field name`);
@@ -197,8 +200,15 @@ export const fullTextTableName = (names: Pick<ServiceNames, 'table'>, field: Pic
 /** PostgreSQL's GIN index of a field's trigrams. */
 const trigramIndexName = (names: Pick<ServiceNames, 'table'>, field: Pick<FieldSpec, 'column'>) => `ix_${names.table}_${field.column}_trigram`;
 
+/** Fields no two records share a value of. */
+export const uniqueFields = (spec: Pick<ServiceSpec, 'fields'>) => spec.fields.filter((f) => f.unique);
+
+/** The unique index of a field: the module declares it in `uniqueKeys`, so a duplicate is reported on the field. */
+export const uniqueIndexName = (names: Pick<ServiceNames, 'table'>, field: Pick<FieldSpec, 'column'>) => `ux_${names.table}_${field.column}`;
+
 /** Every table, index and trigger the service's migration creates, but the service's table itself. */
 export const indexNames = (spec: Pick<ServiceSpec, 'table' | 'fields'>) => [
   ...indexedFields(spec).map((f) => indexName(spec, f)), ...foldedFields(spec).map((f) => foldedIndexName(spec, f)), keyIndexName(spec),
+  ...uniqueFields(spec).map((f) => uniqueIndexName(spec, f)),
   ...fullTextFields(spec).flatMap((f) => fullTextNames(spec, f)),
 ];

@@ -2,13 +2,16 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serviceFiles, serviceFolders } from './files.js';
+import { type ProjectLayout, importPath, projectLayout } from './layout.js';
 import { registerModule } from './register-module.js';
 import { ScaffoldError } from './scaffold-error.js';
 import { type ServiceSpec, fullTextNames, indexNames } from './spec.js';
 
 export interface WriteOptions {
-  /** The project folder: the one holding services/index.ts. */
+  /** The project folder: the one holding package.json. */
   root: string;
+  /** Where services, routes, tests and the module list are, when not as package.json's `restlayer` section or the conventions say. */
+  layout?: Partial<ProjectLayout>;
   /** Overwrite the generated files of an existing module instead of refusing. */
   force?: boolean;
 }
@@ -16,8 +19,10 @@ export interface WriteOptions {
 export interface WriteResult {
   /** The files written, relative to the project folder. */
   files: string[];
-  /** What changed in services/index.ts (nothing when the module was listed already). */
+  /** What changed in the module list file (nothing when the module was listed already). */
   registration: string[];
+  /** Where the project keeps things, as found. */
+  layout: ProjectLayout;
 }
 
 const conflict = (text: string) => new ScaffoldError(text, 'conflict');
@@ -66,10 +71,10 @@ function namesCreatedIn(files: string[], label: (file: string) => string, into: 
  * Tables and indexes share one namespace per database: a new module must not create a name that another module or
  * the layer itself (its compiled files beside this one) already creates.
  */
-function checkSqlNames(spec: ServiceSpec, root: string) {
+function checkSqlNames(spec: ServiceSpec, root: string, layout: ProjectLayout) {
   const layer = fileURLToPath(new URL('../', import.meta.url));
   const taken: Creator = { exact: new Map(), prefixes: new Map() };
-  namesCreatedIn(sourceFiles(join(root, 'services'), join(root, 'services', spec.kebab)), (file) => relative(root, file).split(sep).join('/'), taken);
+  namesCreatedIn(sourceFiles(join(root, layout.services), join(root, layout.services, spec.kebab)), (file) => relative(root, file).split(sep).join('/'), taken);
   namesCreatedIn(sourceFiles(layer), (file) => `the layer (lib/${relative(layer, file).split(sep).join('/').replace(/\.js$/, '')})`, taken);
   for (const name of [spec.table, ...indexNames(spec)]) {
     const owner = taken.exact.get(name) ?? [...taken.prefixes].find(([prefix]) => name.startsWith(prefix))?.[1];
@@ -78,26 +83,27 @@ function checkSqlNames(spec: ServiceSpec, root: string) {
 }
 
 /**
- * Writes a new service into the project: its module, routes and tests, then registers the module in
- * services/index.ts. Everything is checked before the first file is written, so a refusal leaves the project as it was.
+ * Writes a new service into the project: its module, routes and tests where the project's layout keeps them, then
+ * registers the module in the project's module list. Everything is checked before the first file is written, so a refusal leaves the project as it was.
  */
 export async function writeService(spec: ServiceSpec, options: WriteOptions): Promise<WriteResult> {
   const { root } = options;
-  const indexFile = join(root, 'services', 'index.ts');
-  if (!existsSync(indexFile)) throw conflict(`${root} has no services/index.ts: run restlayer new service in the project folder`);
+  const layout = projectLayout(root, options.layout);
+  const indexFile = join(root, layout.modules);
   if (!options.force) {
-    const existing = [...serviceFolders(spec), `routes/${spec.kebab}.ts`].filter((path) => existsSync(join(root, path)));
+    const existing = [...serviceFolders(spec, layout), `${layout.routes}/${spec.kebab}.ts`].filter((path) => existsSync(join(root, path)));
     if (existing.length) throw conflict(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}: choose another name, or pass --force to overwrite the generated files`);
   }
-  checkSqlNames(spec, root);
-  const registration = await registerModule(readFileSync(indexFile, 'utf8'), `${spec.camel}Module`, `./${spec.kebab}/module.js`);
+  checkSqlNames(spec, root, layout);
+  const moduleFile = `${layout.services}/${spec.kebab}/module.ts`;
+  const registration = await registerModule(readFileSync(indexFile, 'utf8'), `${spec.camel}Module`, importPath(layout.modules, moduleFile), layout.modules);
 
-  const files = serviceFiles(spec);
+  const files = serviceFiles(spec, layout);
   for (const file of files) {
     const full = join(root, ...file.path.split('/'));
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, file.content);
   }
   if (registration.changes.length) writeFileSync(indexFile, registration.text);
-  return { files: files.map((f) => f.path), registration: registration.changes };
+  return { files: files.map((f) => f.path), registration: registration.changes, layout };
 }

@@ -1,5 +1,16 @@
 /**
  * Helpers for an application's own tests (`restlayer/testing`): a real server of the application on an ephemeral
- * port, over an SQLite file of its own, with tokens it accepts.
+ * port, over a store of its own (SQLite, or PostgreSQL with Redis), with tokens it accepts; assertions on the
+ * envelope; and the drift check of a client proxy against the routes it calls.
  */
-export { type CallInit, type JsonObject, type TestReply, type TestServer, type TestServerOptions, startTestServer } from './test-server.js';
+export {
+  type CallInit, type Envelope, type JsonObject, type TestReply, type TestServer, type TestServerOptions, startTestServer,
+} from './test-server.js';
+export {
+  type TestDatabase, type TestProvider, createTestDatabase, dropRedisKeys, dropTestDatabases, pgAdminUrl, postgresProblem, redisPrefix,
+  redisProblem, redisUrl, testProvider, testRedis,
+} from './test-stores.js';
+export { type Message, type QueryValue, expectError, expectErrors, expectOk, qs } from './assertions.js';
+export { type ProxyUnderTest, driftProblems, methodsOf, proxyDrift } from './drift.js';
+export { applicationRoutes } from '../routing/application-routes.js';
+export type { LoadedRoute } from '../routing/load-routes.js';

@@ -6,6 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { type ServeProcess, childEnv, killChildren, projectRoot, runCli, startServe } from '../support/processes.js';
 import { lines, stackLine } from '../support/cli-env.js';
+import { requireServices } from '../support/hooks.js';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
@@ -147,7 +148,7 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
         bin: { notes: 'dist/main.js' },
         scripts: { build: 'tsc -p tsconfig.json' },
         dependencies: { restlayer: `file:../${info.filename}` },
-        devDependencies: { typescript: installedVersion('typescript'), '@types/node': installedVersion('@types/node') },
+        devDependencies: Object.fromEntries(['typescript', '@types/node', 'mocha', '@types/mocha', 'chai', '@types/chai'].map((name) => [name, installedVersion(name)])),
         allowScripts: { 'better-sqlite3': true },
         // Test only: the version whose build the project already has (see localSqlitePrebuild).
         ...(sqlite ? { overrides: { 'better-sqlite3': sqlite.version } } : {}),
@@ -290,6 +291,91 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
     const test = await run(process.execPath, [join(app, 'dist', 'check-testing.js')], { cwd: app, env: childEnv(), timeoutMs: 60_000 });
     expect(test.code, failure('check-testing', test)).to.equal(0);
     expect(test.stdout).to.match(/^restlayer\/testing: ok \(http:\/\/127\.0\.0\.1:\d+\)\n$/);
+  });
+
+  describe('restlayer new service in the new project: every field type and option, built strictly, served, its tests on both stores', () => {
+    const fields = [
+      'number:text:required:max=20:sortable:filterable:unique', 'customer:text:required:max=100:filterable', 'amount:decimal:required:sortable:filterable',
+      'quantity:integer:sortable:filterable', 'dueDate:date:sortable:filterable', 'paid:boolean:required:filterable:sortable',
+      'currencyId:lookup=currency:required:filterable', 'note:text',
+    ];
+    let scaffolded: Ran;
+    let rebuilt: Ran;
+    const mocha = (extra: Record<string, string>) => timed(`generated tests (${extra.RESTLAYER_TEST_STORAGE ?? 'sqlite'})`, () =>
+      run(process.execPath, [join(app, 'node_modules', 'mocha', 'bin', 'mocha.js'), 'dist/test/**/*.test.js'], { cwd: app, env: npmEnv(extra), timeoutMs: 10 * 60_000 }));
+
+    before(async function () {
+      if (!app) this.skip();
+      scaffolded = await timed('npx restlayer new service', () =>
+        run('npx', ['--no-install', 'restlayer', 'new', 'service', 'invoice', ...fields.flatMap((f) => ['--field', f])], { cwd: app, env: npmEnv(), timeoutMs: 120_000 }));
+      // The project's own test of the unique field: 30 creates of one number at once.
+      writeFiles(app, { 'src/test/invoice/invoice-race.test.ts': readFileSync(join(projectRoot, 'test', 'package', 'invoice-race.ts.txt'), 'utf8') });
+      rebuilt = await timed('tsc with the new service', () =>
+        run(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, env: npmEnv(), timeoutMs: 5 * 60_000 }));
+    });
+
+    it('writes the service under src/ importing only restlayer, restlayer/client and restlayer/testing, and registers it in src/app.ts', () => {
+      expect(scaffolded.code, failure('restlayer new service', scaffolded)).to.equal(0);
+      const files = listFiles(join(app, 'src')).filter((f) => /(^|\/)invoice\b/.test(f)).sort();
+      expect(files).to.deep.equal([
+        'routes/invoice/[_invoiceId].ts', 'routes/invoice/index.ts', 'services/invoice/invoice-models.ts', 'services/invoice/invoice-proxy.ts',
+        'services/invoice/invoice-service.ts', 'services/invoice/invoice-tables.ts', 'services/invoice/migrations.ts', 'services/invoice/module.ts',
+        'services/invoice/sql-invoice-service.ts', 'test/invoice/invoice-data.ts', 'test/invoice/invoice-race.test.ts', 'test/invoice/invoice.drift.ts',
+        'test/invoice/invoice.test.ts',
+      ]);
+      for (const file of files) {
+        const imports = [...readFileSync(join(app, 'src', file), 'utf8').matchAll(/ from '([^']+)'/g)].map((m) => m[1]);
+        expect(imports.filter((i) => !/^(restlayer(\/client|\/testing)?|chai|\.\.?\/.+)$/.test(i)), file).to.deep.equal([]);
+      }
+      expect(readFileSync(join(app, 'src', 'app.ts'), 'utf8')).to.include("import { invoiceModule } from './services/invoice/module.js';")
+        .and.include('export const modules = [noteModule, invoiceModule] as const;');
+    });
+
+    it('builds with tsc: strict, no skipLibCheck', () => {
+      expect(JSON.parse(readFileSync(join(app, 'tsconfig.json'), 'utf8')).compilerOptions).to.include({ strict: true }).and.not.have.property('skipLibCheck');
+      expect(rebuilt.code, failure('tsc with the generated service', rebuilt)).to.equal(0);
+    });
+
+    it('serves the generated list: criteria, a count and a cursor', async () => {
+      expect(rebuilt.code).to.equal(0);
+      const served = await startServe(['--port', '0', '--host', '127.0.0.1'], { cli: main, env: { ...env, Storage__Sqlite__Path: join(work, 'invoices.db') }, cwd: app, timeoutMs: 60_000 });
+      try {
+        const token = mint({ key, issuer: ISSUER, audience: AUDIENCE });
+        const call = async (path: string, body?: unknown) => {
+          const res = await fetch(served.url + path, {
+            method: body ? 'POST' : 'GET', body: body ? JSON.stringify(body) : undefined,
+            headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+          });
+          return { status: res.status, body: (await res.json()) as { result: { invoiceId: number; number: string }[]; totalCount?: number; nextCursor?: string } };
+        };
+        for (let n = 1; n <= 7; n++) {
+          const created = await call('/invoice', { number: `INV-${n}`, customer: n % 2 ? 'Acme' : 'Globex', amount: n * 10, paid: n > 4, currencyId: 1 + (n % 2) });
+          expect(created.status, JSON.stringify(created.body)).to.equal(201);
+        }
+        const query = 'customer=Acme&amount=20&amount.operator=GE&sort[0].fieldName=amount&sort[0].sortDirection=Descending&take=2&getTotalCount=true&cursor=';
+        const first = await call(`/invoice?${query}`);
+        expect([first.status, first.body.totalCount, first.body.result.map((r) => r.number)]).to.deep.equal([200, 3, ['INV-7', 'INV-5']]);
+        expect(first.body.nextCursor).to.be.a('string');
+        const second = await call(`/invoice?${query}${encodeURIComponent(first.body.nextCursor!)}`);
+        expect([second.status, second.body.result.map((r) => r.number), second.body.nextCursor]).to.deep.equal([200, ['INV-3'], undefined]);
+      } finally {
+        served.child.kill('SIGTERM');
+        await served.exited;
+      }
+    });
+
+    it('its generated tests and the 30-creates race pass on SQLite', async () => {
+      const ran = await mocha({});
+      expect(ran.code, failure('the generated tests on SQLite', ran)).to.equal(0);
+      expect(ran.stdout).to.match(/\b([3-9]\d|\d{3}) passing/).and.include('30 concurrent creates of one number').and.not.match(/pending|failing/);
+    });
+
+    it('its generated tests and the 30-creates race pass on PostgreSQL with Redis', async function () {
+      await requireServices(this, ['postgres', 'redis'], 'the generated tests on PostgreSQL');
+      const ran = await mocha({ RESTLAYER_TEST_STORAGE: 'postgres', RESTLAYER_TEST_REDIS: 'true' });
+      expect(ran.code, failure('the generated tests on PostgreSQL', ran)).to.equal(0);
+      expect(ran.stdout).to.match(/\b([3-9]\d|\d{3}) passing/).and.include('30 concurrent creates of one number').and.not.match(/pending|failing/);
+    });
   });
 
   it('restlayer/client loads only its own modules at run time: no node: module, no server package (browser-safe)', () => {

@@ -5,13 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { CompiledQuery, type Migration, sql } from 'kysely';
 import pLimit from 'p-limit';
-import { indexNames, serviceSpec } from '../../lib/scaffold/spec.js';
-import { migrationsFile } from '../../lib/scaffold/templates/migrations.js';
-import { itemRouteFile, listRouteFile } from '../../lib/scaffold/templates/routes.js';
-import { sqlServiceFile } from '../../lib/scaffold/templates/sql-service.js';
-import { type ListDefinition, listSql } from '../../lib/storage/list-query.js';
-import { openSqlite } from '../../lib/storage/sqlite.js';
-import type { StorageDialect } from '../../lib/storage/dialects/dialect.js';
+import { type ListDefinition, type StorageDialect, listSql, loadConfig, openStorage } from 'restlayer';
 import { expectCliFailure, lines, stackLine } from '../support/cli-env.js';
 import { requireServices } from '../support/hooks.js';
 import { type CliResult, childEnv, projectRoot, runCli } from '../support/processes.js';
@@ -213,36 +207,59 @@ describe('restlayer new service: the scaffold', function () {
     });
   });
 
-  it('says "an" before a vowel in the routes\' summaries: Create an invoice', () => {
-    const spec = serviceSpec('invoice', ['title:text'], 'restlayer new service invoice');
-    expect(listRouteFile(spec)).to.include("summary: 'Create an invoice.'");
-    expect(itemRouteFile(spec)).to.include("summary: 'Update an invoice; a stale").and.include("summary: 'Delete an invoice.'");
-    expect(listRouteFile(serviceSpec('purchase-order', ['title:text'], 'x'))).to.include("summary: 'Create a purchase order.'");
-  });
+  describe("finds the project's layout: flags, then package.json's restlayer section, then the conventions", () => {
+    const invoice = ['new', 'service', 'invoice', '--field', 'code:text:required:max=12:unique:filterable', '--field', 'amount:decimal'];
+    const srcProject = (pkg: object = {}) => {
+      const dir = makeTempDir('restlayer-layout-');
+      writeFiles(dir, { 'package.json': { name: 'team-app', type: 'module', ...pkg }, 'src/app.ts': 'export const modules = [] as const;\n' });
+      return dir;
+    };
+    const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 
-  describe('CN on long text fields through a trigram index', () => {
-    const spec = serviceSpec('widget', [
-      'title:text:max=50:filterable', 'code:text:max=49:sortable:filterable', 'note:text:filterable', 'remark:text:max=200:sortable',
-    ], 'restlayer new service widget');
-
-    it('indexes the filterable text fields without max or with max >= 50, and no shorter or unfiltered one', () => {
-      const created = migrationsFile(spec).split('\n').filter((line) => line.includes('createFullTextIndex('));
-      expect(created).to.deep.equal(["        await createFullTextIndex('title');", "        await createFullTextIndex('note');"]);
-    });
-
-    it('names those fields in the list definition\'s fullText, and a service without one has none', () => {
-      expect(sqlServiceFile(spec)).to.include("\n  fullText: ['title', 'note'],\n};\n");
-      const short = serviceSpec('widget', ['code:text:max=49:filterable'], 'restlayer new service widget');
-      expect(sqlServiceFile(short)).to.not.include('fullText');
-      expect(migrationsFile(short)).to.not.include('createFullTextIndex');
-    });
-
-    it('counts its FTS table, shadow tables, triggers and PostgreSQL index among the names the service takes', () => {
-      const names = indexNames(spec);
-      for (const name of ['widget_title_fts', 'widget_title_fts_data', 'widget_title_fts_insert', 'widget_title_fts_delete', 'widget_title_fts_update', 'ix_widget_title_trigram', 'widget_note_fts']) {
-        expect(names).to.include(name);
+    it('src/app.ts: services, routes and tests under src/, imports relative to the module list, only public entry points of the layer', async () => {
+      const dir = srcProject();
+      const made = await newService([...invoice, '--json'], dir);
+      expect(made.code, made.stderr).to.equal(0);
+      const { files, registration } = JSON.parse(made.stdout) as { files: string[]; registration: string[] };
+      expect(files).to.include.members(['src/services/invoice/module.ts', 'src/routes/invoice/index.ts', 'src/test/invoice/invoice.test.ts']);
+      expect(registration).to.deep.equal(["added import { invoiceModule } from './services/invoice/module.js';", 'added invoiceModule to modules']);
+      expect(read(dir, 'src/app.ts')).to.equal("import { invoiceModule } from './services/invoice/module.js';\nexport const modules = [invoiceModule] as const;\n");
+      expect(read(dir, 'src/routes/invoice/index.ts')).to.include("import { route } from '../../app.js';")
+        .and.include("from '../../services/invoice/invoice-models.js';");
+      expect(read(dir, 'src/test/invoice/invoice.test.ts')).to.include("import { application } from '../../app.js';");
+      for (const file of files) {
+        const text = read(dir, file);
+        const from = [...text.matchAll(/ from '([^']+)'/g)].map((m) => m[1]);
+        expect(from.filter((f) => !/^(restlayer(\/client|\/testing)?|chai|\.{1,2}\/.*)$/.test(f)), file).to.deep.equal([]);
+        expect(text, file).to.not.match(/\blib\/|support\//);
       }
-      expect(names.filter((name) => name.startsWith('widget_code') || name.includes('_code_trigram'))).to.deep.equal([]);
+      expect(read(dir, 'src/services/invoice/sql-invoice-service.ts')).to.include('  maxLength: { code: 12 },');
+      expect(read(dir, 'src/services/invoice/module.ts')).to.include("  uniqueKeys: [{ index: 'ux_invoice_code', property: 'code' }],");
+      expect(read(dir, 'src/services/invoice/migrations.ts')).to.include("await db.schema.createIndex('ux_invoice_code').on('invoice').column('code').unique().execute();");
+    });
+
+    it('package.json "restlayer" places each folder; a flag overrides it', async () => {
+      const dir = srcProject({ restlayer: { services: 'src/domain', routes: 'src/http', tests: 'spec', modules: 'src/app.ts' } });
+      const made = await newService([...invoice, '--tests', 'src/checks'], dir);
+      expect(made.code, made.stderr).to.equal(0);
+      expect(made.stdout).to.include('  src/domain/invoice/module.ts\n').and.include('  src/checks/invoice/invoice.test.ts\n')
+        .and.include("src/app.ts: added import { invoiceModule } from './domain/invoice/module.js';");
+      expect(read(dir, 'src/http/invoice/[_invoiceId].ts')).to.include("from '../../domain/invoice/invoice-models.js';");
+      expect(read(dir, 'src/checks/invoice/invoice.drift.ts')).to.include("from '../../domain/invoice/invoice-proxy.js';");
+    });
+
+    it('refuses a section with an unknown key, a path outside the project, and a missing module list, writing nothing', async () => {
+      const cases = [
+        [{ restlayer: { service: 'src' } }, [], 1, '"restlayer" has no setting "service"'],
+        [{}, ['--routes', '../elsewhere'], 2, "--routes: '../elsewhere' must be a folder or file inside the project"],
+        [{ restlayer: { modules: 'src/index.ts' } }, [], 1, 'has no src/index.ts, the file exporting'],
+      ] as const;
+      await Promise.all(cases.map(async ([pkg, flags, code, problem]) => {
+        const dir = srcProject(pkg);
+        const before = snapshot(dir);
+        expectCliFailure(await newService([...invoice, ...flags], dir), code, problem);
+        expect(snapshot(dir)).to.deep.equal(before);
+      }));
     });
   });
 
@@ -362,7 +379,8 @@ describe('restlayer new service: the scaffold', function () {
       for (const [kebab, camel, table] of [['purchase-order', 'purchaseOrder', 'purchase_order'], ['memo', 'memo', 'memo']]) {
         const file = pathToFileURL(join(built, 'dist/services', kebab, 'migrations.js')).href;
         const migrations = (await import(file) as Record<string, (dialect: StorageDialect) => Record<string, Migration>>)[`${camel}Migrations`];
-        const storage = openSqlite(':memory:');
+        const memory = { Storage: { Provider: 'sqlite', Sqlite: { Path: ':memory:', ReadWorkers: 0 }, SampleData: false } };
+        const storage = await openStorage(loadConfig({ env: { NODE_ENV: 'test' }, overrides: memory }).config, [], { prepare: false });
         try {
           for (const migration of Object.values(migrations(storage.dialect))) await migration.up(storage.db);
           // The keys of a page past the middle, as lib/storage/list-query.ts reads them: from the end.

@@ -2,11 +2,21 @@ import { upperFirst } from '../names.js';
 import type { FieldSpec, ServiceSpec } from '../spec.js';
 
 /**
- * Pieces of generated TypeScript shared by the templates. Generated files import the project's own folders with a
- * relative path built from `ROOT`, the way back to the project folder from services/<name>/, routes/<name>/ and
- * test/<name>/ alike.
+ * Pieces of generated TypeScript shared by the templates. Generated files import the layer only by its public entry
+ * points (`restlayer`, `restlayer/client`, `restlayer/testing`), and the project's own files by relative paths the
+ * writer computes from the project's layout (lib/scaffold/layout.ts).
  */
-export const ROOT = '../../';
+
+/** Where one generated file is, as its imports of the project's own files need it. */
+export interface FileContext {
+  /** The import specifier, from this file, of the project's module list file (it exports `modules`, `route`, `application`). */
+  modules: string;
+  /** The import specifier, from this file, of a file of the service's folder, named without extension (`purchase-order-models`). */
+  service(name: string): string;
+}
+
+/** One template: the content of one file of a new service. */
+export type Template = (spec: ServiceSpec, at: FileContext) => string;
 
 /** The one line every generated file starts with. */
 export const header = (spec: ServiceSpec) => `// Made by \`${spec.command}\`; the code is yours to edit: nothing regenerates it.\n`;

@@ -1,5 +1,5 @@
 import type { FieldSpec, ServiceSpec } from '../spec.js';
-import { ROOT, filterableFields, header, lines, optionalFields, sortableFields } from './code.js';
+import { type FileContext, filterableFields, header, lines, optionalFields, sortableFields } from './code.js';
 
 /** A valid value of a field as TypeScript source (the proxy takes dates as Date). */
 function literal(field: FieldSpec): string {
@@ -26,10 +26,10 @@ function criterion(field: FieldSpec): string {
 }
 
 /**
- * test/<name>/<name>.drift.ts: the proxy with one valid call of each method. test/client/drift.test.ts finds every
- * `*.drift.js` beside the tests, so a generated service is checked against its routes with no edit there.
+ * <tests>/<name>/<name>.drift.ts: the proxy with one valid call of each method. The service's test checks it against
+ * the routes (proxyDrift); in this repository test/client/drift.test.ts finds every `*.drift.js` beside the tests too.
  */
-export function driftFile(spec: ServiceSpec): string {
+export function driftFile(spec: ServiceSpec, at: FileContext): string {
   const { pascal, kebab } = spec;
   const [first] = spec.fields;
   const [cleared] = optionalFields(spec);
@@ -37,11 +37,11 @@ export function driftFile(spec: ServiceSpec): string {
   const patch = cleared ? `${cleared.name}: null` : `${first.name}: ${literal(first)}`;
   return lines(
     header(spec).trimEnd(),
-    `import type { RestClient } from '${ROOT}lib/client/client.js';`,
-    `import { ${pascal}Proxy } from '${ROOT}services/${kebab}/${kebab}-proxy.js';`,
-    "import { type ProxyUnderTest, methodsOf } from '../client/drift.js';",
+    "import type { RestClient } from 'restlayer/client';",
+    "import { type ProxyUnderTest, methodsOf } from 'restlayer/testing';",
+    `import { ${pascal}Proxy } from '${at.service(`${kebab}-proxy`)}';`,
     '',
-    `/** The ${kebab} proxy and a valid call of each of its methods, for test/client/drift.test.ts. */`,
+    `/** The ${kebab} proxy and a valid call of each of its methods, for its drift test (proxyDrift of restlayer/testing). */`,
     'export function driftProxy(client: RestClient): ProxyUnderTest {',
     `  const proxy = new ${pascal}Proxy(client);`,
     '  const data = {',

@@ -1,5 +1,7 @@
-import { foldedFields, foldedIndexName, fullTextFields, fullTextTableName, indexName, indexedFields, keyIndexName, type ServiceSpec } from '../spec.js';
-import { ROOT, columnType, header, lines } from './code.js';
+import {
+  foldedFields, foldedIndexName, fullTextFields, fullTextTableName, indexName, indexedFields, keyIndexName, type ServiceSpec, uniqueFields, uniqueIndexName,
+} from '../spec.js';
+import { columnType, header, lines } from './code.js';
 
 /** services/<name>/migrations.ts: the module's schema history, starting with its table. */
 export function migrationsFile(spec: ServiceSpec): string {
@@ -8,12 +10,10 @@ export function migrationsFile(spec: ServiceSpec): string {
   const indexed = indexedFields(spec);
   const folded = foldedFields(spec);
   const fullText = fullTextFields(spec);
+  const unique = uniqueFields(spec);
   return lines(
     header(spec).trimEnd(),
-    "import type { Kysely, Migration } from 'kysely';",
-    `import { trackListChanges } from '${ROOT}lib/storage/list-changes.js';`,
-    `import { listIndexes } from '${ROOT}lib/storage/list-indexes.js';`,
-    `import type { StorageDialect } from '${ROOT}lib/storage/dialects/dialect.js';`,
+    "import { type Kysely, type Migration, type StorageDialect, listIndexes, trackListChanges } from 'restlayer';",
     '',
     '/**',
     ` * The ${spec.kebab} schema. Column types differ by provider only where the providers differ (identity, dates,`,
@@ -31,6 +31,8 @@ export function migrationsFile(spec: ServiceSpec): string {
     "          .addColumn('revision_number', 'integer', (c) => c.notNull().defaultTo(1))",
     "          .addColumn('modified_date', dateType, (c) => c.notNull())",
     '          .execute();',
+    unique.length > 0 && '        // One record per value: the store refuses a duplicate, so of concurrent creates of one value one wins.',
+    ...unique.map((f) => `        await db.schema.createIndex('${uniqueIndexName(spec, f)}').on('${table}').column('${f.column}').unique().execute();`),
     indexed.length > 0 && `        // The fields lists sort or filter on: a page's keys come from the index instead of a scan of the whole table${folded.length ? ',' : '.'}`,
     folded.length > 0 && '        // and a text prefix (SW) from the folded one.',
     `        const { ${[folded.length > 0 && 'createFoldedIndex', fullText.length > 0 && 'createFullTextIndex', 'createKeyIndex', indexed.length > 0 && 'createListIndex'].filter(Boolean).join(', ')} } = listIndexes(db, dialect, '${table}', '${idColumn}');`,

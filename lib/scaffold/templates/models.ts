@@ -1,6 +1,6 @@
 import type { ServiceSpec } from '../spec.js';
 import {
-  ROOT, criterionOf, filterableFields, header, importLine, lines, lookupFields, lowerHuman, optionalFields, resultStructOf, sortableFields, structOf,
+  criterionOf, filterableFields, header, importLine, lines, lookupFields, lowerHuman, optionalFields, resultStructOf, sortableFields, structOf,
 } from './code.js';
 
 /** services/<name>/<name>-models.ts: the wire models, the list criteria and the bodies of POST, PUT and PATCH. */
@@ -15,13 +15,11 @@ export function modelsFile(spec: ServiceSpec): string {
   };
   return lines(
     header(spec).trimEnd(),
-    "import type { Infer } from 'superstruct';",
-    importLine(['type Criteria', 'defineCriteria', filterable.length > 0 && 'field'], `${ROOT}lib/validation/criteria.js`),
-    importLine(['type PatchOf', 'patchModel'], `${ROOT}lib/validation/merge-patch.js`),
     importLine([
+      'type Criteria', 'type Infer', 'type PatchOf', 'defineCriteria', filterable.length > 0 && 'field', 'patchModel',
       'INT32', 'integer', 'maybe', 'model', 'optional', types.has('text') && 'text', types.has('decimal') && 'decimal',
       'date', types.has('boolean') && 'boolean',
-    ], `${ROOT}lib/validation/fields.js`),
+    ], 'restlayer'),
     '',
     '/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */',
     'const id = () => integer({ min: 1, max: INT32.max });',

@@ -1,5 +1,5 @@
 import type { ServiceSpec } from '../spec.js';
-import { ROOT, dateFields, header, lines, quoted } from './code.js';
+import { dateFields, header, importLine, lines, quoted } from './code.js';
 import { modelTypesImport } from './service.js';
 
 /** services/<name>/<name>-proxy.ts: the service's interface over HTTP, for clients (browser-safe: no node: imports). */
@@ -9,17 +9,13 @@ export function proxyFile(spec: ServiceSpec): string {
   const params = `{ params: { ${idParam}: ${id} }`;
   return lines(
     header(spec).trimEnd(),
-    `import type { Output } from '${ROOT}lib/envelope/output.js';`,
-    `import type { RestClient } from '${ROOT}lib/client/client.js';`,
-    `import { criteriaToQuery } from '${ROOT}lib/client/criteria.js';`,
-    `import type { DateKeys } from '${ROOT}lib/client/dates.js';`,
-    `import type { OperationTable } from '${ROOT}lib/client/operations.js';`,
+    importLine(['type DateKeys', 'type OperationTable', 'type Output', 'type RestClient', 'criteriaToQuery'], 'restlayer/client'),
     modelTypesImport(spec),
     `import type { I${pascal}Service } from './${kebab}-service.js';`,
     '',
     '/**',
     ` * Where each operation is served, written out here so the proxy needs no route files. The compiler makes it cover`,
-    ` * every method of I${pascal}Service, and test/client/drift.test.ts fails when a call disagrees with its route.`,
+    ` * every method of I${pascal}Service, and the service's drift test fails when a call disagrees with its route.`,
     ' */',
     'const operations = {',
     `  read: { verb: 'GET', path: '/${kebab}/{${idParam}}' },`,

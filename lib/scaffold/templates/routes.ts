@@ -1,17 +1,17 @@
 import type { ServiceSpec } from '../spec.js';
-import { ROOT, header, lines, lowerHuman } from './code.js';
+import { type FileContext, header, lines, lowerHuman } from './code.js';
 
 /** `an invoice`, `a purchase order`: the indefinite article by the first letter (a vowel's sound, as nearly always). */
 const aOrAn = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 
 /** routes/<name>/index.ts: the list and create. */
-export function listRouteFile(spec: ServiceSpec): string {
+export function listRouteFile(spec: ServiceSpec, at: FileContext): string {
   const { pascal, camel, kebab, id } = spec;
   return lines(
     header(spec).trimEnd(),
-    `import { array } from '${ROOT}lib/validation/fields.js';`,
-    `import { route } from '${ROOT}services/index.js';`,
-    `import { ${pascal}CreateData, ${pascal}CreateResult, ${pascal}ListItem, ${camel}Criteria } from '${ROOT}services/${kebab}/${kebab}-models.js';`,
+    "import { array } from 'restlayer';",
+    `import { route } from '${at.modules}';`,
+    `import { ${pascal}CreateData, ${pascal}CreateResult, ${pascal}ListItem, ${camel}Criteria } from '${at.service(`${kebab}-models`)}';`,
     '',
     'export const GET = route({',
     `  summary: 'List ${lowerHuman(spec)} records matching the criteria.',`,
@@ -37,7 +37,7 @@ export function listRouteFile(spec: ServiceSpec): string {
 }
 
 /** routes/<name>/[_<name>Id].ts: one record. */
-export function itemRouteFile(spec: ServiceSpec): string {
+export function itemRouteFile(spec: ServiceSpec, at: FileContext): string {
   const { pascal, camel, kebab, idParam } = spec;
   const human = lowerHuman(spec);
   const verb = (name: string, summary: string, operation: string, body: string | false, result: string | false, answers: string, call: string) => lines(
@@ -53,8 +53,8 @@ export function itemRouteFile(spec: ServiceSpec): string {
   );
   return lines(
     header(spec).trimEnd(),
-    `import { route } from '${ROOT}services/index.js';`,
-    `import { ${pascal}Key, ${pascal}PatchData, ${pascal}Read, ${pascal}UpdateData, ${pascal}UpdateResult } from '${ROOT}services/${kebab}/${kebab}-models.js';`,
+    `import { route } from '${at.modules}';`,
+    `import { ${pascal}Key, ${pascal}PatchData, ${pascal}Read, ${pascal}UpdateData, ${pascal}UpdateResult } from '${at.service(`${kebab}-models`)}';`,
     '',
     verb('GET', `Read one ${human}.`, 'read', false, `${pascal}Read`, '404', `read(params.${idParam})`),
     '',

@@ -1,5 +1,5 @@
 import type { ServiceSpec } from '../spec.js';
-import { ROOT, header, lines } from './code.js';
+import { header, lines } from './code.js';
 
 /** The model types every service file imports, in the order the sample writes them. */
 export const modelTypes = (pascal: string) => [
@@ -24,7 +24,7 @@ export function serviceFile(spec: ServiceSpec): string {
   const { pascal, id } = spec;
   return lines(
     header(spec).trimEnd(),
-    `import type { Output } from '${ROOT}lib/envelope/output.js';`,
+    "import type { Output } from 'restlayer';",
     modelTypesImport(spec),
     '',
     `/** ${spec.human} records: read, list, create, update, patch, delete. It knows nothing of HTTP; problems go to the current ErrorList. */`,

@@ -1,5 +1,5 @@
 import { type FieldSpec, type ServiceSpec, fullTextFields } from '../spec.js';
-import { ROOT, filterableFields, header, importLine, lines, lookupCode, lookupFields, lowerHuman, quoted, sortableFields } from './code.js';
+import { filterableFields, header, importLine, lines, lookupCode, lookupFields, lowerHuman, quoted, sortableFields } from './code.js';
 import { modelTypesImport } from './service.js';
 
 /** The stored form of one field of `data`, as `columnsOf` writes it. */
@@ -29,6 +29,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
   const filterable = filterableFields(spec);
   const listed = [...new Set([...sortableFields(spec), ...filterable])];
   const usesValues = spec.fields.some((f) => f.type === 'date' || f.type === 'boolean');
+  const limitedText = filterable.filter((f) => f.type === 'text' && f.max);
   const listColumns = [idColumn, ...spec.fields.map((f) => f.column)];
   const listFields = `${pascal}SortField${filterable.length ? ` | ${pascal}FilterField` : ''}`;
 
@@ -72,15 +73,10 @@ export function sqlServiceFile(spec: ServiceSpec): string {
 
   return lines(
     header(spec).trimEnd(),
-    `import type { Kysely, Selectable } from 'kysely';`,
-    `import { currentErrors } from '${ROOT}lib/envelope/request-scope.js';`,
-    `import { MESSAGES } from '${ROOT}lib/envelope/message-catalogue.js';`,
-    `import { Output } from '${ROOT}lib/envelope/output.js';`,
-    lookups.length > 0 && `import type { LookupCache } from '${ROOT}lib/lookup/lookup-cache.js';`,
-    `import { type ListDefinition, type ListLimits, readListRows } from '${ROOT}lib/storage/list-query.js';`,
-    `import type { Storage } from '${ROOT}lib/storage/storage.js';`,
-    `import type { Tables } from '${ROOT}lib/storage/tables.js';`,
-    `import { applyMergePatch, updateFieldsOf } from '${ROOT}lib/validation/merge-patch.js';`,
+    importLine([
+      'type Kysely', 'type ListDefinition', 'type ListLimits', lookups.length > 0 && 'type LookupCache', 'type Selectable', 'type Storage', 'type Tables',
+      'MESSAGES', 'Output', 'applyMergePatch', 'currentErrors', 'readListRows', 'updateFieldsOf',
+    ], 'restlayer'),
     modelTypesImport(spec, [filterable.length > 0 && `${pascal}FilterField`, `${pascal}SortField`].filter((n): n is string => Boolean(n))),
     `import { ${pascal}UpdateData } from './${spec.kebab}-models.js';`,
     `import type { I${pascal}Service } from './${spec.kebab}-service.js';`,
@@ -103,6 +99,8 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     `  select: listColumns.map((column) => \`${table}.\${column}\`),`,
     `  notNull: [${quoted([id, ...listed.filter((f) => f.required).map((f) => f.name)])}],`,
     fullTextFields(spec).length > 0 && `  fullText: [${quoted(fullTextFields(spec).map((f) => f.name))}],`,
+    // A criterion longer than the column holds matches nothing: answered without a query.
+    limitedText.length > 0 && `  maxLength: { ${limitedText.map((f) => `${f.name}: ${f.max}`).join(', ')} },`,
     '};',
     '',
     `export type ${pascal}ServiceOptions = ListLimits;`,

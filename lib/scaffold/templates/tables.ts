@@ -1,5 +1,5 @@
 import type { ServiceSpec } from '../spec.js';
-import { ROOT, header, importLine, lines, tableType } from './code.js';
+import { header, importLine, lines, tableType } from './code.js';
 
 /** services/<name>/<name>-tables.ts: the Kysely type of the module's table. */
 export function tablesFile(spec: ServiceSpec): string {
@@ -7,10 +7,9 @@ export function tablesFile(spec: ServiceSpec): string {
   const types = new Set(spec.fields.map((f) => f.type));
   return lines(
     header(spec).trimEnd(),
-    "import type { Generated } from 'kysely';",
-    importLine([types.has('boolean') && 'DbBool', 'DbDate'], `${ROOT}lib/storage/tables.js`, true),
+    importLine([types.has('boolean') && 'DbBool', 'DbDate', 'Generated'], 'restlayer', true),
     '',
-    `/** The ${spec.kebab} module's table, as both providers store it (see lib/storage/tables.ts for the value types). */`,
+    `/** The ${spec.kebab} module's table, as both providers store it (DbDate and DbBool: the value types of each provider). */`,
     `export interface ${pascal}Table {`,
     `  ${idColumn}: Generated<number>;`,
     ...spec.fields.map((f) => `  ${f.column}: ${tableType(f)};`),

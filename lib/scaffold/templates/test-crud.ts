@@ -1,4 +1,4 @@
-import type { FieldSpec, ServiceSpec } from '../spec.js';
+import { type FieldSpec, type ServiceSpec, uniqueFields } from '../spec.js';
 import { lines, lookupCode, lookupFields, lowerHuman, optionalFields, requiredFields, textFields } from './code.js';
 import type { TestContext } from './test-context.js';
 
@@ -39,10 +39,10 @@ export function crudTests(spec: ServiceSpec, { data, patchOf, unknown, args }: T
     '    let server: TestServer;',
     lookups.length > 0 && '    let ids: LookupIds;',
     '    before(async () => {',
-    '      server = await startTestServer({ sampleData: false });',
+    '      server = await startTestServer({ application, sampleData: false });',
     lookups.length > 0 && '      ids = await lookupIds(server);',
     '    });',
-    '    after(() => server.stop());',
+    '    after(() => server?.stop());',
     '',
     '    async function create(data: object): Promise<number> {',
     "      const reply = await server.call(path, { method: 'POST', body: data });",
@@ -185,7 +185,7 @@ export function crudTests(spec: ServiceSpec, { data, patchOf, unknown, args }: T
       `      const byPut = await create(${data(44)});`,
       '      expectOk(await put(byPut, { ...data, ...asText }));',
       '      expect(await read(byPut)).to.include(expected);',
-      `      const id = await create(${data(44)});`,
+      `      const id = await create(${data(47)});`,
       '      expectOk(await patch(id, asText));',
       '      expect(await read(id)).to.include(expected);',
       '    });',
@@ -262,12 +262,12 @@ export function crudTests(spec: ServiceSpec, { data, patchOf, unknown, args }: T
     '',
     limited.length > 0 && lines(
       `    const limits: [string, number][] = [${limited.map((f) => `['${f.name}', ${f.max}]`).join(', ')}];`,
-      '    for (const [name, max] of limits) {',
+      '    for (const [i, [name, max]] of limits.entries()) {',
       "      it(`${name} takes at most ${max} characters, on create and update`, async () => {",
-      `        const id = await create({ ...${data(28)}, [name]: 'x'.repeat(max) });`,
+      `        const id = await create({ ...${data('60 + i')}, [name]: 'x'.repeat(max) });`,
       "        expect((await read(id))[name]).to.equal('x'.repeat(max));",
-      `        expectError(await server.call(path, { method: 'POST', body: { ...${data(28)}, [name]: 'y'.repeat(max + 1) } }), 400, 'Input_TooLong', name);`,
-      `        expectError(await put(id, { ...${data(28)}, [name]: 'z'.repeat(max + 1) }), 400, 'Input_TooLong', name);`,
+      `        expectError(await server.call(path, { method: 'POST', body: { ...${data('60 + i')}, [name]: 'y'.repeat(max + 1) } }), 400, 'Input_TooLong', name);`,
+      `        expectError(await put(id, { ...${data('60 + i')}, [name]: 'z'.repeat(max + 1) }), 400, 'Input_TooLong', name);`,
       "        expect((await read(id))[name]).to.equal('x'.repeat(max));",
       '      });',
       '    }',
@@ -280,13 +280,25 @@ export function crudTests(spec: ServiceSpec, { data, patchOf, unknown, args }: T
       '    });',
       '',
     ),
-    ...lookups.map((f) => lines(
+    ...uniqueFields(spec).map((f, i) => lines(
+      `    it('${f.name} is unique: of concurrent creates of one value one is 201, the others 409 Entity_Duplicate on it; so is a PUT to it', async () => {`,
+      `      const taken = ${data(70 + i)}.${f.name};`,
+      `      const bodies = Array.from({ length: 8 }, (_, k) => ({ ...${data(`${100 + 10 * i} + k`)}, ${f.name}: taken }));`,
+      "      const replies = await Promise.all(bodies.map((body) => server.call(path, { method: 'POST', body })));",
+      "      expect(replies.filter((r) => r.status === 201), replies.map((r) => r.text).join('\\n')).to.have.length(1);",
+      `      for (const r of replies) if (r.status !== 201) expectError(r, 409, 'Entity_Duplicate', '${f.name}');`,
+      `      const other = await create(${data(80 + i)});`,
+      `      expectError(await put(other, { ...${data(80 + i)}, ${f.name}: taken }), 409, 'Entity_Duplicate', '${f.name}');`,
+      '    });',
+      '',
+    )),
+    ...lookups.map((f, i) => lines(
       `    it('${f.name} must name an active entry of lookup table ${f.lookup}: otherwise a 400 on it, and nothing is written', async () => {`,
       '      const total = await count();',
-      `      const bad = { ...${data(30)}, ${f.name}: ids.${f.name}.absent };`,
+      `      const bad = { ...${data(50 + i)}, ${f.name}: ids.${f.name}.absent };`,
       `      expectError(await server.call(path, { method: 'POST', body: bad }), 400, '${lookupCode(spec, f)}', '${f.name}');`,
       '      expect(await count()).to.equal(total);',
-      `      const id = await create(${data(30)});`,
+      `      const id = await create(${data(50 + i)});`,
       '      const before = await read(id);',
       `      expectError(await put(id, bad), 400, '${lookupCode(spec, f)}', '${f.name}');`,
       `      expectError(await patch(id, { ${f.name}: ids.${f.name}.absent }), 400, '${lookupCode(spec, f)}', '${f.name}');`,

@@ -45,7 +45,7 @@ export function testDataFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     lookups.length > 0 && "import { expect } from 'chai';",
-    lookups.length > 0 && "import type { TestServer } from '../support/server.js';",
+    lookups.length > 0 && "import type { TestServer } from 'restlayer/testing';",
     lookups.length > 0 && '',
     `/** A ${spec.human.toLowerCase()} as the wire carries it${wireNotes.length ? `: ${wireNotes.join(', ')}` : ''}. */`,
     `export interface ${jsonName(spec)} {`,

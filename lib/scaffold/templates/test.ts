@@ -1,5 +1,5 @@
 import type { ServiceSpec } from '../spec.js';
-import { filterableFields, header, importLine, lines, lookupFields, lowerHuman, optionalFields } from './code.js';
+import { type FileContext, filterableFields, header, importLine, lines, lookupFields, lowerHuman, optionalFields } from './code.js';
 import { jsonName } from './test-data.js';
 import { crudTests } from './test-crud.js';
 import { listTests } from './test-list.js';
@@ -14,8 +14,8 @@ function unknownName(spec: ServiceSpec): string {
 }
 
 /** test/<name>/<name>.test.ts: the service over HTTP against a real server, on whichever store the run uses. */
-export function testFile(spec: ServiceSpec): string {
-  const { kebab, id } = spec;
+export function testFile(spec: ServiceSpec, at: FileContext): string {
+  const { kebab, id, pascal } = spec;
   const lookups = lookupFields(spec);
   const optional = optionalFields(spec);
   const filterable = filterableFields(spec);
@@ -30,8 +30,10 @@ export function testFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     "import { expect } from 'chai';",
-    importLine(['expectError', 'expectErrors', 'expectOk', 'qs'], '../support/api.js'),
-    importLine(['type Envelope', 'type TestServer', 'startTestServer'], '../support/server.js'),
+    importLine(['type Envelope', 'type TestServer', 'expectError', 'expectErrors', 'expectOk', 'proxyDrift', 'qs', 'startTestServer'], 'restlayer/testing'),
+    `import { application } from '${at.modules}';`,
+    `import { ${pascal}Proxy } from '${at.service(`${kebab}-proxy`)}';`,
+    `import { driftProxy } from './${kebab}.drift.js';`,
     importLine([
       lookups.length > 0 && 'type LookupIds', `type ${json}`, lookups.length > 0 && 'lookupIds', optional.length > 0 && 'requiredData', 'rowData',
     ], `./${kebab}-data.js`),
@@ -73,10 +75,16 @@ export function testFile(spec: ServiceSpec): string {
       ]
       : []),
     '',
-    `describe('${lowerHuman(spec)} service', () => {`,
+    `describe('${lowerHuman(spec)} service', function () {`,
+    '  // Each suite starts a real server on a store of its own (a PostgreSQL database takes seconds on a busy machine).',
+    '  this.timeout(120_000);',
     crudTests(spec, context),
     '',
     listTests(spec, context),
+    '',
+    "  it('the proxy sends what the routes take (no drift between client and server)', async () => {",
+    `    expect(await proxyDrift(application, ${pascal}Proxy, driftProxy)).to.deep.equal([]);`,
+    '  });',
     '});',
     '',
   );

@@ -36,5 +36,17 @@ export const noteModule = serviceModule({
       },
     },
   }),
+  // A lookup table of the application's own: what a lookup field of a scaffolded service (lookup=currency) may name.
+  lookups: (cache) => {
+    cache.register('currency', async () => ({
+      type: 'currency',
+      caseSensitive: false,
+      data: [
+        { id: 1, text: 'Euro', isActive: true, attributes: {} },
+        { id: 2, text: 'US dollar', isActive: true, attributes: {} },
+        { id: 3, text: 'French franc', isActive: false, attributes: {} },
+      ],
+    }));
+  },
   create: ({ storage }): { note: INoteService } => ({ note: new SqlNoteService(storage) }),
 });
