@@ -48,7 +48,8 @@ export function newCommand(program: Command) {
           '     (on PostgreSQL: RESTLAYER_TEST_STORAGE=postgres RESTLAYER_TEST_REDIS=true in front of mocha)',
           `  2. make the code yours: business rules in ${layout.services}/${spec.kebab}/sql-${spec.kebab}-service.ts, wire models in ${spec.kebab}-models.ts`,
           `  3. change the schema with a new migration in ${layout.services}/${spec.kebab}/migrations.ts (0002-...), never by editing 0001`,
-          '  4. restlayer serve creates the table on its next start',
+          "  4. the application's serve (its own CLI, runCli({ application }); in a dependent project not `npx restlayer serve`,",
+          '     which serves restlayer\'s sample) creates the table on its next start',
           '',
         ].join('\n'));
       } catch (err) {
