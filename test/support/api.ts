@@ -25,15 +25,8 @@ export interface OrderItem {
   onlineOrderFlag: boolean;
 }
 
-export type QueryValue = string | number | boolean;
-
-/** A query string from pairs (repeat a key by giving an array); values are percent-encoded. */
-export function qs(params: Record<string, QueryValue | QueryValue[]> | [string, QueryValue][]): string {
-  const pairs = Array.isArray(params)
-    ? params
-    : Object.entries(params).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x] as [string, QueryValue]) : [[k, v] as [string, QueryValue]]));
-  return pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
-}
+// The query-string helper of restlayer/testing, for this project's tests as for a team's.
+export { type QueryValue, qs } from 'restlayer/testing';
 
 /** Asserts an error answer: the status, no result, and exactly the given codes (in any order). */
 export function expectErrors(reply: Reply, status: number, codes: string[]): Message[] {
