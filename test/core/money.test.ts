@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { CompiledQuery } from 'kysely';
-import { type Kysely, fractionDigits, listSql } from 'restlayer';
+import { Decimal, type Kysely, fractionDigits, listSql, roundMoney } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer, testProvider } from 'restlayer/testing';
 import { type MoneyProbeService, moneyProbeModule } from '../support/money-probe/module.js';
 
@@ -225,6 +225,13 @@ describe(`money: exact amounts (${testProvider})`, function () {
     // The criterion's values are amounts too.
     const parameters = JSON.parse(reply.text).result.paths['/money-probe'].get.parameters as { name: string; schema: { items?: Record<string, unknown> } }[];
     expect(parameters.find((p) => p.name === 'amount')!.schema.items).to.deep.include({ type: 'number', 'x-scale': 4 });
+  });
+
+  it('roundMoney and Decimal.roundHalfUp round half away from zero, negatives too', () => {
+    expect([0.00025, -0.00025, 1.00005, -1.00005, 2.5e-5, 0.00024].map((n) => roundMoney(n))).to.deep.equal([0.0003, -0.0003, 1.0001, -1.0001, 0, 0.0002]);
+    expect(roundMoney(new Decimal('0.125'), 2)).to.equal(0.13);
+    const sum: Decimal = new Decimal(0.1).plus(0.2);
+    expect(sum.round(4, Decimal.roundHalfUp).toNumber()).to.equal(0.3);
   });
 
   it('fractionDigits counts the digits of the shortest decimal form', () => {
