@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { CompiledQuery } from 'kysely';
-import { Decimal, type Kysely, fractionDigits, listSql, roundMoney } from 'restlayer';
+import { Decimal, type Kysely, fractionDigits, listSql, money, roundMoney } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer, testProvider } from 'restlayer/testing';
 import { type MoneyProbeService, moneyProbeModule } from '../support/money-probe/module.js';
 
@@ -51,6 +51,8 @@ describe(`money: exact amounts (${testProvider})`, function () {
     it('refuses text, non-finite numbers and amounts beyond the range or the precision, each on its property', async () => {
       expectError(await create({ label: 'x', amount: '12.5' }), 400, 'Input_InvalidType', 'amount');
       expectError(await create({ label: 'x', amount: 'NaN' }), 400, 'Input_InvalidType', 'amount');
+      const flag = expectError(await create({ label: 'x', amount: true }), 400, 'Input_InvalidType', 'amount');
+      expect(flag.message).to.equal('amount must be a number.');
       // JSON.parse reads 1e400 as Infinity.
       const infinite = expectError(await create('{"label":"x","amount":1e400}'), 400, 'Input_InvalidType', 'amount');
       expect(infinite.message).to.equal('amount must be a finite number.');
@@ -98,6 +100,14 @@ describe(`money: exact amounts (${testProvider})`, function () {
       await store(name, [0.1, 0.2, 0.3]);
       expect(expectOk<{ total: number; count: number }>(await server.call(`/money-probe-sum?label=${name}`)).result).to.deep.equal({ total: 0.6, count: 3 });
       expect(expectOk<{ total: number }>(await server.call('/money-probe-sum?label=none')).result!.total).to.equal(0);
+    });
+
+    it('an amount computed too large to keep is a 400 Amount_TooLarge on the property the service names, and nothing is stored', async () => {
+      const name = label();
+      const m = expectError(await create({ label: name, parts: [99999999999.9999, 0.0001] }), 400, 'Amount_TooLarge', 'parts');
+      expect(m.message).to.equal('An amount of 100000000000 is too large to keep: amounts must be below 100000000000 (11 digits before the decimal point).');
+      expectError(await create({ label: name, parts: [-99999999999.9999, -99999999999.9999] }), 400, 'Amount_TooLarge', 'parts');
+      expect(await amounts(name, '')).to.deep.equal([]);
     });
 
     it('amounts round-trip exactly, at the edges of the precision and the scale', async () => {
@@ -225,6 +235,12 @@ describe(`money: exact amounts (${testProvider})`, function () {
     // The criterion's values are amounts too.
     const parameters = JSON.parse(reply.text).result.paths['/money-probe'].get.parameters as { name: string; schema: { items?: Record<string, unknown> } }[];
     expect(parameters.find((p) => p.name === 'amount')!.schema.items).to.deep.include({ type: 'number', 'x-scale': 4 });
+  });
+
+  it('a money field that asks for more than a money column keeps is a mistake of the model, thrown where it is defined', () => {
+    expect(() => money({ scale: 5 })).to.throw(RangeError, /scale/);
+    expect(() => money({ precision: 16 })).to.throw(RangeError, /precision/);
+    expect(() => money({ min: 2, max: 1 })).to.throw(RangeError, /min/);
   });
 
   it('roundMoney and Decimal.roundHalfUp round half away from zero, negatives too', () => {

@@ -49,7 +49,7 @@ export class MoneyProbeService {
   async create(label: string, amount: number | undefined, parts: readonly number[]): Promise<Output<ProbeRow>> {
     const total = amount !== undefined ? new Decimal(amount) : parts.reduce((sum, part) => sum.plus(part), new Decimal(0));
     const { probe_id } = await this.db.insertInto('money_probe')
-      .values({ label, amount: this.storage.values.money(total) })
+      .values({ label, amount: this.storage.values.money(total, amount !== undefined ? 'amount' : 'parts') })
       .returning('probe_id')
       .executeTakeFirstOrThrow();
     return this.read(probe_id);
