@@ -62,6 +62,25 @@ describe('sales orders as documents (contract part 9; lib/documents)', () => {
     expect(await inconsistentOrders(server)).to.deep.equal([]);
   });
 
+  it('reads taken while lines are added always show totals that follow from the lines they show', async () => {
+    const id = await orderWith(server, []);
+    let adding = true;
+    const reads: Record<string, unknown>[] = [];
+    const reader = (async () => {
+      while (adding) reads.push(await readOrder(server, id));
+    })();
+    await Promise.all(Array.from({ length: PARALLEL }, (_, i) => addLine(server, id, { productId: active.id, orderQty: 1, unitPrice: new Decimal(i).times('0.0101').plus('0.1').toNumber() })));
+    adding = false;
+    await reader;
+    reads.push(await readOrder(server, id));
+    for (const order of reads) {
+      const lines = order.lines as { lineTotal: number }[];
+      const sum = lines.reduce((s, l) => s.plus(l.lineTotal), new Decimal(0)).toNumber();
+      expect(order, JSON.stringify(order)).to.include({ subTotal: sum, totalDue: sum, revisionNumber: 1 + lines.length });
+    }
+    expect((reads.at(-1)!.lines as unknown[]).length).to.equal(PARALLEL);
+  });
+
   it(`${PARALLEL} concurrent line adds with one revisionNumber: exactly one wins, the others are 409 and write nothing`, async () => {
     const id = await orderWith(server, []);
     const replies = await Promise.all(Array.from({ length: PARALLEL }, () => addLine(server, id, { productId: active.id, orderQty: 1, revisionNumber: 1 })));
