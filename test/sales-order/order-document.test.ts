@@ -39,9 +39,9 @@ describe('sales orders as documents (contract part 9; lib/documents)', () => {
     const several = await create([{ productId: 123456, orderQty: 1 }, good, { productId: inactive.id, orderQty: 1 }]);
     expect(several.status).to.equal(400);
     expect(several.body.messages.map((m) => m.property)).to.have.members(['lines[0].productId', 'lines[2].productId']);
-    expectError(await create([good, { productId: active.id, orderQty: 32767, unitPrice: 99999999999 }]), 400, 'SalesOrder_AmountTooLarge', 'lines[1].unitPrice');
+    expectError(await create([good, { productId: active.id, orderQty: 32767, unitPrice: 99999999999 }]), 400, 'Amount_TooLarge', 'lines[1].unitPrice');
     const big = { productId: active.id, orderQty: 1, unitPrice: 60000000000 };
-    expectError(await create([big, big]), 400, 'SalesOrder_AmountTooLarge', 'subTotal');
+    expectError(await create([big, big]), 400, 'Amount_TooLarge', 'subTotal');
     expectError(await create([good, { productId: active.id, orderQty: 1, unitPriceDiscount: 1 }]), 400, 'Input_OutOfRange', 'lines[1].unitPriceDiscount');
     expect(await countRows(server)).to.deep.equal(before);
   });
