@@ -152,4 +152,13 @@ describe('order lines: routes (contract part 9, "Order lines")', () => {
       400, 'Amount_TooLarge', 'totalDue');
     expect(await readOrder(server, id)).to.include({ revisionNumber: 2, freight: 0 });
   });
+
+  it('the OpenAPI document describes the line routes, with DELETE\'s query parameter revisionNumber', async () => {
+    const reply = await server.call('/openapi.json', { token: null });
+    const doc = (reply.body.result ?? reply.body) as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
+    const line = doc.paths['/sales-order/{salesOrderId}/detail/{salesOrderDetailId}'];
+    expect(Object.keys(line)).to.include.members(['get', 'put', 'patch', 'delete']);
+    expect(line.delete.parameters!.filter((p) => p.in === 'query').map((p) => p.name)).to.deep.equal(['revisionNumber']);
+    expect(Object.keys(doc.paths['/sales-order/{salesOrderId}/detail'])).to.include.members(['get', 'post']);
+  });
 });
