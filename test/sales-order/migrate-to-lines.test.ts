@@ -9,13 +9,20 @@ import { salesOrderModule } from '../../services/sales-order/module.js';
 import { createTestDatabase } from 'restlayer/testing';
 import { testProvider } from '../support/test-stores.js';
 
-/** The application as it was before order lines: the sales-order module without 0007-order-lines. */
-const beforeLines: readonly ServiceModule[] = application.modules.map((m) => m === salesOrderModule
-  ? serviceModule({
-    ...salesOrderModule,
-    migrations: (dialect) => Object.fromEntries(Object.entries(salesOrderModule.migrations!(dialect)).filter(([name]) => name < '0007')),
-  })
-  : m);
+/**
+ * The application as it was before order lines: the sales-order module without 0007-order-lines. A module of no
+ * migrations of its own tells restlayer/testing's PostgreSQL templates (keyed by module names) this set from the
+ * application's.
+ */
+const beforeLines: readonly ServiceModule[] = [
+  ...application.modules.map((m) => m === salesOrderModule
+    ? serviceModule({
+      ...salesOrderModule,
+      migrations: (dialect) => Object.fromEntries(Object.entries(salesOrderModule.migrations!(dialect)).filter(([name]) => name < '0007')),
+    })
+    : m),
+  serviceModule({ name: 'before-order-lines', create: () => ({}) }),
+];
 
 /** Amounts as the binary float column held them, and what each must become. */
 const amounts: [number, number][] = [[0.1 + 0.2, 0.3], [1234.56789, 1234.5679], [99.99, 99.99], [0, 0], [150000.12345, 150000.1235]];
