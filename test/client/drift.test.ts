@@ -29,6 +29,12 @@ export function proxies(client: RestClient): ProxyUnderTest[] {
         patch: () => salesOrder.patch(43659, { comment: null, revisionNumber: 3 }),
         delete: () => salesOrder.delete(43659),
         purgeCancelled: () => salesOrder.purgeCancelled(new Date()),
+        readLines: () => salesOrder.readLines(43659),
+        readLine: () => salesOrder.readLine(43659, 1),
+        createLine: () => salesOrder.createLine(43659, { productId: 707, orderQty: 2, unitPriceDiscount: 0.1, revisionNumber: 3 }),
+        updateLine: () => salesOrder.updateLine(43659, 1, { productId: 707, orderQty: 1, unitPrice: 20.5, revisionNumber: 3 }),
+        patchLine: () => salesOrder.patchLine(43659, 1, { orderQty: 4, revisionNumber: 3 }),
+        deleteLine: () => salesOrder.deleteLine(43659, 1, 3),
       },
     },
     {
