@@ -1,5 +1,11 @@
 import type { DbBool, DbDate, Generated } from 'restlayer';
 
+/**
+ * A money column as the stores hold it (`dialect.types.money`): ten-thousandths in an SQLite integer, numeric(15,4)
+ * in PostgreSQL (read as text). Written with `storage.values.money(n)`, read with `storage.values.toMoney(raw)`.
+ */
+export type DbMoney = number | string;
+
 /** The sales-order module's tables, as both providers store them (see lib/storage/tables.ts for the value types). */
 export interface SalesTerritoryTable {
   territory_id: number;
@@ -39,7 +45,11 @@ export interface SalesOrderTable {
   customer_id: number;
   territory_id: number | null;
   sales_person_id: number | null;
-  total_due: number;
+  /** Σ of the lines' line_total; total_due = sub_total + tax_amt + freight (0007-order-lines on). */
+  sub_total: DbMoney;
+  tax_amt: DbMoney;
+  freight: DbMoney;
+  total_due: DbMoney;
   online_order_flag: DbBool;
   purchase_order_number: string | null;
   account_number: string | null;
@@ -48,7 +58,29 @@ export interface SalesOrderTable {
   modified_date: DbDate;
 }
 
+/** Lookup table `product` (0007-order-lines). */
+export interface ProductTable {
+  product_id: number;
+  name: string;
+  product_number: string;
+  list_price: DbMoney;
+  is_active: DbBool;
+}
+
+/** An order's line (AdventureWorks SalesOrderDetail); line_total = order_qty × unit_price × (1 − unit_price_discount). */
+export interface SalesOrderDetailTable {
+  sales_order_detail_id: Generated<number>;
+  sales_order_id: number;
+  product_id: number;
+  order_qty: number;
+  unit_price: DbMoney;
+  unit_price_discount: DbMoney;
+  line_total: DbMoney;
+}
+
 export type SalesTables = {
+  product: ProductTable;
+  sales_order_detail: SalesOrderDetailTable;
   sales_territory: SalesTerritoryTable;
   sales_person: SalesPersonTable;
   sales_order_status: SalesOrderStatusTable;
