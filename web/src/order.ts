@@ -306,8 +306,8 @@ function updateDataAsRead(data: SalesOrder_UpdateInput_Data): Partial<SalesOrder
     accountNumber: data.accountNumber ?? undefined,
     shipDate: data.shipDate ?? undefined,
     comment: data.comment ?? undefined,
-    taxAmt: data.taxAmt,
-    freight: data.freight,
+    taxAmt: data.taxAmt ?? undefined,
+    freight: data.freight ?? undefined,
   };
   if (data.dueDate) read.dueDate = data.dueDate;
   return read;
