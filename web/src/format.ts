@@ -29,20 +29,13 @@ export function dayEnd(value: string): Date | undefined {
 }
 
 /**
- * The digits of a number served with at most 4 fractional digits, as `[whole, fraction]` text (fraction padded to 4).
- * Text, not arithmetic: 0.1234 * 100 is 12.340000000000002 in binary floating point.
+ * A discount fraction (0.125) as the percent a person types (`12.5`); '' for none. Done on the text of its 4
+ * fractional digits, not by arithmetic: 0.1234 * 100 is 12.340000000000002 in binary floating point.
  */
-function fourPlaces(value: number): [string, string] {
-  const [whole, fraction = ''] = value.toFixed(4).split('.');
-  return [whole, fraction.padEnd(4, '0')];
-}
-
-/** A discount fraction (0.125) as the percent a person types (`12.5`); '' for none. */
 export function percentText(fraction: number | null | undefined): string {
   if (!fraction) return '';
-  const [, digits] = fourPlaces(fraction);
-  const percent = `${Number(digits.slice(0, 2))}.${digits.slice(2)}`.replace(/\.?0+$/, '');
-  return percent;
+  const digits = fraction.toFixed(4).split('.')[1];
+  return `${Number(digits.slice(0, 2))}.${digits.slice(2)}`.replace(/\.?0+$/, '');
 }
 
 /** A typed percent (`12.5`, `0`, '') as the fraction the API takes (0.125); undefined when it is not 0 to 99.99. */
