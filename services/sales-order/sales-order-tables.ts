@@ -1,10 +1,6 @@
-import type { DbBool, DbDate, Generated } from 'restlayer';
+import type { DbBool, DbDate, DbMoney, Generated } from 'restlayer';
 
-/**
- * A money column as the stores hold it (`dialect.types.money`): ten-thousandths in an SQLite integer, numeric(15,4)
- * in PostgreSQL (read as text). Written with `storage.values.money(n)`, read with `storage.values.toMoney(raw)`.
- */
-export type DbMoney = number | string;
+export type { DbMoney };
 
 /** The sales-order module's tables, as both providers store them (see lib/storage/tables.ts for the value types). */
 export interface SalesTerritoryTable {
