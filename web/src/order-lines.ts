@@ -62,7 +62,7 @@ export function linesEditor(host: LinesHost): LinesEditor {
     tbody);
 
   // The add form.
-  const product = field('line-product', 'Product', h('select', { name: 'productId', required: true }));
+  const product = field('line-product', 'Product', h('select', { name: 'productId', required: true }), 'Products on sale now');
   const qty = field('line-qty', 'Quantity', h('input', { type: 'text', name: 'orderQty', inputmode: 'numeric', autocomplete: 'off', value: '1' }), '1 to 32767');
   const price = field('line-price', 'Unit price', h('input', { type: 'text', name: 'unitPrice', inputmode: 'decimal', autocomplete: 'off' }), 'Empty: the product\'s list price');
   const discount = field('line-discount', 'Discount (%)', h('input', { type: 'text', name: 'unitPriceDiscount', inputmode: 'decimal', autocomplete: 'off' }), '0 to 99.99; empty for none');
