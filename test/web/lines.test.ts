@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { type PageProblems, launchChromium, requireChromium, screenshot, watchPage } from '../support/browser.js';
 import type { TestServer } from '../support/server.js';
 import { closeContext, fillLogIn, startWebApp } from '../support/web-app.js';
@@ -247,6 +247,42 @@ describe('web app: order lines in Chromium', function () {
     expect((await apiOrder(id)).revisionNumber).to.equal(before.revisionNumber);
     await page.getByRole('button', { name: 'Add line' }).click();
     expect(await page.locator('#line-product-error').textContent()).to.equal('Choose a product.');
+  });
+
+  it('puts the server\'s own messages under the line\'s field, in the form\'s words, and writes nothing', async () => {
+    const id = await orderWith([[2, 0]]);
+    await openOrder(id);
+    const before = await apiOrder(id);
+    const line = before.lines[0];
+    // What the form does not check itself: the request is changed on its way, so the server refuses it.
+    const changeBody = (change: Record<string, unknown>) => async (route: Route) => {
+      await route.continue({ postData: JSON.stringify({ ...JSON.parse(route.request().postData()!), ...change }) });
+    };
+    await page.route(`**/api/sales-order/${id}/detail/${line.salesOrderDetailId}`, changeBody({ orderQty: 40000 }));
+    await page.locator(`#line-${line.salesOrderDetailId}-qty`).fill('3');
+    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'PATCH'), page.locator(`#line-${line.salesOrderDetailId}-qty`).press('Enter')]);
+    expect(answer.status()).to.equal(400);
+    const [message] = (await answer.json()).messages as { property: string; message: string }[];
+    expect(message.property).to.equal('orderQty');
+    const error = page.locator(`#line-${line.salesOrderDetailId}-qty-error`);
+    await error.waitFor();
+    expect(await error.textContent()).to.equal(message.message.replace(/^orderQty\b/, `Quantity of ${line.productName}`));
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal(`line-${line.salesOrderDetailId}-qty`);
+
+    // An inactive product (the form offers none) is refused under the add form's product.
+    const inactive = products.find((p) => !p.isActive);
+    expect(inactive, 'the product table has an inactive product').to.not.equal(undefined);
+    await page.route(`**/api/sales-order/${id}/detail`, changeBody({ productId: inactive!.id }));
+    await page.locator('#line-product').selectOption(String(active()[0].id));
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Add line' }).click()]);
+    expect(refused.status()).to.equal(400);
+    const productError = page.locator('#line-product-error');
+    await productError.waitFor();
+    expect(await productError.textContent()).to.not.equal('');
+    const after = await apiOrder(id);
+    expect(after.revisionNumber).to.equal(before.revisionNumber);
+    expect(after.lines).to.deep.equal(before.lines);
+    await fits('lines-server-messages-1280');
   });
 
   it('removes a line; focus stays in the table and the totals are the server\'s', async () => {
