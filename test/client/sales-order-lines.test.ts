@@ -50,7 +50,10 @@ describe('client: order lines through SalesOrderProxy', () => {
     const output = await proxy.createLine(order.id, { productId: productIds[1], orderQty: 3, unitPriceDiscount: 0.1, revisionNumber: order.revision });
     expect(codes(output)).to.deep.equal([]);
     const result = output.result!;
-    expect(recorder.to(`/sales-order/${order.id}/detail`).at(-1)!.status).to.equal(201);
+    const sent = recorder.to(`/sales-order/${order.id}/detail`).at(-1)!;
+    expect(sent.status).to.equal(201);
+    // A create: sent with an Idempotency-Key, so the client may repeat it after a lost answer without a second line.
+    expect(sent.headers.get('Idempotency-Key')).to.be.a('string').with.length.greaterThan(0);
     expect(result.salesOrderDetailId).to.be.a('number');
     expect(result.revisionNumber).to.equal(order.revision + 1);
     order.revision = result.revisionNumber;

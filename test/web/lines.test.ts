@@ -25,6 +25,7 @@ interface Order {
   freight: number;
   totalDue: number;
   comment?: string;
+  modifiedDate: string;
   lines: Line[];
 }
 
@@ -36,6 +37,8 @@ interface Product {
 }
 
 /** Amounts as the app shows them (web/src/format.ts): dollars with 2 to 4 decimals, exactly as served. */
+/** A moment as the app shows it (web/src/format.ts showStamp): `25 Nov 2026, 21:50 UTC`. */
+const shownStamp = (iso: string) => `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC`;
 const shownMoney = (value: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(value);
 
 /**
@@ -196,6 +199,8 @@ describe('web app: order lines in Chromium', function () {
     expect(added).to.deep.include({ productId: product.id, orderQty: 3, unitPriceDiscount: 0.125, unitPrice: product.attributes.listPrice });
     expect(await rows()).to.deep.equal(expectedRows(after.lines));
     expect(await page.locator('#lines-status').textContent()).to.contain(`total due ${shownMoney(after.totalDue)}`);
+    // The modified date, which the write's answer does not carry, is read again.
+    await page.waitForFunction((text) => document.querySelector('[data-fact="modifiedDate"]')?.textContent === text, shownStamp(after.modifiedDate));
     // The form is ready for the next line, and the header form saves over the new revision (no conflict).
     expect(await page.locator('#line-product').inputValue()).to.equal('');
     await page.getByLabel('Comment').fill('Saved after adding a line');

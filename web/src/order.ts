@@ -152,6 +152,7 @@ export function orderView(id: number, opts: OrderOptions): View {
       if (order) order = { ...order, subTotal: result.subTotal, totalDue: result.totalDue, revisionNumber: revision };
       el.dataset.loaded = String(revision);
       void refreshFacts();
+      void refreshModified(revision);
     },
     conflict: () => showConflict(),
   });
@@ -159,6 +160,17 @@ export function orderView(id: number, opts: OrderOptions): View {
   const refreshFacts = async () => {
     const l = await loadLookups();
     if (order && l && !Array.isArray(l)) renderFacts(order, l);
+  };
+
+  /**
+   * A line write moves the order's modified date too, which its answer does not carry: read it, and show it when the
+   * order is still at that revision (a later write refreshes it again).
+   */
+  const refreshModified = async (at: number) => {
+    const again = await guarded(salesOrders.read(id));
+    if (!order || !again?.result || again.result.revisionNumber !== at || revision !== at) return;
+    order = { ...order, modifiedDate: again.result.modifiedDate };
+    await refreshFacts();
   };
 
   /** Reads the order (again) and shows it; `draft` puts unsaved changes kept over a new login back in the form. */
