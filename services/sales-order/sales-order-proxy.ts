@@ -2,10 +2,9 @@ import {
   type DateKeys, type OperationTable, type Output, type RestClient, criteriaToQuery, notExposed,
 } from 'restlayer/client';
 import type {
-  SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
-  SalesOrder_PatchInput_Data, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
   SalesOrderDetail_CreateInput_Data, SalesOrderDetail_PatchInput_Data, SalesOrderDetail_ReadOutput,
-  SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput,
+  SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
+  SalesOrder_PatchInput_Data, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
 } from './sales-order-models.js';
 import type { ISalesOrderService } from './sales-order-service.js';
 
@@ -23,10 +22,9 @@ const operations = {
   update: { verb: 'PUT', path: '/sales-order/{_salesOrderId}' },
   patch: { verb: 'PATCH', path: '/sales-order/{_salesOrderId}' },
   delete: { verb: 'DELETE', path: '/sales-order/{_salesOrderId}' },
-  // Minimal stubs of the line routes (lines helper); the web helper owns this file and may replace them.
   readLines: { verb: 'GET', path: '/sales-order/{_salesOrderId}/detail' },
-  createLine: { verb: 'POST', path: '/sales-order/{_salesOrderId}/detail' },
   readLine: { verb: 'GET', path: '/sales-order/{_salesOrderId}/detail/{_salesOrderDetailId}' },
+  createLine: { verb: 'POST', path: '/sales-order/{_salesOrderId}/detail' },
   updateLine: { verb: 'PUT', path: '/sales-order/{_salesOrderId}/detail/{_salesOrderDetailId}' },
   patchLine: { verb: 'PATCH', path: '/sales-order/{_salesOrderId}/detail/{_salesOrderDetailId}' },
   deleteLine: { verb: 'DELETE', path: '/sales-order/{_salesOrderId}/detail/{_salesOrderDetailId}' },
@@ -70,12 +68,15 @@ export class SalesOrderProxy implements ISalesOrderService {
     return this.client.call(operations.delete, { params: { _salesOrderId: salesOrderId } });
   }
 
+  // Order lines: every write answers the order's new totals and revision (SalesOrderDetail_WriteOutput); a write that
+  // carries the order's revisionNumber and finds a newer one is an Output with Entity_Concurrency (409).
+
   readLines(salesOrderId: number): Promise<Output<SalesOrderDetail_ReadOutput[]>> {
     return this.client.call(operations.readLines, { params: { _salesOrderId: salesOrderId } });
   }
 
   readLine(salesOrderId: number, salesOrderDetailId: number): Promise<Output<SalesOrderDetail_ReadOutput>> {
-    return this.client.call(operations.readLine, { params: { _salesOrderId: salesOrderId, _salesOrderDetailId: salesOrderDetailId } });
+    return this.client.call(operations.readLine, { params: line(salesOrderId, salesOrderDetailId) });
   }
 
   createLine(salesOrderId: number, data: SalesOrderDetail_CreateInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
@@ -83,16 +84,17 @@ export class SalesOrderProxy implements ISalesOrderService {
   }
 
   updateLine(salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_UpdateInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
-    return this.client.call(operations.updateLine, { params: { _salesOrderId: salesOrderId, _salesOrderDetailId: salesOrderDetailId }, body: data });
+    return this.client.call(operations.updateLine, { params: line(salesOrderId, salesOrderDetailId), body: data });
   }
 
   patchLine(salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_PatchInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
-    return this.client.call(operations.patchLine, { params: { _salesOrderId: salesOrderId, _salesOrderDetailId: salesOrderDetailId }, body: data });
+    return this.client.call(operations.patchLine, { params: line(salesOrderId, salesOrderDetailId), body: data });
   }
 
+  /** DELETE has no body: the order's revision, when given, goes as the query parameter `revisionNumber`. */
   deleteLine(salesOrderId: number, salesOrderDetailId: number, revisionNumber?: number): Promise<Output<SalesOrderDetail_WriteOutput>> {
     const query = revisionNumber === undefined ? undefined : new URLSearchParams({ revisionNumber: String(revisionNumber) });
-    return this.client.call(operations.deleteLine, { params: { _salesOrderId: salesOrderId, _salesOrderDetailId: salesOrderDetailId }, query });
+    return this.client.call(operations.deleteLine, { params: line(salesOrderId, salesOrderDetailId), query });
   }
 
   /** Not exposed via REST: rejects with OperationNotSupportedError. */
@@ -100,3 +102,6 @@ export class SalesOrderProxy implements ISalesOrderService {
     return notExposed('ISalesOrderService.purgeCancelled');
   }
 }
+
+/** The route parameters of one line of one order. */
+const line = (salesOrderId: number, salesOrderDetailId: number) => ({ _salesOrderId: salesOrderId, _salesOrderDetailId: salesOrderDetailId });

@@ -470,8 +470,8 @@ describe('web app in Chromium', function () {
   it('can be used with the keyboard alone, with a visible focus, and logs out', async () => {
     await open();
     await loginForm();
-    /** Tab until `done` holds for the focused element (at most `max` presses); every stop must show its focus. */
-    const tabTo = async (done: string, { max = 60, back = false } = {}) => {
+    /** Tab until `done` holds for the focused element (at most `max` presses: an order has up to 10 lines of 4 stops before its form); every stop must show its focus. */
+    const tabTo = async (done: string, { max = 120, back = false } = {}) => {
       for (let i = 0; i < max; i++) {
         await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
         const focus = await page.evaluate(() => {

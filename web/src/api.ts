@@ -54,6 +54,8 @@ export interface Lookups {
   status: Lookup;
   territory: Lookup;
   person: Lookup;
+  /** `product`: `attributes` hold `productNumber` and `listPrice`; inactive products are kept on old order lines only. */
+  product: Lookup;
 }
 
 function lookupOf(items: LookupItem[]): Lookup {
@@ -64,12 +66,12 @@ function lookupOf(items: LookupItem[]): Lookup {
 let lookups: Promise<Lookups | ErrorMessage[] | undefined> | undefined;
 
 /**
- * The lookup tables the screens need (`sales-order-status`, `sales-territory`, `sales-person`), read once per login
+ * The lookup tables the screens need (`sales-order-status`, `sales-territory`, `sales-person`, `product`), read once per login
  * (LookupProxy revalidates with ETags); messages when one could not be read, undefined when the session ended.
  */
 export function loadLookups(): Promise<Lookups | ErrorMessage[] | undefined> {
   return (lookups ??= (async () => {
-    const outputs = await guarded(Promise.all(['sales-order-status', 'sales-territory', 'sales-person'].map((type) => lookupProxy.read(type))));
+    const outputs = await guarded(Promise.all(['sales-order-status', 'sales-territory', 'sales-person', 'product'].map((type) => lookupProxy.read(type))));
     if (!outputs) {
       lookups = undefined;
       return undefined;
@@ -79,8 +81,8 @@ export function loadLookups(): Promise<Lookups | ErrorMessage[] | undefined> {
       lookups = undefined;
       return problems;
     }
-    const [status, territory, person] = outputs.map((o) => lookupOf(o.result!.table.data));
-    return { status, territory, person };
+    const [status, territory, person, product] = outputs.map((o) => lookupOf(o.result!.table.data));
+    return { status, territory, person, product };
   })());
 }
 

@@ -1,7 +1,8 @@
 import type { SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data } from '../../services/sales-order/sales-order-models.js';
 import { type Lookups, errorsOf, guarded, loadLookups, salesOrders } from './api.js';
 import { announce, focusElement, h, options } from './dom.js';
-import { dayStart, isoDay, showDay, showMoney, showStamp } from './format.js';
+import { dayStart, isoDay, moneyText, moneyValue, showDay, showMoney, showStamp } from './format.js';
+import { linesEditor } from './order-lines.js';
 import { customerHash } from './routes.js';
 import { type Field, type View, conflictBox, field, messageBox, showFieldErrors } from './view.js';
 
@@ -14,6 +15,8 @@ interface FormValues {
   dueDate: string;
   shipDate: string;
   comment: string;
+  taxAmt: string;
+  freight: string;
 }
 
 /** Unsaved changes kept across the end of a session: the next login brings them back. */
@@ -30,6 +33,7 @@ export interface OrderOptions {
 }
 
 const COMMENT_MAX = 128;
+const AMOUNT_ERROR = 'Enter an amount like 12.50 (at most 4 decimals), or 0.';
 
 /** One sales order: its facts and an edit form (validation next to the fields, conflicts with a way to reload). */
 export function orderView(id: number, opts: OrderOptions): View {
@@ -55,14 +59,17 @@ export function orderView(id: number, opts: OrderOptions): View {
   const ship = field('order-ship', 'Ship date', h('input', { type: 'date', name: 'shipDate' }), 'Empty while the order has not shipped');
   const commentHint = h('span');
   const comment = field('order-comment', 'Comment', h('textarea', { name: 'comment', rows: 3 }), commentHint);
+  const tax = field('order-tax', 'Tax amount', h('input', { type: 'text', name: 'taxAmt', inputmode: 'decimal', autocomplete: 'off' }));
+  const freight = field('order-freight', 'Freight', h('input', { type: 'text', name: 'freight', inputmode: 'decimal', autocomplete: 'off' }));
   const fields: Record<string, Field<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>> = {
     status, onlineorderflag: online, purchaseordernumber: po, accountnumber: account, duedate: due, shipdate: ship, comment,
+    taxamt: tax, freight,
   };
   const save = h('button', { type: 'submit', class: 'primary' }, 'Save changes');
   const saved = h('p', { class: 'save-status', id: 'save-status', role: 'status' });
   const form = h('form', { class: 'order-form card', id: 'order-form', novalidate: true, 'aria-labelledby': 'edit-heading' },
     h('h2', { id: 'edit-heading' }, 'Edit the order'),
-    h('div', { class: 'form-grid' }, status.wrap, online.wrap, po.wrap, account.wrap, due.wrap, ship.wrap, comment.wrap),
+    h('div', { class: 'form-grid' }, status.wrap, online.wrap, po.wrap, account.wrap, due.wrap, ship.wrap, tax.wrap, freight.wrap, comment.wrap),
     h('div', { class: 'actions' }, save, h('a', { href: opts.backHash, class: 'button-link secondary' }, 'Cancel')),
     saved);
 
@@ -86,6 +93,8 @@ export function orderView(id: number, opts: OrderOptions): View {
     dueDate: due.control.value,
     shipDate: ship.control.value,
     comment: comment.control.value,
+    taxAmt: tax.control.value,
+    freight: freight.control.value,
   });
 
   const fillForm = (values: FormValues) => {
@@ -96,6 +105,8 @@ export function orderView(id: number, opts: OrderOptions): View {
     due.control.value = values.dueDate;
     ship.control.value = values.shipDate;
     comment.control.value = values.comment;
+    tax.control.value = values.taxAmt;
+    freight.control.value = values.freight;
     countComment();
   };
 
@@ -107,6 +118,8 @@ export function orderView(id: number, opts: OrderOptions): View {
     dueDate: isoDay(o.dueDate),
     shipDate: isoDay(o.shipDate),
     comment: o.comment ?? '',
+    taxAmt: moneyText(o.taxAmt),
+    freight: moneyText(o.freight),
   });
 
   const clearErrors = () => {
@@ -119,12 +132,45 @@ export function orderView(id: number, opts: OrderOptions): View {
     facts.replaceChildren(
       ...fact('Customer', h('a', { href: customerHash(o.customerId) }, o.customerName), 'customerName'),
       ...fact('Order date', showDay(o.orderDate), 'orderDate'),
+      ...fact('Subtotal', showMoney(o.subTotal), 'subTotal'),
+      ...fact('Tax amount', showMoney(o.taxAmt), 'taxAmt'),
+      ...fact('Freight', showMoney(o.freight), 'freight'),
       ...fact('Total due', showMoney(o.totalDue), 'totalDue'),
       ...fact('Territory', l.territory.text(o.territoryId), 'territory'),
       ...fact('Sales person', l.person.text(o.salesPersonId), 'salesPerson'),
       ...fact('Revision', String(revision), 'revisionNumber'),
       ...fact('Last modified', showStamp(o.modifiedDate), 'modifiedDate'),
     );
+  };
+
+  // The lines: each write answers the order's new totals and revision, which the facts and the form take from it.
+  const lines = linesEditor({
+    orderId: id,
+    revision: () => revision,
+    written(result) {
+      revision = result.revisionNumber;
+      if (order) order = { ...order, subTotal: result.subTotal, totalDue: result.totalDue, revisionNumber: revision };
+      el.dataset.loaded = String(revision);
+      void refreshFacts();
+      void refreshModified(revision);
+    },
+    conflict: () => showConflict(),
+  });
+
+  const refreshFacts = async () => {
+    const l = await loadLookups();
+    if (order && l && !Array.isArray(l)) renderFacts(order, l);
+  };
+
+  /**
+   * A line write moves the order's modified date too, which its answer does not carry: read it, and show it when the
+   * order is still at that revision (a later write refreshes it again).
+   */
+  const refreshModified = async (at: number) => {
+    const again = await guarded(salesOrders.read(id));
+    if (!order || !again?.result || again.result.revisionNumber !== at || revision !== at) return;
+    order = { ...order, modifiedDate: again.result.modifiedDate };
+    await refreshFacts();
   };
 
   /** Reads the order (again) and shows it; `draft` puts unsaved changes kept over a new login back in the form. */
@@ -160,13 +206,15 @@ export function orderView(id: number, opts: OrderOptions): View {
       say('Your unsaved changes were kept while you logged in again. Check them and save.', 'note');
     }
     renderFacts(order, l);
-    body.replaceChildren(facts, form);
+    lines.show(order.lines, l.product);
+    body.replaceChildren(facts, lines.el, form);
     el.dataset.loaded = String(revision);
     return true;
   }
 
   /** The update body: PUT replaces the order, so every field is sent; revisionNumber makes a stale save a 409. */
   const updateData = (values: FormValues): SalesOrder_UpdateInput_Data => {
+    // Checked before (badAmounts in the submit handler): an empty amount is 0, the default.
     // A date left as it was keeps its time of day; a changed one is that day at midnight UTC.
     const dateOf = (value: string, original: Date | null | undefined) =>
       !value ? null : original && isoDay(original) === value ? original : dayStart(value) ?? null;
@@ -178,6 +226,8 @@ export function orderView(id: number, opts: OrderOptions): View {
       dueDate: dateOf(values.dueDate, order?.dueDate),
       shipDate: dateOf(values.shipDate, order?.shipDate),
       comment: values.comment || null,
+      taxAmt: moneyValue(values.taxAmt || '0') ?? 0,
+      freight: moneyValue(values.freight || '0') ?? 0,
       revisionNumber: revision,
     };
   };
@@ -203,6 +253,12 @@ export function orderView(id: number, opts: OrderOptions): View {
       due.setError('Enter a due date: every order has one.');
       return focusElement(due.control);
     }
+    const badAmounts = ([[tax, values.taxAmt], [freight, values.freight]] as const).filter(([, text]) => text.trim() !== '' && moneyValue(text) === undefined);
+    for (const [f] of badAmounts) f.setError(AMOUNT_ERROR);
+    if (badAmounts.length) {
+      say('The order was not saved: correct the marked fields.', 'failed');
+      return focusElement(badAmounts[0][0].control);
+    }
     save.disabled = true;
     form.setAttribute('aria-busy', 'true');
     let output;
@@ -223,11 +279,14 @@ export function orderView(id: number, opts: OrderOptions): View {
       say(general.length ? 'The order was not saved.' : 'The order was not saved: correct the marked fields.', 'failed');
       return focusElement(general.length ? top.firstElementChild as HTMLElement : invalid);
     }
+    const sent = updateData(values);
     revision = output.result.revisionNumber;
-    order = { ...order, ...updateDataAsRead(updateData(values)), revisionNumber: revision, modifiedDate: output.result.modifiedDate };
+    order = { ...order, ...updateDataAsRead(sent), revisionNumber: revision, modifiedDate: output.result.modifiedDate };
     loaded = valuesOf(order);
-    const l = await loadLookups();
-    if (l && !Array.isArray(l)) renderFacts(order, l);
+    // Tax and freight change the total due, which the server computes: the facts show the order as read again.
+    const again = await guarded(salesOrders.read(id));
+    if (again?.result && again.result.revisionNumber === revision) order = { ...order, subTotal: again.result.subTotal, totalDue: again.result.totalDue };
+    await refreshFacts();
     el.dataset.loaded = String(revision);
     const notes = output.messages.filter((m) => m.severity === 'Warning' || m.severity === 'Info').map((m) => ` ${m.message}`).join('');
     say(`Changes saved (revision ${revision}).${notes}`);
@@ -259,6 +318,8 @@ function updateDataAsRead(data: SalesOrder_UpdateInput_Data): Partial<SalesOrder
     accountNumber: data.accountNumber ?? undefined,
     shipDate: data.shipDate ?? undefined,
     comment: data.comment ?? undefined,
+    taxAmt: data.taxAmt ?? undefined,
+    freight: data.freight ?? undefined,
   };
   if (data.dueDate) read.dueDate = data.dueDate;
   return read;
