@@ -55,6 +55,7 @@ function valueStructOf(field: FieldSpec): string {
     }
     case 'integer': case 'lookup': return 'integer(INT32)';
     case 'decimal': return 'decimal()';
+    case 'money': return 'money()';
     case 'date': return 'date()';
     case 'boolean': return 'boolean()';
   }
@@ -76,6 +77,7 @@ export function criterionOf(field: FieldSpec): string {
     case 'text': return 'field.text()';
     case 'integer': return 'field.integerRange()';
     case 'decimal': return 'field.numberRange()';
+    case 'money': return 'field.moneyRange()';
     case 'date': return 'field.dateRange()';
     case 'boolean': return 'field.flag()';
     case 'lookup': return 'field.list()';
@@ -88,14 +90,21 @@ export function columnType(field: FieldSpec): string {
     case 'text': return field.max ? `'varchar(${field.max})'` : "'text'";
     case 'integer': case 'lookup': return "'integer'";
     case 'decimal': return 'numberType';
+    case 'money': return 'moneyType';
     case 'date': return 'dateType';
     case 'boolean': return 'boolType';
   }
 }
 
+/**
+ * A money column as the providers return it: SQLite an integer of ten-thousandths, PostgreSQL `numeric` as text;
+ * `storage.values.toMoney` reads either back as a number, `storage.values.money` writes one.
+ */
+export const MONEY_COLUMN = 'number | string';
+
 /** The column's type in the Kysely table interface. */
 export function tableType(field: FieldSpec): string {
-  const type = field.type === 'date' ? 'DbDate' : field.type === 'boolean' ? 'DbBool' : tsType(field);
+  const type = field.type === 'date' ? 'DbDate' : field.type === 'boolean' ? 'DbBool' : field.type === 'money' ? MONEY_COLUMN : tsType(field);
   return field.required ? type : `${type} | null`;
 }
 

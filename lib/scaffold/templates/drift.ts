@@ -7,6 +7,7 @@ function literal(field: FieldSpec): string {
     case 'text': return `'${'T0001'.slice(-(field.max ?? 5))}'`;
     case 'integer': return '3';
     case 'decimal': return '2.75';
+    case 'money': return '19.9975';
     case 'date': return "new Date('2024-01-04T09:30:00.000Z')";
     case 'boolean': return 'false';
     case 'lookup': return '1';
@@ -19,6 +20,7 @@ function criterion(field: FieldSpec): string {
     case 'text': return "{ operator: 'CN', values: ['50% off_'] }";
     case 'integer': return "{ operator: 'BW', values: [1, 10] }";
     case 'decimal': return "{ operator: 'GE', values: [2.5] }";
+    case 'money': return "{ operator: 'BW', values: [0.1, 99.9999] }";
     case 'date': return "{ operator: 'BW', values: [new Date('2024-01-01T00:00:00Z'), new Date('2024-01-31T00:00:00Z')] }";
     case 'boolean': return "{ operator: 'EQ', values: [true] }";
     case 'lookup': return "{ operator: 'In', values: [1, 5] }";

@@ -8,6 +8,7 @@ function toColumn(field: FieldSpec): string {
   switch (field.type) {
     case 'date': return field.required ? `v.date(${value})` : `${value} ? v.date(${value}) : null`;
     case 'boolean': return field.required ? `v.bool(${value})` : `${value} == null ? null : v.bool(${value})`;
+    case 'money': return field.required ? `v.money(${value})` : `${value} == null ? null : v.money(${value})`;
     default: return field.required ? value : `${value} ?? null`;
   }
 }
@@ -18,6 +19,7 @@ function fromColumn(field: FieldSpec): string {
   switch (field.type) {
     case 'date': return field.required ? `v.toDate(${value})` : `${value} == null ? undefined : v.toDate(${value})`;
     case 'boolean': return field.required ? `v.toBool(${value})` : `${value} == null ? undefined : v.toBool(${value})`;
+    case 'money': return field.required ? `v.toMoney(${value})` : `${value} == null ? undefined : v.toMoney(${value})`;
     default: return field.required ? value : `${value} ?? undefined`;
   }
 }
@@ -28,7 +30,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
   const lookups = lookupFields(spec);
   const filterable = filterableFields(spec);
   const listed = [...new Set([...sortableFields(spec), ...filterable])];
-  const usesValues = spec.fields.some((f) => f.type === 'date' || f.type === 'boolean');
+  const usesValues = spec.fields.some((f) => f.type === 'date' || f.type === 'boolean' || f.type === 'money');
   const limitedText = filterable.filter((f) => f.type === 'text' && f.max);
   const listColumns = [idColumn, ...spec.fields.map((f) => f.column)];
   const listFields = `${pascal}SortField${filterable.length ? ` | ${pascal}FilterField` : ''}`;

@@ -7,7 +7,7 @@ function wrongValue(field: FieldSpec): string {
   switch (field.type) {
     case 'text': return '42';
     case 'integer': case 'lookup': return '1.5';
-    case 'decimal': return "'cheap'";
+    case 'decimal': case 'money': return "'cheap'";
     case 'date': return "'soon'";
     case 'boolean': return "'maybe'";
   }
@@ -16,7 +16,7 @@ function wrongValue(field: FieldSpec): string {
 /** A field's value from `row` written as text, as a query string would send it (booleans in capitals), or none. */
 function asText(field: FieldSpec, row: string): string | undefined {
   switch (field.type) {
-    case 'integer': case 'decimal': case 'lookup': return `${field.name}: String(${row}.${field.name})`;
+    case 'integer': case 'decimal': case 'money': case 'lookup': return `${field.name}: String(${row}.${field.name})`;
     case 'boolean': return `${field.name}: String(${row}.${field.name}).toUpperCase()`;
     default: return undefined;
   }

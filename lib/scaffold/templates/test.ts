@@ -25,7 +25,7 @@ export function testFile(spec: ServiceSpec, at: FileContext): string {
   const context: TestContext = { data, patchOf: (n) => `{ ${first.name}: ${data(n)}.${first.name} }`, unknown: unknownName(spec), args };
   const json = jsonName(spec);
   const item = `Required<${json}> & { ${id}: number }`;
-  const hasRanges = filterable.some((f) => f.type === 'integer' || f.type === 'decimal' || f.type === 'date');
+  const hasRanges = filterable.some((f) => f.type === 'integer' || f.type === 'decimal' || f.type === 'money' || f.type === 'date');
 
   return lines(
     header(spec).trimEnd(),
