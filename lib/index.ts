@@ -97,6 +97,13 @@ export { type OpenApiOptions, buildOpenApi, documentedPath, openApiOptions } fro
 export { UNNAMED_API, apiInfo } from './openapi/info.js';
 export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 
+// Documents (docs/documents.md): a parent and its children (an order and its lines) written together in one
+// transaction that locks the parent, checks its revision and recomputes its totals from the children.
+export type { DocumentSpec, DocumentTotals } from './documents/document-spec.js';
+export { type DocumentTarget, type DocumentWrite, settleTotals, writeDocument } from './documents/write-document.js';
+export { createDocument } from './documents/create-document.js';
+export { itemProperty } from './documents/item-property.js';
+
 // Lookup tables.
 export { type CachedTable, LookupCache } from './lookup/lookup-cache.js';
 export type { LookupItem, LookupLoader, LookupTable } from './lookup/lookup-table.js';

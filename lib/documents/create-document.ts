@@ -1,0 +1,26 @@
+import type { Kysely, Transaction } from 'kysely';
+import { currentErrors } from '../envelope/request-scope.js';
+import type { Storage } from '../storage/storage.js';
+import { inTransaction } from '../storage/transaction.js';
+import type { DocumentSpec } from './document-spec.js';
+import { settleTotals } from './write-document.js';
+
+/**
+ * Creates a whole document in one transaction: the parent (`insertParent` answers its id), then its children, then
+ * the parent's totals from them. Whole or not at all: a problem recorded on `currentErrors()` by either step (a
+ * child's, on `lines[2].orderQty` — see itemProperty) or a total out of range stops it and nothing is stored.
+ * Check what can be checked before (inputs, lookups) so that a refused document opens no transaction.
+ */
+export async function createDocument<DB, T extends { parentId: number }>(
+  storage: Storage, db: Kysely<DB>, spec: DocumentSpec<DB>,
+  insertParent: (trx: Transaction<DB>) => Promise<T>,
+  insertChildren: (trx: Transaction<DB>, parentId: number) => Promise<void>,
+): Promise<T & { totals: Readonly<Record<string, unknown>> }> {
+  return inTransaction(db, async (trx) => {
+    const parent = await insertParent(trx);
+    await insertChildren(trx, parent.parentId);
+    currentErrors().abortIfHasErrors();
+    const { wire } = await settleTotals(trx, spec, parent.parentId);
+    return { ...parent, totals: wire };
+  });
+}

@@ -1,0 +1,28 @@
+import type { Transaction } from 'kysely';
+
+/**
+ * A document: a parent record (a sales order) and its children (its lines), changed together. The parent carries a
+ * revision and a modified date, and columns derived from its children (totals) that every child write recomputes in
+ * the same transaction, so no other request ever sees a child without its parent's totals.
+ */
+export interface DocumentSpec<DB> {
+  /** The parent's table, its key column and the name its messages give it ("Sales order"). */
+  readonly parent: { readonly table: string; readonly key: string; readonly entity: string };
+  /** The parent's revision column (default `revision_number`) and modified-date column (default `modified_date`). */
+  readonly revision?: string;
+  readonly modified?: string;
+  /** The children's table, key column, the column naming their parent, and their messages' name ("Sales order line"). */
+  readonly child: { readonly table: string; readonly key: string; readonly parentKey: string; readonly entity: string };
+  /**
+   * The parent's derived columns, read from its children inside the write's transaction (after the children changed):
+   * column → stored value. A total out of range is reported here on `currentErrors()` with its property; the write then
+   * stops and nothing is stored. Answers what the service wants to answer with them (the wire totals).
+   */
+  totals(trx: Transaction<DB>, parentId: number): Promise<DocumentTotals>;
+}
+
+/** The parent's derived columns to store, and the same values as the service answers them. */
+export interface DocumentTotals {
+  readonly columns: Readonly<Record<string, unknown>>;
+  readonly wire: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,89 @@
+import { type Kysely, type RawBuilder, type Transaction, sql } from 'kysely';
+import { MESSAGES } from '../envelope/message-catalogue.js';
+import { currentErrors } from '../envelope/request-scope.js';
+import type { Storage } from '../storage/storage.js';
+import { inTransaction } from '../storage/transaction.js';
+import type { DocumentSpec } from './document-spec.js';
+
+/** Which document a write changes, and what the caller believes of it. */
+export interface DocumentTarget {
+  readonly parentId: number;
+  /** The parent's revision the caller read; a stale one is a 409 Entity_Concurrency and nothing is written. */
+  readonly revisionNumber?: number | null;
+  /** The child the write changes, which must belong to the parent (else a 404 Entity_NotFound, like an unknown id). */
+  readonly childId?: number;
+}
+
+/** What a document write answers: the work's result and the parent's new totals, revision and modified date. */
+export interface DocumentWrite<T> {
+  readonly result: T;
+  readonly totals: Readonly<Record<string, unknown>>;
+  readonly revisionNumber: number;
+  readonly modifiedDate: Date;
+}
+
+/**
+ * One write to a document, in one transaction: locks the parent (PostgreSQL: SELECT … FOR UPDATE; SQLite's
+ * transactions begin IMMEDIATE and hold the only writer), checks the caller's revision and that the child belongs to
+ * the parent, runs `work` (the child insert, update or delete; or a change of the parent's own fields), recomputes
+ * the parent's totals from its children, bumps its revision and modified date. Any problem recorded on
+ * `currentErrors()` inside stops the write (`abortIfHasErrors`) and rolls everything back. Answers undefined when the
+ * parent or child is missing or the revision is stale (the message is recorded).
+ */
+export async function writeDocument<DB, T>(
+  storage: Storage, db: Kysely<DB>, spec: DocumentSpec<DB>, target: DocumentTarget,
+  work: (trx: Transaction<DB>) => Promise<T>,
+): Promise<DocumentWrite<T> | undefined> {
+  const errors = currentErrors();
+  const { parent, child } = spec;
+  const revision = spec.revision ?? 'revision_number';
+  const modified = spec.modified ?? 'modified_date';
+  return inTransaction(db, async (trx) => {
+    const lock = storage.dialect.locksRows ? sql` for update` : sql``;
+    const row = (await sql<{ revision: number }>`select ${sql.ref(revision)} as revision from ${sql.table(parent.table)}
+      where ${sql.ref(parent.key)} = ${target.parentId}${lock}`.execute(trx)).rows[0];
+    if (!row) {
+      errors.add(MESSAGES.Entity_NotFound({ entity: parent.entity, id: target.parentId }));
+      return undefined;
+    }
+    if (target.childId !== undefined) {
+      const found = (await sql<{ n: number }>`select 1 as n from ${sql.table(child.table)}
+        where ${sql.ref(child.key)} = ${target.childId} and ${sql.ref(child.parentKey)} = ${target.parentId}`.execute(trx)).rows[0];
+      if (!found) {
+        errors.add(MESSAGES.Entity_NotFound({ entity: child.entity, id: target.childId }));
+        return undefined;
+      }
+    }
+    if (target.revisionNumber != null && target.revisionNumber !== Number(row.revision)) {
+      errors.add(MESSAGES.Entity_Concurrency({
+        record: `${parent.entity} ${target.parentId}`, sent: target.revisionNumber, now: Number(row.revision), property: 'revisionNumber',
+      }));
+      return undefined;
+    }
+    const result = await work(trx);
+    errors.abortIfHasErrors();
+    const now = new Date();
+    const settled = await settleTotals(trx, spec, target.parentId, [
+      sql`${sql.ref(revision)} = ${sql.ref(revision)} + 1`,
+      sql`${sql.ref(modified)} = ${storage.values.date(now)}`,
+    ]);
+    return { result, totals: settled.wire, revisionNumber: Number(row.revision) + 1, modifiedDate: now };
+  });
+}
+
+/**
+ * Stores the parent's totals recomputed from its children (and any `more` assignments), inside the caller's
+ * transaction: after a whole document was inserted (createDocument) or a child changed (writeDocument).
+ */
+export async function settleTotals<DB>(
+  trx: Transaction<DB>, spec: DocumentSpec<DB>, parentId: number, more: RawBuilder<unknown>[] = [],
+): Promise<{ wire: Readonly<Record<string, unknown>> }> {
+  const totals = await spec.totals(trx, parentId);
+  currentErrors().abortIfHasErrors();
+  const assignments = [...Object.entries(totals.columns).map(([column, value]) => sql`${sql.ref(column)} = ${value}`), ...more];
+  if (assignments.length) {
+    await sql`update ${sql.table(spec.parent.table)} set ${sql.join(assignments)}
+      where ${sql.ref(spec.parent.key)} = ${parentId}`.execute(trx);
+  }
+  return { wire: totals.wire };
+}
