@@ -25,7 +25,7 @@ export const header = (spec: ServiceSpec) => `// Made by \`${spec.command}\`; th
 export const lines = (...parts: (string | false | undefined)[]) => parts.filter((p): p is string => typeof p === 'string').join('\n');
 
 /** `import { a, b } from 'x';`, the names in ASCII order as the project writes them (`type X` sorts as X). */
-export function importLine(names: (string | false)[], from: string, typeOnly = false): string | false {
+export function importLine(names: (string | false | undefined)[], from: string, typeOnly = false): string | false {
   const kept = names.filter((n): n is string => Boolean(n));
   if (!kept.length) return false;
   const key = (name: string) => name.replace(/^type /, '');
