@@ -55,6 +55,10 @@ export { CATALOGUE, CODES, MESSAGES, type MessageCode, entryOf, statusOfCode } f
 // Input models, list criteria and merge patches.
 // ISO_DATE: the date and time texts inputs accept (a date alone, a time with or without an offset).
 export { INT32, ISO_DATE, array, boolean, date, decimal, integer, maybe, model, oneOf, optional, text } from './validation/fields.js';
+// Exact amounts (docs/money.md): the money() field kind, decimal arithmetic (big.js's Big as Decimal; Decimal.roundHalfUp
+// rounds half away from zero), roundMoney (to 4 fractional digits, half away from zero) and the digit count money() checks.
+export { type MoneyOptions, type MoneyRules, money } from './validation/money.js';
+export { Decimal, MONEY_PRECISION, MONEY_SCALE, fractionDigits, roundMoney } from './validation/decimal.js';
 export { type ValidationResult, validateInput } from './validation/validate.js';
 export {
   type AnyFieldSpec, type Criteria, CriteriaSchema, type FieldCriterion, type FieldKind, type FieldSpec, type ListOptions, OPERATORS,
@@ -70,7 +74,7 @@ export type { StorageDialect } from './storage/dialects/dialect.js';
 // Opens the configured store and brings the modules' schema up to date (allModules(modules) adds the layer's own).
 export { type OpenOptions, openStorage } from './storage/open-storage.js';
 export { type SqlValues, StoredDate } from './storage/sql-values.js';
-export type { DbBool, DbDate, Tables } from './storage/tables.js';
+export type { DbBool, DbDate, DbMoney, Tables } from './storage/tables.js';
 // Several writes that stand or fall together, on either store (docs/services.md, "Several writes in one transaction").
 export { inTransaction } from './storage/transaction.js';
 export { criterionSql } from './storage/criteria-sql.js';

@@ -199,6 +199,11 @@ export const CATALOGUE = {
     type: 'Validation', text: ({ min, max, after = '' }: { min: number | string; max: number | string; after?: string }) => `must be between ${min} and ${max}${after}.`,
     description: 'A number or date is outside its range.',
   },
+  Input_TooManyDecimals: {
+    type: 'Validation', text: ({ scale }: { scale: number }) => scale === 0 ? 'must be a whole number: it takes no digits after the decimal point.'
+      : `must have at most ${scale} digit${scale === 1 ? '' : 's'} after the decimal point.`,
+    description: 'An amount (or another exact decimal) has more fractional digits than it keeps: it would not be stored as sent.',
+  },
   Input_TooLong: { type: 'Validation', text: ({ max }: { max: number }) => `must be at most ${max} characters long.`, description: 'A text is too long.' },
   Input_TooShort: { type: 'Validation', text: ({ min }: { min: number }) => `must be at least ${min} characters long.`, description: 'A text is too short.' },
   Input_UnknownProperty: {

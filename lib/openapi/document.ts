@@ -6,7 +6,8 @@ import { type ExtraStatus, type LoadedRoute, type Route } from '../routing/route
 import { type RouteAccess, routeAccess } from '../routing/route-access.js';
 import { type AnyFieldSpec, CriteriaSchema, OPERATORS, type Operator, arityOf } from '../validation/criteria.js';
 import { type ApiInfo, apiInfo } from './info.js';
-import { DATE_SCHEMA, type JsonSchema, isOptional, structSchema } from './struct-schema.js';
+import { moneyRules } from '../validation/money.js';
+import { DATE_SCHEMA, type JsonSchema, isOptional, moneySchema, structSchema } from './struct-schema.js';
 
 export interface OpenApiOptions {
   /** `Authentication:Variant`: only that variant's routes exist. */
@@ -34,10 +35,11 @@ const typeSchema: Record<AnyFieldSpec['type'], JsonSchema> = {
   string: { type: 'string' },
   integer: { type: 'integer' },
   number: { type: 'number' },
+  money: moneySchema(moneyRules()),
   date: DATE_SCHEMA.input,
   boolean: { type: 'boolean' },
 };
-const sampleText: Record<AnyFieldSpec['type'], string> = { string: 'a', integer: '1', number: '1', date: '2024-01-01', boolean: 'true' };
+const sampleText: Record<AnyFieldSpec['type'], string> = { string: 'a', integer: '1', number: '1', date: '2024-01-01', boolean: 'true', money: '1' };
 
 /** The operators a criteria field takes, asked of the parser itself so the document cannot disagree with it. */
 function operatorsOf(criteria: CriteriaSchema<Record<string, AnyFieldSpec>, string>, name: string): Operator[] {
@@ -59,7 +61,7 @@ function criteriaParameters(criteria: CriteriaSchema<Record<string, AnyFieldSpec
     parameters.push({
       name, in: 'query', required: false, style: 'form', explode: true,
       description: `Filter on ${name}: give the parameter once or repeat it; without ${name}.operator ${implied}.`,
-      schema: { type: 'array', items: typeSchema[spec.type] },
+      schema: { type: 'array', items: spec.type === 'money' ? structSchema(spec.value, 'input') : typeSchema[spec.type] },
     });
     parameters.push({
       name: `${name}.operator`, in: 'query', required: false,

@@ -1,5 +1,6 @@
 import { type Struct, array, is, string, type, validate } from 'superstruct';
 import { ISO_DATE } from '../validation/fields.js';
+import type { MoneyRules } from '../validation/money.js';
 import { CODES } from '../envelope/message-catalogue.js';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
@@ -32,6 +33,18 @@ export const DATE_SCHEMA: Record<Direction, JsonSchema> = {
   output: { type: 'string', format: 'date-time' },
 };
 
+/**
+ * An amount (`money()`): a JSON number with its range, and its scale and precision as the extensions `x-scale` and
+ * `x-precision` (with `format: decimal`, of the OpenAPI format registry). Not `multipleOf: 0.0001`: validators test
+ * it in binary floating point, where 0.3 is no multiple of 0.0001, and would refuse amounts the server takes.
+ */
+export function moneySchema(rules: MoneyRules): JsonSchema {
+  return {
+    type: 'number', format: 'decimal', minimum: rules.min, maximum: rules.max, 'x-scale': rules.scale, 'x-precision': rules.precision,
+    description: `An exact amount: at most ${rules.scale} digits after the decimal point, as a JSON number.`,
+  };
+}
+
 const accepts = (struct: AnyStruct, value: unknown) => is(value, struct);
 
 /**
@@ -58,6 +71,8 @@ function leafSchema(struct: AnyStruct, direction: Direction): JsonSchema | undef
     case 'decimal':
     case 'number':
       return { type: 'number' };
+    case 'money':
+      return moneySchema(struct.schema as MoneyRules);
     case 'string':
       return { type: 'string' };
     case 'boolean':

@@ -14,7 +14,10 @@ const literal = (text: string) => text.replace(/[\\%_]/g, (c) => '\\' + c);
  */
 export function criterionSql(column: string, criterion: FieldCriterion<unknown>, dialect: StorageDialect): RawBuilder<SqlBool> {
   const col = sql.ref(column);
-  const bind = criterion.values.map((v) => (v instanceof Date ? dialect.date(v) : typeof v === 'boolean' ? dialect.bool(v) : v));
+  // Amounts are bound as the column keeps them (SQLite: ten-thousandths), so comparisons stay exact and use its index.
+  const bind = criterion.money
+    ? criterion.values.map((v) => dialect.money(v as number))
+    : criterion.values.map((v) => (v instanceof Date ? dialect.date(v) : typeof v === 'boolean' ? dialect.bool(v) : v));
   const [a, b] = bind;
   const orNull = (condition: RawBuilder<unknown>) => sql<SqlBool>`(${condition} or ${col} is null)`;
   const like = (pattern: string) => sql<SqlBool>`lower(${col}) like lower(${pattern}) escape '\\'`;

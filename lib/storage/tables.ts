@@ -4,6 +4,8 @@
  */
 export type DbDate = string | Date;
 export type DbBool = number | boolean;
+/** A money column (`dialect.types.money`): ten-thousandths in SQLite, numeric text in PostgreSQL; read with `values.toMoney`. */
+export type DbMoney = number | string;
 
 export interface AppUserTable {
   user_key: string;

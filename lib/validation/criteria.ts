@@ -2,6 +2,7 @@ import { type Struct, array } from 'superstruct';
 import type { ErrorMessage } from '../envelope/error-message.js';
 import { CODES, MESSAGES, inputMessage } from '../envelope/message-catalogue.js';
 import { INT32, boolean, date, decimal, integer, text, oneOf } from './fields.js';
+import { type MoneyOptions, moneyFromText } from './money.js';
 import { type ValidationResult, validateInput } from './validate.js';
 
 export const OPERATORS = ['EQ', 'NEQ', 'In', 'NIn', 'LT', 'LE', 'GT', 'GE', 'BW', 'NBW', 'CN', 'NCN', 'SW', 'NSW', 'NL', 'NNL'] as const;
@@ -11,6 +12,12 @@ export type Operator = (typeof OPERATORS)[number];
 export interface FieldCriterion<T> {
   operator: Operator;
   values: T[];
+  /**
+   * The values are amounts (`field.moneyRange()`): the store binds them as it keeps money (`dialect.money`: SQLite
+   * holds ten-thousandths), so `totalDue=0.6` compares with the stored 0.6 exactly. The criteria parser sets it; a
+   * criterion a service builds itself on a money column sets it too.
+   */
+  money?: boolean;
 }
 
 export type SortDirection = 'Ascending' | 'Descending';
@@ -41,8 +48,8 @@ export type FieldKind = 'text' | 'list' | 'range' | 'boolean';
 
 export interface FieldSpec<T> {
   kind: FieldKind;
-  type: 'string' | 'integer' | 'number' | 'date' | 'boolean';
-  value: Struct<T, null>;
+  type: 'string' | 'integer' | 'number' | 'money' | 'date' | 'boolean';
+  value: Struct<T, unknown>;
 }
 
 /** Any of the field kinds below; superstruct's structs are invariant, so a union stands for "any field". */
@@ -55,7 +62,10 @@ export const field = {
   // Whole numbers stored in SQL `integer` columns: a fraction would not even bind to such a column (PostgreSQL).
   integerRange: (): FieldSpec<number> => ({ kind: 'range', type: 'integer', value: integer(INT32) }),
   dateRange: (): FieldSpec<Date> => ({ kind: 'range', type: 'date', value: date() }),
+  // Plain numbers (a `real` or `double precision` column): compared as binary floating point.
   numberRange: (): FieldSpec<number> => ({ kind: 'range', type: 'number', value: decimal() }),
+  // Amounts in a money column (`dialect.types.money`): every comparison and the sort exact on every store.
+  moneyRange: (options?: MoneyOptions): FieldSpec<number> => ({ kind: 'range', type: 'money', value: moneyFromText(options) }),
   flag: (): FieldSpec<boolean> => ({ kind: 'boolean', type: 'boolean', value: boolean() }),
 };
 
@@ -179,7 +189,7 @@ export class CriteriaSchema<S extends Record<string, AnyFieldSpec>, F extends st
     }
     const checked = validateInput(array(spec.value), texts, [name], () => []);
     if (!checked.ok) return void messages.push(...checked.messages);
-    return { operator, values: checked.value };
+    return spec.type === 'money' ? { operator, values: checked.value, money: true } : { operator, values: checked.value };
   }
 
   private sort(entries: Map<number, { fieldName?: string[]; sortDirection?: string[] }>, messages: ErrorMessage[]): SortField<F>[] {

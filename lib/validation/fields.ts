@@ -25,7 +25,8 @@ const integerText = /^[+-]?\d{1,16}$/;
 
 /** The range of SQL's `integer` (32 bits): ids and other whole numbers that are stored in such a column. */
 export const INT32 = { min: -2_147_483_648, max: 2_147_483_647 } as const;
-const numberText = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** Numeric text as query strings carry numbers (`12`, `-0.5`, `.5`, `1e-3`). */
+export const numberText = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 export function integer(options: { min?: number; max?: number } = {}): Struct<number, null> {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = options;

@@ -17,6 +17,11 @@ export interface StorageDialect extends SqlValues {
     readonly bool: ColumnDataType;
     /** A floating-point number. */
     readonly number: ColumnDataType;
+    /**
+     * An exact amount (money fields): PostgreSQL's numeric(15,4); SQLite's integer of ten-thousandths (exact,
+     * indexable, summed exactly). Written through `money()` and read through `toMoney()` (docs/money.md).
+     */
+    readonly money: ColumnDataType;
   };
   /** Makes `column` an integer primary key the store numbers itself (an autoincrement or identity column). */
   identity(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
