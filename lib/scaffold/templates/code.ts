@@ -97,10 +97,10 @@ export function columnType(field: FieldSpec): string {
 }
 
 /**
- * A money column as the providers return it: SQLite an integer of ten-thousandths, PostgreSQL `numeric` as text;
- * `storage.values.toMoney` reads either back as a number, `storage.values.money` writes one.
+ * A money column as the providers keep it (restlayer's DbMoney: SQLite an integer of ten-thousandths, PostgreSQL
+ * `numeric` as text); `storage.values.toMoney` reads either back as a number, `storage.values.money` writes one.
  */
-export const MONEY_COLUMN = 'number | string';
+export const MONEY_COLUMN = 'DbMoney';
 
 /** The column's type in the Kysely table interface. */
 export function tableType(field: FieldSpec): string {

@@ -8,7 +8,7 @@ export function tablesFile(spec: ServiceSpec): string {
   const types = new Set([...spec.fields, ...(child?.fields ?? [])].map((f) => f.type));
   return lines(
     header(spec).trimEnd(),
-    importLine([types.has('boolean') && 'DbBool', 'DbDate', 'Generated'], 'restlayer', true),
+    importLine([types.has('boolean') && 'DbBool', 'DbDate', types.has('money') && 'DbMoney', 'Generated'], 'restlayer', true),
     '',
     `/** The ${spec.kebab} module's table, as both providers store it (DbDate and DbBool: the value types of each provider). */`,
     `export interface ${pascal}Table {`,

@@ -16,7 +16,8 @@ function wrongValue(field: FieldSpec): string {
 /** A field's value from `row` written as text, as a query string would send it (booleans in capitals), or none. */
 function asText(field: FieldSpec, row: string): string | undefined {
   switch (field.type) {
-    case 'integer': case 'decimal': case 'money': case 'lookup': return `${field.name}: String(${row}.${field.name})`;
+    // Money is a JSON number only: an amount sent as text is refused.
+    case 'integer': case 'decimal': case 'lookup': return `${field.name}: String(${row}.${field.name})`;
     case 'boolean': return `${field.name}: String(${row}.${field.name}).toUpperCase()`;
     default: return undefined;
   }
