@@ -61,6 +61,8 @@ export function childSpec(parent: ServiceNames & { fields: FieldSpec[] }, args: 
     if (why) throw usage(`${where}: ${field.name} is reserved (${why})`);
     // A child list is the parent's, in id order: nothing to sort, filter or keep unique across parents.
     if (field.sortable || field.filterable || field.unique) throw usage(`${where}: a child field takes the options required and max=N only`);
+    // Dates inside the parent's array would need the proxy to revive nested properties; lookups, checks per item.
+    if (field.type === 'date' || field.type === 'lookup') throw usage(`${where}: a child field is text, integer, decimal, money or boolean`);
     const twin = fields.find((f) => f.name.toLowerCase() === field.name.toLowerCase() || f.column === field.column);
     if (twin) throw usage(`${where}: child ${segment} has the field ${twin.name} already (names match case-insensitively)`);
     fields.push(field);

@@ -38,6 +38,12 @@ export function childModels(spec: ServiceSpec, child: ChildSpec): string {
     '});',
     `export type ${pascal}_WriteOutput = Infer<typeof ${pascal}WriteResult>;`,
     '',
+    `/** The query of a ${child.segment}'s DELETE: the ${parent}'s revisionNumber, checked as a PUT's is (\`?revisionNumber=3\`). */`,
+    `const ${pascal}DeleteParams = model({ revisionNumber: maybe(id()) });`,
+    `export const ${pascal}DeleteQuery: QuerySchema<Infer<typeof ${pascal}DeleteParams>> = {`,
+    `  parse: (search) => validateInput(${pascal}DeleteParams, Object.fromEntries(search)),`,
+    '};',
+    '',
     `/** The route parameters naming one ${child.segment} of one ${parent}. */`,
     `export const ${pascal}Key = model({ ${spec.idParam}: id(), ${child.idParam}: id() });`,
   );

@@ -1,4 +1,5 @@
 import type { FieldSpec, ServiceSpec } from '../spec.js';
+import { readAllName } from './child-routes.js';
 import { type FileContext, filterableFields, header, lines, optionalFields, sortableFields } from './code.js';
 
 /** A valid value of a field as TypeScript source (the proxy takes dates as Date). */
@@ -32,7 +33,7 @@ function criterion(field: FieldSpec): string {
  * the routes (proxyDrift); in this repository test/client/drift.test.ts finds every `*.drift.js` beside the tests too.
  */
 export function driftFile(spec: ServiceSpec, at: FileContext): string {
-  const { pascal, kebab } = spec;
+  const { pascal, kebab, child } = spec;
   const [first] = spec.fields;
   const [cleared] = optionalFields(spec);
   const sortField = sortableFields(spec)[0]?.name ?? spec.id;
@@ -49,6 +50,13 @@ export function driftFile(spec: ServiceSpec, at: FileContext): string {
     '  const data = {',
     ...spec.fields.map((f) => `    ${f.name}: ${literal(f)},`),
     '  };',
+    ...(child
+      ? [
+        `  const ${child.camel} = {`,
+        ...child.fields.map((f) => `    ${f.name}: ${literal(f)},`),
+        '  };',
+      ]
+      : []),
     '  return {',
     `    description: ${pascal}Proxy,`,
     '    methods: methodsOf(proxy),',
@@ -59,10 +67,20 @@ export function driftFile(spec: ServiceSpec, at: FileContext): string {
     '        skip: 10, take: 5, getTotalCount: true,',
     `        sort: [{ fieldName: '${sortField}', sortDirection: 'Descending' }],`,
     '      }),',
-    '      create: () => proxy.create(data),',
+    child ? `      create: () => proxy.create({ ...data, ${child.plural}: [${child.camel}] }),` : '      create: () => proxy.create(data),',
     '      update: () => proxy.update(1, { ...data, revisionNumber: 3 }),',
     `      patch: () => proxy.patch(1, { ${patch}, revisionNumber: 3 }),`,
     '      delete: () => proxy.delete(1),',
+    ...(child
+      ? [
+        `      ${readAllName(child)}: () => proxy.${readAllName(child)}(1),`,
+        `      read${child.short}: () => proxy.read${child.short}(1, 2),`,
+        `      create${child.short}: () => proxy.create${child.short}(1, { ...${child.camel}, revisionNumber: 3 }),`,
+        `      update${child.short}: () => proxy.update${child.short}(1, 2, { ...${child.camel}, revisionNumber: 3 }),`,
+        `      patch${child.short}: () => proxy.patch${child.short}(1, 2, { ${child.fields[0].name}: ${literal(child.fields[0])}, revisionNumber: 3 }),`,
+        `      delete${child.short}: () => proxy.delete${child.short}(1, 2, 3),`,
+      ]
+      : []),
     '    },',
     '  };',
     '}',

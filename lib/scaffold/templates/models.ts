@@ -18,9 +18,9 @@ export function modelsFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     importLine([
-      'type Criteria', 'type Infer', 'type PatchOf', child && 'array', 'defineCriteria', filterable.length > 0 && 'field', 'patchModel',
+      'type Criteria', 'type Infer', 'type PatchOf', child && 'type QuerySchema', child && 'array', 'defineCriteria', filterable.length > 0 && 'field', 'patchModel',
       'INT32', 'integer', 'maybe', 'model', 'optional', types.has('text') && 'text', types.has('decimal') && 'decimal', types.has('money') && 'money',
-      'date', types.has('boolean') && 'boolean',
+      'date', types.has('boolean') && 'boolean', child && 'validateInput',
     ], 'restlayer'),
     '',
     '/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */',
