@@ -58,7 +58,7 @@ export const childItemRouteFile: Template = (spec: ServiceSpec, at: FileContext)
   const writes = `answers the ${human}'s new totals and revision; a stale revisionNumber is a 409`;
   const verb = (name: string, summary: string, method: string, extra: string[], answers: string, [args, call]: [string, string]) => lines(
     `export const ${name} = route({`,
-    `  summary: '${summary}',`,
+    `  summary: '${summary.replace(/'/g, "\\'")}',`,
     `  operation: 'I${pascal}Service.${method}',`,
     `  params: ${child.pascal}Key,`,
     ...extra.map((e) => `  ${e},`),

@@ -173,7 +173,7 @@ export const childTestFile: Template = (spec: ServiceSpec, at: FileContext) => {
     `  it('a stale revisionNumber is a 409 Entity_Concurrency for every ${child.segment} write, and nothing is written', async () => {`,
     `    const id = await create(11, [${child.camel}Data(11)]);`,
     `    const [item] = await ${child.plural}Of(id);`,
-    `    expectOk(await server.call(${child.camel}Path(id), { method: 'POST', body: ${child.camel}Data(12) }));`,
+    `    expectOk(await server.call(${child.camel}Path(id), { method: 'POST', body: ${child.camel}Data(12) }), 201);`,
     '    const before = await read(id);',
     '    const replies = [',
     `      await server.call(${child.camel}Path(id), { method: 'POST', body: { ...${child.camel}Data(13), revisionNumber: 1 } }),`,

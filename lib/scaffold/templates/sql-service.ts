@@ -237,7 +237,7 @@ function childCreate(spec: ServiceSpec, child: ChildSpec): string {
     `    // The ${lowerHuman(spec)} and its ${child.plural} stand or fall together${child.totals.length ? ', with its totals' : ''}.`,
     '    const { parentId } = await createDocument(this.storage, this.db, this.document, async (trx) => {',
     `      const row = await trx.insertInto('${table}')`,
-    '        .values({ ...this.columnsOf(data), revision_number: 1, modified_date: this.storage.values.date(now) })',
+    `        .values({ ...this.columnsOf(data), ${child.totals.map((t) => `${t.column}: this.storage.values.money(0), `).join('')}revision_number: 1, modified_date: this.storage.values.date(now) })`,
     `        .returning('${idColumn}')`,
     '        .executeTakeFirstOrThrow();',
     `      return { parentId: row.${idColumn} };`,
