@@ -204,6 +204,12 @@ export const CATALOGUE = {
       : `must have at most ${scale} digit${scale === 1 ? '' : 's'} after the decimal point.`,
     description: 'An amount (or another exact decimal) has more fractional digits than it keeps: it would not be stored as sent.',
   },
+  Amount_TooLarge: {
+    type: 'Validation',
+    text: ({ amount, limit }: { amount: string; limit: string }) =>
+      `An amount of ${amount} is too large to keep: amounts must be below ${limit} (11 digits before the decimal point).`,
+    description: 'An amount computed from the input (a line total, a sum) does not fit a money column; nothing is written.',
+  },
   Input_TooLong: { type: 'Validation', text: ({ max }: { max: number }) => `must be at most ${max} characters long.`, description: 'A text is too long.' },
   Input_TooShort: { type: 'Validation', text: ({ min }: { min: number }) => `must be at least ${min} characters long.`, description: 'A text is too short.' },
   Input_UnknownProperty: {

@@ -1,5 +1,7 @@
 import Big from 'big.js';
 import type { RawBuilder, SqlBool } from 'kysely';
+import { ServiceError } from '../envelope/error-list.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { MONEY_SCALE } from '../validation/decimal.js';
 import { STORED_WHOLE_DIGITS } from '../validation/money.js';
 import { withinBudget } from './sqlite-read-budget.js';
@@ -15,10 +17,11 @@ export interface SqlValues {
   /**
    * An amount as a money column (`dialect.types.money`) keeps it, rounded half away from zero to 4 fractional digits:
    * SQLite's integer ten-thousandths, PostgreSQL's numeric text. A Decimal is taken exactly, a number at its shortest
-   * decimal form. Throws a RangeError for an amount of 10^11 or more (numeric(15,4) holds 11 whole digits), on both
-   * stores alike.
+   * decimal form. An amount of 10^11 or more (numeric(15,4) holds 11 whole digits) throws, on both stores alike, a
+   * ServiceError of Amount_TooLarge (400) on `property` when given: only a computed amount can be that large (money()
+   * refuses such inputs), and the answer says so instead of the store's overflow (a 500).
    */
-  money(amount: number | Big): number | string;
+  money(amount: number | Big, property?: string): number | string;
   /** A stored amount, or a SUM of them, as a number (exact: the double nearest the decimal); null (a SUM of no rows) is 0. */
   toMoney(raw: number | string | bigint | null | undefined): number;
 }
@@ -27,10 +30,10 @@ export interface SqlValues {
 const UNITS = new Big(10).pow(MONEY_SCALE);
 const STORED_LIMIT = new Big(10).pow(STORED_WHOLE_DIGITS);
 
-function roundedAmount(amount: number | Big): Big {
+function roundedAmount(amount: number | Big, property?: string): Big {
   const rounded = new Big(amount).round(MONEY_SCALE, Big.roundHalfUp);
   if (rounded.abs().gte(STORED_LIMIT)) {
-    throw new RangeError(`The amount ${rounded.toFixed()} does not fit a money column: it holds amounts below 10^${STORED_WHOLE_DIGITS} (numeric(15,4)).`);
+    throw new ServiceError([MESSAGES.Amount_TooLarge({ amount: rounded.toFixed(), limit: STORED_LIMIT.toFixed(), ...(property ? { property } : {}) })]);
   }
   return rounded;
 }
@@ -65,7 +68,7 @@ export const sqliteValues: SqlValues = {
   toDate: (v) => (v instanceof Date ? v : canonicalIso.test(v) ? new StoredDate(v) : new Date(v)),
   toBool: (v) => v === true || v === 1,
   // Integers are exact, compare and sort as the amounts do, and SUM exactly; `+ 0` makes -0 a plain 0.
-  money: (amount) => roundedAmount(amount).times(UNITS).toNumber() + 0,
+  money: (amount, property) => roundedAmount(amount, property).times(UNITS).toNumber() + 0,
   // A division of integers below 2^53 by 10^4 is rounded once: to the double nearest the decimal, as Number('0.6') is.
   toMoney: (raw) => (raw == null ? 0 : Number(raw) / 10_000),
 };
@@ -77,7 +80,7 @@ export const postgresValues: SqlValues = {
   toDate: (v) => (v instanceof Date ? v : new Date(v)),
   toBool: (v) => v === true || v === 1,
   // Fixed-point text: the driver sends it as it is, so no binary rounding comes between the Decimal and numeric.
-  money: (amount) => roundedAmount(amount).toFixed(MONEY_SCALE),
+  money: (amount, property) => roundedAmount(amount, property).toFixed(MONEY_SCALE),
   // The driver reads numeric as text ('0.6000'): Number() gives the double nearest it.
   toMoney: (raw) => (raw == null ? 0 : Number(raw)),
 };

@@ -45,7 +45,7 @@ export function moneyRules(options: MoneyOptions = {}): MoneyRules {
 
 function check(value: unknown, rules: MoneyRules): true | { code: string; message: string } {
   if (value === undefined) return inputFailure(CODES.Input_Required);
-  if (typeof value !== 'number') return inputFailure(CODES.Input_InvalidType, { expected: 'a number (a JSON number, not text)' });
+  if (typeof value !== 'number') return inputFailure(CODES.Input_InvalidType, { expected: typeof value === 'string' ? 'a number (a JSON number, not text)' : 'a number' });
   if (!Number.isFinite(value)) return inputFailure(CODES.Input_InvalidType, { expected: 'a finite number' });
   if (fractionDigits(value) > rules.scale) return inputFailure(CODES.Input_TooManyDecimals, { scale: rules.scale });
   if (value < rules.min || value > rules.max) return inputFailure(CODES.Input_OutOfRange, { min: rules.min, max: rules.max });

@@ -1,0 +1,9 @@
+import { INT32, integer, model } from 'restlayer';
+import { ProbeRowModel as ProbeRow, probeRoute } from '../../module.js';
+
+export const GET = probeRoute({
+  summary: 'Read one money probe.',
+  params: model({ _probeId: integer(INT32) }),
+  result: ProbeRow,
+  handle: ({ params, services }) => services.moneyProbe.read(params._probeId),
+});
