@@ -76,7 +76,7 @@ describe('restlayer new service: what the templates write', () => {
 
     it('writes children through writeDocument, totals them in the store, and serves them below the record', () => {
       const service = sqlServiceFile(spec);
-      expect(service).to.include("eb.fn.sum<number | string | null>('amount').as('amount')").and.include('columns: { amount_total: values.money(wire.amountTotal) }')
+      expect(service).to.include("eb.fn.sum<number | string | null>('amount').as('amount')").and.include("columns: { amount_total: values.money(wire.amountTotal, 'amountTotal') }")
         .and.include('await writeDocument(this.storage, this.db, this.document, { parentId: invoiceId, childId: invoiceEntryId, revisionNumber }');
       expect(childItemRouteFile(spec, at)).to.include("operation: 'IInvoiceService.deleteEntry',").and.include('  query: InvoiceEntryDeleteQuery,')
         .and.include("summary: 'Remove an entry; the query\\'s revisionNumber is the invoice\\'s;");

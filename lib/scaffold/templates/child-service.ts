@@ -2,17 +2,11 @@ import type { ChildSpec, FieldSpec, ServiceSpec } from '../spec.js';
 import { lines, quoted } from './code.js';
 import { fromColumn, toColumn } from './columns.js';
 
-/** The most a money column holds (PostgreSQL `numeric(15,4)`): a total beyond it is refused, never a store error. */
-export const MONEY_MAX = '99_999_999_999.9999';
-
 /** The child's model types the service files import. */
 export const childModelTypes = (child: ChildSpec) => [
   `${child.pascal}_CreateInput_Data`, `${child.pascal}_PatchInput_Data`, `${child.pascal}_ReadOutput`, `${child.pascal}_UpdateInput_Data`,
   `${child.pascal}_WriteOutput`,
 ];
-
-/** The error code of a total beyond what its column holds: `PurchaseOrder_AmountTotalOutOfRange`. */
-export const totalCode = (spec: ServiceSpec, name: string) => `${spec.pascal}_${name.charAt(0).toUpperCase()}${name.slice(1)}OutOfRange`;
 
 const uses = (fields: FieldSpec[]) => fields.some((f) => f.type === 'date' || f.type === 'boolean' || f.type === 'money');
 
@@ -48,13 +42,8 @@ export function childDeclarations(spec: ServiceSpec, child: ChildSpec): string {
         '        .executeTakeFirstOrThrow();',
         '      // Summed by the store in decimal (PostgreSQL numeric, SQLite integer ten-thousandths): exact.',
         `      const wire: ${spec.pascal}Totals = { ${child.totals.map((t) => `${t.name}: values.toMoney(sums.${t.of.column})`).join(', ')} };`,
-        '      const errors = currentErrors();',
-        ...child.totals.map((t) => lines(
-          `      if (Math.abs(wire.${t.name}) > ${MONEY_MAX}) {`,
-          `        errors.error('Validation', '${totalCode(spec, t.name)}', \`${t.name} \${wire.${t.name}} would be more than a money amount holds (${MONEY_MAX.replace(/_/g, ',')}).\`, { property: '${t.name}' });`,
-          '      }',
-        )),
-        `      return { columns: { ${child.totals.map((t) => `${t.column}: values.money(wire.${t.name})`).join(', ')} }, wire };`,
+        '      // A total too large for its column is a 400 Amount_TooLarge on it (values.money throws it), and nothing is written.',
+        `      return { columns: { ${child.totals.map((t) => `${t.column}: values.money(wire.${t.name}, '${t.name}')`).join(', ')} }, wire };`,
         '    },',
       )
       : '    totals: async () => ({ columns: {}, wire: {} }),',
