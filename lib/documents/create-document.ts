@@ -1,6 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
 import { currentErrors } from '../envelope/request-scope.js';
-import type { Storage } from '../storage/storage.js';
 import { inTransaction } from '../storage/transaction.js';
 import type { DocumentSpec } from './document-spec.js';
 import { settleTotals } from './write-document.js';
@@ -11,11 +10,11 @@ import { settleTotals } from './write-document.js';
  * child's, on `lines[2].orderQty` — see itemProperty) or a total out of range stops it and nothing is stored.
  * Check what can be checked before (inputs, lookups) so that a refused document opens no transaction.
  */
-export async function createDocument<DB, T extends { parentId: number }>(
-  storage: Storage, db: Kysely<DB>, spec: DocumentSpec<DB>,
+export async function createDocument<DB, T extends { parentId: number }, W>(
+  db: Kysely<DB>, spec: DocumentSpec<DB, W>,
   insertParent: (trx: Transaction<DB>) => Promise<T>,
   insertChildren: (trx: Transaction<DB>, parentId: number) => Promise<void>,
-): Promise<T & { totals: Readonly<Record<string, unknown>> }> {
+): Promise<T & { totals: W }> {
   return inTransaction(db, async (trx) => {
     const parent = await insertParent(trx);
     await insertChildren(trx, parent.parentId);

@@ -5,7 +5,7 @@ import type { Transaction } from 'kysely';
  * revision and a modified date, and columns derived from its children (totals) that every child write recomputes in
  * the same transaction, so no other request ever sees a child without its parent's totals.
  */
-export interface DocumentSpec<DB> {
+export interface DocumentSpec<DB, W = Readonly<Record<string, unknown>>> {
   /** The parent's table, its key column and the name its messages give it ("Sales order"). */
   readonly parent: { readonly table: string; readonly key: string; readonly entity: string };
   /** The parent's revision column (default `revision_number`) and modified-date column (default `modified_date`). */
@@ -18,11 +18,11 @@ export interface DocumentSpec<DB> {
    * column → stored value. A total out of range is reported here on `currentErrors()` with its property; the write then
    * stops and nothing is stored. Answers what the service wants to answer with them (the wire totals).
    */
-  totals(trx: Transaction<DB>, parentId: number): Promise<DocumentTotals>;
+  totals(trx: Transaction<DB>, parentId: number): Promise<DocumentTotals<W>>;
 }
 
 /** The parent's derived columns to store, and the same values as the service answers them. */
-export interface DocumentTotals {
+export interface DocumentTotals<W = Readonly<Record<string, unknown>>> {
   readonly columns: Readonly<Record<string, unknown>>;
-  readonly wire: Readonly<Record<string, unknown>>;
+  readonly wire: W;
 }

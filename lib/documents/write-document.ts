@@ -15,9 +15,9 @@ export interface DocumentTarget {
 }
 
 /** What a document write answers: the work's result and the parent's new totals, revision and modified date. */
-export interface DocumentWrite<T> {
+export interface DocumentWrite<T, W = Readonly<Record<string, unknown>>> {
   readonly result: T;
-  readonly totals: Readonly<Record<string, unknown>>;
+  readonly totals: W;
   readonly revisionNumber: number;
   readonly modifiedDate: Date;
 }
@@ -30,10 +30,10 @@ export interface DocumentWrite<T> {
  * `currentErrors()` inside stops the write (`abortIfHasErrors`) and rolls everything back. Answers undefined when the
  * parent or child is missing or the revision is stale (the message is recorded).
  */
-export async function writeDocument<DB, T>(
-  storage: Storage, db: Kysely<DB>, spec: DocumentSpec<DB>, target: DocumentTarget,
+export async function writeDocument<DB, T, W>(
+  storage: Storage, db: Kysely<DB>, spec: DocumentSpec<DB, W>, target: DocumentTarget,
   work: (trx: Transaction<DB>) => Promise<T>,
-): Promise<DocumentWrite<T> | undefined> {
+): Promise<DocumentWrite<T, W> | undefined> {
   const errors = currentErrors();
   const { parent, child } = spec;
   const revision = spec.revision ?? 'revision_number';
@@ -75,9 +75,9 @@ export async function writeDocument<DB, T>(
  * Stores the parent's totals recomputed from its children (and any `more` assignments), inside the caller's
  * transaction: after a whole document was inserted (createDocument) or a child changed (writeDocument).
  */
-export async function settleTotals<DB>(
-  trx: Transaction<DB>, spec: DocumentSpec<DB>, parentId: number, more: RawBuilder<unknown>[] = [],
-): Promise<{ wire: Readonly<Record<string, unknown>> }> {
+export async function settleTotals<DB, W>(
+  trx: Transaction<DB>, spec: DocumentSpec<DB, W>, parentId: number, more: RawBuilder<unknown>[] = [],
+): Promise<{ wire: W }> {
   const totals = await spec.totals(trx, parentId);
   currentErrors().abortIfHasErrors();
   const assignments = [...Object.entries(totals.columns).map(([column, value]) => sql`${sql.ref(column)} = ${value}`), ...more];

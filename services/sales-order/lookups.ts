@@ -23,5 +23,14 @@ export function registerSalesLookups(cache: LookupCache, storage: Storage): void
       caseSensitive: false,
       data: (await db.selectFrom('sales_person').selectAll().orderBy('name').execute())
         .map((r) => ({ id: r.sales_person_id, text: r.name, isActive: values.toBool(r.is_active), attributes: { territoryId: r.territory_id } })),
+    }))
+    .register('product', async () => ({
+      type: 'product',
+      caseSensitive: false,
+      data: (await db.selectFrom('product').selectAll().orderBy('product_id').execute())
+        .map((r) => ({
+          id: r.product_id, text: r.name, isActive: values.toBool(r.is_active),
+          attributes: { productNumber: r.product_number, listPrice: values.toMoney(r.list_price) },
+        })),
     }));
 }

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type StorageDialect, listIndexes, trackListChanges } from 'restlayer';
+import { orderLinesMigration } from './order-lines-migration.js';
 import type { SalesTables } from './sales-order-tables.js';
 import { insertReferenceData } from './sample-data.js';
 
@@ -107,5 +108,6 @@ export function salesOrderMigrations(dialect: StorageDialect): Record<string, Mi
         await listIndexes(db, dialect, 'sales_order', 'sales_order_id').createKeyIndex('ix_sales_order_list_key');
       },
     },
+    '0007-order-lines': orderLinesMigration(dialect),
   };
 }

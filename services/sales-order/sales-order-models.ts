@@ -1,6 +1,6 @@
 import {
-  type Criteria, INT32, type Infer, type PatchOf, boolean, date, decimal, defineCriteria, field, integer, maybe,
-  model, optional, patchModel, text,
+  type Criteria, INT32, type Infer, type PatchOf, array, boolean, date, defineCriteria, field, integer, maybe,
+  model, money, optional, patchModel, type QuerySchema, text, validateInput,
 } from 'restlayer';
 
 /** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */
@@ -17,7 +17,7 @@ const listFields = {
   customerName: text(),
   territoryId: optional(integer(INT32)),
   salesPersonId: optional(integer(INT32)),
-  totalDue: decimal(),
+  totalDue: money(),
   onlineOrderFlag: boolean(),
 };
 const revision = { revisionNumber: id(), modifiedDate: date() };
@@ -30,12 +30,68 @@ const revision = { revisionNumber: id(), modifiedDate: date() };
 export const SalesOrderListItem = model(listFields);
 export type SalesOrder_ReadListOutput = Infer<typeof SalesOrderListItem>;
 
-/** One sales order (`SalesOrder_ReadOutput`). */
+/** Amounts of an order or line that are never negative (contract part 9). */
+const amount = () => money({ min: 0 });
+/** A line's discount: a fraction 0 ≤ d < 1 with at most 4 fractional digits. */
+const discount = () => money({ min: 0, max: 0.9999 });
+
+/** One line of an order (`SalesOrderDetail_ReadOutput`): lineTotal = orderQty × unitPrice × (1 − unitPriceDiscount). */
+export const SalesOrderDetailRead = model({
+  salesOrderDetailId: id(),
+  productId: id(),
+  productName: text(),
+  orderQty: integer({ min: 1, max: 32767 }),
+  unitPrice: amount(),
+  unitPriceDiscount: discount(),
+  lineTotal: amount(),
+});
+export type SalesOrderDetail_ReadOutput = Infer<typeof SalesOrderDetailRead>;
+
+const lineFields = {
+  productId: id(),
+  orderQty: integer({ min: 1, max: 32767 }),
+  /** Absent (or null): the product's listPrice. */
+  unitPrice: maybe(amount()),
+  /** Absent (or null): 0. */
+  unitPriceDiscount: maybe(discount()),
+};
+
+/** A line of `lines` in the body of POST /sales-order. */
+export const SalesOrderLineData = model(lineFields);
+export type SalesOrder_LineInput = Infer<typeof SalesOrderLineData>;
+
+/** The body of POST and PUT of a line; `revisionNumber` is the order's, checked as the order's own updates check it. */
+export const SalesOrderDetailUpdateData = model({ ...lineFields, revisionNumber: maybe(id()) });
+export type SalesOrderDetail_UpdateInput_Data = Infer<typeof SalesOrderDetailUpdateData>;
+export const SalesOrderDetailCreateData = SalesOrderDetailUpdateData;
+export type SalesOrderDetail_CreateInput_Data = SalesOrderDetail_UpdateInput_Data;
+
+/** The body of PATCH of a line (`application/merge-patch+json`). */
+export const SalesOrderDetailPatchData = patchModel(SalesOrderDetailUpdateData);
+export type SalesOrderDetail_PatchInput_Data = PatchOf<SalesOrderDetail_UpdateInput_Data>;
+
+/** What every line write answers: the line's id and total (absent after a delete) and the order's new totals and revision. */
+export const SalesOrderDetailWriteResult = model({
+  salesOrderDetailId: optional(id()),
+  lineTotal: optional(amount()),
+  subTotal: amount(),
+  totalDue: amount(),
+  revisionNumber: id(),
+});
+export type SalesOrderDetail_WriteOutput = Infer<typeof SalesOrderDetailWriteResult>;
+
+export const SalesOrderDetailKey = model({ _salesOrderId: id(), _salesOrderDetailId: id() });
+
+/** One sales order (`SalesOrder_ReadOutput`) with its lines; subTotal = Σ lineTotal, totalDue = subTotal + taxAmt + freight. */
 export const SalesOrderRead = model({
   ...listFields,
   purchaseOrderNumber: optional(text({ max: 25 })),
   accountNumber: optional(text({ max: 15 })),
   comment: optional(text({ max: 128 })),
+  subTotal: amount(),
+  taxAmt: amount(),
+  freight: amount(),
+  lines: array(SalesOrderDetailRead),
   ...revision,
 });
 export type SalesOrder_ReadOutput = Infer<typeof SalesOrderRead>;
@@ -53,7 +109,7 @@ export const salesOrderCriteria = defineCriteria(
     status: field.list(),
     orderDate: field.dateRange(),
     dueDate: field.dateRange(),
-    totalDue: field.numberRange(),
+    totalDue: field.moneyRange(),
     customerName: field.text(),
     territoryId: field.list(),
     salesPersonId: field.list(),
@@ -74,6 +130,9 @@ const updateFields = {
   shipDate: maybe(date()),
   dueDate: maybe(date()),
   comment: maybe(text({ max: 128 })),
+  /** Absent (or null): 0. */
+  taxAmt: maybe(amount()),
+  freight: maybe(amount()),
   revisionNumber: maybe(id()),
 };
 
@@ -85,8 +144,22 @@ export type SalesOrder_UpdateInput_Data = Infer<typeof SalesOrderUpdateData>;
 export const SalesOrderPatchData = patchModel(SalesOrderUpdateData);
 export type SalesOrder_PatchInput_Data = PatchOf<SalesOrder_UpdateInput_Data>;
 
-/** The body of POST: the update fields plus the customer. */
-export const SalesOrderCreateData = model({ ...updateFields, customerId: id() });
+/** The body of POST: the update fields plus the customer, and the lines, stored with the order or not at all. */
+export const SalesOrderCreateData = model({ ...updateFields, customerId: id(), lines: optional(array(SalesOrderLineData)) });
 export type SalesOrder_CreateInput_Data = Infer<typeof SalesOrderCreateData>;
 
 export const SalesOrderKey = model({ _salesOrderId: id() });
+
+/**
+ * The query of DELETE of a line: the order's `revisionNumber`, optional (names match case-insensitively; a name given
+ * twice or an unknown one is a 400 on it, as in bodies).
+ */
+export const SalesOrderDetailDeleteQuery: QuerySchema<{ revisionNumber?: number }> = {
+  parse(search) {
+    const values = new Map<string, string[]>();
+    for (const [key, value] of search) values.set(key, [...(values.get(key) ?? []), value]);
+    const input = Object.fromEntries([...values].map(([key, list]) => [key, list.length === 1 ? list[0] : list]));
+    return validateInput(deleteQuery, input);
+  },
+};
+const deleteQuery = model({ revisionNumber: optional(id()) });

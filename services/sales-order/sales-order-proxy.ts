@@ -4,6 +4,8 @@ import {
 import type {
   SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
   SalesOrder_PatchInput_Data, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
+  SalesOrderDetail_CreateInput_Data, SalesOrderDetail_PatchInput_Data, SalesOrderDetail_ReadOutput,
+  SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput,
 } from './sales-order-models.js';
 import type { ISalesOrderService } from './sales-order-service.js';
 
@@ -21,6 +23,13 @@ const operations = {
   update: { verb: 'PUT', path: '/sales-order/{_salesOrderId}' },
   patch: { verb: 'PATCH', path: '/sales-order/{_salesOrderId}' },
   delete: { verb: 'DELETE', path: '/sales-order/{_salesOrderId}' },
+  // Minimal stubs of the line routes (lines helper); the web helper owns this file and may replace them.
+  readLines: { verb: 'GET', path: '/sales-order/{_salesOrderId}/detail' },
+  createLine: { verb: 'POST', path: '/sales-order/{_salesOrderId}/detail' },
+  readLine: { verb: 'GET', path: '/sales-order/{_salesOrderId}/detail/{_salesOrderDetailId}' },
+  updateLine: { verb: 'PUT', path: '/sales-order/{_salesOrderId}/detail/{_salesOrderDetailId}' },
+  patchLine: { verb: 'PATCH', path: '/sales-order/{_salesOrderId}/detail/{_salesOrderDetailId}' },
+  deleteLine: { verb: 'DELETE', path: '/sales-order/{_salesOrderId}/detail/{_salesOrderDetailId}' },
 } as const satisfies OperationTable<ISalesOrderService, 'purgeCancelled'>;
 
 /** The result properties that are dates; the check below fails to compile when a model gains a Date property not listed. */
@@ -59,6 +68,31 @@ export class SalesOrderProxy implements ISalesOrderService {
 
   delete(salesOrderId: number): Promise<Output> {
     return this.client.call(operations.delete, { params: { _salesOrderId: salesOrderId } });
+  }
+
+  readLines(salesOrderId: number): Promise<Output<SalesOrderDetail_ReadOutput[]>> {
+    return this.client.call(operations.readLines, { params: { _salesOrderId: salesOrderId } });
+  }
+
+  readLine(salesOrderId: number, salesOrderDetailId: number): Promise<Output<SalesOrderDetail_ReadOutput>> {
+    return this.client.call(operations.readLine, { params: { _salesOrderId: salesOrderId, _salesOrderDetailId: salesOrderDetailId } });
+  }
+
+  createLine(salesOrderId: number, data: SalesOrderDetail_CreateInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
+    return this.client.call(operations.createLine, { params: { _salesOrderId: salesOrderId }, body: data });
+  }
+
+  updateLine(salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_UpdateInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
+    return this.client.call(operations.updateLine, { params: { _salesOrderId: salesOrderId, _salesOrderDetailId: salesOrderDetailId }, body: data });
+  }
+
+  patchLine(salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_PatchInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
+    return this.client.call(operations.patchLine, { params: { _salesOrderId: salesOrderId, _salesOrderDetailId: salesOrderDetailId }, body: data });
+  }
+
+  deleteLine(salesOrderId: number, salesOrderDetailId: number, revisionNumber?: number): Promise<Output<SalesOrderDetail_WriteOutput>> {
+    const query = revisionNumber === undefined ? undefined : new URLSearchParams({ revisionNumber: String(revisionNumber) });
+    return this.client.call(operations.deleteLine, { params: { _salesOrderId: salesOrderId, _salesOrderDetailId: salesOrderDetailId }, query });
   }
 
   /** Not exposed via REST: rejects with OperationNotSupportedError. */

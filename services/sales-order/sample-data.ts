@@ -1,5 +1,7 @@
-import { type Insertable, type Kysely, type SqlValues, type Storage, inTransaction, sql } from 'restlayer';
-import type { CustomerTable, SalesOrderTable, SalesTables } from './sales-order-tables.js';
+import { Decimal, type Insertable, type Kysely, type SqlValues, type Storage, inTransaction, sql } from 'restlayer';
+import { lineTotalOf } from './amounts.js';
+import { activeProducts } from './products.js';
+import type { CustomerTable, DbMoney, SalesOrderDetailTable, SalesOrderTable, SalesTables } from './sales-order-tables.js';
 
 /**
  * A deterministic AdventureWorks-style data set: the same seed gives the same rows on every machine and
@@ -69,14 +71,56 @@ export function generateCustomers(count = 800): SampleCustomer[] {
   });
 }
 
-export function generateOrders(customers: SampleCustomer[], count = SAMPLE_ORDER_COUNT, toDate: (d: Date) => string | Date, toBool: (b: boolean) => number | boolean): Insertable<SalesOrderTable>[] {
+/** A sample line; amounts as numbers (exact to 4 fractional digits), converted for the store when inserted. */
+export interface SampleLine {
+  sales_order_id: number;
+  product_id: number;
+  order_qty: number;
+  unit_price: number;
+  unit_price_discount: number;
+  line_total: number;
+}
+
+const discounts = [0, 0, 0, 0, 0.02, 0.05, 0.1, 0.15];
+
+/**
+ * An order's 1 to 10 lines, from a generator seeded by the order's id (so they do not depend on the other orders):
+ * web orders few of each product at list price, store orders more, sometimes discounted.
+ */
+export function sampleLines(salesOrderId: number, online: boolean): SampleLine[] {
+  const r = random(salesOrderId * 7919);
+  return Array.from({ length: r.int(1, 10) }, () => {
+    const product = r.pick(activeProducts);
+    const order_qty = online ? r.int(1, 2) : r.int(1, 12);
+    const unit_price_discount = online ? 0 : r.pick(discounts);
+    const unit_price = product.listPrice;
+    const line_total = lineTotalOf(order_qty, unit_price, unit_price_discount).toNumber();
+    return { sales_order_id: salesOrderId, product_id: product.productId, order_qty, unit_price, unit_price_discount, line_total };
+  });
+}
+
+/** An order's header totals from its lines: tax 8 % and freight 2.5 % of the subtotal, rounded half away from zero. */
+export function sampleTotals(lines: readonly SampleLine[]) {
+  const subTotal = lines.reduce((sum, l) => sum.plus(l.line_total), new Decimal(0));
+  const taxAmt = subTotal.times('0.08').round(4, Decimal.roundHalfUp);
+  const freight = subTotal.times('0.025').round(4, Decimal.roundHalfUp);
+  return { subTotal: subTotal.toNumber(), taxAmt: taxAmt.toNumber(), freight: freight.toNumber(), totalDue: subTotal.plus(taxAmt).plus(freight).toNumber() };
+}
+
+/** A sample order as generated: its row (amounts as `toMoney` gives them) and its lines. */
+export type SampleOrderRow = Insertable<SalesOrderTable> & { sales_order_id: number; lines: SampleLine[] };
+
+export function generateOrders(
+  customers: SampleCustomer[], count = SAMPLE_ORDER_COUNT, toDate: (d: Date) => string | Date, toBool: (b: boolean) => number | boolean,
+  toMoney: (n: number) => DbMoney = (n) => n,
+): SampleOrderRow[] {
   const r = random(42);
   const peopleByTerritory = new Map<number, number[]>();
   for (const [id, , territory, active] of salesPeople) {
     if (territory && active) (peopleByTerritory.get(territory) ?? peopleByTerritory.set(territory, []).get(territory)!).push(id);
   }
   const span = (LAST_DAY - FIRST_DAY) / DAY;
-  const orders: Insertable<SalesOrderTable>[] = [];
+  const orders: SampleOrderRow[] = [];
   for (let i = 0; i < count; i++) {
     const id = FIRST_ORDER_ID + i;
     // Orders grow over time: later days are more likely, like a growing business.
@@ -90,7 +134,10 @@ export function generateOrders(customers: SampleCustomer[], count = SAMPLE_ORDER
       ? roll < 0.9 ? 5 : roll < 0.95 ? 6 : 4
       : roll < 0.3 ? 1 : roll < 0.55 ? 2 : roll < 0.7 ? 3 : roll < 0.95 ? 5 : 6;
     const shipDate = status === 5 ? new Date(orderDate.getTime() + r.int(3, 9) * DAY) : null;
-    const totalDue = Math.round((online ? 3 + r.next() * 3500 : 500 + r.next() * r.next() * 150_000) * 100) / 100;
+    // The draws that once made the amount, kept so that every other field of the sample stays as it was.
+    if (online) r.next(); else { r.next(); r.next(); }
+    const lines = sampleLines(id, online);
+    const totals = sampleTotals(lines);
     orders.push({
       sales_order_id: id,
       sales_order_number: `SO${id}`,
@@ -101,13 +148,17 @@ export function generateOrders(customers: SampleCustomer[], count = SAMPLE_ORDER
       customer_id: customer.customer_id,
       territory_id: customer.territory_id,
       sales_person_id: online ? null : r.pick(peopleByTerritory.get(customer.territory_id) ?? [274]),
-      total_due: totalDue,
+      sub_total: toMoney(totals.subTotal),
+      tax_amt: toMoney(totals.taxAmt),
+      freight: toMoney(totals.freight),
+      total_due: toMoney(totals.totalDue),
       online_order_flag: toBool(online),
       purchase_order_number: online ? null : `PO${String(r.int(1e9, 9.99e12))}`,
       account_number: customer.account_number,
       comment: r.next() < 0.03 ? r.pick(comments) : null,
       revision_number: 1,
       modified_date: toDate(shipDate ?? orderDate),
+      lines,
     });
   }
   return orders;
@@ -128,10 +179,17 @@ export async function seedSampleData(storage: Storage): Promise<number> {
   const order = await db.selectFrom('sales_order').select('sales_order_id').limit(1).executeTakeFirst();
   if (customer || order) return 0;
   const customers = generateCustomers();
-  const orders = generateOrders(customers, SAMPLE_ORDER_COUNT, values.date, values.bool);
+  const orders = generateOrders(customers, SAMPLE_ORDER_COUNT, values.date, values.bool, (n) => values.money(n));
+  const lines: Insertable<SalesOrderDetailTable>[] = orders.flatMap((o) => o.lines.map((l) => ({
+    ...l, unit_price: values.money(l.unit_price), unit_price_discount: values.money(l.unit_price_discount), line_total: values.money(l.line_total),
+  })));
   await inTransaction(db, async (trx) => {
     for (let i = 0; i < customers.length; i += 500) await trx.insertInto('customer').values(customers.slice(i, i + 500)).execute();
-    for (let i = 0; i < orders.length; i += 500) await trx.insertInto('sales_order').values(orders.slice(i, i + 500)).execute();
+    for (let i = 0; i < orders.length; i += 500) {
+      await trx.insertInto('sales_order').values(orders.slice(i, i + 500).map(({ lines: _, ...order }) => order)).execute();
+    }
+    // Multi-row inserts of 1,000 lines (7,000 parameters: within both stores' limits): ~66 statements for the sample.
+    for (let i = 0; i < lines.length; i += 1000) await trx.insertInto('sales_order_detail').values(lines.slice(i, i + 1000)).execute();
     // Explicit ids may bypass the store's numbering; move it past them so new orders get fresh ids. The same for
     // customers once their id is an identity (the customer module's 0001-customer); a no-op before.
     await storage.dialect.syncIdentity(trx, 'sales_order', 'sales_order_id');

@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import {
-  type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output, type Storage, type Tables,
-  applyMergePatch, currentErrors, inTransaction, readListRows, updateFieldsOf,
+  type DbMoney, type DocumentSpec, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
+  type Storage, type Tables, applyMergePatch, createDocument, currentErrors, inTransaction, itemProperty, readListRows,
+  updateFieldsOf, writeDocument,
 } from 'restlayer';
+import { type PricedLine, priceLine, productsById } from './line-pricing.js';
+import { type OrderTotals, orderDocument } from './order-document.js';
 import type {
+  SalesOrderDetail_CreateInput_Data, SalesOrderDetail_PatchInput_Data, SalesOrderDetail_ReadOutput,
+  SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput,
   SalesOrderSortField, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria,
   SalesOrder_PatchInput_Data, SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
 } from './sales-order-models.js';
 import { SalesOrderUpdateData } from './sales-order-models.js';
+import { type LineRow, SalesOrderLines, lineColumns, lineItem, lineValues } from './sales-order-lines.js';
 import type { ISalesOrderService } from './sales-order-service.js';
 import type { SalesTables } from './sales-order-tables.js';
 
@@ -49,6 +55,8 @@ export type SalesOrderServiceOptions = ListLimits;
 
 export class SqlSalesOrderService implements ISalesOrderService {
   private readonly db: Kysely<Tables & SalesTables>;
+  private readonly document: DocumentSpec<Tables & SalesTables, OrderTotals>;
+  private readonly lines: SalesOrderLines;
 
   constructor(
     private readonly storage: Storage,
@@ -56,6 +64,8 @@ export class SqlSalesOrderService implements ISalesOrderService {
     private readonly options: SalesOrderServiceOptions,
   ) {
     this.db = storage.db.withTables<SalesTables>();
+    this.document = orderDocument(storage);
+    this.lines = new SalesOrderLines(storage, lookups);
   }
 
   private selectOrders() {
@@ -75,7 +85,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
       customerName: r.customer_name,
       territoryId: r.territory_id ?? undefined,
       salesPersonId: r.sales_person_id ?? undefined,
-      totalDue: Number(r.total_due),
+      totalDue: v.toMoney(r.total_due),
       onlineOrderFlag: v.toBool(r.online_order_flag),
     };
   }
@@ -85,22 +95,34 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   async read(salesOrderId: number): Promise<Output<SalesOrder_ReadOutput>> {
-    const r = await this.selectOrders()
+    // The header with its lines in one statement (one row per line): one snapshot, so the totals read always match
+    // the lines read, even while another request adds a line (PostgreSQL's READ COMMITTED snapshots per statement).
+    const rows = await this.selectOrders()
+      .leftJoin('sales_order_detail as d', 'd.sales_order_id', 'so.sales_order_id')
+      .leftJoin('product as p', 'p.product_id', 'd.product_id')
       .select(listColumns)
-      .select(['so.purchase_order_number', 'so.account_number', 'so.comment', 'so.revision_number', 'so.modified_date'])
+      .select(['so.purchase_order_number', 'so.account_number', 'so.comment', 'so.revision_number', 'so.modified_date', 'so.sub_total', 'so.tax_amt', 'so.freight'])
+      .select(lineColumns)
       .where('so.sales_order_id', '=', salesOrderId)
-      .executeTakeFirst();
+      .orderBy('d.sales_order_detail_id')
+      .execute();
+    const r = rows[0];
     if (!r) {
       this.notFound(salesOrderId);
       return Output.of();
     }
+    const v = this.storage.values;
     return Output.of({
       ...this.listItem(r),
       purchaseOrderNumber: r.purchase_order_number ?? undefined,
       accountNumber: r.account_number ?? undefined,
       comment: r.comment ?? undefined,
+      subTotal: v.toMoney(r.sub_total),
+      taxAmt: v.toMoney(r.tax_amt),
+      freight: v.toMoney(r.freight),
+      lines: rows.filter((l) => l.sales_order_detail_id != null).map((l) => lineItem(this.storage, l as LineRow)),
       revisionNumber: r.revision_number,
-      modifiedDate: this.storage.values.toDate(r.modified_date),
+      modifiedDate: v.toDate(r.modified_date),
     });
   }
 
@@ -134,7 +156,16 @@ export class SqlSalesOrderService implements ISalesOrderService {
       account_number: data.accountNumber ?? null,
       ship_date: data.shipDate ? v.date(data.shipDate) : null,
       comment: data.comment ?? null,
+      tax_amt: v.money(data.taxAmt ?? 0),
+      freight: v.money(data.freight ?? 0),
     };
+  }
+
+  /** Prices a new order's lines; each problem on its line's property (`lines[2].orderQty`). */
+  private async priceLines(data: SalesOrder_CreateInput_Data): Promise<PricedLine[]> {
+    if (!data.lines?.length) return [];
+    const products = await productsById(this.lookups);
+    return data.lines.flatMap((line, i) => priceLine(products, line, (name) => itemProperty('lines', i, name)) ?? []);
   }
 
   async create(data: SalesOrder_CreateInput_Data): Promise<Output<SalesOrder_CreateOutput>> {
@@ -143,9 +174,11 @@ export class SqlSalesOrderService implements ISalesOrderService {
     const customer = await this.db.selectFrom('customer').selectAll().where('customer_id', '=', data.customerId).executeTakeFirst();
     if (!customer) errors.error('Validation', 'SalesOrder_UnknownCustomer', `Customer with id ${data.customerId} not found.`, { property: 'customerId' });
     await this.checkData(data, now);
+    const lines = await this.priceLines(data);
     errors.abortIfHasErrors();
     const v = this.storage.values;
-    const created = await inTransaction(this.db, async (trx) => {
+    // The order with all of its lines, or nothing (a total out of range refuses it inside the transaction).
+    const created = await createDocument(this.db, this.document, async (trx) => {
       const { sales_order_id } = await trx.insertInto('sales_order').values({
         ...this.columnsOf(data),
         // A unique placeholder until the id is known; replaced in the same transaction.
@@ -155,6 +188,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
         customer_id: data.customerId,
         territory_id: customer!.territory_id,
         sales_person_id: null,
+        sub_total: 0,
         total_due: 0,
         account_number: data.accountNumber ?? customer!.account_number,
         revision_number: 1,
@@ -162,9 +196,12 @@ export class SqlSalesOrderService implements ISalesOrderService {
       }).returning('sales_order_id').executeTakeFirstOrThrow();
       const salesOrderNumber = `SO${sales_order_id}`;
       await trx.updateTable('sales_order').set({ sales_order_number: salesOrderNumber }).where('sales_order_id', '=', sales_order_id).execute();
-      return { salesOrderId: sales_order_id, salesOrderNumber };
+      return { parentId: sales_order_id, salesOrderNumber };
+    }, async (trx, salesOrderId) => {
+      const rows = lines.map((line) => ({ sales_order_id: salesOrderId, ...lineValues(this.storage, line) }));
+      for (let i = 0; i < rows.length; i += 500) await trx.insertInto('sales_order_detail').values(rows.slice(i, i + 500)).execute();
     });
-    return Output.of({ ...created, revisionNumber: 1, modifiedDate: now });
+    return Output.of({ salesOrderId: created.parentId, salesOrderNumber: created.salesOrderNumber, revisionNumber: 1, modifiedDate: now });
   }
 
   async update(salesOrderId: number, data: SalesOrder_UpdateInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
@@ -176,31 +213,15 @@ export class SqlSalesOrderService implements ISalesOrderService {
     }
     await this.checkData(data, this.storage.values.toDate(current.order_date));
     errors.abortIfHasErrors();
-    const now = new Date();
     const v = this.storage.values;
-    // The revision in the WHERE makes check-and-write one atomic step: of concurrent writers, one wins.
-    const updated = await this.db.updateTable('sales_order')
-      .set((eb) => ({
-        ...this.columnsOf(data),
-        due_date: data.dueDate ? v.date(data.dueDate) : eb.ref('due_date'),
-        revision_number: eb('revision_number', '+', 1),
-        modified_date: v.date(now),
-      }))
-      .where('sales_order_id', '=', salesOrderId)
-      .$if(data.revisionNumber != null, (q) => q.where('revision_number', '=', data.revisionNumber!))
-      .returning(['revision_number', 'modified_date'])
-      .executeTakeFirst();
-    if (!updated) {
-      const exists = await this.db.selectFrom('sales_order').select('revision_number').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
-      if (!exists) this.notFound(salesOrderId);
-      else {
-        errors.add(MESSAGES.Entity_Concurrency({
-          record: `Sales order ${salesOrderId}`, sent: data.revisionNumber, now: exists.revision_number, property: 'revisionNumber',
-        }));
-      }
-      return Output.of();
-    }
-    return Output.of({ revisionNumber: updated.revision_number, modifiedDate: v.toDate(updated.modified_date) });
+    // Through the document: the order locked, its revision checked, totalDue recomputed with the new taxAmt and freight.
+    const write = await writeDocument(this.storage, this.db, this.document, { parentId: salesOrderId, revisionNumber: data.revisionNumber },
+      (trx) => trx.updateTable('sales_order')
+        .set((eb) => ({ ...this.columnsOf(data), due_date: data.dueDate ? v.date(data.dueDate) : eb.ref('due_date') }))
+        .where('sales_order_id', '=', salesOrderId)
+        .execute());
+    if (!write) return Output.of();
+    return Output.of({ revisionNumber: write.revisionNumber, modifiedDate: write.modifiedDate });
   }
 
   patch(salesOrderId: number, data: SalesOrder_PatchInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
@@ -213,17 +234,48 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   async delete(salesOrderId: number): Promise<Output> {
-    const result = await this.db.deleteFrom('sales_order').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
-    if (result.numDeletedRows === 0n) this.notFound(salesOrderId);
+    // The order with its lines (their foreign key cascades too; said here so it does not rest on that alone).
+    const deleted = await inTransaction(this.db, async (trx) => {
+      await trx.deleteFrom('sales_order_detail').where('sales_order_id', '=', salesOrderId).execute();
+      return trx.deleteFrom('sales_order').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+    });
+    if (deleted.numDeletedRows === 0n) this.notFound(salesOrderId);
     return Output.of();
   }
 
   async purgeCancelled(orderedBefore: Date): Promise<Output<number>> {
-    const result = await this.db.deleteFrom('sales_order')
-      .where('status', '=', 6)
-      .where('order_date', '<', this.storage.values.date(orderedBefore))
-      .executeTakeFirst();
+    const before = this.storage.values.date(orderedBefore);
+    const result = await inTransaction(this.db, async (trx) => {
+      await trx.deleteFrom('sales_order_detail')
+        .where('sales_order_id', 'in', (eb) => eb.selectFrom('sales_order').select('sales_order_id').where('status', '=', 6).where('order_date', '<', before))
+        .execute();
+      return trx.deleteFrom('sales_order').where('status', '=', 6).where('order_date', '<', before).executeTakeFirst();
+    });
     return Output.of(Number(result.numDeletedRows));
+  }
+
+  readLines(salesOrderId: number): Promise<Output<SalesOrderDetail_ReadOutput[]>> {
+    return this.lines.readLines(salesOrderId);
+  }
+
+  readLine(salesOrderId: number, salesOrderDetailId: number): Promise<Output<SalesOrderDetail_ReadOutput>> {
+    return this.lines.readLine(salesOrderId, salesOrderDetailId);
+  }
+
+  createLine(salesOrderId: number, data: SalesOrderDetail_CreateInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
+    return this.lines.createLine(salesOrderId, data);
+  }
+
+  updateLine(salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_UpdateInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
+    return this.lines.updateLine(salesOrderId, salesOrderDetailId, data);
+  }
+
+  patchLine(salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_PatchInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
+    return this.lines.patchLine(salesOrderId, salesOrderDetailId, data);
+  }
+
+  deleteLine(salesOrderId: number, salesOrderDetailId: number, revisionNumber?: number): Promise<Output<SalesOrderDetail_WriteOutput>> {
+    return this.lines.deleteLine(salesOrderId, salesOrderDetailId, revisionNumber);
   }
 }
 
@@ -238,6 +290,6 @@ interface ListRow {
   customer_name: string;
   territory_id: number | null;
   sales_person_id: number | null;
-  total_due: number;
+  total_due: DbMoney;
   online_order_flag: number | boolean;
 }

@@ -29,6 +29,12 @@ export function proxies(client: RestClient): ProxyUnderTest[] {
         patch: () => salesOrder.patch(43659, { comment: null, revisionNumber: 3 }),
         delete: () => salesOrder.delete(43659),
         purgeCancelled: () => salesOrder.purgeCancelled(new Date()),
+        readLines: () => salesOrder.readLines(43659),
+        readLine: () => salesOrder.readLine(43659, 7),
+        createLine: () => salesOrder.createLine(43659, { productId: 707, orderQty: 2, unitPrice: 19.99, unitPriceDiscount: 0.1, revisionNumber: 1 }),
+        updateLine: () => salesOrder.updateLine(43659, 7, { productId: 707, orderQty: 1, unitPrice: null, revisionNumber: 2 }),
+        patchLine: () => salesOrder.patchLine(43659, 7, { orderQty: 3 }),
+        deleteLine: () => salesOrder.deleteLine(43659, 7, 4),
       },
     },
     {

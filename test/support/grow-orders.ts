@@ -1,8 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import type { Storage } from 'restlayer';
 
-const orderColumns = ['status', 'order_date', 'due_date', 'ship_date', 'territory_id', 'sales_person_id', 'total_due',
-  'online_order_flag', 'purchase_order_number', 'account_number', 'comment', 'revision_number', 'modified_date'];
+const orderColumns = ['status', 'order_date', 'due_date', 'ship_date', 'territory_id', 'sales_person_id', 'sub_total',
+  'tax_amt', 'freight', 'total_due', 'online_order_flag', 'purchase_order_number', 'account_number', 'comment', 'revision_number', 'modified_date'];
+
+const lineColumns = ['product_id', 'order_qty', 'unit_price', 'unit_price_discount', 'line_total'];
 
 const scalar = async (db: Kysely<unknown>, query: ReturnType<typeof sql<{ n: number | string | null }>>) =>
   Number((await query.execute(db)).rows[0]?.n ?? 0);
@@ -26,7 +28,7 @@ async function growCustomers(db: Kysely<unknown>, customers: number): Promise<vo
 }
 
 /**
- * Grows the sample to about `orders` orders by copying the seeded orders and their customers (new ids and order
+ * Grows the sample to about `orders` orders by copying the seeded orders, their lines and their customers (new ids and order
  * numbers, same dates and statuses), so lists keep the sample's shape at scale, and the customers to at least
  * `options.customers` (the sample has 15 orders a customer); then refreshes the planner's statistics. Answers the
  * number of orders.
@@ -46,11 +48,19 @@ export async function growOrders(storage: Storage, orders: number, options: { cu
     await sql`${numbered(copies)} insert into sales_order (sales_order_id, sales_order_number, customer_id, ${columns})
       select ${id}, 'SO' || (${id}), so.customer_id + copy.i * ${sql.lit(customerSpan)}, ${copied}
       from sales_order so cross join copy where so.sales_order_id <= ${sql.lit(orderSpan)}`.execute(db);
+    // Each copy's lines: its totals stay the sum of them.
+    const lines = sql.join(lineColumns.map((c) => sql.id(c)));
+    const copiedLines = sql.join(lineColumns.map((c) => sql.ref(`d.${c}`)));
+    await sql`${numbered(copies)} insert into sales_order_detail (sales_order_id, ${lines})
+      select d.sales_order_id + copy.i * ${sql.lit(orderSpan)}, ${copiedLines}
+      from sales_order_detail d cross join copy where d.sales_order_id <= ${sql.lit(orderSpan)}
+      order by copy.i, d.sales_order_detail_id`.execute(db);
   }
   await growCustomers(db, options.customers ?? 0);
   // Later inserts take ids after the copies.
   await storage.dialect.syncIdentity(db, 'sales_order', 'sales_order_id');
   await storage.dialect.syncIdentity(db, 'customer', 'customer_id');
+  await storage.dialect.syncIdentity(db, 'sales_order_detail', 'sales_order_detail_id');
   await storage.dialect.refreshStatistics(db);
   return scalar(db, sql`select count(*) as n from sales_order`);
 }

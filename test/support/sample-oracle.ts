@@ -28,7 +28,7 @@ export function sampleOrders(): SampleOrder[] {
       dueDate: new Date(r.due_date as string),
       customerId: r.customer_id,
       customerName: names.get(r.customer_id)!,
-      totalDue: r.total_due,
+      totalDue: Number(r.total_due),
       onlineOrderFlag: r.online_order_flag as boolean,
     };
     if (r.ship_date != null) order.shipDate = new Date(r.ship_date as string);

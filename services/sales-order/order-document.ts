@@ -1,0 +1,41 @@
+import { Decimal, type DocumentSpec, type Storage, type Tables, currentErrors } from 'restlayer';
+import { fitsMoney } from './amounts.js';
+import type { SalesTables } from './sales-order-tables.js';
+
+/** The order's totals as its writes answer them. */
+export interface OrderTotals {
+  subTotal: number;
+  totalDue: number;
+}
+
+/**
+ * A sales order as a document (lib/documents): its lines are its children; subTotal = Σ lineTotal and totalDue =
+ * subTotal + taxAmt + freight are recomputed by every write in its transaction, exactly (SUM of exact columns, then
+ * decimal arithmetic). A total beyond the money range refuses the write on `subTotal` or `totalDue`.
+ */
+export function orderDocument(storage: Storage): DocumentSpec<Tables & SalesTables, OrderTotals> {
+  const v = storage.values;
+  return {
+    parent: { table: 'sales_order', key: 'sales_order_id', entity: 'Sales order' },
+    child: { table: 'sales_order_detail', key: 'sales_order_detail_id', parentKey: 'sales_order_id', entity: 'Sales order line' },
+    async totals(trx, salesOrderId) {
+      const header = await trx.selectFrom('sales_order').select(['tax_amt', 'freight'])
+        .where('sales_order_id', '=', salesOrderId).executeTakeFirstOrThrow();
+      const { sum } = await trx.selectFrom('sales_order_detail').select((eb) => eb.fn.sum<number | string | null>('line_total').as('sum'))
+        .where('sales_order_id', '=', salesOrderId).executeTakeFirstOrThrow();
+      const subTotal = new Decimal(v.toMoney(sum));
+      const totalDue = subTotal.plus(v.toMoney(header.tax_amt)).plus(v.toMoney(header.freight));
+      const errors = currentErrors();
+      for (const [property, amount] of [['subTotal', subTotal], ['totalDue', totalDue]] as const) {
+        if (!fitsMoney(amount)) {
+          errors.error('Validation', 'SalesOrder_AmountTooLarge', `The order's ${property} would be ${amount.toFixed()}, more than the largest amount, 99999999999.9999.`, { property });
+          return { columns: {}, wire: { subTotal: 0, totalDue: 0 } };
+        }
+      }
+      return {
+        columns: { sub_total: v.money(subTotal), total_due: v.money(totalDue) },
+        wire: { subTotal: subTotal.toNumber(), totalDue: totalDue.toNumber() },
+      };
+    },
+  };
+}
