@@ -21,7 +21,9 @@ export function childDeclarations(spec: ServiceSpec, child: ChildSpec): string {
     `const ${child.camel}UpdateFields = updateFieldsOf(${child.pascal}UpdateData);`,
     '',
     `/** The ${spec.human.toLowerCase()}'s totals as the wire carries them. */`,
-    `type ${spec.pascal}Totals = { ${child.totals.map((t) => `${t.name}: number`).join('; ')}${child.totals.length ? ' ' : ''}};`,
+    child.totals.length
+      ? `type ${spec.pascal}Totals = { ${child.totals.map((t) => `${t.name}: number`).join('; ')} };`
+      : `type ${spec.pascal}Totals = Record<string, never>;`,
     `/** A ${child.segment} as a merge patch of it starts from: with the ${spec.human.toLowerCase()}'s revision and totals. */`,
     `type ${child.pascal}Current = ${child.pascal}_ReadOutput & { revisionNumber: number; modifiedDate: Date; totals: ${spec.pascal}Totals };`,
     '',
@@ -29,7 +31,7 @@ export function childDeclarations(spec: ServiceSpec, child: ChildSpec): string {
     ` * The ${spec.human.toLowerCase()} document: the record and its ${child.plural}, changed together (restlayer's writeDocument and`,
     ` * createDocument): every ${child.segment} write locks the record, checks its revision, ${child.totals.length ? 'recomputes its totals, ' : ''}and bumps its revision in one transaction.`,
     ' */',
-    `function ${spec.camel}Document(values: SqlValues): DocumentSpec<Tables & ${spec.pascal}Tables> {`,
+    `function ${spec.camel}Document(values: SqlValues): DocumentSpec<Tables & ${spec.pascal}Tables, ${spec.pascal}Totals> {`,
     '  return {',
     `    parent: { table: '${table}', key: '${idColumn}', entity: '${spec.human}' },`,
     `    child: { table: '${child.table}', key: '${child.idColumn}', parentKey: '${idColumn}', entity: '${child.human}' },`,
@@ -57,9 +59,6 @@ export function childMembers(spec: ServiceSpec, child: ChildSpec): string {
   const { pascal, id, idColumn, table } = spec;
   const { short, plural } = child;
   const cid = child.id;
-  const totalsOf = child.totals.length
-    ? `{ ${child.totals.map((t) => `${t.name}: Number(wire.${t.name})`).join(', ')} }`
-    : '{}';
   const write = (what: string) => `${child.pascal}_WriteOutput`;
   return lines(
     '',
@@ -84,11 +83,6 @@ export function childMembers(spec: ServiceSpec, child: ChildSpec): string {
     `    const rows = await this.db.selectFrom('${child.table}').select(${child.camel}Columns)`,
     `      .where('${idColumn}', '=', ${id}).orderBy('${child.idColumn}').execute();`,
     `    return rows.map((r) => this.${child.camel}Of(r));`,
-    '  }',
-    '',
-    '  /** The wire totals a document write answers. */',
-    `  private totalsOf(wire: Readonly<Record<string, unknown>>): ${pascal}Totals {`,
-    child.totals.length ? `    return ${totalsOf};` : '    void wire;\n    return {};',
     '  }',
     '',
     `  async read${plural.charAt(0).toUpperCase()}${plural.slice(1)}(${id}: number): Promise<Output<${child.pascal}_ReadOutput[]>> {`,
@@ -119,7 +113,7 @@ export function childMembers(spec: ServiceSpec, child: ChildSpec): string {
     `      return row.${child.idColumn};`,
     '    });',
     '    if (!written) return Output.of();',
-    `    return Output.of({ ${cid}: written.result, ...this.totalsOf(written.totals), revisionNumber: written.revisionNumber, modifiedDate: written.modifiedDate });`,
+    `    return Output.of({ ${cid}: written.result, ...written.totals, revisionNumber: written.revisionNumber, modifiedDate: written.modifiedDate });`,
     '  }',
     '',
     `  async update${short}(${id}: number, ${cid}: number, data: ${child.pascal}_UpdateInput_Data): Promise<Output<${write('update')}>> {`,
@@ -129,7 +123,7 @@ export function childMembers(spec: ServiceSpec, child: ChildSpec): string {
     `        .where('${child.idColumn}', '=', ${cid}).where('${idColumn}', '=', ${id}).execute();`,
     '    });',
     '    if (!written) return Output.of();',
-    '    return Output.of({ ...this.totalsOf(written.totals), revisionNumber: written.revisionNumber, modifiedDate: written.modifiedDate });',
+    '    return Output.of({ ...written.totals, revisionNumber: written.revisionNumber, modifiedDate: written.modifiedDate });',
     '  }',
     '',
     `  patch${short}(${id}: number, ${cid}: number, data: ${child.pascal}_PatchInput_Data): Promise<Output<${write('patch')}>> {`,
@@ -164,7 +158,7 @@ export function childMembers(spec: ServiceSpec, child: ChildSpec): string {
     `      await trx.deleteFrom('${child.table}').where('${child.idColumn}', '=', ${cid}).where('${idColumn}', '=', ${id}).execute();`,
     '    });',
     '    if (!written) return Output.of();',
-    '    return Output.of({ ...this.totalsOf(written.totals), revisionNumber: written.revisionNumber, modifiedDate: written.modifiedDate });',
+    '    return Output.of({ ...written.totals, revisionNumber: written.revisionNumber, modifiedDate: written.modifiedDate });',
     '  }',
   );
 }

@@ -95,7 +95,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     '',
     `export class Sql${pascal}Service implements I${pascal}Service {`,
     `  private readonly db: Kysely<Tables & ${pascal}Tables>;`,
-    child && `  private readonly document: DocumentSpec<Tables & ${pascal}Tables>;`,
+    child && `  private readonly document: DocumentSpec<Tables & ${pascal}Tables, ${pascal}Totals>;`,
     '',
     constructor,
     '',
@@ -235,7 +235,7 @@ function childCreate(spec: ServiceSpec, child: ChildSpec): string {
   const { id, idColumn, table } = spec;
   return lines(
     `    // The ${lowerHuman(spec)} and its ${child.plural} stand or fall together${child.totals.length ? ', with its totals' : ''}.`,
-    '    const { parentId } = await createDocument(this.storage, this.db, this.document, async (trx) => {',
+    '    const { parentId } = await createDocument(this.db, this.document, async (trx) => {',
     `      const row = await trx.insertInto('${table}')`,
     `        .values({ ...this.columnsOf(data), ${child.totals.map((t) => `${t.column}: this.storage.values.money(0), `).join('')}revision_number: 1, modified_date: this.storage.values.date(now) })`,
     `        .returning('${idColumn}')`,
