@@ -84,6 +84,8 @@ const documentService = [
   '--child-total', 'line:amount',
   '--child-total', 'line:tip',
 ];
+/** A child collection without money or totals (an entry's array is `entries`). */
+const plainDocument = ['new', 'service', 'checklist', '--field', 'name:text:required', '--child', 'entry', '--child-field', 'entry:done:boolean:required', '--child-field', 'entry:label:text'];
 /** The other branches of the templates: nothing required, sorted or filtered; and nothing optional. */
 const optionalOnly = ['new', 'service', 'memo', '--field', 'body:text'];
 const requiredOnly = ['new', 'service', 'stock-level', '--field', 'code:text:required:max=3:sortable:filterable', '--field', 'onHand:integer:required:filterable'];
@@ -96,7 +98,7 @@ const generatedFiles = (name: string, id: string) => [
 
 /** The tests of the generated services plus the drift test, which must find their proxies by itself. */
 const generatedTests = [
-  'dist/test/purchase-order/*.test.js', 'dist/test/memo/*.test.js', 'dist/test/stock-level/*.test.js', 'dist/test/sales-invoice/*.test.js',
+  'dist/test/purchase-order/*.test.js', 'dist/test/memo/*.test.js', 'dist/test/stock-level/*.test.js', 'dist/test/sales-invoice/*.test.js', 'dist/test/checklist/*.test.js',
   'dist/test/client/drift.test.js',
 ];
 
@@ -130,6 +132,7 @@ describe('restlayer new service: the scaffold', function () {
       const full = await newService(fullService, built);
       const others = [await newService(optionalOnly, built), await newService(requiredOnly, built)];
       const document = await newService(documentService, built);
+      others.push(await newService(plainDocument, built));
       const build = await runNode(built, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], childEnv(), 540_000);
       return { full, document, others, build };
     })();
@@ -389,7 +392,7 @@ describe('restlayer new service: the scaffold', function () {
       expect(full.stdout).to.include("services/index.ts: added import { purchaseOrderModule } from './purchase-order/module.js';");
       expect(full.stdout).to.include('next steps:');
       const index = readFileSync(join(built, 'services/index.ts'), 'utf8');
-      expect(index).to.match(/^export const modules = \[salesOrderModule, customerModule, purchaseOrderModule, memoModule, stockLevelModule, salesInvoiceModule\] as const;$/m);
+      expect(index).to.match(/^export const modules = \[salesOrderModule, customerModule, purchaseOrderModule, memoModule, stockLevelModule, salesInvoiceModule, checklistModule\] as const;$/m);
       for (const file of files) {
         const text = readFileSync(join(built, file), 'utf8');
         // One header line says how the file was made; no other marker, and no `any`.
