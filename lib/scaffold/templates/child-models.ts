@@ -1,3 +1,4 @@
+import { upperFirst } from '../names.js';
 import type { ChildSpec, ServiceSpec } from '../spec.js';
 import { lines, resultStructOf, structOf } from './code.js';
 
@@ -12,14 +13,14 @@ export function childModels(spec: ServiceSpec, child: ChildSpec): string {
     ...child.fields.map((f) => `  ${f.name}: ${structOf(f)},`),
     '};',
     '',
-    `/** One ${child.segment} of a ${parent} (\`${pascal}_ReadOutput\`); optional properties are absent when empty. */`,
+    `/** One ${child.segment} of ${anOf(parent)} (\`${pascal}_ReadOutput\`); optional properties are absent when empty. */`,
     `export const ${pascal}Read = model({`,
     `  ${child.id}: id(),`,
     ...child.fields.map((f) => `  ${f.name}: ${resultStructOf(f)},`),
     '});',
     `export type ${pascal}_ReadOutput = Infer<typeof ${pascal}Read>;`,
     '',
-    `/** A ${child.segment} inside the body of the ${parent}'s POST: \`${child.plural}[2].${child.fields[0].name}\` names a problem in the third. */`,
+    `/** ${upperFirst(aChild(child))} inside the body of the ${parent}'s POST: \`${child.plural}[2].${child.fields[0].name}\` names a problem in the third. */`,
     `export const ${pascal}ItemData = model(${camel}Fields);`,
     '',
     `/** The body of POST and PUT of one ${child.segment}; \`revisionNumber\` is the ${parent}'s, checked as for the ${parent}'s own PUT. */`,
@@ -30,7 +31,7 @@ export function childModels(spec: ServiceSpec, child: ChildSpec): string {
     `export const ${pascal}PatchData = patchModel(${pascal}UpdateData);`,
     `export type ${pascal}_PatchInput_Data = PatchOf<${pascal}_UpdateInput_Data>;`,
     '',
-    `/** What a ${child.segment} write answers: the ${child.segment}'s id (create), the ${parent}'s new totals and revision. */`,
+    `/** What ${aChild(child)} write answers: the ${child.segment}'s id (create), the ${parent}'s new totals and revision. */`,
     `export const ${pascal}WriteResult = model({`,
     `  ${child.id}: optional(id()),`,
     ...child.totals.map((t) => `  ${t.name}: money(),`),
@@ -38,7 +39,7 @@ export function childModels(spec: ServiceSpec, child: ChildSpec): string {
     '});',
     `export type ${pascal}_WriteOutput = Infer<typeof ${pascal}WriteResult>;`,
     '',
-    `/** The query of a ${child.segment}'s DELETE: the ${parent}'s revisionNumber, checked as a PUT's is (\`?revisionNumber=3\`). */`,
+    `/** The query of ${aChild(child)}'s DELETE: the ${parent}'s revisionNumber, checked as a PUT's is (\`?revisionNumber=3\`). */`,
     `const ${pascal}DeleteParams = model({ revisionNumber: maybe(id()) });`,
     `export const ${pascal}DeleteQuery: QuerySchema<Infer<typeof ${pascal}DeleteParams>> = {`,
     `  parse: (search) => validateInput(${pascal}DeleteParams, Object.fromEntries(search)),`,
@@ -49,5 +50,8 @@ export function childModels(spec: ServiceSpec, child: ChildSpec): string {
   );
 }
 
+/** `an invoice`, `a purchase order`: the indefinite article by the first letter. */
+export const anOf = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
 /** `a line`, `an entry`. */
-export const aChild = (child: ChildSpec) => `${/^[aeiou]/.test(child.segment) ? 'an' : 'a'} ${child.segment.replace(/-/g, ' ')}`;
+export const aChild = (child: ChildSpec) => anOf(child.segment.replace(/-/g, ' '));

@@ -1,5 +1,7 @@
+import { upperFirst } from '../names.js';
 import type { ChildSpec, FieldSpec, ServiceSpec } from '../spec.js';
 import { lines, quoted } from './code.js';
+import { aChild, anOf } from './child-models.js';
 import { fromColumn, toColumn } from './columns.js';
 
 /** The child's model types the service files import. */
@@ -15,7 +17,6 @@ export function childDeclarations(spec: ServiceSpec, child: ChildSpec): string {
   const { table, idColumn } = spec;
   const columns = [child.idColumn, ...child.fields.map((f) => f.column)];
   return lines(
-    '',
     `const ${child.camel}Columns = [${quoted(columns)}] as const;`,
     `type ${child.pascal}Row = Pick<Selectable<${child.pascal}Table>, (typeof ${child.camel}Columns)[number]>;`,
     `const ${child.camel}UpdateFields = updateFieldsOf(${child.pascal}UpdateData);`,
@@ -24,14 +25,14 @@ export function childDeclarations(spec: ServiceSpec, child: ChildSpec): string {
     child.totals.length
       ? `type ${spec.pascal}Totals = { ${child.totals.map((t) => `${t.name}: number`).join('; ')} };`
       : `type ${spec.pascal}Totals = Record<string, never>;`,
-    `/** A ${child.segment} as a merge patch of it starts from: with the ${spec.human.toLowerCase()}'s revision and totals. */`,
+    `/** ${upperFirst(aChild(child))} as a merge patch of it starts from: with the ${spec.human.toLowerCase()}'s revision and totals. */`,
     `type ${child.pascal}Current = ${child.pascal}_ReadOutput & { revisionNumber: number; modifiedDate: Date; totals: ${spec.pascal}Totals };`,
     '',
     '/**',
     ` * The ${spec.human.toLowerCase()} document: the record and its ${child.plural}, changed together (restlayer's writeDocument and`,
     ` * createDocument): every ${child.segment} write locks the record, checks its revision, ${child.totals.length ? 'recomputes its totals, ' : ''}and bumps its revision in one transaction.`,
     ' */',
-    `function ${spec.camel}Document(values: SqlValues): DocumentSpec<Tables & ${spec.pascal}Tables, ${spec.pascal}Totals> {`,
+    `function ${spec.camel}Document(${child.totals.length ? 'values: SqlValues' : ''}): DocumentSpec<Tables & ${spec.pascal}Tables, ${spec.pascal}Totals> {`,
     '  return {',
     `    parent: { table: '${table}', key: '${idColumn}', entity: '${spec.human}' },`,
     `    child: { table: '${child.table}', key: '${child.idColumn}', parentKey: '${idColumn}', entity: '${child.human}' },`,
@@ -70,7 +71,7 @@ export function childMembers(spec: ServiceSpec, child: ChildSpec): string {
     '    };',
     '  }',
     '',
-    `  /** The stored form of a ${child.segment}'s fields. */`,
+    `  /** The stored form of ${aChild(child)}'s fields. */`,
     `  private ${child.camel}ColumnsOf(data: Omit<${child.pascal}_UpdateInput_Data, 'revisionNumber'>) {`,
     uses(child.fields) && '    const v = this.storage.values;',
     '    return {',
@@ -78,7 +79,7 @@ export function childMembers(spec: ServiceSpec, child: ChildSpec): string {
     '    };',
     '  }',
     '',
-    `  /** The ${plural} of a ${spec.human.toLowerCase()} by id, as they are stored now. */`,
+    `  /** The ${plural} of ${anOf(spec.human.toLowerCase())} by id, as they are stored now. */`,
     `  private async ${plural}Of(${id}: number): Promise<${child.pascal}_ReadOutput[]> {`,
     `    const rows = await this.db.selectFrom('${child.table}').select(${child.camel}Columns)`,
     `      .where('${idColumn}', '=', ${id}).orderBy('${child.idColumn}').execute();`,
@@ -98,7 +99,7 @@ export function childMembers(spec: ServiceSpec, child: ChildSpec): string {
     `    const r = await this.db.selectFrom('${child.table}').select(${child.camel}Columns)`,
     `      .where('${idColumn}', '=', ${id}).where('${child.idColumn}', '=', ${cid}).executeTakeFirst();`,
     `    if (r) return Output.of(this.${child.camel}Of(r));`,
-    `    // A ${child.segment} of another ${spec.human.toLowerCase()} is not found here, as an unknown id is not.`,
+    `    // ${upperFirst(aChild(child))} of another ${spec.human.toLowerCase()} is not found here, as an unknown id is not.`,
     `    const parent = await this.db.selectFrom('${table}').select('${idColumn}').where('${idColumn}', '=', ${id}).executeTakeFirst();`,
     `    if (!parent) this.notFound(${id});`,
     `    else currentErrors().add(MESSAGES.Entity_NotFound({ entity: '${child.human}', id: ${cid} }));`,
@@ -136,7 +137,7 @@ export function childMembers(spec: ServiceSpec, child: ChildSpec): string {
     '    });',
     '  }',
     '',
-    `  /** A ${child.segment} with the ${spec.human.toLowerCase()}'s revision and totals, read in one statement, as a merge patch starts from. */`,
+    `  /** ${upperFirst(aChild(child))} with the ${spec.human.toLowerCase()}'s revision and totals, read in one statement, as a merge patch starts from. */`,
     `  private async ${child.camel}WithRevision(${id}: number, ${cid}: number): Promise<Output<${child.pascal}Current>> {`,
     `    const r = await this.db.selectFrom('${child.table}')`,
     `      .innerJoin('${table}', '${table}.${idColumn}', '${child.table}.${idColumn}')`,

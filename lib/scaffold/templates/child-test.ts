@@ -1,5 +1,6 @@
 import type { ChildSpec, FieldSpec, ServiceSpec } from '../spec.js';
 import { type FileContext, type Template, header, importLine, lines, lookupFields, lowerHuman } from './code.js';
+import { aChild } from './child-models.js';
 import { wrongValue } from './test-crud.js';
 
 /** Child `n`'s value of the field at `index`: within its limits, growing with `n`. */
@@ -119,7 +120,7 @@ export const childTestFile: Template = (spec: ServiceSpec, at: FileContext) => {
     '  });',
     '',
     money && totals.length > 0 && lines(
-      `  it('amounts add up exactly: ${child.plural} of 0.1, 0.2 and 0.3 total 0.6, and a ${child.segment} of 0.1 more makes 0.7', async () => {`,
+      `  it('amounts add up exactly: ${child.plural} of 0.1, 0.2 and 0.3 total 0.6, and ${aChild(child)} of 0.1 more makes 0.7', async () => {`,
       `    const items = [0.1, 0.2, 0.3].map((amount, i) => ({ ...${child.camel}Data(10 + i), ${totals[0].of.name}: amount }));`,
       '    const id = await create(10, items);',
       `    expect((await read(id)).${totals[0].name}).to.equal(0.6);`,
@@ -154,7 +155,7 @@ export const childTestFile: Template = (spec: ServiceSpec, at: FileContext) => {
     '    expect(await count()).to.equal(total);',
     '  });',
     '',
-    `  it('POST of a ${child.segment} answers 201 with its Location, the new revision${totals.length ? ' and totals' : ''}; the ${human} moved with it', async () => {`,
+    `  it('POST of ${aChild(child)} answers 201 with its Location, the new revision${totals.length ? ' and totals' : ''}; the ${human} moved with it', async () => {`,
     `    const id = await create(4, [${child.camel}Data(4)]);`,
     `    const reply = await server.call(${child.camel}Path(id), { method: 'POST', body: { ...${child.camel}Data(5), revisionNumber: 1 } });`,
     '    const { result } = expectOk(reply, 201);',
@@ -167,7 +168,7 @@ export const childTestFile: Template = (spec: ServiceSpec, at: FileContext) => {
     `    expect(record.${child.plural}).to.have.length(2);`,
     '  });',
     '',
-    `  it('PUT, PATCH and DELETE of a ${child.segment} each change it${totals.length ? ' and the totals' : ''} and bump the revision', async () => {`,
+    `  it('PUT, PATCH and DELETE of ${aChild(child)} each change it${totals.length ? ' and the totals' : ''} and bump the revision', async () => {`,
     `    const id = await create(6, [${child.camel}Data(6), ${child.camel}Data(7)]);`,
     `    const [kept, changed] = await ${child.plural}Of(id);`,
     `    const put = await server.call(${child.camel}Path(id, changed.${cid}), { method: 'PUT', body: { ...${child.camel}Data(8), revisionNumber: 1 } });`,
@@ -199,7 +200,7 @@ export const childTestFile: Template = (spec: ServiceSpec, at: FileContext) => {
     '    expect(await read(id)).to.deep.equal(before);',
     '  });',
     '',
-    `  it('a ${child.segment} of another ${human} is a 404 Entity_NotFound for GET, PUT, PATCH and DELETE, and nothing changes', async () => {`,
+    `  it('${aChild(child)} of another ${human} is a 404 Entity_NotFound for GET, PUT, PATCH and DELETE, and nothing changes', async () => {`,
     `    const mine = await create(14, [${child.camel}Data(14)]);`,
     `    const other = await create(15, [${child.camel}Data(15)]);`,
     `    const [theirs] = await ${child.plural}Of(other);`,

@@ -3,6 +3,7 @@ import {
 } from '../spec.js';
 import { childParentIndexName } from '../child-spec.js';
 import { columnType, header, lines } from './code.js';
+import { anOf } from './child-models.js';
 
 /** services/<name>/migrations.ts: the module's schema history, starting with its table. */
 export function migrationsFile(spec: ServiceSpec): string {
@@ -35,7 +36,7 @@ export function migrationsFile(spec: ServiceSpec): string {
     "          .addColumn('modified_date', dateType, (c) => c.notNull())",
     '          .execute();',
     child && lines(
-      `        // The ${child.plural} of a ${spec.human.toLowerCase()}: deleted with it (the service deletes them in the same transaction too,`,
+      `        // The ${child.plural} of ${anOf(spec.human.toLowerCase())}: deleted with it (the service deletes them in the same transaction too,`,
       '        // as SQLite enforces no foreign key unless asked). The index serves reading, summing and deleting them by parent.',
       `        await db.schema.createTable('${child.table}')`,
       `          .addColumn('${child.idColumn}', 'integer', (c) => dialect.identity(c))`,

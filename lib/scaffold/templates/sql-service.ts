@@ -22,7 +22,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     `    private readonly options: ${pascal}ServiceOptions,`,
     '  ) {',
     `    this.db = storage.db.withTables<${pascal}Tables>();`,
-    child && `    this.document = ${camel}Document(storage.values);`,
+    child && `    this.document = ${camel}Document(${child.totals.length ? 'storage.values' : ''});`,
     '  }',
   );
 
@@ -57,7 +57,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     importLine([
-      child && 'type DocumentSpec', 'type Kysely', 'type ListDefinition', 'type ListLimits', lookups.length > 0 && 'type LookupCache', 'type Selectable', child && 'type SqlValues', 'type Storage', 'type Tables',
+      child && 'type DocumentSpec', 'type Kysely', 'type ListDefinition', 'type ListLimits', lookups.length > 0 && 'type LookupCache', 'type Selectable', child && child.totals.length > 0 && 'type SqlValues', 'type Storage', 'type Tables',
       'MESSAGES', 'Output', 'applyMergePatch', child && 'createDocument', 'currentErrors', child && 'inTransaction', 'readListRows', 'updateFieldsOf',
       child && 'writeDocument',
     ], 'restlayer'),

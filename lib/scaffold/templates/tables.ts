@@ -1,5 +1,7 @@
+import { upperFirst } from '../names.js';
 import type { ServiceSpec } from '../spec.js';
 import { MONEY_COLUMN, header, importLine, lines, tableType } from './code.js';
+import { aChild, anOf } from './child-models.js';
 
 /** services/<name>/<name>-tables.ts: the Kysely type of the module's table. */
 export function tablesFile(spec: ServiceSpec): string {
@@ -21,7 +23,7 @@ export function tablesFile(spec: ServiceSpec): string {
     '',
     ...(child
       ? [
-        `/** A ${child.segment} of a ${spec.human.toLowerCase()}: it belongs to one, and is written with it. */`,
+        `/** ${upperFirst(aChild(child))} of ${anOf(spec.human.toLowerCase())}: it belongs to one, and is written with it. */`,
         `export interface ${child.pascal}Table {`,
         `  ${child.idColumn}: Generated<number>;`,
         `  ${idColumn}: number;`,
