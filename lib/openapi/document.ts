@@ -159,6 +159,11 @@ function operation(path: string, verb: Verb, route: Route, access: RouteAccess, 
   }
   const list = route.query instanceof CriteriaSchema;
   if (route.query instanceof CriteriaSchema) parameters.push(...criteriaParameters(route.query, options));
+  else if (route.query?.model) {
+    for (const [name, struct] of Object.entries((route.query.model as unknown as { schema: Record<string, never> }).schema)) {
+      parameters.push({ name, in: 'query', required: false, schema: structSchema(struct, 'input') });
+    }
+  }
   const answers = new Set(route.answers ?? []);
   if (answers.has(304)) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the caller holds: 304 when it is still current.', schema: { type: 'string' } });
   // lib/app.ts applies Idempotency-Key to exactly these: secured POSTs.

@@ -38,6 +38,11 @@ export interface LoadedRoute {
 /** A query-string parser that reports every problem, like the criteria of list operations. */
 export interface QuerySchema<Q> {
   parse(search: URLSearchParams): ValidationResult<Q>;
+  /**
+   * The `model` whose properties are the parameters it takes (each optional), for the OpenAPI document; list criteria
+   * are described from their fields instead.
+   */
+  readonly model?: Struct<Q, unknown>;
 }
 
 /** What a handler gets: validated inputs, the services, the caller, and the few HTTP facts an operation may set. */

@@ -2,6 +2,8 @@ import { Decimal } from 'restlayer';
 
 /** The largest amount a money column holds (numeric(15,4)): 11 integer digits and 4 fractional ones. */
 export const MAX_MONEY = new Decimal('99999999999.9999');
+/** The bound amounts stay below, as Amount_TooLarge names it. */
+export const MONEY_LIMIT = '100000000000';
 
 /**
  * A line's total: orderQty × unitPrice × (1 − unitPriceDiscount), in decimal arithmetic, rounded half away from zero

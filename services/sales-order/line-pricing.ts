@@ -1,5 +1,5 @@
-import { type LookupCache, type LookupItem, currentErrors } from 'restlayer';
-import { fitsMoney, lineTotalOf } from './amounts.js';
+import { type LookupCache, type LookupItem, MESSAGES, currentErrors } from 'restlayer';
+import { MONEY_LIMIT, fitsMoney, lineTotalOf } from './amounts.js';
 
 /** A line's input as create, update and the lines of a new order give it. */
 export interface LineInput {
@@ -43,9 +43,7 @@ export function priceLine(
   const unitPriceDiscount = line.unitPriceDiscount ?? 0;
   const total = lineTotalOf(line.orderQty, unitPrice, unitPriceDiscount);
   if (!fitsMoney(total)) {
-    errors.error('Validation', 'SalesOrder_AmountTooLarge',
-      `The line total ${total.toFixed()} (orderQty × unitPrice × (1 − unitPriceDiscount)) exceeds the largest amount, 99999999999.9999.`,
-      { property: property('unitPrice') });
+    errors.add(MESSAGES.Amount_TooLarge({ amount: total.toFixed(), limit: MONEY_LIMIT, property: property('unitPrice') }));
     return undefined;
   }
   return { productId: line.productId, productName: product.text, orderQty: line.orderQty, unitPrice, unitPriceDiscount, lineTotal: total.toNumber() };

@@ -1,5 +1,5 @@
-import { Decimal, type DocumentSpec, type Storage, type Tables, currentErrors } from 'restlayer';
-import { fitsMoney } from './amounts.js';
+import { Decimal, type DocumentSpec, MESSAGES, type Storage, type Tables, currentErrors } from 'restlayer';
+import { MONEY_LIMIT, fitsMoney } from './amounts.js';
 import type { SalesTables } from './sales-order-tables.js';
 
 /** The order's totals as its writes answer them. */
@@ -28,7 +28,7 @@ export function orderDocument(storage: Storage): DocumentSpec<Tables & SalesTabl
       const errors = currentErrors();
       for (const [property, amount] of [['subTotal', subTotal], ['totalDue', totalDue]] as const) {
         if (!fitsMoney(amount)) {
-          errors.error('Validation', 'SalesOrder_AmountTooLarge', `The order's ${property} would be ${amount.toFixed()}, more than the largest amount, 99999999999.9999.`, { property });
+          errors.add(MESSAGES.Amount_TooLarge({ amount: amount.toFixed(), limit: MONEY_LIMIT, property }));
           return { columns: {}, wire: { subTotal: 0, totalDue: 0 } };
         }
       }

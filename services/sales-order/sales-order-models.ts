@@ -154,7 +154,9 @@ export const SalesOrderKey = model({ _salesOrderId: id() });
  * The query of DELETE of a line: the order's `revisionNumber`, optional (names match case-insensitively; a name given
  * twice or an unknown one is a 400 on it, as in bodies).
  */
+const deleteQuery = model({ revisionNumber: optional(id()) });
 export const SalesOrderDetailDeleteQuery: QuerySchema<{ revisionNumber?: number }> = {
+  model: deleteQuery,
   parse(search) {
     const values = new Map<string, string[]>();
     for (const [key, value] of search) values.set(key, [...(values.get(key) ?? []), value]);
@@ -162,4 +164,3 @@ export const SalesOrderDetailDeleteQuery: QuerySchema<{ revisionNumber?: number 
     return validateInput(deleteQuery, input);
   },
 };
-const deleteQuery = model({ revisionNumber: optional(id()) });

@@ -39,9 +39,9 @@ describe('sales orders as documents (contract part 9; lib/documents)', () => {
     const several = await create([{ productId: 123456, orderQty: 1 }, good, { productId: inactive.id, orderQty: 1 }]);
     expect(several.status).to.equal(400);
     expect(several.body.messages.map((m) => m.property)).to.have.members(['lines[0].productId', 'lines[2].productId']);
-    expectError(await create([good, { productId: active.id, orderQty: 32767, unitPrice: 99999999999 }]), 400, 'SalesOrder_AmountTooLarge', 'lines[1].unitPrice');
+    expectError(await create([good, { productId: active.id, orderQty: 32767, unitPrice: 99999999999 }]), 400, 'Amount_TooLarge', 'lines[1].unitPrice');
     const big = { productId: active.id, orderQty: 1, unitPrice: 60000000000 };
-    expectError(await create([big, big]), 400, 'SalesOrder_AmountTooLarge', 'subTotal');
+    expectError(await create([big, big]), 400, 'Amount_TooLarge', 'subTotal');
     expectError(await create([good, { productId: active.id, orderQty: 1, unitPriceDiscount: 1 }]), 400, 'Input_OutOfRange', 'lines[1].unitPriceDiscount');
     expect(await countRows(server)).to.deep.equal(before);
   });
@@ -60,6 +60,25 @@ describe('sales orders as documents (contract part 9; lib/documents)', () => {
     const sum = lines.reduce((s, l) => s.plus(l.lineTotal), new Decimal(0)).toNumber();
     expect(order).to.include({ subTotal: sum, totalDue: sum, revisionNumber: 1 + PARALLEL });
     expect(await inconsistentOrders(server)).to.deep.equal([]);
+  });
+
+  it('reads taken while lines are added always show totals that follow from the lines they show', async () => {
+    const id = await orderWith(server, []);
+    let adding = true;
+    const reads: Record<string, unknown>[] = [];
+    const reader = (async () => {
+      while (adding) reads.push(await readOrder(server, id));
+    })();
+    await Promise.all(Array.from({ length: PARALLEL }, (_, i) => addLine(server, id, { productId: active.id, orderQty: 1, unitPrice: new Decimal(i).times('0.0101').plus('0.1').toNumber() })));
+    adding = false;
+    await reader;
+    reads.push(await readOrder(server, id));
+    for (const order of reads) {
+      const lines = order.lines as { lineTotal: number }[];
+      const sum = lines.reduce((s, l) => s.plus(l.lineTotal), new Decimal(0)).toNumber();
+      expect(order, JSON.stringify(order)).to.include({ subTotal: sum, totalDue: sum, revisionNumber: 1 + lines.length });
+    }
+    expect((reads.at(-1)!.lines as unknown[]).length).to.equal(PARALLEL);
   });
 
   it(`${PARALLEL} concurrent line adds with one revisionNumber: exactly one wins, the others are 409 and write nothing`, async () => {

@@ -144,12 +144,21 @@ describe('order lines: routes (contract part 9, "Order lines")', () => {
 
   it('a line total or an order total beyond the money range is a 400 on the property, nothing written, never a 500', async () => {
     const id = await orderWith(server, []);
-    expectError(await addLine(server, id, { productId: active.id, orderQty: 32767, unitPrice: 99999999999 }), 400, 'SalesOrder_AmountTooLarge', 'unitPrice');
+    expectError(await addLine(server, id, { productId: active.id, orderQty: 32767, unitPrice: 99999999999 }), 400, 'Amount_TooLarge', 'unitPrice');
     expectOk(await addLine(server, id, { productId: active.id, orderQty: 1, unitPrice: 60000000000 }), 201);
-    expectError(await addLine(server, id, { productId: active.id, orderQty: 1, unitPrice: 60000000000 }), 400, 'SalesOrder_AmountTooLarge', 'subTotal');
+    expectError(await addLine(server, id, { productId: active.id, orderQty: 1, unitPrice: 60000000000 }), 400, 'Amount_TooLarge', 'subTotal');
     expect(await readOrder(server, id)).to.include({ revisionNumber: 2, subTotal: 60000000000, totalDue: 60000000000 });
     expectError(await server.call(`/sales-order/${id}`, { method: 'PATCH', body: { freight: 50000000000 }, headers: { 'Content-Type': 'application/merge-patch+json' } }),
-      400, 'SalesOrder_AmountTooLarge', 'totalDue');
+      400, 'Amount_TooLarge', 'totalDue');
     expect(await readOrder(server, id)).to.include({ revisionNumber: 2, freight: 0 });
+  });
+
+  it('the OpenAPI document describes the line routes, with DELETE\'s query parameter revisionNumber', async () => {
+    const reply = await server.call('/openapi.json', { token: null });
+    const doc = (reply.body.result ?? reply.body) as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
+    const line = doc.paths['/sales-order/{salesOrderId}/detail/{salesOrderDetailId}'];
+    expect(Object.keys(line)).to.include.members(['get', 'put', 'patch', 'delete']);
+    expect(line.delete.parameters!.filter((p) => p.in === 'query').map((p) => p.name)).to.deep.equal(['revisionNumber']);
+    expect(Object.keys(doc.paths['/sales-order/{salesOrderId}/detail'])).to.include.members(['get', 'post']);
   });
 });

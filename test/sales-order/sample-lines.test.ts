@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { type Kysely, sql } from 'kysely';
+import { growOrders } from '../support/grow-orders.js';
 import { type TestServer, startTestServer } from '../support/server.js';
-import { inconsistentOrders } from './lines-support.js';
+import { countRows, inconsistentOrders } from './lines-support.js';
 
 describe('sample orders and their lines (contract part 9)', () => {
   let server: TestServer;
@@ -28,5 +29,22 @@ describe('sample orders and their lines (contract part 9)', () => {
     const { rows: retired } = await sql<{ n: number | string }>`select count(*) as n from sales_order_detail d
       join product p on p.product_id = d.product_id where p.is_active = ${server.infrastructure.storage.values.bool(false)}`.execute(db);
     expect(Number(retired[0].n)).to.equal(0);
+  });
+
+  it('growOrders (bench/scale.js) copies the orders with their lines: every copy\'s totals still follow from its lines', async () => {
+    const grown = await startTestServer();
+    try {
+      const before = await countRows(grown);
+      const orders = await growOrders(grown.infrastructure.storage, before.orders * 2);
+      expect(orders).to.equal(before.orders * 2);
+      expect(await countRows(grown)).to.deep.equal({ orders: before.orders * 2, lines: before.lines * 2 });
+      expect(await inconsistentOrders(grown)).to.deep.equal([]);
+      // A line added after growing gets a fresh id.
+      const [last] = (await grown.call('/sales-order?sort[0].fieldName=salesOrderId&sort[0].sortDirection=Descending&take=1')).body.result;
+      const reply = await grown.call(`/sales-order/${last.salesOrderId}/detail`, { method: 'POST', body: { productId: 700, orderQty: 1 } });
+      expect(reply.status, reply.text).to.equal(201);
+    } finally {
+      await grown.stop();
+    }
   });
 });

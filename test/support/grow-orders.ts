@@ -14,11 +14,12 @@ const numbered = (copies: number) => sql`with recursive copy(i) as (select 1 uni
 
 /**
  * `copies` copies of the customers with ids up to `span`, copy i shifted by i × span; account numbers are unique
- * (ignoring case), so copy i's get `-i` appended (AW00011000-3: within the field's 15 characters up to 9,999 copies).
+ * (ignoring case), so a copy's is `CP` and its new id (CP67658: the sample's own, 10-4030-011000, are 14 characters,
+ * and one with a suffix would pass the field's 15, which PostgreSQL enforces).
  */
 const copyCustomers = (db: Kysely<unknown>, copies: number, span: number) => sql`${numbered(copies)}
   insert into customer (customer_id, name, account_number, territory_id)
-  select c.customer_id + copy.i * ${sql.lit(span)}, c.name, c.account_number || '-' || copy.i, c.territory_id
+  select c.customer_id + copy.i * ${sql.lit(span)}, c.name, 'CP' || (c.customer_id + copy.i * ${sql.lit(span)}), c.territory_id
   from customer c cross join copy where c.customer_id <= ${sql.lit(span)}`.execute(db);
 
 /** Copies the customers there are (no orders of their own) until there are at least `customers`. */
