@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { LAYOUT_KEYS, type ProjectLayout } from '../scaffold/layout.js';
 import { ScaffoldError } from '../scaffold/scaffold-error.js';
-import { serviceSpec } from '../scaffold/spec.js';
+import { documentSpec } from '../scaffold/child-spec.js';
 import { writeService } from '../scaffold/write-service.js';
 import { CliError } from './cli-error.js';
 import { collect } from './options.js';
@@ -9,6 +9,9 @@ import { printJson } from './service-context.js';
 
 interface NewServiceOptions extends Partial<ProjectLayout> {
   field: string[];
+  child: string[];
+  childField: string[];
+  childTotal: string[];
   force?: boolean;
   json?: boolean;
 }
@@ -22,7 +25,10 @@ export function newCommand(program: Command) {
     .command('service <name>')
     .showSuggestionAfterError(false)
     .description('write a CRUD service (module, routes, proxy, tests) into the project in the current folder, and register it in its modules list')
-    .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable, unique (repeatable)', collect, [])
+    .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, money, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable, unique (repeatable)', collect, [])
+    .option('--child <name>', 'a child collection (kebab-case, e.g. line): records written with the parent as one document, served at /<service>/{id}/<name>', collect, [])
+    .option('--child-field <spec>', "a field of the child: <child>:name:type[:option...]; type text, integer, decimal, money or boolean; options required, max=N (repeatable)", collect, [])
+    .option('--child-total <spec>', "a money total the parent keeps of a child's money field: <child>:<field> gives the parent <field>Total (repeatable)", collect, [])
     .option('--services <folder>', 'the folder of service modules (default: package.json "restlayer.services", else services or src/services)')
     .option('--routes <folder>', "the application's routes folder (default: \"restlayer.routes\", else routes or src/routes)")
     .option('--tests <folder>', 'the folder of tests (default: "restlayer.tests", else test or src/test)')
@@ -30,11 +36,14 @@ export function newCommand(program: Command) {
     .option('--force', 'overwrite the generated files of an existing service of that name')
     .option('--json', 'machine-readable output')
     .action(async (name: string, opts: NewServiceOptions) => {
-      const command = ['restlayer new service', name, ...opts.field.map((f) => `--field ${f}`)].join(' ');
+      const command = [
+        'restlayer new service', name, ...opts.field.map((f) => `--field ${f}`), ...(opts.child ?? []).map((c) => `--child ${c}`),
+        ...opts.childField.map((f) => `--child-field ${f}`), ...opts.childTotal.map((t) => `--child-total ${t}`),
+      ].join(' ');
       const flags: Partial<ProjectLayout> = {};
       for (const key of LAYOUT_KEYS) if (opts[key] !== undefined) flags[key] = opts[key];
       try {
-        const spec = serviceSpec(name, opts.field, command);
+        const spec = documentSpec(name, opts.field, command, { child: opts.child, childField: opts.childField, childTotal: opts.childTotal });
         const written = await writeService(spec, { root: process.cwd(), force: opts.force, layout: flags });
         const { layout } = written;
         if (opts.json) return printJson({ service: `I${spec.pascal}Service`, path: `/${spec.kebab}`, files: written.files, registration: written.registration });

@@ -1,6 +1,8 @@
 import { type ProjectLayout, importPath } from './layout.js';
 import type { ServiceSpec } from './spec.js';
 import type { Template } from './templates/code.js';
+import { childItemRouteFile, childListRouteFile } from './templates/child-routes.js';
+import { childTestFile } from './templates/child-test.js';
 import { driftFile } from './templates/drift.js';
 import { migrationsFile } from './templates/migrations.js';
 import { modelsFile } from './templates/models.js';
@@ -41,6 +43,15 @@ export function serviceFiles(spec: ServiceSpec, layout: ProjectLayout): Generate
     [`${tests}/${kebab}-data.ts`, testDataFile],
     [`${tests}/${kebab}.drift.ts`, driftFile],
   ];
+  const { child } = spec;
+  if (child) {
+    // The children's routes below the record's: /<name>/{id}/<child>[/{childId}].
+    files.push(
+      [`${routes}/[${spec.idParam}]/${child.segment}/index.ts`, childListRouteFile],
+      [`${routes}/[${spec.idParam}]/${child.segment}/[${child.idParam}].ts`, childItemRouteFile],
+      [`${tests}/${kebab}-${child.segment}.test.ts`, childTestFile],
+    );
+  }
   return files.map(([path, template]) => ({
     path,
     content: template(spec, { modules: importPath(path, layout.modules), service: (name) => importPath(path, `${service}/${name}.ts`) }),

@@ -2,7 +2,7 @@ import { type ServiceNames, serviceNames, snakeCase } from './names.js';
 import { listOptionNames, reservedColumn, reservedTable, takenServiceKey } from './reserved-names.js';
 import { ScaffoldError } from './scaffold-error.js';
 
-export const FIELD_TYPES = ['text', 'integer', 'decimal', 'date', 'boolean', 'lookup'] as const;
+export const FIELD_TYPES = ['text', 'integer', 'decimal', 'money', 'date', 'boolean', 'lookup'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** One field of a scaffolded service, as `--field name:type[:option...]` gave it. */
@@ -22,8 +22,35 @@ export interface FieldSpec {
   unique: boolean;
 }
 
+/** A money total the parent keeps of one money field of its children (`--child-total line:amount` → `amountTotal`). */
+export interface TotalSpec {
+  /** The child's money field summed. */
+  of: FieldSpec;
+  /** The parent's read-only property (`amountTotal`) and its column (`amount_total`). */
+  name: string;
+  column: string;
+}
+
+/**
+ * A child collection (`--child line`): records that belong to one parent record and are written with it as one
+ * document. Its names are those of a service named `<parent>-<child>` (table `purchase_order_line`, id
+ * `purchaseOrderLineId`); `segment` is its route folder under the parent's item (`/purchase-order/{id}/line`).
+ */
+export interface ChildSpec extends ServiceNames {
+  /** `line`: the route segment. */
+  segment: string;
+  /** `Line`: the service's methods (`readLines`, `createLine`). */
+  short: string;
+  /** `lines`: the parent's array property, and the plural of the methods. */
+  plural: string;
+  fields: FieldSpec[];
+  totals: TotalSpec[];
+}
+
 export interface ServiceSpec extends ServiceNames {
   fields: FieldSpec[];
+  /** The child collection, when the service is a master-detail document. */
+  child?: ChildSpec;
   /** The command line that made it, for the one-line header of every generated file. */
   command: string;
 }
@@ -34,7 +61,7 @@ const kebabName = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const camelName = /^[a-z][a-zA-Z0-9]*$/;
 const lookupType = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** PostgreSQL cuts longer identifiers silently; two index names cut alike would collide. */
-const MAX_IDENTIFIER = 63;
+export const MAX_IDENTIFIER = 63;
 /** PostgreSQL's limit for `varchar(n)`. */
 const MAX_TEXT = 10_485_760;
 
@@ -63,12 +90,12 @@ function reservedFieldNames(names: ServiceNames): Map<string, string> {
   ]);
 }
 
-const typeList = 'text, integer, decimal, date, boolean or lookup=<table>';
+const typeList = 'text, integer, decimal, money, date, boolean or lookup=<table>';
 const optionList = 'required, max=N (text), sortable, filterable, unique';
 
 /** Reads `name:type[:option...]`; every problem is a one-line usage error naming the argument. */
-export function parseField(arg: string): FieldSpec {
-  const where = `--field '${arg}'`;
+export function parseField(arg: string, flag = '--field'): FieldSpec {
+  const where = `${flag} '${arg}'`;
   const [name, typeText, ...options] = arg.split(':');
   if (!camelName.test(name)) {
     throw usage(`${where}: the field name must be camelCase, a letter first (e.g. unitPrice)${name ? '' : '; write name:type'}`);
@@ -98,7 +125,7 @@ export function parseField(arg: string): FieldSpec {
       }
       field.max = max;
     } else if ((key === 'required' || key === 'sortable' || key === 'filterable' || key === 'unique') && value === undefined) {
-      if (key === 'unique' && (type === 'boolean' || type === 'lookup')) throw usage(`${where}: unique applies to text, integer, decimal and date fields`);
+      if (key === 'unique' && (type === 'boolean' || type === 'lookup' || type === 'money')) throw usage(`${where}: unique applies to text, integer, decimal and date fields`);
       field[key] = true;
     } else {
       throw usage(`${where}: unknown option '${option}' (use ${optionList})`);

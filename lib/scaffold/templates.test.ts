@@ -1,5 +1,9 @@
 import { expect } from 'chai';
+import { documentSpec } from './child-spec.js';
 import { indexNames, serviceSpec } from './spec.js';
+import { childItemRouteFile } from './templates/child-routes.js';
+import { modelsFile } from './templates/models.js';
+import { proxyFile } from './templates/proxy.js';
 import { migrationsFile } from './templates/migrations.js';
 import { itemRouteFile, listRouteFile } from './templates/routes.js';
 import { sqlServiceFile } from './templates/sql-service.js';
@@ -41,4 +45,42 @@ describe('restlayer new service: what the templates write', () => {
     });
   });
 
+  describe('money fields (issue 23)', () => {
+    const spec = serviceSpec('invoice', ['price:money:required:sortable:filterable', 'deposit:money'], 'restlayer new service invoice');
+
+    it('validates with money(), filters with field.moneyRange(), stores in the dialect\'s money column through values.money/toMoney', () => {
+      expect(modelsFile(spec)).to.include('  price: money(),\n').and.include('  deposit: maybe(money()),\n').and.include('    price: field.moneyRange(),\n');
+      expect(migrationsFile(spec)).to.include('money: moneyType').and.include("addColumn('price', moneyType, (c) => c.notNull())");
+      const service = sqlServiceFile(spec);
+      expect(service).to.include('price: v.money(data.price),').and.include('deposit: data.deposit == null ? null : v.money(data.deposit),')
+        .and.include('price: v.toMoney(r.price),').and.include('deposit: r.deposit == null ? undefined : v.toMoney(r.deposit),');
+    });
+  });
+
+  describe('a child collection (issue 23)', () => {
+    const spec = documentSpec('invoice', ['title:text:required'], 'restlayer new service invoice', {
+      child: ['entry'], childField: ['entry:label:text:required:max=30', 'entry:amount:money:required'], childTotal: ['entry:amount'],
+    });
+    const at = { modules: '../../../services/index.js', service: (name: string) => `../../../../services/invoice/${name}.js` };
+
+    it('names the child after parent and child (table invoice_entry, id invoiceEntryId), its array in the plural (entries)', () => {
+      expect(spec.child).to.include({ table: 'invoice_entry', id: 'invoiceEntryId', idParam: '_invoiceEntryId', segment: 'entry', short: 'Entry', plural: 'entries' });
+      expect(spec.child?.totals.map((t) => [t.name, t.column])).to.deep.equal([['amountTotal', 'amount_total']]);
+    });
+
+    it('reads the record with its children and totals, and creates it with optional children', () => {
+      const models = modelsFile(spec);
+      expect(models).to.include('  entries: array(InvoiceEntryRead),\n').and.include('  amountTotal: money(),\n')
+        .and.include('export const InvoiceCreateData = model({ ...fields, entries: optional(array(InvoiceEntryItemData)) });');
+    });
+
+    it('writes children through writeDocument, totals them in the store, and serves them below the record', () => {
+      const service = sqlServiceFile(spec);
+      expect(service).to.include("eb.fn.sum<number | string | null>('amount').as('amount')").and.include("columns: { amount_total: values.money(wire.amountTotal, 'amountTotal') }")
+        .and.include('await writeDocument(this.storage, this.db, this.document, { parentId: invoiceId, childId: invoiceEntryId, revisionNumber }');
+      expect(childItemRouteFile(spec, at)).to.include("operation: 'IInvoiceService.deleteEntry',").and.include('  query: InvoiceEntryDeleteQuery,')
+        .and.include("summary: 'Remove an entry; the query\\'s revisionNumber is the invoice\\'s;");
+      expect(proxyFile(spec)).to.include("  readEntries: { verb: 'GET', path: '/invoice/{_invoiceId}/entry' },");
+    });
+  });
 });

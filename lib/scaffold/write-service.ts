@@ -3,6 +3,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serviceFiles, serviceFolders } from './files.js';
 import { type ProjectLayout, importPath, projectLayout } from './layout.js';
+import { childParentIndexName } from './child-spec.js';
 import { registerModule } from './register-module.js';
 import { ScaffoldError } from './scaffold-error.js';
 import { type ServiceSpec, fullTextNames, indexNames } from './spec.js';
@@ -76,7 +77,8 @@ function checkSqlNames(spec: ServiceSpec, root: string, layout: ProjectLayout) {
   const taken: Creator = { exact: new Map(), prefixes: new Map() };
   namesCreatedIn(sourceFiles(join(root, layout.services), join(root, layout.services, spec.kebab)), (file) => relative(root, file).split(sep).join('/'), taken);
   namesCreatedIn(sourceFiles(layer), (file) => `the layer (lib/${relative(layer, file).split(sep).join('/').replace(/\.js$/, '')})`, taken);
-  for (const name of [spec.table, ...indexNames(spec)]) {
+  const child = spec.child ? [spec.child.table, childParentIndexName(spec.child)] : [];
+  for (const name of [spec.table, ...indexNames(spec), ...child]) {
     const owner = taken.exact.get(name) ?? [...taken.prefixes].find(([prefix]) => name.startsWith(prefix))?.[1];
     if (owner) throw conflict(`${owner} already creates the table or index ${name}: choose another service${name === spec.table ? '' : ' or field'} name`);
   }

@@ -297,9 +297,16 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
     const fields = [
       'number:text:required:max=20:sortable:filterable:unique', 'customer:text:required:max=100:filterable', 'amount:decimal:required:sortable:filterable',
       'quantity:integer:sortable:filterable', 'dueDate:date:sortable:filterable', 'paid:boolean:required:filterable:sortable',
-      'currencyId:lookup=currency:required:filterable', 'note:text',
+      'currencyId:lookup=currency:required:filterable', 'note:text', 'deposit:money:sortable:filterable',
+    ];
+    /** A master-detail document (issue 23): an order and its lines, money on both, the order totalling its lines' amounts. */
+    const documentArgs = [
+      'new', 'service', 'order', '--field', 'reference:text:required:max=20:filterable', '--field', 'freight:money:required:sortable:filterable',
+      '--child', 'line', '--child-field', 'line:description:text:required:max=40', '--child-field', 'line:amount:money:required',
+      '--child-field', 'line:quantity:integer', '--child-field', 'line:gift:boolean', '--child-total', 'line:amount',
     ];
     let scaffolded: Ran;
+    let documentScaffolded: Ran;
     let rebuilt: Ran;
     const mocha = (extra: Record<string, string>) => timed(`generated tests (${extra.RESTLAYER_TEST_STORAGE ?? 'sqlite'})`, () =>
       run(process.execPath, [join(app, 'node_modules', 'mocha', 'bin', 'mocha.js'), 'dist/test/**/*.test.js'], { cwd: app, env: npmEnv(extra), timeoutMs: 10 * 60_000 }));
@@ -308,6 +315,8 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
       if (!app) this.skip();
       scaffolded = await timed('npx restlayer new service', () =>
         run('npx', ['--no-install', 'restlayer', 'new', 'service', 'invoice', ...fields.flatMap((f) => ['--field', f])], { cwd: app, env: npmEnv(), timeoutMs: 120_000 }));
+      documentScaffolded = await timed('npx restlayer new service (master-detail)', () =>
+        run('npx', ['--no-install', 'restlayer', ...documentArgs], { cwd: app, env: npmEnv(), timeoutMs: 120_000 }));
       // The project's own test of the unique field: 30 creates of one number at once.
       writeFiles(app, { 'src/test/invoice/invoice-race.test.ts': readFileSync(join(projectRoot, 'test', 'package', 'invoice-race.ts.txt'), 'utf8') });
       rebuilt = await timed('tsc with the new service', () =>
@@ -328,7 +337,22 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
         expect(imports.filter((i) => !/^(restlayer(\/client|\/testing)?|chai|\.\.?\/.+)$/.test(i)), file).to.deep.equal([]);
       }
       expect(readFileSync(join(app, 'src', 'app.ts'), 'utf8')).to.include("import { invoiceModule } from './services/invoice/module.js';")
-        .and.include('export const modules = [noteModule, invoiceModule] as const;');
+        .and.include('export const modules = [noteModule, invoiceModule, orderModule] as const;');
+    });
+
+    it('writes a master-detail service: the order, its line routes below it, and the document tests', () => {
+      expect(documentScaffolded.code, failure('restlayer new service (master-detail)', documentScaffolded)).to.equal(0);
+      const files = listFiles(join(app, 'src')).filter((f) => /(^|\/)order\b/.test(f)).sort();
+      expect(files).to.deep.equal([
+        'routes/order/[_orderId].ts', 'routes/order/[_orderId]/line/[_orderLineId].ts', 'routes/order/[_orderId]/line/index.ts', 'routes/order/index.ts',
+        'services/order/migrations.ts', 'services/order/module.ts', 'services/order/order-models.ts', 'services/order/order-proxy.ts',
+        'services/order/order-service.ts', 'services/order/order-tables.ts', 'services/order/sql-order-service.ts', 'test/order/order-data.ts',
+        'test/order/order-line.test.ts', 'test/order/order.drift.ts', 'test/order/order.test.ts',
+      ]);
+      for (const file of files) {
+        const imports = [...readFileSync(join(app, 'src', file), 'utf8').matchAll(/ from '([^']+)'/g)].map((m) => m[1]);
+        expect(imports.filter((i) => !/^(restlayer(\/client|\/testing)?|chai|\.\.?\/.+)$/.test(i)), file).to.deep.equal([]);
+      }
     });
 
     it('builds with tsc: strict, no skipLibCheck', () => {
@@ -368,6 +392,7 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
       const ran = await mocha({});
       expect(ran.code, failure('the generated tests on SQLite', ran)).to.equal(0);
       expect(ran.stdout).to.match(/\b([3-9]\d|\d{3}) passing/).and.include('30 concurrent creates of one number').and.not.match(/pending|failing/);
+      expect(ran.stdout).to.include('order lines: the order and its lines as one document').and.include('lines of 0.1, 0.2 and 0.3 total 0.6');
     });
 
     it('its generated tests and the 30-creates race pass on PostgreSQL with Redis', async function () {
@@ -375,6 +400,7 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
       const ran = await mocha({ RESTLAYER_TEST_STORAGE: 'postgres', RESTLAYER_TEST_REDIS: 'true' });
       expect(ran.code, failure('the generated tests on PostgreSQL', ran)).to.equal(0);
       expect(ran.stdout).to.match(/\b([3-9]\d|\d{3}) passing/).and.include('30 concurrent creates of one number').and.not.match(/pending|failing/);
+      expect(ran.stdout).to.include('order lines: the order and its lines as one document').and.include('lines of 0.1, 0.2 and 0.3 total 0.6');
     });
   });
 

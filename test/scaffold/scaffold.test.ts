@@ -65,6 +65,27 @@ const fullService = [
   '--field', 'shippedDate:date:required',
   '--field', 'lineCount:integer',
 ];
+/**
+ * A master-detail document (issue 23): money fields on the parent (sorted, filtered) and on its child collection, whose
+ * amounts the parent totals; the child's routes, the transaction and the document tests are generated with it.
+ */
+const documentService = [
+  'new', 'service', 'sales-invoice',
+  '--field', 'invoiceNumber:text:required:max=20:unique:filterable',
+  '--field', 'freight:money:required:sortable:filterable',
+  '--field', 'deposit:money',
+  '--child', 'line',
+  '--child-field', 'line:description:text:required:max=40',
+  '--child-field', 'line:amount:money:required',
+  '--child-field', 'line:quantity:integer',
+  '--child-field', 'line:discount:decimal',
+  '--child-field', 'line:gift:boolean',
+  '--child-field', 'line:tip:money',
+  '--child-total', 'line:amount',
+  '--child-total', 'line:tip',
+];
+/** A child collection without money or totals (an entry's array is `entries`). */
+const plainDocument = ['new', 'service', 'checklist', '--field', 'name:text:required', '--child', 'entry', '--child-field', 'entry:done:boolean:required', '--child-field', 'entry:label:text'];
 /** The other branches of the templates: nothing required, sorted or filtered; and nothing optional. */
 const optionalOnly = ['new', 'service', 'memo', '--field', 'body:text'];
 const requiredOnly = ['new', 'service', 'stock-level', '--field', 'code:text:required:max=3:sortable:filterable', '--field', 'onHand:integer:required:filterable'];
@@ -76,7 +97,10 @@ const generatedFiles = (name: string, id: string) => [
 ];
 
 /** The tests of the generated services plus the drift test, which must find their proxies by itself. */
-const generatedTests = ['dist/test/purchase-order/*.test.js', 'dist/test/memo/*.test.js', 'dist/test/stock-level/*.test.js', 'dist/test/client/drift.test.js'];
+const generatedTests = [
+  'dist/test/purchase-order/*.test.js', 'dist/test/memo/*.test.js', 'dist/test/stock-level/*.test.js', 'dist/test/sales-invoice/*.test.js', 'dist/test/checklist/*.test.js',
+  'dist/test/client/drift.test.js',
+];
 
 /** The counts mocha printed: passing, failing, pending. */
 function mochaCounts(run: CliResult) {
@@ -86,6 +110,7 @@ function mochaCounts(run: CliResult) {
 
 interface Generated {
   full: CliResult;
+  document: CliResult;
   others: CliResult[];
   build: CliResult;
 }
@@ -106,8 +131,10 @@ describe('restlayer new service: the scaffold', function () {
     generated = (async () => {
       const full = await newService(fullService, built);
       const others = [await newService(optionalOnly, built), await newService(requiredOnly, built)];
+      const document = await newService(documentService, built);
+      others.push(await newService(plainDocument, built));
       const build = await runNode(built, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], childEnv(), 540_000);
-      return { full, others, build };
+      return { full, document, others, build };
     })();
     // Awaited by the last suite; a failure meanwhile must not count as an unhandled rejection.
     generated.catch(() => {});
@@ -137,7 +164,27 @@ describe('restlayer new service: the scaffold', function () {
       ['no name', ['new', 'service', '--field', 'title:text'], "missing required argument 'name'"],
       ['no field', ['new', 'service', 'widget'], 'give the fields of the service'],
       ['a field without a type', ['new', 'service', 'widget', '--field', 'title'], "--field 'title': give a type after the name"],
-      ['an unknown type', ['new', 'service', 'widget', '--field', 'price:money'], "--field 'price:money': unknown type 'money'"],
+      ['an unknown type', ['new', 'service', 'widget', '--field', 'price:currency'], "--field 'price:currency': unknown type 'currency'"],
+      ['a unique money field', ['new', 'service', 'widget', '--field', 'price:money:unique'], 'unique applies to text, integer, decimal and date fields'],
+      ['a child field without --child', ['new', 'service', 'widget', '--field', 'title:text', '--child-field', 'line:amount:money'],
+        '--child-field and --child-total need a --child <name> to belong to'],
+      ['a child without fields', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line'], 'give the fields of child line: --child-field line:name:type'],
+      ['two child collections', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line', '--child', 'note', '--child-field', 'line:amount:money'],
+        "--child is given twice ('line', 'note'): a service has one child collection"],
+      ['a child field of another child', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line', '--child-field', 'item:amount:money'],
+        "--child-field 'item:amount:money': start with the child collection's name, as in line:amount:money:required"],
+      ['a sortable child field', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line', '--child-field', 'line:amount:money:sortable'],
+        "--child-field 'line:amount:money:sortable': a child field takes the options required and max=N only"],
+      ['a date child field', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line', '--child-field', 'line:due:date'],
+        "--child-field 'line:due:date': a child field is text, integer, decimal, money or boolean"],
+      ['a total of a field that is not money', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line', '--child-field', 'line:count:integer', '--child-total', 'line:count'],
+        "--child-total 'line:count': name a money field of child line (it has none)"],
+      ["a total named as a parent's field", ['new', 'service', 'widget', '--field', 'amountTotal:money', '--child', 'line', '--child-field', 'line:amount:money', '--child-total', 'line:amount'],
+        "--child-total 'line:amount': the parent has the field amountTotal already, which the total would be"],
+      ["a child whose array is a parent's field", ['new', 'service', 'widget', '--field', 'lines:text', '--child', 'line', '--child-field', 'line:amount:money'],
+        "--child 'line': the parent's field lines is named as its array of lines"],
+      ['the child id as a child field', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line', '--child-field', 'line:widgetLineId:integer'],
+        "--child-field 'line:widgetLineId:integer': widgetLineId is reserved (the id of every child record)"],
       ['a lookup without its table', ['new', 'service', 'widget', '--field', 'territoryId:lookup'], "--field 'territoryId:lookup': write lookup=<table>"],
       ['an unknown option', ['new', 'service', 'widget', '--field', 'title:text:big'], "--field 'title:text:big': unknown option 'big'"],
       ['max on a field that is not text', ['new', 'service', 'widget', '--field', 'count:integer:max=5'], 'max=N applies to text fields only'],
@@ -329,10 +376,11 @@ describe('restlayer new service: the scaffold', function () {
     // tsc over the whole project takes most of this; the machine may be busy with other builds.
     this.timeout(600_000);
     let full: CliResult;
+    let document: CliResult;
     let build: CliResult;
     before(async () => {
       let others: CliResult[];
-      ({ full, others, build } = await generated);
+      ({ full, document, others, build } = await generated);
       for (const other of others) expect(other.code, other.stderr).to.equal(0);
     });
 
@@ -344,13 +392,32 @@ describe('restlayer new service: the scaffold', function () {
       expect(full.stdout).to.include("services/index.ts: added import { purchaseOrderModule } from './purchase-order/module.js';");
       expect(full.stdout).to.include('next steps:');
       const index = readFileSync(join(built, 'services/index.ts'), 'utf8');
-      expect(index).to.match(/^export const modules = \[salesOrderModule, customerModule, purchaseOrderModule, memoModule, stockLevelModule\] as const;$/m);
+      expect(index).to.match(/^export const modules = \[salesOrderModule, customerModule, purchaseOrderModule, memoModule, stockLevelModule, salesInvoiceModule, checklistModule\] as const;$/m);
       for (const file of files) {
         const text = readFileSync(join(built, file), 'utf8');
         // One header line says how the file was made; no other marker, and no `any`.
         expect(lines(text)[0], file).to.match(/^\/\/ Made by `restlayer new service purchase-order --field title:text:required:max=60:sortable:filterable .*`/);
         expect(text.match(/restlayer new service/g), file).to.have.length(1);
         expect(text, file).to.not.match(/:\s*any\b|\bas any\b|<any>|@ts-|eslint-disable|GENERATED|DO NOT EDIT/);
+      }
+    });
+
+    it('writes a master-detail service: the child routes below the record, the document tests, the child table with its key, index and totals', () => {
+      expect(document.code, document.stderr).to.equal(0);
+      const files = [
+        ...generatedFiles('sales-invoice', 'salesInvoiceId'), 'routes/sales-invoice/[_salesInvoiceId]/line/index.ts',
+        'routes/sales-invoice/[_salesInvoiceId]/line/[_salesInvoiceLineId].ts', 'test/sales-invoice/sales-invoice-line.test.ts',
+      ];
+      for (const file of files) expect(document.stdout).to.include(`  ${file}\n`);
+      const migration = readFileSync(join(built, 'services/sales-invoice/migrations.ts'), 'utf8');
+      expect(migration).to.include("references('sales_invoice.sales_invoice_id').onDelete('cascade')")
+        .and.include("createIndex('ix_sales_invoice_line_parent').on('sales_invoice_line').columns(['sales_invoice_id', 'sales_invoice_line_id'])")
+        .and.include("addColumn('amount_total', moneyType, (c) => c.notNull().defaultTo(0))");
+      const service = readFileSync(join(built, 'services/sales-invoice/sql-sales-invoice-service.ts'), 'utf8');
+      expect(service).to.include('writeDocument(').and.include('createDocument(').and.include('inTransaction(');
+      for (const file of files) {
+        const text = readFileSync(join(built, file), 'utf8');
+        expect(text, file).to.not.match(/:\s*any\b|\bas any\b|<any>|@ts-|eslint-disable/);
       }
     });
 

@@ -25,7 +25,7 @@ export const header = (spec: ServiceSpec) => `// Made by \`${spec.command}\`; th
 export const lines = (...parts: (string | false | undefined)[]) => parts.filter((p): p is string => typeof p === 'string').join('\n');
 
 /** `import { a, b } from 'x';`, the names in ASCII order as the project writes them (`type X` sorts as X). */
-export function importLine(names: (string | false)[], from: string, typeOnly = false): string | false {
+export function importLine(names: (string | false | undefined)[], from: string, typeOnly = false): string | false {
   const kept = names.filter((n): n is string => Boolean(n));
   if (!kept.length) return false;
   const key = (name: string) => name.replace(/^type /, '');
@@ -55,6 +55,7 @@ function valueStructOf(field: FieldSpec): string {
     }
     case 'integer': case 'lookup': return 'integer(INT32)';
     case 'decimal': return 'decimal()';
+    case 'money': return 'money()';
     case 'date': return 'date()';
     case 'boolean': return 'boolean()';
   }
@@ -76,6 +77,7 @@ export function criterionOf(field: FieldSpec): string {
     case 'text': return 'field.text()';
     case 'integer': return 'field.integerRange()';
     case 'decimal': return 'field.numberRange()';
+    case 'money': return 'field.moneyRange()';
     case 'date': return 'field.dateRange()';
     case 'boolean': return 'field.flag()';
     case 'lookup': return 'field.list()';
@@ -88,14 +90,21 @@ export function columnType(field: FieldSpec): string {
     case 'text': return field.max ? `'varchar(${field.max})'` : "'text'";
     case 'integer': case 'lookup': return "'integer'";
     case 'decimal': return 'numberType';
+    case 'money': return 'moneyType';
     case 'date': return 'dateType';
     case 'boolean': return 'boolType';
   }
 }
 
+/**
+ * A money column as the providers keep it (restlayer's DbMoney: SQLite an integer of ten-thousandths, PostgreSQL
+ * `numeric` as text); `storage.values.toMoney` reads either back as a number, `storage.values.money` writes one.
+ */
+export const MONEY_COLUMN = 'DbMoney';
+
 /** The column's type in the Kysely table interface. */
 export function tableType(field: FieldSpec): string {
-  const type = field.type === 'date' ? 'DbDate' : field.type === 'boolean' ? 'DbBool' : tsType(field);
+  const type = field.type === 'date' ? 'DbDate' : field.type === 'boolean' ? 'DbBool' : field.type === 'money' ? MONEY_COLUMN : tsType(field);
   return field.required ? type : `${type} | null`;
 }
 

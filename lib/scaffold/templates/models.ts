@@ -1,4 +1,5 @@
 import type { ServiceSpec } from '../spec.js';
+import { childModels } from './child-models.js';
 import {
   criterionOf, filterableFields, header, importLine, lines, lookupFields, lowerHuman, optionalFields, resultStructOf, sortableFields, structOf,
 } from './code.js';
@@ -6,7 +7,8 @@ import {
 /** services/<name>/<name>-models.ts: the wire models, the list criteria and the bodies of POST, PUT and PATCH. */
 export function modelsFile(spec: ServiceSpec): string {
   const { pascal, camel, id, idParam } = spec;
-  const types = new Set(spec.fields.map((f) => f.type));
+  const { child } = spec;
+  const types = new Set([...spec.fields, ...(child?.fields ?? [])].map((f) => f.type));
   const filterable = filterableFields(spec);
   const sortable = [id, ...sortableFields(spec).map((f) => f.name)];
   const lookupNote = (name: string) => {
@@ -16,9 +18,9 @@ export function modelsFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     importLine([
-      'type Criteria', 'type Infer', 'type PatchOf', 'defineCriteria', filterable.length > 0 && 'field', 'patchModel',
-      'INT32', 'integer', 'maybe', 'model', 'optional', types.has('text') && 'text', types.has('decimal') && 'decimal',
-      'date', types.has('boolean') && 'boolean',
+      'type Criteria', 'type Infer', 'type PatchOf', child && 'type QuerySchema', child && 'array', 'defineCriteria', filterable.length > 0 && 'field', 'patchModel',
+      'INT32', 'integer', 'maybe', 'model', 'optional', types.has('text') && 'text', types.has('decimal') && 'decimal', types.has('money') && 'money',
+      'date', types.has('boolean') && 'boolean', child && 'validateInput',
     ], 'restlayer'),
     '',
     '/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */',
@@ -29,6 +31,7 @@ export function modelsFile(spec: ServiceSpec): string {
     ...spec.fields.map((f) => `  ${f.name}: ${resultStructOf(f)},`),
     '};',
     'const revision = { revisionNumber: id(), modifiedDate: date() };',
+    child && childModels(spec, child),
     '',
     '/**',
     ` * An item of the ${lowerHuman(spec)} list (\`${pascal}_ReadListOutput\`). Optional properties are absent, never null, when the`,
@@ -39,7 +42,16 @@ export function modelsFile(spec: ServiceSpec): string {
     `export type ${pascal}_ReadListOutput = Infer<typeof ${pascal}ListItem>;`,
     '',
     `/** One ${lowerHuman(spec)} (\`${pascal}_ReadOutput\`). */`,
-    `export const ${pascal}Read = model({ ...listFields, ...revision });`,
+    child
+      ? lines(
+        `export const ${pascal}Read = model({`,
+        '  ...listFields,',
+        ...child.totals.map((t) => `  /** The sum of the ${child.plural}' ${t.of.name}, kept with every write of them. */\n  ${t.name}: money(),`),
+        `  ${child.plural}: array(${child.pascal}Read),`,
+        '  ...revision,',
+        '});',
+      )
+      : `export const ${pascal}Read = model({ ...listFields, ...revision });`,
     `export type ${pascal}_ReadOutput = Infer<typeof ${pascal}Read>;`,
     '',
     `export const ${pascal}UpdateResult = model(revision);`,
@@ -75,7 +87,9 @@ export function modelsFile(spec: ServiceSpec): string {
     `export type ${pascal}_PatchInput_Data = PatchOf<${pascal}_UpdateInput_Data>;`,
     '',
     `/** The body of POST (\`${pascal}_CreateInput_Data\`). */`,
-    `export const ${pascal}CreateData = model(fields);`,
+    child
+      ? `export const ${pascal}CreateData = model({ ...fields, ${child.plural}: optional(array(${child.pascal}ItemData)) });`
+      : `export const ${pascal}CreateData = model(fields);`,
     `export type ${pascal}_CreateInput_Data = Infer<typeof ${pascal}CreateData>;`,
     '',
     `/** The route parameter naming one ${lowerHuman(spec)}. */`,

@@ -1,16 +1,18 @@
 import type { ServiceSpec } from '../spec.js';
 import { dateFields, header, importLine, lines, quoted } from './code.js';
+import { childModelTypes } from './child-service.js';
+import { readAllName } from './child-routes.js';
 import { modelTypesImport } from './service.js';
 
 /** services/<name>/<name>-proxy.ts: the service's interface over HTTP, for clients (browser-safe: no node: imports). */
 export function proxyFile(spec: ServiceSpec): string {
-  const { pascal, kebab, id, idParam } = spec;
+  const { pascal, kebab, id, idParam, child } = spec;
   const dates = [...dateFields(spec).map((f) => f.name), 'modifiedDate'];
   const params = `{ params: { ${idParam}: ${id} }`;
   return lines(
     header(spec).trimEnd(),
     importLine(['type DateKeys', 'type OperationTable', 'type Output', 'type RestClient', 'criteriaToQuery'], 'restlayer/client'),
-    modelTypesImport(spec),
+    modelTypesImport(spec, child ? childModelTypes(child) : []),
     `import type { I${pascal}Service } from './${kebab}-service.js';`,
     '',
     '/**',
@@ -24,11 +26,21 @@ export function proxyFile(spec: ServiceSpec): string {
     `  update: { verb: 'PUT', path: '/${kebab}/{${idParam}}' },`,
     `  patch: { verb: 'PATCH', path: '/${kebab}/{${idParam}}' },`,
     `  delete: { verb: 'DELETE', path: '/${kebab}/{${idParam}}' },`,
+    ...(child
+      ? [
+        `  ${readAllName(child)}: { verb: 'GET', path: '/${kebab}/{${idParam}}/${child.segment}' },`,
+        `  read${child.short}: { verb: 'GET', path: '/${kebab}/{${idParam}}/${child.segment}/{${child.idParam}}' },`,
+        `  create${child.short}: { verb: 'POST', path: '/${kebab}/{${idParam}}/${child.segment}' },`,
+        `  update${child.short}: { verb: 'PUT', path: '/${kebab}/{${idParam}}/${child.segment}/{${child.idParam}}' },`,
+        `  patch${child.short}: { verb: 'PATCH', path: '/${kebab}/{${idParam}}/${child.segment}/{${child.idParam}}' },`,
+        `  delete${child.short}: { verb: 'DELETE', path: '/${kebab}/{${idParam}}/${child.segment}/{${child.idParam}}' },`,
+      ]
+      : []),
     `} as const satisfies OperationTable<I${pascal}Service>;`,
     '',
     '/** The result properties that are dates; the check below fails to compile when a model gains a Date property not listed. */',
     `const dates = [${quoted(dates)}] as const satisfies readonly ${pascal}Date[];`,
-    `type ${pascal}Date = DateKeys<${pascal}_ReadOutput> | DateKeys<${pascal}_ReadListOutput> | DateKeys<${pascal}_UpdateOutput> | DateKeys<${pascal}_CreateOutput>;`,
+    `type ${pascal}Date = DateKeys<${pascal}_ReadOutput> | DateKeys<${pascal}_ReadListOutput> | DateKeys<${pascal}_UpdateOutput> | DateKeys<${pascal}_CreateOutput>${child ? ` | DateKeys<${child.pascal}_WriteOutput>` : ''};`,
     `const everyDateListed: [Exclude<${pascal}Date, (typeof dates)[number]>] extends [never] ? true : never = true;`,
     'void everyDateListed;',
     '',
@@ -63,7 +75,45 @@ export function proxyFile(spec: ServiceSpec): string {
     `  delete(${id}: number): Promise<Output> {`,
     `    return this.client.call(operations.delete, ${params} });`,
     '  }',
+    child && childProxyMethods(spec),
     '}',
     '',
+  );
+}
+
+/** The proxy's methods of the child collection. */
+function childProxyMethods(spec: ServiceSpec): string {
+  const { id, idParam, child } = spec;
+  if (!child) return '';
+  const { pascal, short } = child;
+  const cid = child.id;
+  const both = `{ params: { ${idParam}: ${id}, ${child.idParam}: ${cid} }`;
+  const one = `{ params: { ${idParam}: ${id} }`;
+  return lines(
+    '',
+    `  ${readAllName(child)}(${id}: number): Promise<Output<${pascal}_ReadOutput[]>> {`,
+    `    return this.client.call(operations.${readAllName(child)}, ${one} });`,
+    '  }',
+    '',
+    `  read${short}(${id}: number, ${cid}: number): Promise<Output<${pascal}_ReadOutput>> {`,
+    `    return this.client.call(operations.read${short}, ${both} });`,
+    '  }',
+    '',
+    `  create${short}(${id}: number, data: ${pascal}_CreateInput_Data): Promise<Output<${pascal}_WriteOutput>> {`,
+    `    return this.client.call(operations.create${short}, ${one}, body: data, dates });`,
+    '  }',
+    '',
+    `  update${short}(${id}: number, ${cid}: number, data: ${pascal}_UpdateInput_Data): Promise<Output<${pascal}_WriteOutput>> {`,
+    `    return this.client.call(operations.update${short}, ${both}, body: data, dates });`,
+    '  }',
+    '',
+    `  patch${short}(${id}: number, ${cid}: number, data: ${pascal}_PatchInput_Data): Promise<Output<${pascal}_WriteOutput>> {`,
+    `    return this.client.call(operations.patch${short}, ${both}, body: data, dates });`,
+    '  }',
+    '',
+    `  delete${short}(${id}: number, ${cid}: number, revisionNumber?: number | null): Promise<Output<${pascal}_WriteOutput>> {`,
+    '    const query = new URLSearchParams(revisionNumber == null ? {} : { revisionNumber: String(revisionNumber) });',
+    `    return this.client.call(operations.delete${short}, ${both}, query, dates });`,
+    '  }',
   );
 }

@@ -1,4 +1,5 @@
 import type { ServiceSpec } from '../spec.js';
+import { childModelTypes } from './child-service.js';
 import { header, lines } from './code.js';
 
 /** The model types every service file imports, in the order the sample writes them. */
@@ -21,11 +22,11 @@ export function modelTypesImport(spec: ServiceSpec, extra: string[] = []): strin
 
 /** services/<name>/<name>-service.ts: the interface, which knows nothing of HTTP. */
 export function serviceFile(spec: ServiceSpec): string {
-  const { pascal, id } = spec;
+  const { pascal, id, child } = spec;
   return lines(
     header(spec).trimEnd(),
     "import type { Output } from 'restlayer';",
-    modelTypesImport(spec),
+    modelTypesImport(spec, child ? childModelTypes(child) : []),
     '',
     `/** ${spec.human} records: read, list, create, update, patch, delete. It knows nothing of HTTP; problems go to the current ErrorList. */`,
     `export interface I${pascal}Service {`,
@@ -36,7 +37,29 @@ export function serviceFile(spec: ServiceSpec): string {
     '  /** Changes only the fields `data` names (JSON merge patch); answers what update answers. */',
     `  patch(${id}: number, data: ${pascal}_PatchInput_Data): Promise<Output<${pascal}_UpdateOutput>>;`,
     `  delete(${id}: number): Promise<Output>;`,
+    child && childMethods(spec),
     '}',
     '',
+  );
+}
+
+/** The child collection's methods of the interface: each write answers the record's new totals and revision. */
+export function childMethods(spec: ServiceSpec): string {
+  const { id, child } = spec;
+  if (!child) return '';
+  const { pascal, short, plural } = child;
+  const cid = child.id;
+  const Plural = plural.charAt(0).toUpperCase() + plural.slice(1);
+  return lines(
+    '',
+    `  /** The ${plural} of one ${spec.human.toLowerCase()}, by id; an unknown ${spec.human.toLowerCase()} is a 404. */`,
+    `  read${Plural}(${id}: number): Promise<Output<${pascal}_ReadOutput[]>>;`,
+    `  /** One ${child.segment}; one of another ${spec.human.toLowerCase()} is a 404, as an unknown id is. */`,
+    `  read${short}(${id}: number, ${cid}: number): Promise<Output<${pascal}_ReadOutput>>;`,
+    `  /** ${child.segment} writes take the ${spec.human.toLowerCase()}'s revisionNumber (a stale one is a 409) and bump it in the same transaction. */`,
+    `  create${short}(${id}: number, data: ${pascal}_CreateInput_Data): Promise<Output<${pascal}_WriteOutput>>;`,
+    `  update${short}(${id}: number, ${cid}: number, data: ${pascal}_UpdateInput_Data): Promise<Output<${pascal}_WriteOutput>>;`,
+    `  patch${short}(${id}: number, ${cid}: number, data: ${pascal}_PatchInput_Data): Promise<Output<${pascal}_WriteOutput>>;`,
+    `  delete${short}(${id}: number, ${cid}: number, revisionNumber?: number | null): Promise<Output<${pascal}_WriteOutput>>;`,
   );
 }

@@ -1,34 +1,16 @@
-import { type FieldSpec, type ServiceSpec, fullTextFields } from '../spec.js';
+import { type ChildSpec, type ServiceSpec, fullTextFields } from '../spec.js';
 import { filterableFields, header, importLine, lines, lookupCode, lookupFields, lowerHuman, quoted, sortableFields } from './code.js';
+import { childDeclarations, childMembers, childModelTypes } from './child-service.js';
+import { fromColumn, toColumn } from './columns.js';
 import { modelTypesImport } from './service.js';
-
-/** The stored form of one field of `data`, as `columnsOf` writes it. */
-function toColumn(field: FieldSpec): string {
-  const value = `data.${field.name}`;
-  switch (field.type) {
-    case 'date': return field.required ? `v.date(${value})` : `${value} ? v.date(${value}) : null`;
-    case 'boolean': return field.required ? `v.bool(${value})` : `${value} == null ? null : v.bool(${value})`;
-    default: return field.required ? value : `${value} ?? null`;
-  }
-}
-
-/** The wire form of one column of row `r`, as `listItem` reads it: absent, never null, when there is no value. */
-function fromColumn(field: FieldSpec): string {
-  const value = `r.${field.column}`;
-  switch (field.type) {
-    case 'date': return field.required ? `v.toDate(${value})` : `${value} == null ? undefined : v.toDate(${value})`;
-    case 'boolean': return field.required ? `v.toBool(${value})` : `${value} == null ? undefined : v.toBool(${value})`;
-    default: return field.required ? value : `${value} ?? undefined`;
-  }
-}
 
 /** services/<name>/sql-<name>-service.ts: the implementation over the store. */
 export function sqlServiceFile(spec: ServiceSpec): string {
-  const { pascal, camel, id, idColumn, table } = spec;
+  const { pascal, camel, id, idColumn, table, child } = spec;
   const lookups = lookupFields(spec);
   const filterable = filterableFields(spec);
   const listed = [...new Set([...sortableFields(spec), ...filterable])];
-  const usesValues = spec.fields.some((f) => f.type === 'date' || f.type === 'boolean');
+  const usesValues = spec.fields.some((f) => f.type === 'date' || f.type === 'boolean' || f.type === 'money');
   const limitedText = filterable.filter((f) => f.type === 'text' && f.max);
   const listColumns = [idColumn, ...spec.fields.map((f) => f.column)];
   const listFields = `${pascal}SortField${filterable.length ? ` | ${pascal}FilterField` : ''}`;
@@ -40,6 +22,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     `    private readonly options: ${pascal}ServiceOptions,`,
     '  ) {',
     `    this.db = storage.db.withTables<${pascal}Tables>();`,
+    child && `    this.document = ${camel}Document(${child.totals.length ? 'storage.values' : ''});`,
     '  }',
   );
 
@@ -74,13 +57,16 @@ export function sqlServiceFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     importLine([
-      'type Kysely', 'type ListDefinition', 'type ListLimits', lookups.length > 0 && 'type LookupCache', 'type Selectable', 'type Storage', 'type Tables',
-      'MESSAGES', 'Output', 'applyMergePatch', 'currentErrors', 'readListRows', 'updateFieldsOf',
+      child && 'type DocumentSpec', 'type Kysely', 'type ListDefinition', 'type ListLimits', lookups.length > 0 && 'type LookupCache', 'type Selectable', child && child.totals.length > 0 && 'type SqlValues', 'type Storage', 'type Tables',
+      'MESSAGES', 'Output', 'applyMergePatch', child && 'createDocument', 'currentErrors', child && 'inTransaction', 'readListRows', 'updateFieldsOf',
+      child && 'writeDocument',
     ], 'restlayer'),
-    modelTypesImport(spec, [filterable.length > 0 && `${pascal}FilterField`, `${pascal}SortField`].filter((n): n is string => Boolean(n))),
-    `import { ${pascal}UpdateData } from './${spec.kebab}-models.js';`,
+    modelTypesImport(spec, [
+      ...(child ? childModelTypes(child) : []), filterable.length > 0 && `${pascal}FilterField`, `${pascal}SortField`,
+    ].filter((n): n is string => Boolean(n))),
+    importLine([`${pascal}UpdateData`, child && `${child.pascal}UpdateData`], `./${spec.kebab}-models.js`),
     `import type { I${pascal}Service } from './${spec.kebab}-service.js';`,
-    importLine([`${pascal}Table`, `${pascal}Tables`], `./${spec.kebab}-tables.js`, true),
+    importLine([`${pascal}Table`, `${pascal}Tables`, child && `${child.pascal}Table`], `./${spec.kebab}-tables.js`, true),
     '',
     `const updateFields = updateFieldsOf(${pascal}UpdateData);`,
     '',
@@ -103,10 +89,13 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     limitedText.length > 0 && `  maxLength: { ${limitedText.map((f) => `${f.name}: ${f.max}`).join(', ')} },`,
     '};',
     '',
+    child && childDeclarations(spec, child),
+    '',
     `export type ${pascal}ServiceOptions = ListLimits;`,
     '',
     `export class Sql${pascal}Service implements I${pascal}Service {`,
     `  private readonly db: Kysely<Tables & ${pascal}Tables>;`,
+    child && `  private readonly document: DocumentSpec<Tables & ${pascal}Tables, ${pascal}Totals>;`,
     '',
     constructor,
     '',
@@ -122,6 +111,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     `    currentErrors().add(MESSAGES.Entity_NotFound({ entity: ${quoted([spec.human])}, id: ${id} }));`,
     '  }',
     '',
+    child ? childRead(spec, child) : lines(
     `  async read(${id}: number): Promise<Output<${pascal}_ReadOutput>> {`,
     `    const r = await this.db.selectFrom('${table}')`,
     "      .select([...listColumns, 'revision_number', 'modified_date'])",
@@ -133,6 +123,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     '    }',
     '    return Output.of({ ...this.listItem(r), revisionNumber: r.revision_number, modifiedDate: this.storage.values.toDate(r.modified_date) });',
     '  }',
+    ),
     '',
     readList,
     checkData,
@@ -148,11 +139,13 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     `  async create(data: ${pascal}_CreateInput_Data): Promise<Output<${pascal}_CreateOutput>> {`,
     lookups.length > 0 && '    await this.checkData(data);',
     '    const now = new Date();',
+    child ? childCreate(spec, child) : lines(
     `    const { ${idColumn} } = await this.db.insertInto('${table}')`,
     '      .values({ ...this.columnsOf(data), revision_number: 1, modified_date: this.storage.values.date(now) })',
     `      .returning('${idColumn}')`,
     '      .executeTakeFirstOrThrow();',
     `    return Output.of({ ${id}: ${idColumn}, revisionNumber: 1, modifiedDate: now });`,
+    ),
     '  }',
     '',
     `  async update(${id}: number, data: ${pascal}_UpdateInput_Data): Promise<Output<${pascal}_UpdateOutput>> {`,
@@ -189,11 +182,70 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     '  }',
     '',
     `  async delete(${id}: number): Promise<Output> {`,
-    `    const result = await this.db.deleteFrom('${table}').where('${idColumn}', '=', ${id}).executeTakeFirst();`,
+    child ? lines(
+      `    // The ${lowerHuman(spec)} goes with its ${child.plural}, in one transaction.`,
+      '    const result = await inTransaction(this.db, async (trx) => {',
+      `      await trx.deleteFrom('${child.table}').where('${idColumn}', '=', ${id}).execute();`,
+      `      return trx.deleteFrom('${table}').where('${idColumn}', '=', ${id}).executeTakeFirst();`,
+      '    });',
+    ) : `    const result = await this.db.deleteFrom('${table}').where('${idColumn}', '=', ${id}).executeTakeFirst();`,
     `    if (result.numDeletedRows === 0n) this.notFound(${id});`,
     '    return Output.of();',
     '  }',
+    child && childMembers(spec, child),
     '}',
     '',
+  );
+}
+
+/** read() of a record with children: the record and its children as of one moment. */
+function childRead(spec: ServiceSpec, child: ChildSpec): string {
+  const { pascal, id, idColumn, table } = spec;
+  return lines(
+    `  async read(${id}: number): Promise<Output<${pascal}_ReadOutput>> {`,
+    `    // Every ${child.segment} write bumps the record's revision in its transaction: the same revision before and after reading`,
+    `    // the ${child.plural} means no write came between, so ${child.totals.length ? 'the totals, ' : ''}the ${child.plural} and the revision agree (else read again).`,
+    '    for (;;) {',
+    `      const r = await this.db.selectFrom('${table}')`,
+    `        .select([...listColumns, ${quoted([...child.totals.map((t) => t.column), 'revision_number', 'modified_date'])}])`,
+    `        .where('${idColumn}', '=', ${id})`,
+    '        .executeTakeFirst();',
+    '      if (!r) {',
+    `        this.notFound(${id});`,
+    '        return Output.of();',
+    '      }',
+    `      const children = await this.${child.plural}Of(${id});`,
+    `      const now = await this.db.selectFrom('${table}').select('revision_number').where('${idColumn}', '=', ${id}).executeTakeFirst();`,
+    '      if (now?.revision_number !== r.revision_number) continue;',
+    '      const v = this.storage.values;',
+    '      return Output.of({',
+    '        ...this.listItem(r),',
+    ...child.totals.map((t) => `        ${t.name}: v.toMoney(r.${t.column}),`),
+    `        ${child.plural}: children,`,
+    '        revisionNumber: r.revision_number,',
+    '        modifiedDate: v.toDate(r.modified_date),',
+    '      });',
+    '    }',
+    '  }',
+  );
+}
+
+/** The body of create() of a record with children: the whole document in one transaction, or nothing. */
+function childCreate(spec: ServiceSpec, child: ChildSpec): string {
+  const { id, idColumn, table } = spec;
+  return lines(
+    `    // The ${lowerHuman(spec)} and its ${child.plural} stand or fall together${child.totals.length ? ', with its totals' : ''}.`,
+    '    const { parentId } = await createDocument(this.db, this.document, async (trx) => {',
+    `      const row = await trx.insertInto('${table}')`,
+    `        .values({ ...this.columnsOf(data), ${child.totals.map((t) => `${t.column}: this.storage.values.money(0), `).join('')}revision_number: 1, modified_date: this.storage.values.date(now) })`,
+    `        .returning('${idColumn}')`,
+    '        .executeTakeFirstOrThrow();',
+    `      return { parentId: row.${idColumn} };`,
+    '    }, async (trx, parentId) => {',
+    `      const items = data.${child.plural} ?? [];`,
+    '      if (!items.length) return;',
+    `      await trx.insertInto('${child.table}').values(items.map((item) => ({ ${idColumn}: parentId, ...this.${child.camel}ColumnsOf(item) }))).execute();`,
+    '    });',
+    `    return Output.of({ ${id}: parentId, revisionNumber: 1, modifiedDate: now });`,
   );
 }

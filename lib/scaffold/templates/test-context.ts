@@ -6,6 +6,8 @@ export interface TestContext {
   patchOf(n: number | string): string;
   /** A property name no field has. */
   unknown: string;
+  /** What a read of a record created without children has besides its fields (`, lines: [], amountTotal: 0`), or ''. */
+  extras: string;
   /** `, ids` when the data helpers take the lookup ids. */
   args: string;
 }

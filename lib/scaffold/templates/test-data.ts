@@ -11,6 +11,8 @@ function rowValue(field: FieldSpec, index: number, prefix: string): string {
     case 'text': return `text('${prefix}', n${field.max ? `, ${field.max}` : ''})`;
     case 'integer': return `n * 7 ${index ? `+ ${index * 100 - 20}` : '- 20'}`;
     case 'decimal': return `n * 2.5 + ${index + 0.25}`;
+    // Ten-thousandths divided once: the nearest double prints as the exact 4-digit decimal.
+    case 'money': return `(n * 250_125 + ${index * 10_001}) / 10_000`;
     case 'date': return `new Date(Date.UTC(2024, ${index % 12}, 1 + n * 3, 9, 30)).toISOString()`;
     case 'boolean': return `n % 3 === ${index % 3}`;
     case 'lookup': return `pick(ids.${field.name}, n${index ? ` + ${index}` : ''})`;

@@ -16,10 +16,12 @@ function filterChecks(field: FieldSpec, fullText: boolean): string[] {
       // Three characters, the fewest a trigram index finds (fewer read the rows).
       fullText && `      [qs({ ${name}: ${value(1)}.slice(-3), '${name}.operator': 'CN' }), (r) => contains(r.${name}, ${value(1)}.slice(-3))],`,
     ].filter((check): check is string => Boolean(check));
-    case 'integer': case 'decimal': case 'date': return [
+    case 'integer': case 'decimal': case 'money': case 'date': return [
+      // A money value is found by EQ exactly (a stored decimal, never a binary fraction).
+      field.type === 'money' && `      [qs({ ${name}: ${value(4)} }), (r) => r.${name} === ${value(4)}],`,
       `      [qs({ ${name}: [${value(3)}, ${value(8)}] }), (r) => between(r.${name}, ${value(3)}, ${value(8)})],`,
       `      [qs({ ${name}: ${value(6)}, '${name}.operator': 'GT' }), (r) => between(r.${name}, ${value(6)}, undefined) && r.${name} !== ${value(6)}],`,
-    ];
+    ].filter((check): check is string => Boolean(check));
     case 'boolean': return [
       `      [qs({ ${name}: true }), (r) => r.${name} === true],`,
       `      [qs({ ${name}: false }), (r) => r.${name} === false],`,

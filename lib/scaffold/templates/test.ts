@@ -22,10 +22,12 @@ export function testFile(spec: ServiceSpec, at: FileContext): string {
   const [first] = spec.fields;
   const args = lookups.length ? ', ids' : '';
   const data = (n: number | string) => `rowData(${n}${args})`;
-  const context: TestContext = { data, patchOf: (n) => `{ ${first.name}: ${data(n)}.${first.name} }`, unknown: unknownName(spec), args };
+  const { child } = spec;
+  const extras = child ? `, ${[`${child.plural}: []`, ...child.totals.map((t) => `${t.name}: 0`)].join(', ')}` : '';
+  const context: TestContext = { data, patchOf: (n) => `{ ${first.name}: ${data(n)}.${first.name} }`, unknown: unknownName(spec), args, extras };
   const json = jsonName(spec);
   const item = `Required<${json}> & { ${id}: number }`;
-  const hasRanges = filterable.some((f) => f.type === 'integer' || f.type === 'decimal' || f.type === 'date');
+  const hasRanges = filterable.some((f) => f.type === 'integer' || f.type === 'decimal' || f.type === 'money' || f.type === 'date');
 
   return lines(
     header(spec).trimEnd(),
