@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import { withErrorScope } from 'restlayer';
+import { attributeRoutesDir } from '../support/api.js';
+import { cliEnv } from '../support/cli-env.js';
+import { killChildren, runCli } from '../support/processes.js';
+import { type Reply, type TestServer, startTestServer } from '../support/server.js';
+import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
+import { until } from '../support/wait.js';
+
+interface Echo {
+  userName: string;
+  authenticationType: string;
+  attributes: Record<string, string>;
+}
+
+/**
+ * Issue 24 item 3: user attributes reach a running server's handlers (`principal.attributes`) through the same
+ * cache as the credential stamp. A change made by the CLI (another process) shows within SessionRecheckSeconds,
+ * without ending the user's sessions; on PostgreSQL + Redis as on SQLite.
+ */
+describe('user attributes as a running server sees them (principal.attributes)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const cli = (args: string[]) => runCli(['user', ...args], { env: cliEnv(server) });
+  const login = (path: '/auth/jwt' | '/auth/cookie', userName: string) =>
+    server.call(path, { method: 'POST', token: null, body: { userName, password: `${userName}-password-1` } });
+  const echo = (init: { token?: string; cookie?: string }) =>
+    server.call('/caller-attributes', { token: init.token ?? null, headers: init.cookie ? { Cookie: init.cookie } : {} });
+  const attributesIn = (reply: Reply) => {
+    expect(reply.status, reply.text).to.equal(200);
+    return (reply.body.result as Echo).attributes;
+  };
+  /** A bearer and a cookie caller of `user`, logged in now. */
+  const callers = async (user: string) => {
+    const bearer = (await login('/auth/jwt', user)).body.result as { accessToken: string };
+    const cookie = cookieHeader((await login('/auth/cookie', user)).headers);
+    return [{ token: bearer.accessToken }, { cookie }];
+  };
+  const ok = async (args: string[]) => {
+    const run = await cli(args);
+    expect(run.code, run.stderr).to.equal(0);
+    return run;
+  };
+
+  before(async () => {
+    // A short recheck window: what the CLI changes must show within it, with no restart.
+    server = await startTestServer({
+      routesDir: attributeRoutesDir,
+      config: { Authentication: { ...FAST_HASH.Authentication, SessionRecheckSeconds: 1 } },
+    });
+  });
+  after(async () => {
+    await killChildren();
+    await server?.stop();
+  });
+
+  it('a user added with --attribute: its bearer and cookie callers carry the attributes; set-attribute and remove-attribute show within the recheck window, sessions going on', async () => {
+    await ok(['add', 'sally', '--role', 'User', '--attribute', 'salesPersonId=279', '--attribute', 'region=north', '--password', 'sally-password-1']);
+    const both = await callers('sally');
+    for (const caller of both) {
+      const reply = await echo(caller);
+      expect(reply.body.result, reply.text).to.deep.include({ userName: 'sally' });
+      expect(attributesIn(reply)).to.deep.equal({ region: 'north', salesPersonId: '279' });
+    }
+
+    await ok(['set-attribute', 'SALLY', 'salesPersonId', '280']);
+    await until(async () => {
+      const seen = await Promise.all(both.map(async (c) => attributesIn(await echo(c)).salesPersonId));
+      return seen.every((v) => v === '280');
+    }, 'both callers to see salesPersonId 280', 10_000, 100);
+    // Nothing else changed, and the same credentials still work: attributes are not carried by tokens or cookies.
+    for (const caller of both) expect(attributesIn(await echo(caller))).to.deep.equal({ region: 'north', salesPersonId: '280' });
+
+    await ok(['remove-attribute', 'sally', 'region']);
+    await until(async () => (await Promise.all(both.map(async (c) => 'region' in attributesIn(await echo(c))))).every((has) => !has),
+      'both callers to lose region', 10_000, 100);
+    for (const caller of both) expect(attributesIn(await echo(caller))).to.deep.equal({ salesPersonId: '280' });
+  });
+
+  it('a user without attributes, and a token minted elsewhere for a user the server does not know: empty attributes', async () => {
+    await addUser(server, 'norma', 'norma-password-1', ['User']);
+    for (const caller of await callers('norma')) expect(attributesIn(await echo(caller))).to.deep.equal({});
+    const minted = server.token({ sub: 'stranger' });
+    const reply = await echo({ token: minted });
+    expect(reply.body.result).to.deep.equal({ userName: 'stranger', authenticationType: 'Bearer', attributes: {} });
+  });
+
+  it("a change made through the server's own user service shows on its very next request", async () => {
+    await addUser(server, 'quinn', 'quinn-password-1', ['User']);
+    const [bearer] = await callers('quinn');
+    expect(attributesIn(await echo(bearer))).to.deep.equal({});
+    const set = await withErrorScope(() => server.services.users.setAttribute('quinn', 'salesPersonId', '281'));
+    expect(set.result).to.equal(true);
+    expect(attributesIn(await echo(bearer))).to.deep.equal({ salesPersonId: '281' });
+  });
+
+  it("removing a user removes its attributes: a user added again under the name starts with none", async () => {
+    await ok(['add', 'rory', '--role', 'User', '--attribute', 'salesPersonId=282', '--password', 'rory-password-1']);
+    await ok(['remove', 'rory']);
+    await ok(['add', 'rory', '--role', 'User', '--password', 'rory-password-1']);
+    const listed = JSON.parse((await ok(['list', '--json'])).stdout) as { userName: string; attributes: Record<string, string> }[];
+    expect(listed.find((u) => u.userName === 'rory')?.attributes).to.deep.equal({});
+    const [bearer] = await callers('rory');
+    expect(attributesIn(await echo(bearer))).to.deep.equal({});
+  });
+});
