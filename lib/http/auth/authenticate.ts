@@ -185,7 +185,9 @@ export function requireCaller(verifyBearer: BearerVerification, access: Pick<IUs
         endCookieSession(ctx);
         return refuse(authMessages.unauthenticated());
       }
-      const principal: Principal = { ...caller.principal, attributes: checked.attributes };
+      // The caller's principal was built for this request alone: completing it costs no copy on the hot path.
+      const { principal } = caller;
+      principal.attributes = checked.attributes;
       if (principal.authenticationType === 'Cookies' && !safeMethods.has(ctx.method)) {
         const origin = requestOrigin(ctx);
         // Koa 3's ctx.origin echoes the Origin header, so the server's own origin is built from protocol and host.
