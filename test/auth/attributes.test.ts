@@ -104,3 +104,40 @@ describe('user attributes as a running server sees them (principal.attributes)',
     expect(attributesIn(await echo(bearer))).to.deep.equal({});
   });
 });
+
+describe('user attributes are cached with the credential state', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+
+  before(async () => {
+    // A long recheck window: a state read once is trusted for the whole test, attributes included.
+    server = await startTestServer({
+      routesDir: attributeRoutesDir,
+      config: { Authentication: { ...FAST_HASH.Authentication, SessionRecheckSeconds: 3600 } },
+    });
+  });
+  after(async () => {
+    await killChildren();
+    await server?.stop();
+  });
+
+  it("another process's change is not read on every request (the cached state answers until the window ends); a change in this process clears it at once", async () => {
+    await addUser(server, 'cora', 'cora-password-1', ['User']);
+    await withErrorScope(() => server.services.users.setAttribute('cora', 'salesPersonId', '290'));
+    const token = ((await server.call('/auth/jwt', { method: 'POST', token: null, body: { userName: 'cora', password: 'cora-password-1' } })).body.result as { accessToken: string }).accessToken;
+    const attributes = async () => {
+      const reply = await server.call('/caller-attributes', { token });
+      expect(reply.status, reply.text).to.equal(200);
+      return (reply.body.result as Echo).attributes;
+    };
+    expect(await attributes()).to.deep.equal({ salesPersonId: '290' });
+
+    const run = await runCli(['user', 'set-attribute', 'cora', 'salesPersonId', '291'], { env: cliEnv(server) });
+    expect(run.code, run.stderr).to.equal(0);
+    for (let i = 0; i < 3; i++) expect(await attributes()).to.deep.equal({ salesPersonId: '290' });
+
+    // What this process changes itself it forgets at once, and the next request reads the store: the CLI's value too.
+    await withErrorScope(() => server.services.users.setAttribute('cora', 'region', 'south'));
+    expect(await attributes()).to.deep.equal({ region: 'south', salesPersonId: '291' });
+  });
+});
