@@ -92,6 +92,15 @@ describe('user attributes as a running server sees them (principal.attributes)',
     const set = await withErrorScope(() => server.services.users.setAttribute('quinn', 'salesPersonId', '281'));
     expect(set.result).to.equal(true);
     expect(attributesIn(await echo(bearer))).to.deep.equal({ salesPersonId: '281' });
+
+    // The service refuses what the store cannot keep, as the CLI does, with the message the CLI prints.
+    const bad = await withErrorScope(() => server.services.users.setAttribute('quinn', 'sales person', '1'));
+    expect(bad.messages.map((m) => [m.code, m.message])).to.deep.equal([
+      ['User_AttributeInvalid', "The attribute key 'sales person' must be 1 to 64 letters, digits, '_', '.' or '-'."]]);
+    const added = await withErrorScope(() => server.services.users.add({ userName: 'quade', password: 'quade-password-1', roles: ['User'] }, { note: 'x'.repeat(257) }));
+    expect(added.messages.map((m) => m.code)).to.deep.equal(['User_AttributeInvalid']);
+    expect((await withErrorScope(() => server.services.users.read('quade'))).result).to.equal(undefined);
+    expect(attributesIn(await echo(bearer))).to.deep.equal({ salesPersonId: '281' });
   });
 
   it("removing a user removes its attributes: a user added again under the name starts with none", async () => {
