@@ -51,5 +51,7 @@ export interface UserSummary {
   roles: string[];
   disabled: boolean;
   createdDate: Date;
+  /** Keys in order; `{}` when the user has none. */
+  attributes: Readonly<Record<string, string>>;
 }
 

@@ -69,5 +69,19 @@ export function authMigrations(dialect: StorageDialect): Record<string, Migratio
         await db.schema.alterTable('app_user').dropColumn('credential_stamp').execute();
       },
     },
+    '0005-user-attributes': {
+      // Attributes record scopes read (user set-attribute); deleting the user deletes them.
+      async up(db: Kysely<unknown>) {
+        await db.schema.createTable('user_attribute')
+          .addColumn('user_key', 'varchar(100)', (c) => c.notNull().references('app_user.user_key').onDelete('cascade'))
+          .addColumn('attribute_key', 'varchar(64)', (c) => c.notNull())
+          .addColumn('value', 'varchar(256)', (c) => c.notNull())
+          .addPrimaryKeyConstraint('pk_user_attribute', ['user_key', 'attribute_key'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('user_attribute').execute();
+      },
+    },
   };
 }

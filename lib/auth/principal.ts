@@ -1,3 +1,5 @@
+import { NO_ATTRIBUTES, type UserAttributes } from './user-attributes.js';
+
 /** Who is calling. Built from token claims or from the cookie session. */
 export interface Principal {
   userName: string;
@@ -6,6 +8,12 @@ export interface Principal {
   authenticationType: 'Bearer' | 'Cookies';
   /** The login session a refresh token belongs to (variant A). */
   sessionId?: string;
+  /**
+   * The user's attributes (`restlayer user set-attribute`), e.g. `salesPersonId` for a record scope. Read from the
+   * store with the user's credential state, not from the token or cookie, so a change applies within
+   * `SessionRecheckSeconds`; empty for a user the server does not know (a token minted elsewhere).
+   */
+  attributes: UserAttributes;
 }
 
 const dotnetRoleClaim = 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role';
@@ -31,6 +39,7 @@ export function principalFromClaims(claims: TokenClaims): Principal | undefined 
     name: typeof claims.name === 'string' ? claims.name : userName,
     roles: [...new Set([...asList(claims.role), ...asList(claims.roles), ...asList(claims[dotnetRoleClaim])])],
     authenticationType: 'Bearer',
+    attributes: NO_ATTRIBUTES,
   };
   if (typeof claims.sid === 'string') principal.sessionId = claims.sid;
   return principal;

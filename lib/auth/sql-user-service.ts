@@ -7,9 +7,11 @@ import type { ICookieSessionStore } from './cookie-session-store.js';
 import type { ITokenService } from './token-service.js';
 import type { IUserAccess } from './user-access.js';
 import type { IUserService } from './user-service.js';
+import { NO_ATTRIBUTES, type UserAttributes, attributeKeyProblem, attributeValueProblem, attributesProblem, frozenAttributes } from './user-attributes.js';
 import type { StoredUser, UserChange, UserStore } from './user-store.js';
 
-const summary = (u: Pick<StoredUser, keyof UserSummary>): UserSummary => ({ userName: u.userName, name: u.name, roles: u.roles, disabled: u.disabled, createdDate: u.createdDate });
+const summary = (u: Pick<StoredUser, Exclude<keyof UserSummary, 'attributes'>>, attributes: UserAttributes): UserSummary =>
+  ({ userName: u.userName, name: u.name, roles: u.roles, disabled: u.disabled, createdDate: u.createdDate, attributes });
 
 export class SqlUserService implements IUserService {
   constructor(
@@ -20,7 +22,9 @@ export class SqlUserService implements IUserService {
     private readonly hashCost: number,
   ) {}
 
-  async add(user: NewUser): Promise<Output<UserSummary>> {
+  async add(user: NewUser, attributes: Readonly<Record<string, string>> = NO_ATTRIBUTES): Promise<Output<UserSummary>> {
+    if (this.invalid(attributesProblem(attributes))) return Output.of();
+    const given = frozenAttributes(Object.entries(attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const stored = {
       userName: user.userName,
       name: user.name || user.userName,
@@ -29,23 +33,24 @@ export class SqlUserService implements IUserService {
       disabled: false,
       createdDate: new Date(),
     };
-    if (!(await this.users.insert(stored))) {
+    if (!(await this.users.insert(stored, given))) {
       currentErrors().add(MESSAGES.User_Exists({ userName: user.userName, property: 'userName' }));
       return Output.of();
     }
     // This process may know the name as no user's (a token minted elsewhere named it).
     this.access.changed(user.userName);
-    return Output.of(summary(stored));
+    return Output.of(summary(stored, given));
   }
 
   async list(): Promise<Output<UserSummary[]>> {
-    return Output.of((await this.users.list()).map(summary));
+    const [users, attributes] = await Promise.all([this.users.list(), this.users.allAttributes()]);
+    return Output.of(users.map((u) => summary(u, attributes.get(u.userKey) ?? NO_ATTRIBUTES)));
   }
 
   async read(userName: string): Promise<Output<UserSummary>> {
     const user = await this.users.find(userName);
     if (!user) this.notFound(userName);
-    return Output.of(user && summary(user));
+    return Output.of(user && summary(user, await this.users.attributesOf(userName)));
   }
 
   async tokenSubject(userName: string): Promise<Output<TokenSubject>> {
@@ -90,6 +95,27 @@ export class SqlUserService implements IUserService {
     if (!(await this.users.remove(userName))) this.notFound(userName);
     else await this.ended(userName);
     return Output.of();
+  }
+
+  async setAttribute(userName: string, key: string, value: string): Promise<Output<boolean>> {
+    if (this.invalid(attributeKeyProblem(key) ?? attributeValueProblem(key, value))) return Output.of();
+    const change = await this.users.setAttribute(userName, key, value);
+    // Only this process's cache: other processes and instances re-read the user within SessionRecheckSeconds.
+    if (change === 'changed') this.access.changed(userName);
+    return this.changeOutput(userName, change);
+  }
+
+  async removeAttribute(userName: string, key: string): Promise<Output<boolean>> {
+    if (this.invalid(attributeKeyProblem(key))) return Output.of();
+    const change = await this.users.removeAttribute(userName, key);
+    if (change === 'changed') this.access.changed(userName);
+    return this.changeOutput(userName, change);
+  }
+
+  /** Records the problem, if any, as `User_AttributeInvalid`; true when there was one. */
+  private invalid(problem: string | undefined): boolean {
+    if (problem) currentErrors().add(MESSAGES.User_AttributeInvalid({ problem }));
+    return problem !== undefined;
   }
 
   private changeOutput(userName: string, change: UserChange): Output<boolean> {

@@ -3,7 +3,8 @@ import type { NewPassword, NewUser, TokenSubject, UserSummary } from './auth-mod
 
 /** User administration, for the CLI; not exposed via REST. */
 export interface IUserService {
-  add(user: NewUser): Promise<Output<UserSummary>>;
+  /** Creates the user, with `attributes` when given (written with it, or the user is not created). */
+  add(user: NewUser, attributes?: Readonly<Record<string, string>>): Promise<Output<UserSummary>>;
   list(): Promise<Output<UserSummary[]>>;
   /** One user; `User_NotFound` when there is none. */
   read(userName: string): Promise<Output<UserSummary>>;
@@ -23,6 +24,14 @@ export interface IUserService {
    * Answers false when the user had exactly these roles already.
    */
   setRoles(userName: string, roles: string[]): Promise<Output<boolean>>;
-  /** Deletes the user and ends every credential it had. */
+  /**
+   * Sets one attribute (lib/auth/user-attributes.ts); the user's sessions go on, and servers see the new value within
+   * `SessionRecheckSeconds`. Answers false when the user had exactly this value already; `User_NotFound`, or
+   * `User_AttributeInvalid` for a key or value that cannot be stored.
+   */
+  setAttribute(userName: string, key: string, value: string): Promise<Output<boolean>>;
+  /** Removes one attribute, seen as `setAttribute` is. Answers false when the user had no attribute of that key. */
+  removeAttribute(userName: string, key: string): Promise<Output<boolean>>;
+  /** Deletes the user (its attributes with it) and ends every credential it had. */
   remove(userName: string): Promise<Output>;
 }

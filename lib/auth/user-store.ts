@@ -1,8 +1,9 @@
 import { type CredentialState, newStamp } from './credential-stamp.js';
-import type { CompiledQuery, Selectable } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Storage } from '../storage/storage.js';
-import type { AppUserTable } from '../storage/tables.js';
+import type { AppUserTable, Tables } from '../storage/tables.js';
 import { lockRefreshTokens } from './refresh-locks.js';
+import { NO_ATTRIBUTES, type UserAttributes, frozenAttributes } from './user-attributes.js';
 
 export interface StoredUser {
   userKey: string;
@@ -15,6 +16,12 @@ export interface StoredUser {
   /** Replaced whenever the user's credentials end; every token and cookie session carries the one it was issued under. */
   stamp: string;
   credentialsEnded: Date | null;
+}
+
+/** What every request of a user is checked against and given: its credential state and its attributes. */
+export interface AccessState {
+  state: CredentialState;
+  attributes: UserAttributes;
 }
 
 /** What changing a user's state found: the change made, no such user, or the user already in that state. */
@@ -40,9 +47,20 @@ export class UserStore {
     return (await this.storage.db.selectFrom('app_user').selectAll().orderBy('user_key').execute()).map((r) => this.toUser(r));
   }
 
-  /** Answers false when the name is taken. */
-  async insert(user: Omit<StoredUser, 'userKey' | 'stamp' | 'credentialsEnded'>): Promise<boolean> {
-    const { db, values } = this.storage;
+  /** Answers false when the name is taken. The user and its attributes are written together or not at all. */
+  async insert(user: Omit<StoredUser, 'userKey' | 'stamp' | 'credentialsEnded'>, attributes: UserAttributes = NO_ATTRIBUTES): Promise<boolean> {
+    const entries = Object.entries(attributes);
+    if (!entries.length) return this.insertUser(this.storage.db, user);
+    const key = userKey(user.userName);
+    return this.storage.db.transaction().execute(async (trx) => {
+      if (!(await this.insertUser(trx, user))) return false;
+      await trx.insertInto('user_attribute').values(entries.map(([k, value]) => ({ user_key: key, attribute_key: k, value }))).execute();
+      return true;
+    });
+  }
+
+  private async insertUser(db: Kysely<Tables>, user: Omit<StoredUser, 'userKey' | 'stamp' | 'credentialsEnded'>): Promise<boolean> {
+    const { values } = this.storage;
     const key = userKey(user.userName);
     const result = await db.insertInto('app_user').values((eb) => ({
       user_key: key,
@@ -89,6 +107,46 @@ export class UserStore {
     return result.numUpdatedRows > 0n ? 'changed' : (await this.find(userName)) ? 'unchanged' : 'not-found';
   }
 
+  /** Every user's attributes, by user key (users without any are absent). */
+  async allAttributes(): Promise<Map<string, UserAttributes>> {
+    const rows = await this.storage.db.selectFrom('user_attribute').select(['user_key', 'attribute_key', 'value'])
+      .orderBy('user_key').orderBy('attribute_key').execute();
+    const byUser = new Map<string, [string, string][]>();
+    for (const r of rows) byUser.set(r.user_key, [...(byUser.get(r.user_key) ?? []), [r.attribute_key, r.value]]);
+    return new Map([...byUser].map(([key, entries]) => [key, frozenAttributes(entries)]));
+  }
+
+  /** One user's attributes (none for a user that does not exist). */
+  async attributesOf(userName: string): Promise<UserAttributes> {
+    const rows = await this.storage.db.selectFrom('user_attribute').select(['attribute_key', 'value'])
+      .where('user_key', '=', userKey(userName)).orderBy('attribute_key').execute();
+    return frozenAttributes(rows.map((r) => [r.attribute_key, r.value] as const));
+  }
+
+  /**
+   * Sets one attribute in one statement: inserted only when the user exists, replaced only when its value differs.
+   * Credentials stay as they are: tokens and sessions do not carry attributes, servers read them with the stamp.
+   */
+  async setAttribute(userName: string, key: string, value: string): Promise<UserChange> {
+    const { db } = this.storage;
+    const result = await db.insertInto('user_attribute').columns(['user_key', 'attribute_key', 'value'])
+      .expression(db.selectFrom('app_user')
+        .select((eb) => ['app_user.user_key', eb.val(key).as('attribute_key'), eb.val(value).as('value')])
+        .where('app_user.user_key', '=', userKey(userName)))
+      .onConflict((oc) => oc.columns(['user_key', 'attribute_key'])
+        .doUpdateSet({ value: (eb) => eb.ref('excluded.value') })
+        .where('user_attribute.value', '<>', value))
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? 'changed' : (await this.find(userName)) ? 'unchanged' : 'not-found';
+  }
+
+  /** Removes one attribute; `unchanged` when the user had none of that key. */
+  async removeAttribute(userName: string, key: string): Promise<UserChange> {
+    const result = await this.storage.db.deleteFrom('user_attribute')
+      .where('user_key', '=', userKey(userName)).where('attribute_key', '=', key).executeTakeFirst();
+    return result.numDeletedRows > 0n ? 'changed' : (await this.find(userName)) ? 'unchanged' : 'not-found';
+  }
+
   /** Deletes the user (its login sessions and refresh tokens go with it) and remembers when, in one transaction. */
   async remove(userName: string): Promise<boolean> {
     const { db, dialect, values } = this.storage;
@@ -113,21 +171,27 @@ export class UserStore {
   private removedQuery?: CompiledQuery<{ removed_date: string | Date }>;
 
   /**
-   * The state every credential of the user is checked against. Runs for callers whose state is not known, so the
-   * queries are compiled once and read at once where the store allows it.
+   * The state every credential of the user is checked against, with the user's attributes, in one query (a row per
+   * attribute, or one without). Runs for callers whose state is not known, so the queries are compiled once and read
+   * at once where the store allows it.
    */
-  async credentialState(userName: string): Promise<CredentialState> {
+  async accessState(userName: string): Promise<AccessState> {
     const { db, values } = this.storage;
     const key = userKey(userName);
-    this.stateQuery ??= db.selectFrom('app_user').select(['disabled', 'credential_stamp', 'credentials_ended_date']).where('user_key', '=', '').compile();
-    const [row] = await this.read<StateRow>({ ...this.stateQuery, parameters: [key] });
+    this.stateQuery ??= db.selectFrom('app_user')
+      .leftJoin('user_attribute', 'user_attribute.user_key', 'app_user.user_key')
+      .select(['app_user.disabled', 'app_user.credential_stamp', 'app_user.credentials_ended_date', 'user_attribute.attribute_key', 'user_attribute.value'])
+      .where('app_user.user_key', '=', '').compile();
+    const rows = await this.read<StateRow>({ ...this.stateQuery, parameters: [key] });
+    const [row] = rows;
     if (row) {
       const ended = row.credentials_ended_date == null ? 0 : values.toDate(row.credentials_ended_date).getTime();
-      return { exists: true, disabled: values.toBool(row.disabled), stamp: row.credential_stamp, endedMs: ended };
+      const attributes = frozenAttributes(rows.flatMap((r) => (r.attribute_key == null || r.value == null ? [] : [[r.attribute_key, r.value] as const])));
+      return { state: { exists: true, disabled: values.toBool(row.disabled), stamp: row.credential_stamp, endedMs: ended }, attributes };
     }
     this.removedQuery ??= db.selectFrom('removed_user').select('removed_date').where('user_key', '=', '').compile();
     const [removed] = await this.read<{ removed_date: string | Date }>({ ...this.removedQuery, parameters: [key] });
-    return { exists: false, endedMs: removed ? values.toDate(removed.removed_date).getTime() : 0 };
+    return { state: { exists: false, endedMs: removed ? values.toDate(removed.removed_date).getTime() : 0 }, attributes: NO_ATTRIBUTES };
   }
 
   private async read<R>(query: CompiledQuery<R>): Promise<R[]> {
@@ -151,4 +215,4 @@ export class UserStore {
 }
 
 type UserRow = Selectable<AppUserTable>;
-type StateRow = Pick<UserRow, 'disabled' | 'credential_stamp' | 'credentials_ended_date'>;
+type StateRow = Pick<UserRow, 'disabled' | 'credential_stamp' | 'credentials_ended_date'> & { attribute_key: string | null; value: string | null };

@@ -12,6 +12,7 @@ import { signOperatorToken } from '../auth/operator-token.js';
 import { tokenSettings } from '../auth/token-keys.js';
 import { URL_OPTION_HELP, callServer, serverApiBase } from './server-api.js';
 import { hasControlCharacters, line } from './terminal-text.js';
+import { attributeKeyProblem, attributeValueProblem } from '../auth/user-attributes.js';
 import { printJson, runOperation, signingKeyOrFail } from './service-context.js';
 
 async function readStdin(): Promise<string> {
@@ -42,6 +43,29 @@ async function warnUnknownRoles(services: LayerServices, roles: string[]) {
   }
 }
 
+/** A key or value the store would refuse is a usage error (exit 2), found before anything is opened. */
+function usableAttribute(key: string, value?: string) {
+  const problem = attributeKeyProblem(key) ?? (value === undefined ? undefined : attributeValueProblem(key, value));
+  if (problem) throw new CliError(line`${problem}`.trimEnd(), 2);
+}
+
+/** The attributes of `user add`'s `--attribute KEY=VALUE` options (split at the first `=`); a key given twice is a usage error. */
+function attributesFrom(options: string[] = []): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const option of options) {
+    const at = option.indexOf('=');
+    if (at < 0) throw new CliError(line`--attribute '${option}' must be KEY=VALUE`.trimEnd(), 2);
+    const [key, value] = [option.slice(0, at), option.slice(at + 1)];
+    usableAttribute(key, value);
+    if (Object.hasOwn(attributes, key)) throw new CliError(line`--attribute '${key}' is given twice`.trimEnd(), 2);
+    attributes[key] = value;
+  }
+  return attributes;
+}
+
+/** `key=value` pairs for `user list`'s fifth column; --json has them exactly. */
+const attributeColumn = (attributes: Readonly<Record<string, string>>) => Object.entries(attributes).map(([k, v]) => `${k}=${v}`).join(', ');
+
 export function userCommand(program: Command) {
   // Usage errors are one line, like every other error (contract part 8): no help text after them.
   const user = program.command('user').description('manage users who can log in');
@@ -51,11 +75,13 @@ export function userCommand(program: Command) {
     .description('create a user (password from --password-stdin, or --password)')
     .option('--role <role>', 'a role of the user (repeatable; required)', collect)
     .option('--display-name <text>', 'the name shown to people (default: the user name)')
+    .option('--attribute <key=value>', 'an attribute of the user, e.g. salesPersonId=279 (repeatable)', collect)
     .option('--password-stdin', 'read the password from standard input')
     .option('--password <password>', 'the password (visible in the process list: prefer --password-stdin)')
     .option('--json', 'machine-readable output')
-    .action(async (name: string, opts: { role?: string[]; displayName?: string; passwordStdin?: boolean; password?: string; json?: boolean }) => {
+    .action(async (name: string, opts: { role?: string[]; displayName?: string; attribute?: string[]; passwordStdin?: boolean; password?: string; json?: boolean }) => {
       const roles = required(opts.role, '--role <role>');
+      const attributes = attributesFrom(opts.attribute);
       // Refused before anything else: such a name would rewrite the terminal of whoever lists the users.
       for (const [what, value] of [['user name', name], ['--display-name', opts.displayName ?? '']]) {
         if (hasControlCharacters(value)) throw new CliError(line`${what} '${value}' holds control characters (such as ESC or a line break); choose one without`.trimEnd(), 2);
@@ -65,10 +91,13 @@ export function userCommand(program: Command) {
       if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
       const created = await runOperation(async (s) => {
         await warnUnknownRoles(s, checked.value.roles);
-        return s.users.add(checked.value);
+        return s.users.add(checked.value, attributes);
       });
       if (opts.json) printJson(created);
-      else process.stdout.write(line`user ${created!.userName} created with roles ${created!.roles.join(', ')}`);
+      else {
+        const withAttributes = Object.keys(created!.attributes).length ? ` and attributes ${attributeColumn(created!.attributes)}` : '';
+        process.stdout.write(line`user ${created!.userName} created with roles ${created!.roles.join(', ')}${withAttributes}`);
+      }
     });
 
   user
@@ -78,7 +107,35 @@ export function userCommand(program: Command) {
     .action(async (opts: { json?: boolean }) => {
       const users = (await runOperation((s) => s.users.list())) ?? [];
       if (opts.json) return printJson(users);
-      for (const u of users) process.stdout.write(line`${u.userName}\t${u.name}\t${u.roles.join(',')}\t${u.disabled ? 'disabled' : 'active'}`);
+      for (const u of users) {
+        // A fifth column only for users with attributes: the four-column lines of the others stay as they were.
+        const state = u.disabled ? 'disabled' : 'active';
+        process.stdout.write(Object.keys(u.attributes).length
+          ? line`${u.userName}\t${u.name}\t${u.roles.join(',')}\t${state}\t${attributeColumn(u.attributes)}`
+          : line`${u.userName}\t${u.name}\t${u.roles.join(',')}\t${state}`);
+      }
+    });
+
+  user
+    .command('set-attribute <name> <key> <value>')
+    .description('set an attribute of a user (record scopes read them); running servers see it within Authentication:SessionRecheckSeconds, its sessions go on')
+    .option('--json', 'machine-readable output')
+    .action(async (name: string, key: string, value: string, opts: { json?: boolean }) => {
+      usableAttribute(key, value);
+      const changed = await runOperation((s) => s.users.setAttribute(name, key, value));
+      if (opts.json) return printJson({ userName: name, key, value, changed });
+      process.stdout.write(changed ? line`attribute ${key} of user ${name} set to ${value}` : line`user ${name} already has ${key}=${value}; nothing changed`);
+    });
+
+  user
+    .command('remove-attribute <name> <key>')
+    .description('remove an attribute of a user; running servers see it within Authentication:SessionRecheckSeconds')
+    .option('--json', 'machine-readable output')
+    .action(async (name: string, key: string, opts: { json?: boolean }) => {
+      usableAttribute(key);
+      const changed = await runOperation((s) => s.users.removeAttribute(name, key));
+      if (opts.json) return printJson({ userName: name, key, changed });
+      process.stdout.write(changed ? line`attribute ${key} of user ${name} removed` : line`user ${name} has no attribute ${key}; nothing changed`);
     });
 
   user

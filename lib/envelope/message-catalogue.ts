@@ -265,6 +265,7 @@ export const CATALOGUE = {
   // Users (the CLI's answers).
   User_Exists: { type: 'Validation', text: ({ userName }: { userName: string }) => `User '${userName}' already exists.`, description: 'A user with this name exists.' },
   User_NotFound: { type: 'Data', text: ({ userName }: { userName: string }) => `User '${userName}' not found.`, description: 'No user has this name.' },
+  User_AttributeInvalid: { type: 'Validation', text: ({ problem }: { problem: string }) => `The ${problem}.`, description: 'A user attribute key or value that cannot be stored.' },
   User_Disabled: { type: 'Functional', text: ({ userName }: { userName: string }) => `User '${userName}' is disabled.`, description: 'The user is disabled.' },
   User_CookieSessionsKept: {
     type: 'Message', severity: 'Warning',

@@ -25,6 +25,13 @@ export interface AppUserTable {
   credentials_ended_date: DbDate | null;
 }
 
+/** A user's attributes (lib/auth/user-attributes.ts), one row a key; they go when the user goes (foreign key). */
+export interface UserAttributeTable {
+  user_key: string;
+  attribute_key: string;
+  value: string;
+}
+
 /** Users removed, so that tokens minted elsewhere (no stamp) of a removed user stop too; re-adding keeps the date. */
 export interface RemovedUserTable {
   user_key: string;
@@ -68,6 +75,7 @@ export interface CookieSessionTable {
 export interface Tables {
   app_user: AppUserTable;
   removed_user: RemovedUserTable;
+  user_attribute: UserAttributeTable;
   auth_session: AuthSessionTable;
   refresh_token: RefreshTokenTable;
   cookie_session: CookieSessionTable;

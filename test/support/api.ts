@@ -127,3 +127,8 @@ export function propertyNames(value: unknown, out: string[] = []): string[] {
 export function expectNoNullProperties(text: string): void {
   expect(text).to.not.match(/"[^"]*":null/);
 }
+
+/** The routes folder of the caller-attributes probe (see attribute-routes/caller-attributes.ts), as compiled. */
+export const attributeRoutesDir = fileURLToPath(new URL('./attribute-routes/', import.meta.url));
+/** A CLI serving that probe route besides the layer's (see attribute-cli.ts), for `serve --workers N`. */
+export const attributeCliPath = fileURLToPath(new URL('./attribute-cli.js', import.meta.url));

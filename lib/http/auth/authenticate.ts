@@ -12,6 +12,7 @@ import type { ITokenService } from '../../auth/token-service.js';
 import { type TokenSettings, candidateKeys } from '../../auth/token-keys.js';
 import { CLOCK_TOLERANCE_SECONDS, verificationOptions } from '../../auth/token-verifier.js';
 import type { IUserAccess } from '../../auth/user-access.js';
+import { NO_ATTRIBUTES } from '../../auth/user-attributes.js';
 import { VerifiedTokenCache } from '../../auth/verified-tokens.js';
 
 declare module '../context.js' {
@@ -77,7 +78,8 @@ function cookieCaller(ctx: AppContext, cookieAbsoluteMs: number): Caller | undef
     endCookieSession(ctx);
     return undefined;
   }
-  return { principal: { ...session.user, authenticationType: 'Cookies' }, credential: { stamp: session.stamp, issuedAtMs: session.loginAt } };
+  // The session keeps who logged in; the attributes come from the store (requireCaller), never from the cookie.
+  return { principal: { ...session.user, authenticationType: 'Cookies', attributes: NO_ATTRIBUTES }, credential: { stamp: session.stamp, issuedAtMs: session.loginAt } };
 }
 
 /** Who calls, and what their credential says of itself, for the check that the user's credentials have not ended. */
@@ -161,7 +163,7 @@ function reject(ctx: AppContext, m: ErrorMessage, error?: string) {
  * user's credentials have not ended since, a cookie caller's unsafe request must come from an allowed origin, and one
  * of `roles` when the route names any.
  */
-export function requireCaller(verifyBearer: BearerVerification, access: Pick<IUserAccess, 'allows'>, roles: readonly string[], options: CallerOptions): Middleware<AppState, AppExtensions> {
+export function requireCaller(verifyBearer: BearerVerification, access: Pick<IUserAccess, 'check'>, roles: readonly string[], options: CallerOptions): Middleware<AppState, AppExtensions> {
   const allowedOrigins = new Set(options.allowedOrigins);
   return async (ctx: AppContext, next: Next) => {
     const refuse = (m: ErrorMessage, error?: string) => (options.optional ? next() : reject(ctx, m, error));
@@ -174,14 +176,18 @@ export function requireCaller(verifyBearer: BearerVerification, access: Pick<IUs
       const caller = claims ? bearerCaller(claims) : cookieCaller(ctx, options.cookieAbsoluteMs);
       if (claims && !caller) return refuse(authMessages.invalid(), 'invalid_token');
       if (!caller) return refuse(authMessages.unauthenticated());
-      // The user's credentials may have ended since this one was issued (disable, set-password, remove).
-      const allowed = access.allows(caller.principal.userName, caller.credential);
-      if (!(typeof allowed === 'boolean' ? allowed : await allowed)) {
+      // The user's credentials may have ended since this one was issued (disable, set-password, remove); its
+      // attributes come with the answer, from the same cache.
+      const checking = access.check(caller.principal.userName, caller.credential);
+      const checked = checking instanceof Promise ? await checking : checking;
+      if (!checked.allowed) {
         if (claims) return refuse(authMessages.invalid(), 'invalid_token');
         endCookieSession(ctx);
         return refuse(authMessages.unauthenticated());
       }
+      // The caller's principal was built for this request alone: completing it costs no copy on the hot path.
       const { principal } = caller;
+      principal.attributes = checked.attributes;
       if (principal.authenticationType === 'Cookies' && !safeMethods.has(ctx.method)) {
         const origin = requestOrigin(ctx);
         // Koa 3's ctx.origin echoes the Origin header, so the server's own origin is built from protocol and host.

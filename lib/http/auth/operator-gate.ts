@@ -5,6 +5,7 @@ import type { TokenSettings } from '../../auth/token-keys.js';
 import type { AppContext, AppExtensions, AppState } from '../context.js';
 import { respond } from '../respond.js';
 import { authMessages } from './authenticate.js';
+import { NO_ATTRIBUTES } from '../../auth/user-attributes.js';
 
 function bearerToken(ctx: AppContext): string | undefined {
   const authorization = ctx.get('Authorization');
@@ -26,7 +27,7 @@ export function operatorOrCaller(settings: TokenSettings, action: OperatorAction
       respond(ctx, [authMessages.invalid()]);
       return Promise.resolve();
     }
-    ctx.state.principal = { userName: 'restlayer-cli', name: 'restlayer CLI', roles: [], authenticationType: 'Bearer' };
+    ctx.state.principal = { userName: 'restlayer-cli', name: 'restlayer CLI', roles: [], authenticationType: 'Bearer', attributes: NO_ATTRIBUTES };
     return next();
   };
 }
