@@ -24,7 +24,7 @@ export class SqlUserService implements IUserService {
 
   async add(user: NewUser, attributes: Readonly<Record<string, string>> = NO_ATTRIBUTES): Promise<Output<UserSummary>> {
     if (this.invalid(attributesProblem(attributes))) return Output.of();
-    const given = frozenAttributes(Object.entries(attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const given = frozenAttributes(Object.entries(attributes));
     const stored = {
       userName: user.userName,
       name: user.name || user.userName,

@@ -38,8 +38,11 @@ export function attributesProblem(attributes: Readonly<Record<string, string>>):
   return undefined;
 }
 
-/** Frozen, so a handler cannot change what the server caches for every later request of the user. */
+/**
+ * Frozen, so a handler cannot change what the server caches for every later request of the user; keys in code-unit
+ * order, the same on both stores whatever their collation, so JSON output and `user list` are stable.
+ */
 export const frozenAttributes = (entries: Iterable<readonly [string, string]>): UserAttributes => {
-  const attributes = Object.fromEntries(entries);
+  const attributes = Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return Object.keys(attributes).length ? Object.freeze(attributes) : NO_ATTRIBUTES;
 };

@@ -110,16 +110,20 @@ export class UserStore {
   /** Every user's attributes, by user key (users without any are absent). */
   async allAttributes(): Promise<Map<string, UserAttributes>> {
     const rows = await this.storage.db.selectFrom('user_attribute').select(['user_key', 'attribute_key', 'value'])
-      .orderBy('user_key').orderBy('attribute_key').execute();
+      .orderBy('user_key').execute();
     const byUser = new Map<string, [string, string][]>();
-    for (const r of rows) byUser.set(r.user_key, [...(byUser.get(r.user_key) ?? []), [r.attribute_key, r.value]]);
+    for (const r of rows) {
+      const entries = byUser.get(r.user_key);
+      if (entries) entries.push([r.attribute_key, r.value]);
+      else byUser.set(r.user_key, [[r.attribute_key, r.value]]);
+    }
     return new Map([...byUser].map(([key, entries]) => [key, frozenAttributes(entries)]));
   }
 
   /** One user's attributes (none for a user that does not exist). */
   async attributesOf(userName: string): Promise<UserAttributes> {
     const rows = await this.storage.db.selectFrom('user_attribute').select(['attribute_key', 'value'])
-      .where('user_key', '=', userKey(userName)).orderBy('attribute_key').execute();
+      .where('user_key', '=', userKey(userName)).execute();
     return frozenAttributes(rows.map((r) => [r.attribute_key, r.value] as const));
   }
 
