@@ -1,0 +1,125 @@
+// Reads and writes through TypeORM repositories (@InjectRepository), as Nest's database recipe does.
+import { BadRequestException, ConflictException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, FindOptionsOrder, Repository } from 'typeorm';
+import { setMoneyUnits } from './column-types';
+import { failed, ok } from './envelope';
+import { ListSalesOrdersQuery, UpdateSalesOrderDto } from './sales-order.dto';
+import { SalesOrderStatus } from './sales-order-status.entity';
+import { SalesOrder } from './sales-order.entity';
+import { isPostgres } from './settings';
+
+const DAY = 86_400_000;
+
+/** The list item, in restlayer's property order; absent (not null) when the order has no such value. */
+function listItem(o: SalesOrder) {
+  return {
+    salesOrderId: o.salesOrderId,
+    salesOrderNumber: o.salesOrderNumber,
+    status: o.status,
+    orderDate: o.orderDate,
+    dueDate: o.dueDate,
+    shipDate: o.shipDate ?? undefined,
+    customerId: o.customerId,
+    customerName: o.customer.name,
+    territoryId: o.territoryId ?? undefined,
+    salesPersonId: o.salesPersonId ?? undefined,
+    totalDue: o.totalDue,
+    onlineOrderFlag: o.onlineOrderFlag,
+  };
+}
+
+const listSelect = {
+  salesOrderId: true, salesOrderNumber: true, status: true, orderDate: true, dueDate: true, shipDate: true, customerId: true,
+  territoryId: true, salesPersonId: true, totalDue: true, onlineOrderFlag: true, customer: { customerId: true, name: true },
+} as const;
+
+const notFound = (id: number) => new NotFoundException(failed({ code: 'Entity_NotFound', message: `Sales order with id ${id} not found.`, severity: 'Error', type: 'Data' }));
+
+@Injectable()
+export class SalesOrderService implements OnModuleInit {
+  /** Active statuses, read once at start (restlayer keeps its lookups in a cache as well). */
+  private activeStatuses = new Set<number>();
+
+  constructor(
+    @InjectRepository(SalesOrder) private readonly orders: Repository<SalesOrder>,
+    @InjectRepository(SalesOrderStatus) private readonly statuses: Repository<SalesOrderStatus>,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async onModuleInit() {
+    this.activeStatuses = new Set((await this.statuses.findBy({ isActive: true })).map((s) => s.statusId));
+    // The amount column as this sample stores it: SQLite integer ten-thousandths once it is money, else as it is.
+    if (!isPostgres) {
+      const [column] = await this.dataSource.query(`select type from pragma_table_info('sales_order') where name = 'total_due'`);
+      setMoneyUnits(/^integer$/i.test(column?.type ?? '') ? 10_000 : 1);
+    }
+  }
+
+  async read(id: number) {
+    const order = await this.orders.findOne({ where: { salesOrderId: id }, relations: { customer: true } });
+    if (!order) throw notFound(id);
+    return ok({
+      ...listItem(order),
+      purchaseOrderNumber: order.purchaseOrderNumber ?? undefined,
+      accountNumber: order.accountNumber ?? undefined,
+      comment: order.comment ?? undefined,
+      revisionNumber: order.revisionNumber,
+      modifiedDate: order.modifiedDate,
+    });
+  }
+
+  async list(query: ListSalesOrdersQuery) {
+    const direction = query.sortDirection === 'Descending' ? 'DESC' : 'ASC';
+    // The id breaks ties in the first sort's direction, as restlayer's lists do, so both answer the same page.
+    const order = (query.sortField && query.sortField !== 'salesOrderId'
+      ? { [query.sortField]: direction, salesOrderId: direction }
+      : { salesOrderId: direction }) as FindOptionsOrder<SalesOrder>;
+    const options = {
+      select: listSelect,
+      relations: { customer: true },
+      where: query.status != null ? { status: query.status } : {},
+      order,
+      take: query.take ?? 100,
+      skip: query.skip ?? 0,
+    };
+    if (!query.getTotalCount) return ok((await this.orders.find(options)).map(listItem));
+    const [rows, totalCount] = await this.orders.findAndCount(options);
+    return ok(rows.map(listItem), totalCount);
+  }
+
+  async update(id: number, data: UpdateSalesOrderDto) {
+    const current = await this.orders.findOne({ select: { salesOrderId: true, orderDate: true, revisionNumber: true }, where: { salesOrderId: id } });
+    if (!current) throw notFound(id);
+    if (!this.activeStatuses.has(data.status)) {
+      throw new BadRequestException(failed({ code: 'SalesOrder_InvalidStatus', message: `Status ${data.status} is not a valid sales order status.`, severity: 'Error', type: 'Validation', property: 'status' }));
+    }
+    for (const name of ['dueDate', 'shipDate'] as const) {
+      const d = data[name];
+      if (d && d.getTime() < current.orderDate.getTime() - DAY) {
+        throw new BadRequestException(failed({ code: 'SalesOrder_DateBeforeOrder', message: `${name} cannot be before the order date.`, severity: 'Error', type: 'Validation', property: name }));
+      }
+    }
+    const sent = data.revisionNumber ?? undefined;
+    if (sent != null && sent !== current.revisionNumber) throw this.concurrency(id, sent, current.revisionNumber);
+    const now = new Date();
+    // The revision read is in the WHERE: of concurrent writers one wins, and the answer's revision is exact.
+    const result = await this.orders.update({ salesOrderId: id, revisionNumber: current.revisionNumber }, {
+      status: data.status,
+      onlineOrderFlag: data.onlineOrderFlag,
+      purchaseOrderNumber: data.purchaseOrderNumber ?? null,
+      accountNumber: data.accountNumber ?? null,
+      shipDate: data.shipDate ?? null,
+      comment: data.comment ?? null,
+      ...(data.dueDate ? { dueDate: data.dueDate } : {}),
+      revisionNumber: () => 'revision_number + 1',
+      modifiedDate: now,
+    });
+    if (result.affected === 0) throw this.concurrency(id, sent, current.revisionNumber);
+    return ok({ revisionNumber: current.revisionNumber + 1, modifiedDate: now });
+  }
+
+  private concurrency(id: number, sent: number | undefined, now: number) {
+    return new ConflictException(failed({ code: 'Entity_Concurrency', message: `Sales order ${id} was changed by someone else (revision ${sent ?? 'read'}, now ${now}).`, severity: 'Error', type: 'Concurrency', property: 'revisionNumber' }));
+  }
+}
