@@ -300,7 +300,7 @@ export async function main() {
     }
     if (rl['restlayer-list']) {
       targets.push({
-        name: 'restlayer-list', server: rl['restlayer-list'], request: 'GET /sales-order?take=50&status=5&sort by orderDate desc (bearer)',
+        name: 'restlayer-list', server: rl['restlayer-list'], request: 'GET /sales-order?take=50&status=5&sort by orderDate desc&getTotalCount=true (bearer)',
         description: `restlayer list route: \`GET ${listPath}\` over the 12,000 sample orders on ${storeName} (page and total count; restlayer keeps exact counts in its count cache until the table changes)`,
         kind: 'list', ...workload.list(),
       });

@@ -14,11 +14,13 @@ import { isPostgres, settings } from './settings';
 
 const entities = [SalesOrder, Customer, SalesOrderStatus];
 
-// The database restlayer made (its own SQLite copy, or the shared PostgreSQL database): never synchronised, no query log.
+// The database restlayer made (its own SQLite copy, or the shared PostgreSQL database): never synchronised; no query
+// log unless NEST_PEER_SQL_LOG=1 (to see the statements TypeORM sends, README "What each side does per request").
+const logging = process.env.NEST_PEER_SQL_LOG === '1';
 const database: TypeOrmModuleOptions = isPostgres
-  ? { type: 'postgres', url: settings.postgresUrl, entities, synchronize: false, logging: false }
+  ? { type: 'postgres', url: settings.postgresUrl, entities, synchronize: false, logging }
   : {
-      type: 'better-sqlite3', database: settings.sqlitePath, entities, synchronize: false, logging: false,
+      type: 'better-sqlite3', database: settings.sqlitePath, entities, synchronize: false, logging,
       // The file is in WAL mode already (restlayer set it); commit as durably as restlayer does.
       prepareDatabase: (db: Database.Database) => {
         db.pragma('synchronous = FULL');

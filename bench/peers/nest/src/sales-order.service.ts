@@ -1,7 +1,7 @@
 // Reads and writes through TypeORM repositories (@InjectRepository), as Nest's database recipe does.
 import { BadRequestException, ConflictException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, FindOptionsOrder, Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { setMoneyUnits } from './column-types';
 import { failed, ok } from './envelope';
 import { ListSalesOrdersQuery, UpdateSalesOrderDto } from './sales-order.dto';
@@ -29,10 +29,8 @@ function listItem(o: SalesOrder) {
   };
 }
 
-const listSelect = {
-  salesOrderId: true, salesOrderNumber: true, status: true, orderDate: true, dueDate: true, shipDate: true, customerId: true,
-  territoryId: true, salesPersonId: true, totalDue: true, onlineOrderFlag: true, customer: { customerId: true, name: true },
-} as const;
+const listColumns = ['so.salesOrderId', 'so.salesOrderNumber', 'so.status', 'so.orderDate', 'so.dueDate', 'so.shipDate', 'so.customerId',
+  'so.territoryId', 'so.salesPersonId', 'so.totalDue', 'so.onlineOrderFlag', 'c.customerId', 'c.name'];
 
 const notFound = (id: number) => new NotFoundException(failed({ code: 'Entity_NotFound', message: `Sales order with id ${id} not found.`, severity: 'Error', type: 'Data' }));
 
@@ -57,7 +55,9 @@ export class SalesOrderService implements OnModuleInit {
   }
 
   async read(id: number) {
-    const order = await this.orders.findOne({ where: { salesOrderId: id }, relations: { customer: true } });
+    // The query builder, not `findOne({ relations })`: that one sends a DISTINCT id query before the row (take 1 with a
+    // join), where this is one SELECT with the join. Both are TypeORM's documented ways; this is the cheaper.
+    const order = await this.orders.createQueryBuilder('so').innerJoinAndSelect('so.customer', 'c').where('so.salesOrderId = :id', { id }).getOne();
     if (!order) throw notFound(id);
     return ok({
       ...listItem(order),
@@ -71,20 +71,15 @@ export class SalesOrderService implements OnModuleInit {
 
   async list(query: ListSalesOrdersQuery) {
     const direction = query.sortDirection === 'Descending' ? 'DESC' : 'ASC';
-    // The id breaks ties in the first sort's direction, as restlayer's lists do, so both answer the same page.
-    const order = (query.sortField && query.sortField !== 'salesOrderId'
-      ? { [query.sortField]: direction, salesOrderId: direction }
-      : { salesOrderId: direction }) as FindOptionsOrder<SalesOrder>;
-    const options = {
-      select: listSelect,
-      relations: { customer: true },
-      where: query.status != null ? { status: query.status } : {},
-      order,
-      take: query.take ?? 100,
-      skip: query.skip ?? 0,
-    };
-    if (!query.getTotalCount) return ok((await this.orders.find(options)).map(listItem));
-    const [rows, totalCount] = await this.orders.findAndCount(options);
+    const where = query.status != null ? { status: query.status } : {};
+    // One SELECT with the join and LIMIT/OFFSET (the customer is many-to-one, so LIMIT counts orders), rather than
+    // `findAndCount({ relations, take })`, which sends a DISTINCT id query over every match before the page. The id
+    // breaks ties in the first sort's direction, as restlayer's lists do, so both answer the same page.
+    const page = this.orders.createQueryBuilder('so').innerJoin('so.customer', 'c').select(listColumns).where(where);
+    if (query.sortField && query.sortField !== 'salesOrderId') page.orderBy(`so.${query.sortField}`, direction);
+    page.addOrderBy('so.salesOrderId', direction).limit(query.take ?? 100).offset(query.skip ?? 0);
+    // The count joins nothing: every order has its customer.
+    const [rows, totalCount] = await Promise.all([page.getMany(), query.getTotalCount ? this.orders.countBy(where) : undefined]);
     return ok(rows.map(listItem), totalCount);
   }
 
