@@ -51,8 +51,8 @@ const nestAdapters = {
 const nestDoes = 'global AuthGuard verifying the bearer token with @nestjs/jwt (HS256, issuer and audience checked), global ValidationPipe (class-validator, transform), logger at error/warn only';
 const nestWork = {
   lookup: 'the table from memory (LookupController)',
-  get: 'TypeORM `findOne` with `relations: { customer: true }` (one join query), mapped to restlayer\'s read output',
-  list: 'TypeORM `findAndCount` with the customer relation, `take`/`skip`, status filter, orderDate then id descending (TypeORM runs a DISTINCT id query for take/skip with a join, then the page, then `COUNT`: 3 queries; no count cache)',
+  get: 'TypeORM query builder: `innerJoinAndSelect` of the customer, `getOne()` (one SELECT), mapped to restlayer\'s read output',
+  list: 'TypeORM query builder: the page with `innerJoin` of the customer, status filter, orderDate then id descending, LIMIT 50, and `countBy({ status })` on every request (2 queries; no count cache)',
   put: 'body through the ValidationPipe (class-validator DTO), `findOne` of the revision and order date, status checked against the active statuses read at start, `update` with the revision read in the WHERE (`revision_number + 1`): 2 queries',
 };
 
