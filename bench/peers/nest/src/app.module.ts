@@ -6,13 +6,15 @@ import type Database from 'better-sqlite3';
 import { AuthGuard } from './auth.guard';
 import { Customer } from './customer.entity';
 import { LookupController } from './lookup.controller';
+import { Product } from './product.entity';
+import { SalesOrderDetail } from './sales-order-detail.entity';
 import { SalesOrderStatus } from './sales-order-status.entity';
 import { SalesOrderController } from './sales-order.controller';
 import { SalesOrder } from './sales-order.entity';
 import { SalesOrderService } from './sales-order.service';
 import { isPostgres, settings } from './settings';
 
-const entities = [SalesOrder, Customer, SalesOrderStatus];
+const entities = [SalesOrder, Customer, SalesOrderStatus, SalesOrderDetail, Product];
 
 // The database restlayer made (its own SQLite copy, or the shared PostgreSQL database): never synchronised; no query
 // log unless NEST_PEER_SQL_LOG=1 (to see the statements TypeORM sends, README "What each side does per request").

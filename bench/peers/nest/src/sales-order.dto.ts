@@ -1,6 +1,6 @@
 // Request shapes, validated by the global ValidationPipe (class-validator, class-transformer), as Nest's docs do.
 import { Expose, Transform, Type } from 'class-transformer';
-import { IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsDate, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export const sortable = ['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'shipDate', 'customerId', 'territoryId', 'salesPersonId', 'totalDue', 'onlineOrderFlag'] as const;
 export type SortField = (typeof sortable)[number];
@@ -51,4 +51,11 @@ export class UpdateSalesOrderDto {
 
   @IsOptional() @IsInt() @Min(1)
   revisionNumber?: number | null;
+
+  // The order-lines schema's amounts (absent: 0, as restlayer's PUT replaces them); ignored on the schema before it.
+  @IsOptional() @IsNumber({ maxDecimalPlaces: 4 }) @Min(0) @Max(99_999_999_999)
+  taxAmt?: number | null;
+
+  @IsOptional() @IsNumber({ maxDecimalPlaces: 4 }) @Min(0) @Max(99_999_999_999)
+  freight?: number | null;
 }

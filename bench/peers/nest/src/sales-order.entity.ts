@@ -1,8 +1,9 @@
 // The sales_order table of restlayer's sample, mapped as TypeORM's docs do it (an entity class, a ManyToOne for the
 // customer). The schema is restlayer's: TypeORM never synchronises it.
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import { amountColumn, dateColumn } from './column-types';
 import { Customer } from './customer.entity';
+import { SalesOrderDetail } from './sales-order-detail.entity';
 
 @Entity('sales_order')
 export class SalesOrder {
@@ -39,6 +40,19 @@ export class SalesOrder {
 
   @Column({ name: 'total_due', ...amountColumn })
   totalDue: number;
+
+  // The order-lines schema's amounts: not selected unless asked for, so the peer also runs on the schema before it.
+  @Column({ name: 'sub_total', select: false, ...amountColumn })
+  subTotal: number;
+
+  @Column({ name: 'tax_amt', select: false, ...amountColumn })
+  taxAmt: number;
+
+  @Column({ name: 'freight', select: false, ...amountColumn })
+  freight: number;
+
+  @OneToMany(() => SalesOrderDetail, (line) => line.order)
+  lines: SalesOrderDetail[];
 
   @Column({ name: 'online_order_flag', type: 'boolean' })
   onlineOrderFlag: boolean;

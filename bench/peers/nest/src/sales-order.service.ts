@@ -2,7 +2,7 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { setMoneyUnits } from './column-types';
+import { amountColumn, setMoneyUnits } from './column-types';
 import { failed, ok } from './envelope';
 import { ListSalesOrdersQuery, UpdateSalesOrderDto } from './sales-order.dto';
 import { SalesOrderStatus } from './sales-order-status.entity';
@@ -38,6 +38,8 @@ const notFound = (id: number) => new NotFoundException(failed({ code: 'Entity_No
 export class SalesOrderService implements OnModuleInit {
   /** Active statuses, read once at start (restlayer keeps its lookups in a cache as well). */
   private activeStatuses = new Set<number>();
+  /** Whether the schema has order lines (restlayer's 0007-order-lines): then an order reads with its lines and totals. */
+  private withLines = false;
 
   constructor(
     @InjectRepository(SalesOrder) private readonly orders: Repository<SalesOrder>,
@@ -48,6 +50,10 @@ export class SalesOrderService implements OnModuleInit {
   async onModuleInit() {
     this.activeStatuses = new Set((await this.statuses.findBy({ isActive: true })).map((s) => s.statusId));
     // The amount column as this sample stores it: SQLite integer ten-thousandths once it is money, else as it is.
+    const [lines] = await this.dataSource.query(isPostgres
+      ? `select count(*)::int as n from information_schema.tables where table_name = 'sales_order_detail' and table_schema = current_schema()`
+      : `select count(*) as n from sqlite_master where type = 'table' and name = 'sales_order_detail'`);
+    this.withLines = Number(lines?.n) > 0;
     if (!isPostgres) {
       const [column] = await this.dataSource.query(`select type from pragma_table_info('sales_order') where name = 'total_due'`);
       setMoneyUnits(/^integer$/i.test(column?.type ?? '') ? 10_000 : 1);
@@ -57,13 +63,28 @@ export class SalesOrderService implements OnModuleInit {
   async read(id: number) {
     // The query builder, not `findOne({ relations })`: that one sends a DISTINCT id query before the row (take 1 with a
     // join), where this is one SELECT with the join. Both are TypeORM's documented ways; this is the cheaper.
-    const order = await this.orders.createQueryBuilder('so').innerJoinAndSelect('so.customer', 'c').where('so.salesOrderId = :id', { id }).getOne();
+    const query = this.orders.createQueryBuilder('so').innerJoinAndSelect('so.customer', 'c').where('so.salesOrderId = :id', { id });
+    // With order lines: the totals and the lines with their product's name, in the same statement, as restlayer reads them.
+    if (this.withLines) {
+      query.addSelect(['so.subTotal', 'so.taxAmt', 'so.freight']).leftJoinAndSelect('so.lines', 'd').leftJoin('d.product', 'p')
+        .addSelect(['p.productId', 'p.name']).addOrderBy('d.salesOrderDetailId', 'ASC');
+    }
+    const order = await query.getOne();
     if (!order) throw notFound(id);
     return ok({
       ...listItem(order),
       purchaseOrderNumber: order.purchaseOrderNumber ?? undefined,
       accountNumber: order.accountNumber ?? undefined,
       comment: order.comment ?? undefined,
+      ...(this.withLines ? {
+        subTotal: order.subTotal,
+        taxAmt: order.taxAmt,
+        freight: order.freight,
+        lines: order.lines.map((l) => ({
+          salesOrderDetailId: l.salesOrderDetailId, productId: l.productId, productName: l.product.name, orderQty: l.orderQty,
+          unitPrice: l.unitPrice, unitPriceDiscount: l.unitPriceDiscount, lineTotal: l.lineTotal,
+        })),
+      } : {}),
       revisionNumber: order.revisionNumber,
       modifiedDate: order.modifiedDate,
     });
@@ -98,6 +119,14 @@ export class SalesOrderService implements OnModuleInit {
     const sent = data.revisionNumber ?? undefined;
     if (sent != null && sent !== current.revisionNumber) throw this.concurrency(id, sent, current.revisionNumber);
     const now = new Date();
+    // With order lines, PUT replaces taxAmt and freight and totalDue follows: subTotal + taxAmt + freight, in the
+    // same statement (the right-hand sides read the row as it was). The amounts go in as stored (validated numbers).
+    const stored = (n: number) => String(amountColumn.transformer && !Array.isArray(amountColumn.transformer) ? amountColumn.transformer.to(n) : n);
+    const totals = this.withLines ? {
+      taxAmt: data.taxAmt ?? 0,
+      freight: data.freight ?? 0,
+      totalDue: () => `sub_total + ${stored(data.taxAmt ?? 0)} + ${stored(data.freight ?? 0)}`,
+    } : {};
     // The revision read is in the WHERE: of concurrent writers one wins, and the answer's revision is exact.
     const result = await this.orders.update({ salesOrderId: id, revisionNumber: current.revisionNumber }, {
       status: data.status,
@@ -107,6 +136,7 @@ export class SalesOrderService implements OnModuleInit {
       shipDate: data.shipDate ?? null,
       comment: data.comment ?? null,
       ...(data.dueDate ? { dueDate: data.dueDate } : {}),
+      ...totals,
       revisionNumber: () => 'revision_number + 1',
       modifiedDate: now,
     });
