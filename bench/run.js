@@ -1,8 +1,9 @@
 // `npm run bench` (from the project root or bench/): see lib/main.js, or `npm run bench -- --help`.
-import { ensureBuilt, ensureInstalled } from './lib/setup.js';
+import { ensureBuilt, ensureInstalled, ensureNestBuilt } from './lib/setup.js';
 
 ensureInstalled();
 ensureBuilt();
+ensureNestBuilt();
 const { main } = await import('./lib/main.js');
 await main().catch((err) => {
   console.error(`bench: ${err.stack ?? err}`);

@@ -8,7 +8,7 @@
 // has 1 ms resolution), status codes, errors, the server's CPU time and its peak RSS are recorded.
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { cpuTicks, machineBusyTicks, memoryOf, resetPeak } from './processes.js';
+import { cpuTicks, machineBusyTicks, memoryOf, processTree, resetPeak, treeCpuTicks, treeRss } from './processes.js';
 
 /** Exact percentile (nearest rank) of sorted values. */
 export function percentile(sorted, p) {
@@ -36,7 +36,7 @@ class Samples {
   }
 }
 
-const snapshot = (pid) => ({ at: performance.now(), monoUs: Number(process.hrtime.bigint() / 1000n), machine: machineBusyTicks(), server: cpuTicks(pid), runner: cpuTicks(process.pid) });
+const snapshot = (pid) => ({ at: performance.now(), monoUs: Number(process.hrtime.bigint() / 1000n), machine: machineBusyTicks(), server: treeCpuTicks(pid), runner: cpuTicks(process.pid) });
 
 /**
  * Drives `target` (`url`, `pid` of the server, and either `request` {method, path, headers, body} or autocannon's
@@ -76,9 +76,9 @@ export async function runLoad(target, { duration, connections, pipelining, timeo
     clearTimeout(rampTimer);
     rampMs = admitted.size === connections ? performance.now() - started : NaN;
     peakReset = resetPeak(target.pid);
-    sampledPeak = memoryOf(target.pid).rss;
+    sampledPeak = treeRss(target.pid);
     sampler = setInterval(() => {
-      sampledPeak = Math.max(sampledPeak, memoryOf(target.pid).rss);
+      sampledPeak = Math.max(sampledPeak, treeRss(target.pid));
     }, sampleMs);
     before = snapshot(target.pid);
     setTimeout(stop, duration * 1000);
@@ -111,7 +111,9 @@ export async function runLoad(target, { duration, connections, pipelining, timeo
   const runnerCores = cores(after.runner - before.runner);
   const otherCores = Math.max(0, cores(after.machine - before.machine) - serverCores - runnerCores);
   const { rss, hwm } = memoryOf(target.pid);
-  const peakRss = Math.max(sampledPeak, rss, peakReset ? hwm : 0);
+  // Child processes (restlayer's SQLite readers) count too: the main process's peak plus their RSS at the end.
+  const childrenRss = processTree(target.pid).slice(1).reduce((sum, p) => sum + memoryOf(p).rss, 0);
+  const peakRss = Math.max(sampledPeak, rss + childrenRss, peakReset ? hwm + childrenRss : 0);
 
   const sorted = latencies.sorted();
   return {
@@ -135,7 +137,7 @@ export async function runLoad(target, { duration, connections, pipelining, timeo
       mean: sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : NaN,
     },
     peakRssBytes: peakRss,
-    peakRssSource: peakReset ? 'VmHWM (reset when the window opened) and VmRSS samples' : 'VmRSS samples',
+    peakRssSource: peakReset ? 'VmHWM (reset when the window opened) plus child processes, and VmRSS samples of the process tree' : 'VmRSS samples of the process tree',
     cpuCores: { server: serverCores, loadGenerator: runnerCores, otherProcesses: otherCores },
     // Robust to other load on the machine: the server's CPU time (all threads) per successful response.
     serverCpuMicrosPerRequest: window.ok ? ((after.server - before.server) * 10_000) / window.ok : NaN,

@@ -5,11 +5,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { runLoad } from './load.js';
 import { canPin, cpuTicks, killAll, machineBusyTicks, pinSelf, startProcess, waitIdle } from './processes.js';
-import { issueTargets, markdown, ratios, summarise, table } from './report.js';
+import { issueTargets, markdown, ratios, summarise, table, versusNest } from './report.js';
 import { benchPassword, benchUser, prepareRestlayer, startRestlayer } from './restlayer.js';
-import { benchDir, projectRoot, resultsDir } from './setup.js';
+import { copyDatabase } from './restlayer.js';
+import { benchDir, nestMain, projectRoot, resultsDir } from './setup.js';
 
 const usage = `npm run bench [-- options]
 
@@ -21,7 +23,8 @@ const usage = `npm run bench [-- options]
   --pipelining N      requests in flight per connection (default 1)
   --timeout S         autocannon request timeout (default 60: logins queue behind scrypt)
   --table T           lookup table the lookup targets serve: operators (16 rows, default) or sales-order-status (6)
-  --only a,b          only these targets (the baseline koa is always included)
+  --only a,b          only these targets; a trailing * matches a prefix (nest-fastify-*); koa is always included
+  --store S           sqlite (default: a file per process) or postgres (a scratch database, created and dropped)
   --no-pin            do not pin the runner and the servers to separate CPUs
   --out NAME          results/NAME.json and .md (default latest, or quick.*.tmp with --quick)
 `;
@@ -36,7 +39,34 @@ const peerTargets = [
   { name: 'fastify-jwt', file: 'fastify.js', auth: true, description: 'Fastify 5 + @fastify/jwt in an onRequest hook (HS256, issuer and audience checked)' },
 ];
 
-const listPath = '/sales-order?take=50&status=5&sort[0].fieldName=orderDate&sort[0].sortDirection=Descending';
+const listPath = '/sales-order?take=50&status=5&sort[0].fieldName=orderDate&sort[0].sortDirection=Descending&getTotalCount=true';
+const putBody = JSON.stringify({ status: 2, onlineOrderFlag: false });
+
+// The NestJS peer (peers/nest/, issue 25): one process per adapter and workload, as restlayer runs one per workload.
+const nestWorkloads = ['lookup', 'get', 'list', 'put'];
+const nestAdapters = {
+  fastify: 'NestJS 11 on @nestjs/platform-fastify',
+  express: 'NestJS 11 on @nestjs/platform-express (Express 5 defaults: res.json, weak ETag)',
+};
+const nestDoes = 'global AuthGuard verifying the bearer token with @nestjs/jwt (HS256, issuer and audience checked), global ValidationPipe (class-validator, transform), logger at error/warn only';
+const nestWork = {
+  lookup: 'the table from memory (LookupController)',
+  get: 'TypeORM query builder: `innerJoinAndSelect` of the customer, `getOne()` (one SELECT), mapped to restlayer\'s read output',
+  list: 'TypeORM query builder: the page with `innerJoin` of the customer, status filter, orderDate then id descending, LIMIT 50, and `countBy({ status })` on every request (2 queries; no count cache)',
+  put: 'body through the ValidationPipe (class-validator DTO), `findOne` of the revision and order date, status checked against the active statuses read at start, `update` with the revision read in the WHERE (`revision_number + 1`): 2 queries',
+};
+
+const pgAdminUrl = process.env.RESTLAYER_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function pgAdmin(statement) {
+  const client = new pg.Client({ connectionString: pgAdminUrl });
+  await client.connect();
+  try {
+    return await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 
 function options() {
   const { values } = parseArgs({
@@ -50,6 +80,7 @@ function options() {
       timeout: { type: 'string', default: '60' },
       table: { type: 'string', default: 'operators' },
       only: { type: 'string' },
+      store: { type: 'string', default: 'sqlite' },
       'no-pin': { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -65,6 +96,7 @@ function options() {
     return n;
   };
   if (!['operators', 'sales-order-status'].includes(values.table)) throw new Error('--table must be operators or sales-order-status');
+  if (!['sqlite', 'postgres'].includes(values.store)) throw new Error('--store must be sqlite or postgres');
   return {
     mode: values.quick ? 'quick' : 'full',
     duration: number('duration', values.quick ? 3 : 10),
@@ -74,7 +106,8 @@ function options() {
     pipelining: number('pipelining', 1),
     timeout: number('timeout', 60),
     table: values.table,
-    only: values.only ? new Set(values.only.split(',').map((s) => s.trim()).concat('koa')) : undefined,
+    only: values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean).concat('koa') : undefined,
+    store: values.store,
     pin: !values['no-pin'],
     out: values.out ?? (values.quick ? 'quick' : 'latest'),
   };
@@ -112,23 +145,33 @@ export async function main() {
 
   const dir = mkdtempSync(join(tmpdir(), 'restlayer-bench-'));
   const servers = [];
-  const cleanup = () => {
+  // PostgreSQL: every server of the run reads the same scratch database, seeded from the sample by restlayer's CLI.
+  const scratch = `restlayer_bench_${process.pid}`;
+  let postgresUrl;
+  if (o.store === 'postgres') {
+    const url = new URL(pgAdminUrl);
+    url.pathname = `/${scratch}`;
+    postgresUrl = url.toString();
+    await pgAdmin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+    await pgAdmin(`CREATE DATABASE ${scratch}`);
+  }
+  const cleanup = async () => {
     killAll();
     rmSync(dir, { recursive: true, force: true });
+    if (postgresUrl) await pgAdmin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`).catch((err) => console.warn(`bench: could not drop ${scratch}: ${err.message}`));
   };
   process.once('SIGINT', () => {
-    cleanup();
-    process.exit(130);
+    cleanup().finally(() => process.exit(130));
   });
 
   try {
-    console.log(`bench: ${o.mode} run · ${o.connections} connections · ${o.duration} s × ${o.rounds} rounds · warm-up ${o.warmup} s · ${pinning}`);
+    console.log(`bench: ${o.mode} run · ${o.store} · ${o.connections} connections · ${o.duration} s × ${o.rounds} rounds · warm-up ${o.warmup} s · ${pinning}`);
     console.log('bench: preparing restlayer (seeded database, bench user, token)');
-    const prepared = await prepareRestlayer(dir);
+    const prepared = await prepareRestlayer(dir, { postgresUrl });
     const auth = { authorization: `Bearer ${prepared.accessToken}` };
 
-    const wanted = (name) => !o.only || o.only.has(name);
-    const restlayerNames = ['restlayer-lookup', 'restlayer-list', 'restlayer-put', 'restlayer-login'];
+    const wanted = (name) => !o.only || o.only.some((w) => (w.endsWith('*') ? name.startsWith(w.slice(0, -1)) : name === w));
+    const restlayerNames = ['restlayer-lookup', 'restlayer-get', 'restlayer-list', 'restlayer-put', 'restlayer-login'];
     const rl = {};
     // The lookup instance always runs: it supplies the payload the peers serve.
     for (const name of restlayerNames) {
@@ -148,11 +191,9 @@ export async function main() {
     const payloadsFile = join(dir, 'payloads.json');
     writeFileSync(payloadsFile, JSON.stringify(payloads));
 
-    let ids = [];
-    if (rl['restlayer-put']) {
-      const { body } = await fetchChecked(`${rl['restlayer-put'].url}/sales-order?take=1000&skip=500`, { headers: auth }, 'ids');
-      ids = JSON.parse(body.toString('utf8')).result.map((r) => r.salesOrderId);
-    }
+    // The orders that GET and PUT rotate over: 1,000 of the sample's, in id order.
+    const { body: idsBody } = await fetchChecked(`${rl['restlayer-lookup'].url}/sales-order?take=1000&skip=500`, { headers: auth }, 'ids');
+    const ids = JSON.parse(idsBody.toString('utf8')).result.map((r) => r.salesOrderId);
 
     const peers = {};
     for (const peer of peerTargets.filter((p) => wanted(p.name))) {
@@ -177,68 +218,136 @@ export async function main() {
       servers.push(peers[peer.name]);
     }
 
+    const nestTargets = [];
+    for (const adapter of Object.keys(nestAdapters)) {
+      for (const workload of nestWorkloads) {
+        const name = `nest-${adapter}-${workload}`;
+        if (!wanted(name)) continue;
+        nestTargets.push(name);
+        peers[name] = await startProcess({
+          name,
+          nodeArgs: [nestMain],
+          env: {
+            PATH: process.env.PATH,
+            NODE_ENV: 'production',
+            ADAPTER: adapter,
+            STORE: o.store,
+            // SQLite: its own copy of the seeded file, as each restlayer process has; PostgreSQL: the run's database.
+            ...(postgresUrl ? { DATABASE_URL: postgresUrl } : { DATABASE_PATH: copyDatabase(prepared, name) }),
+            PAYLOADS_FILE: payloadsFile,
+            JWT_KEY: prepared.keys.signing,
+            JWT_ISSUER: 'restlayer',
+            JWT_AUDIENCE: 'restlayer',
+          },
+          cwd: benchDir,
+          cpus: serverCpus,
+          ready: /peer is serving (http:\/\/\S+)/,
+        });
+        servers.push(peers[name]);
+      }
+    }
+
     // The targets, in the order each round runs them.
     const lookupPath = `/lookup-table/${o.table}`;
     const lookupRequest = { method: 'GET', path: lookupPath, headers: auth };
+    // One request of each workload: `load` for autocannon (GET and PUT rotate over the ids), `check` for the answer check.
+    const workload = {
+      lookup: () => ({ load: { request: lookupRequest }, check: { method: 'GET', path: lookupPath } }),
+      get: () => {
+        let next = 0;
+        return {
+          load: { requests: [{ method: 'GET', headers: auth, setupRequest: (req) => ({ ...req, path: `/sales-order/${ids[next++ % ids.length]}` }) }] },
+          check: { method: 'GET', path: `/sales-order/${ids[0]}` },
+        };
+      },
+      list: () => ({ load: { request: { method: 'GET', path: listPath, headers: auth } }, check: { method: 'GET', path: listPath } }),
+      put: () => {
+        let next = 0;
+        const headers = { ...auth, 'content-type': 'application/json' };
+        return {
+          load: { requests: [{ method: 'PUT', headers, body: putBody, setupRequest: (req) => ({ ...req, path: `/sales-order/${ids[next++ % ids.length]}` }) }] },
+          check: { method: 'PUT', path: `/sales-order/${ids[0]}`, headers, body: putBody },
+        };
+      },
+    };
+    const storeName = o.store === 'postgres' ? 'PostgreSQL (one scratch database for every server)' : 'SQLite (a copy of the file per process)';
     const targets = [];
     for (const peer of peerTargets.filter((p) => peers[p.name])) {
-      targets.push({ ...peer, server: peers[peer.name], request: `GET ${lookupPath}`, load: { request: lookupRequest } });
+      targets.push({ ...peer, server: peers[peer.name], request: `GET ${lookupPath}`, kind: 'lookup', ...workload.lookup() });
+    }
+    for (const name of nestTargets) {
+      const [, adapter, kind] = name.split('-');
+      const request = { lookup: `GET ${lookupPath} (bearer)`, get: `GET /sales-order/{id} (bearer, ${ids.length} ids in turn)`, list: 'GET /sales-order?take=50&status=5&sort by orderDate desc&getTotalCount=true (bearer)', put: `PUT /sales-order/{id} (bearer, ${ids.length} ids in turn)` }[kind];
+      targets.push({
+        name, server: peers[name], request, kind,
+        description: `${nestAdapters[adapter]}, ${nestDoes}; TypeORM 0.3 on ${storeName}: ${nestWork[kind]}`,
+        ...workload[kind](),
+      });
     }
     if (wanted('restlayer-lookup')) {
       targets.push({
         name: 'restlayer-lookup', server: rl['restlayer-lookup'], request: `GET ${lookupPath} (bearer)`,
         description: 'restlayer, NODE_ENV=production, request log at info (to a file): the full chain (front door: request id, security headers, error boundary, request log; query limit; cookie-session bypass for bearer calls; router; caller gate: koa-jwt with the verified-token cache and the session check; envelope runner with the error scope and timeout)',
-        load: { request: lookupRequest },
+        kind: 'lookup', ...workload.lookup(),
+      });
+    }
+    if (rl['restlayer-get']) {
+      targets.push({
+        name: 'restlayer-get', server: rl['restlayer-get'], request: `GET /sales-order/{id} (bearer, ${ids.length} ids in turn)`,
+        description: `restlayer read: \`GET /sales-order/{id}\` (the order with its customer's name, one join query), ids rotating over ${ids.length} orders on ${storeName}`,
+        kind: 'get', ...workload.get(),
       });
     }
     if (rl['restlayer-list']) {
       targets.push({
-        name: 'restlayer-list', server: rl['restlayer-list'], request: 'GET /sales-order?take=50&status=5&sort by orderDate desc (bearer)',
-        description: `restlayer list route: \`GET ${listPath}\` over the 12,000 sample orders on SQLite`,
-        load: { request: { method: 'GET', path: listPath, headers: auth } },
+        name: 'restlayer-list', server: rl['restlayer-list'], request: 'GET /sales-order?take=50&status=5&sort by orderDate desc&getTotalCount=true (bearer)',
+        description: `restlayer list route: \`GET ${listPath}\` over the 12,000 sample orders on ${storeName} (page and total count; restlayer keeps exact counts in its count cache until the table changes)`,
+        kind: 'list', ...workload.list(),
       });
     }
     if (rl['restlayer-put']) {
-      let next = 0;
       targets.push({
         name: 'restlayer-put', server: rl['restlayer-put'], request: `PUT /sales-order/{id} (bearer, ${ids.length} ids in turn)`,
-        description: `restlayer update: \`PUT /sales-order/{id}\` with \`{"status":2,"onlineOrderFlag":false}\` (no revisionNumber), ids rotating over ${ids.length} orders; SQLite WAL with synchronous=FULL on ${tmpdir()}`,
-        load: {
-          requests: [{
-            method: 'PUT',
-            headers: { ...auth, 'content-type': 'application/json' },
-            body: JSON.stringify({ status: 2, onlineOrderFlag: false }),
-            setupRequest: (req) => ({ ...req, path: `/sales-order/${ids[next++ % ids.length]}` }),
-          }],
-        },
+        description: `restlayer update: \`PUT /sales-order/{id}\` with \`${putBody}\` (no revisionNumber: the revision check is the \`revision_number\` in the UPDATE's WHERE when one is sent), ids rotating over ${ids.length} orders; ${o.store === 'postgres' ? 'PostgreSQL' : `SQLite WAL with synchronous=FULL on ${tmpdir()}`}`,
+        kind: 'put', ...workload.put(),
       });
     }
     if (rl['restlayer-login']) {
       targets.push({
         name: 'restlayer-login', server: rl['restlayer-login'], request: 'POST /auth/jwt',
         description: 'restlayer login: `POST /auth/jwt` (scrypt N=2^15, r=8: 32 MiB and ~0.1 s of CPU per login, on the libuv pool), answering a token pair',
+        kind: 'login',
         load: {
           request: {
             method: 'POST', path: '/auth/jwt', headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ userName: benchUser, password: benchPassword }),
           },
         },
+        check: { method: 'POST', path: '/auth/jwt', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: benchUser, password: benchPassword }) },
       });
     }
     for (const t of targets) t.load.url = t.server.url.replace(/\/$/, '');
 
-    // Every lookup target must answer the same bytes; the others must succeed.
-    for (const t of targets) {
-      const { request } = t.load;
-      const init = t.load.requests
-        ? { method: 'PUT', headers: t.load.requests[0].headers, body: t.load.requests[0].body }
-        : { method: request.method, headers: request.headers, body: request.body };
-      const path = t.load.requests ? `/sales-order/${ids[0]}` : request.path;
-      const { response, body } = await fetchChecked(t.load.url + path, init, t.name);
-      if (request?.path === lookupPath && !body.equals(expected)) throw new Error(`${t.name} does not answer the same bytes as restlayer:\n${body}\n${expected}`);
+    // Every lookup, read and list target must answer the same bytes as restlayer (reads first: the PUT checks write);
+    // every PUT target must answer a new revision and its time.
+    const reference = {};
+    for (const kind of ['get', 'list']) {
+      const { check } = workload[kind]();
+      reference[kind] = (await fetchChecked(rl['restlayer-lookup'].url + check.path, { headers: auth }, `${kind} reference`)).body;
+    }
+    reference.lookup = expected;
+    const ordered = [...targets].sort((a, b) => (a.kind === 'put' || a.kind === 'login') - (b.kind === 'put' || b.kind === 'login'));
+    for (const t of ordered) {
+      const { method, path, headers = auth, body: sent } = t.check;
+      const { response, body } = await fetchChecked(t.load.url + path, { method, headers, body: sent }, t.name);
+      if (reference[t.kind] && !body.equals(reference[t.kind])) throw new Error(`${t.name} does not answer \`${method} ${path}\` with the same bytes as restlayer:\n${body.toString().slice(0, 2000)}\n${reference[t.kind].toString().slice(0, 2000)}`);
+      if (t.kind === 'put') {
+        const keys = Object.keys(JSON.parse(body.toString('utf8')).result ?? {}).join();
+        if (keys !== 'revisionNumber,modifiedDate') throw new Error(`${t.name} answers the PUT with ${body}`);
+      }
       if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) throw new Error(`${t.name} answers ${response.headers.get('content-type')}`);
     }
-    console.log(`bench: ${targets.length} servers up, lookup payload ${expected.length} bytes, identical on every lookup target`);
+    console.log(`bench: ${targets.length} servers up on ${o.store}, lookup payload ${expected.length} bytes; lookups, reads (${reference.get.length} bytes) and list pages (${reference.list.length} bytes) identical on every target`);
 
     const drive = async (t, duration) => {
       const result = await runLoad({ url: t.load.url, pid: t.server.pid, ...t.load }, {
@@ -281,6 +390,7 @@ export async function main() {
       startedAt: new Date(started).toISOString(),
       finishedAt: new Date().toISOString(),
       wallClockSeconds: Math.round((Date.now() - started) / 1000),
+      store: o.store,
       options: { duration: o.duration, warmup: o.warmup, rounds: o.rounds, connections: o.connections, pipelining: o.pipelining, timeout: o.timeout, table: o.table },
       pinning,
       machine: {
@@ -288,9 +398,10 @@ export async function main() {
         loadAverageAtStart, otherLoadAtStartCores: Number(otherLoadAtStart.toFixed(2)), node: process.versions.node, platform: `${process.platform} ${process.arch}`,
       },
       restlayer: { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--', '.', ':!bench').length > 0 },
-      versions: Object.fromEntries(['autocannon', 'koa', '@koa/router', 'koa-jwt', 'express', 'express-jwt', 'fastify', '@fastify/jwt', 'jsonwebtoken'].map((p) => [p, version(p)])),
+      versions: Object.fromEntries(['autocannon', 'koa', '@koa/router', 'koa-jwt', 'express', 'express-jwt', 'fastify', '@fastify/jwt', 'jsonwebtoken', '@nestjs/core', '@nestjs/platform-fastify', '@nestjs/platform-express', '@nestjs/jwt', 'typeorm', 'class-validator', 'better-sqlite3', 'pg'].map((p) => [p, version(p)])),
       payloadBytes: expected.length,
       issueTargets: issueTargets(byName),
+      versusNest: versusNest(byName),
       targets: targets.map((t) => ({
         name: t.name, baseline: !!t.baseline, request: t.request, description: t.description,
         summary: t.summary, ratio: t.ratio, rounds: t.rounds,
@@ -301,6 +412,7 @@ export async function main() {
     console.log(table(report.targets));
     console.log('');
     for (const c of report.issueTargets) console.log(`${c.met ? 'met    ' : 'NOT met'}  ${c.target}: ${c.value}`);
+    for (const c of report.versusNest) console.log(`restlayer vs ${c.peer}: ${c.value}`);
 
     mkdirSync(resultsDir, { recursive: true });
     const suffix = o.out === 'quick' ? '.tmp' : '';
@@ -315,6 +427,6 @@ export async function main() {
       if (exit.code && exit.code !== 0) console.warn(`bench: ${s.name} exited with ${exit.code}\n${s.stderr()}`);
     }
   } finally {
-    cleanup();
+    await cleanup();
   }
 }

@@ -1,7 +1,7 @@
 // Server processes: spawned (optionally pinned to a CPU with taskset), waited for until they print their URL,
 // watched through /proc (RSS, CPU time) and stopped with SIGTERM (SIGKILL after a grace period).
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 
 const running = new Set();
 
@@ -123,6 +123,41 @@ export function cpuTicks(pid) {
   }
 }
 
+/** The process and every descendant (restlayer's SQLite read workers are child processes), pid first. */
+export function processTree(pid) {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    let tasks = [];
+    try {
+      tasks = readdirSync(`/proc/${pids[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        const children = readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').trim();
+        if (children) pids.push(...children.split(/\s+/).map(Number));
+      } catch {
+        // The task ended meanwhile.
+      }
+    }
+  }
+  return pids;
+}
+
+/**
+ * CPU time of a server: its own and its live descendants' (a server whose queries run in child processes must not
+ * look cheaper than one that runs them itself), in clock ticks.
+ */
+export function treeCpuTicks(pid) {
+  return processTree(pid).reduce((sum, p) => sum + cpuTicks(p), 0);
+}
+
+/** Resident set size of the process and its descendants now, in bytes. */
+export function treeRss(pid) {
+  return processTree(pid).reduce((sum, p) => sum + memoryOf(p).rss, 0);
+}
+
 /** Busy CPU time of the whole machine (all CPUs, idle and iowait excluded), in clock ticks. */
 export function machineBusyTicks() {
   try {
@@ -142,10 +177,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function waitIdle(pid, maxMs = 60_000) {
   const start = Date.now();
-  let before = cpuTicks(pid);
+  let before = treeCpuTicks(pid);
   while (Date.now() - start < maxMs) {
     await sleep(500);
-    const now = cpuTicks(pid);
+    const now = treeCpuTicks(pid);
     if (now - before <= 2) break;
     before = now;
   }

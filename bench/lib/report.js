@@ -66,6 +66,25 @@ export function issueTargets(byName) {
   return checks;
 }
 
+/**
+ * restlayer against the NestJS peer, workload by workload (issue 25): how much more CPU Nest spends per response
+ * (above 1: restlayer is cheaper) and restlayer's req/s over Nest's.
+ */
+export function versusNest(byName) {
+  const rows = [];
+  for (const adapter of ['fastify', 'express']) {
+    for (const kind of ['lookup', 'get', 'list', 'put']) {
+      const rl = byName.get(`restlayer-${kind}`)?.summary;
+      const nest = byName.get(`nest-${adapter}-${kind}`)?.summary;
+      if (!rl || !nest) continue;
+      const cpu = nest.cpuMicrosPerRequest / rl.cpuMicrosPerRequest;
+      const rps = rl.requestsPerSecond / nest.requestsPerSecond;
+      rows.push({ peer: `nest-${adapter}-${kind}`, kind, adapter, cpuRatio: cpu, rpsRatio: rps, value: `CPU per request ${cpu.toFixed(2)} × restlayer's, restlayer req/s ${rps.toFixed(2)} × Nest's, peak RSS ${rl.peakRssMB.toFixed(0)} vs ${nest.peakRssMB.toFixed(0)} MB` });
+    }
+  }
+  return rows;
+}
+
 const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
 const fixed = (n, digits) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 const ms = (n) => (!Number.isFinite(n) ? '–' : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
@@ -100,7 +119,7 @@ export function markdown(report) {
   const lines = [
     `# restlayer benchmark (${report.mode} run)`,
     '',
-    `${report.finishedAt} · restlayer ${report.restlayer.commit}${report.restlayer.dirty ? ' (with uncommitted changes)' : ''} · ` +
+    `${report.finishedAt} · store ${report.store ?? 'sqlite'} · restlayer ${report.restlayer.commit}${report.restlayer.dirty ? ' (with uncommitted changes)' : ''} · ` +
       `Node ${report.machine.node} · ${report.machine.cpus} × ${report.machine.cpuModel} · ${report.machine.memoryGB} GB`,
     '',
     `autocannon ${report.versions.autocannon} in the runner process (one thread, no workers) · ${o.connections} connections · ` +
@@ -129,6 +148,10 @@ export function markdown(report) {
     '| --- | ---: | --- |',
     ...report.issueTargets.map((c) => `| ${c.target} | ${c.value} | ${c.met ? 'yes' : '**no**'} |`),
     '',
+    ...(report.versusNest?.length
+      ? ['## restlayer against NestJS (same workload, same store)', '', '| NestJS target | Nest CPU µs/req ÷ restlayer\'s | restlayer req/s ÷ Nest\'s |', '| --- | ---: | ---: |',
+          ...report.versusNest.map((c) => `| ${c.peer} | ${c.cpuRatio.toFixed(2)} | ${c.rpsRatio.toFixed(2)} |`), '']
+      : []),
     '## Servers',
     '',
     ...report.targets.map((t) => `- \`${t.name}\`: ${t.description}`),

@@ -51,7 +51,7 @@ export async function prepareRestlayer(dir, { tokenMinutes = 240, postgresUrl } 
   const basePath = join(dir, 'base.db');
   const env = restlayerEnv(keys, basePath, postgresUrl);
   await runCli(['user', 'add', benchUser, '--role', 'User', '--password-stdin'], env, benchPassword + '\n');
-  return { dir, keys, basePath, accessToken: await issueToken(env, tokenMinutes) };
+  return { dir, keys, basePath, postgresUrl, accessToken: await issueToken(env, tokenMinutes) };
 }
 
 /** A new access token of the bench user (its session in the database `env` names), good for `minutes`. */
@@ -68,11 +68,12 @@ export function copyDatabase(prepared, name) {
 }
 
 /**
- * Starts `restlayer serve` on its own database copy; `nodeFlags` go before the script (e.g. --cpu-prof), `env` adds
+ * Starts `restlayer serve` on its own database copy (SQLite) or on the run's PostgreSQL database; `nodeFlags` go before the script (e.g. --cpu-prof), `env` adds
  * settings. Its log (stderr) goes to NAME.log next to the database.
  */
 export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extra = {} } = {}) {
-  const env = { ...restlayerEnv(prepared.keys, copyDatabase(prepared, name)), ...extra };
+  const dbPath = prepared.postgresUrl ? undefined : copyDatabase(prepared, name);
+  const env = { ...restlayerEnv(prepared.keys, dbPath, prepared.postgresUrl), ...extra };
   return startProcess({
     name,
     nodeArgs: [...nodeFlags, cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'],

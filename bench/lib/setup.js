@@ -13,7 +13,8 @@ export const resultsDir = join(benchDir, 'results');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 export function ensureInstalled() {
-  if (existsSync(join(benchDir, 'node_modules', 'autocannon', 'package.json'))) return;
+  // A dependency added since the last install (the NestJS peer's) also calls for `npm ci`.
+  if (['autocannon', '@nestjs/core', 'typeorm'].every((p) => existsSync(join(benchDir, 'node_modules', p, 'package.json')))) return;
   console.log('bench: installing its dependencies (npm ci --prefix bench)');
   execFileSync(npm, ['ci', '--prefix', benchDir, '--no-audit', '--no-fund'], { stdio: 'inherit' });
 }
@@ -26,6 +27,17 @@ function newestSource(dir) {
     else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
+}
+
+const nestDir = join(benchDir, 'peers', 'nest');
+export const nestMain = join(nestDir, 'dist', 'main.js');
+
+/** Compiles the NestJS peer (TypeScript with decorators, as Nest projects are) when its dist/ is missing or stale. */
+export function ensureNestBuilt() {
+  const built = existsSync(nestMain) ? statSync(nestMain).mtimeMs : 0;
+  if (built && newestSource(join(nestDir, 'src')) <= built && statSync(join(nestDir, 'tsconfig.json')).mtimeMs <= built) return;
+  console.log('bench: compiling the NestJS peer (npx tsc -p bench/peers/nest)');
+  execFileSync(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['tsc', '-p', nestDir], { cwd: projectRoot, stdio: 'inherit' });
 }
 
 /** Builds the product (`npx tsc -p .`) when dist/ is missing or older than a source file. */
