@@ -149,7 +149,8 @@ async function stall(get, deepUrl, token) {
 
 /** Grows the database in this process (the server is stopped meanwhile), as the tests' helper does. */
 async function grow(env, size) {
-  const { config } = loadConfig({ env });
+  // Copying a million orders' lines is one statement of minutes on PostgreSQL: past the store's query timeout for requests.
+  const { config } = loadConfig({ env: { ...env, Storage__QueryTimeoutSeconds: '3600', RestAPI__RequestTimeoutSeconds: '3601' } });
   const storage = await openStorage(config, allModules(application.modules));
   try {
     const started = performance.now();

@@ -32,11 +32,14 @@ const requestLine = (server: ServeProcess, requestId: string) => logLines(server
 describe('operations: tracing (OpenTelemetry, OTLP over HTTP)', function () {
   this.timeout(90_000);
   const key = newKey();
-  const token = mint({ key, issuer: 'restlayer', audience: 'restlayer' });
+  // Minted when the suite starts, not when mocha loads the file: a token of 10 minutes made at load time has expired
+  // by the time a long run reaches this suite.
+  let token: string;
   let dir: string;
   let receiver: OtlpReceiver;
 
   before(async () => {
+    token = mint({ key, issuer: 'restlayer', audience: 'restlayer' });
     dir = makeTempDir('restlayer-tracing-');
     receiver = await startOtlpReceiver();
   });
