@@ -52,3 +52,37 @@ describe('LoginThrottle: a give-back after the window ended', function () {
     expect(next).to.deep.equal([true, true, false]);
   });
 });
+
+/**
+ * A burst of right passwords: a refusal taken while the counter was full of checks in hand must announce a short
+ * wait, also when those checks end (and give their points back) before the refusal looks for them. Under load that
+ * look comes late; the HTTP burst tests met it as `Retry-After: 900` once in a CI run.
+ */
+describe('LoginThrottle: a refusal whose checks in hand ended before it looked', () => {
+  const settings = { accountFailures: 1, addressFailures: 100, windowSeconds: 900, maxPendingChecks: 10 };
+
+  it('announces Retry-After 1 (the counter has room again), not the window\'s end', async () => {
+    const throttle = LoginThrottle.inMemory(settings);
+    const first = await throttle.reserve('pia', '192.0.2.1');
+    if (!first.allowed) return expect.fail('the first attempt is allowed');
+    // The moment between the refused take and the look: the first check ends there, with the right password.
+    const checking = (throttle as unknown as { checking: { any(key: string): Promise<boolean> } }).checking;
+    const look = checking.any.bind(checking);
+    checking.any = async (key) => {
+      await first.finish(true);
+      return look(key);
+    };
+    const second = await throttle.reserve('pia', '192.0.2.2');
+    expect(second).to.deep.equal({ allowed: false, reason: 'account', retryAfter: 1 });
+  });
+
+  it('still announces the window\'s end when the counter is full of failures', async () => {
+    const throttle = LoginThrottle.inMemory(settings);
+    const first = await throttle.reserve('olga', '192.0.2.1');
+    if (!first.allowed) return expect.fail('the first attempt is allowed');
+    await first.finish(false);
+    const second = await throttle.reserve('olga', '192.0.2.2');
+    expect(second.allowed).to.equal(false);
+    expect(second.allowed === false && second.retryAfter).to.be.greaterThan(800);
+  });
+});

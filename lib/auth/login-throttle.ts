@@ -62,6 +62,12 @@ async function take(limiter: RateLimiterAbstract, key: string): Promise<Taken | 
   }
 }
 
+/** Whether the counter would take a point now; an unreachable store answers no (the longer wait is the safe one). */
+async function hasRoom(limiter: RateLimiterAbstract, key: string): Promise<boolean> {
+  const res = await limiter.get(key).catch(() => undefined);
+  return res === undefined ? false : res === null || res.remainingPoints > 0;
+}
+
 /**
  * Attempts whose password check is under way, per counter key, in the counters' own store (so every worker and
  * instance sees them). They hold points they give back if the password was right, so a refusal while some are in
@@ -162,11 +168,16 @@ export class LoginThrottle {
       await Promise.all(checkingKeys.map((k) => this.checking.leave(k)));
       if (account.status === 'rejected') throw account.reason;
       if (client.status === 'rejected') throw client.reason;
-      const refusals = await Promise.all(([['account', account.value, checkingKeys[0]], ['address', client.value, checkingKeys[1]]] as const)
-        .flatMap(([reason, r, key]) => (r instanceof Taken ? [] : [{ reason, ms: r.refusedMs, key }]))
+      const refusals = await Promise.all(([
+        ['account', account.value, checkingKeys[0], this.byAccount, accountKey],
+        ['address', client.value, checkingKeys[1], this.byAddress, address],
+      ] as const)
+        .flatMap(([reason, r, key, counter, counterKey]) => (r instanceof Taken ? [] : [{ reason, ms: r.refusedMs, key, counter, counterKey }]))
         // A counter full of attempts still being checked may free up as soon as they end (right passwords give
-        // their points back): the retry can succeed after about one check, not only at the window's end.
-        .map(async (r) => ((await this.checking.any(r.key)) ? { ...r, ms: Math.min(r.ms, BUSY_RETRY_SECONDS * 1000) } : r)));
+        // their points back): the retry can succeed after about one check, not only at the window's end. Those
+        // checks may also have ended already, between the refused take and this look: then the counter has room again.
+        .map(async ({ counter, counterKey, ...r }) => ((await this.checking.any(r.key)) || (await hasRoom(counter, counterKey))
+          ? { ...r, ms: Math.min(r.ms, BUSY_RETRY_SECONDS * 1000) } : r)));
       // Named after the counter that keeps the caller out longest: that is the wait Retry-After announces.
       refusals.sort((a, b) => b.ms - a.ms);
       return { allowed: false, reason: refusals[0].reason, retryAfter: Math.max(1, Math.ceil(refusals[0].ms / 1000)) };
