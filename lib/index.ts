@@ -57,7 +57,7 @@ export { CATALOGUE, CODES, MESSAGES, type MessageCode, entryOf, statusOfCode } f
 export { INT32, ISO_DATE, array, boolean, date, decimal, integer, maybe, model, oneOf, optional, text } from './validation/fields.js';
 // Exact amounts (docs/money.md): the money() field kind, decimal arithmetic (big.js's Big as Decimal; Decimal.roundHalfUp
 // rounds half away from zero), roundMoney (to 4 fractional digits, half away from zero) and the digit count money() checks.
-export { type MoneyOptions, type MoneyRules, money } from './validation/money.js';
+export { MONEY_LIMIT, type MoneyOptions, type MoneyRules, fitsMoney, money } from './validation/money.js';
 export { Decimal, MONEY_PRECISION, MONEY_SCALE, fractionDigits, roundMoney } from './validation/decimal.js';
 export { type ValidationResult, validateInput } from './validation/validate.js';
 export {

@@ -3,7 +3,7 @@ import type { RawBuilder, SqlBool } from 'kysely';
 import { ServiceError } from '../envelope/error-list.js';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import { MONEY_SCALE } from '../validation/decimal.js';
-import { STORED_WHOLE_DIGITS } from '../validation/money.js';
+import { MONEY_LIMIT, fitsMoney } from '../validation/money.js';
 import { withinBudget } from './sqlite-read-budget.js';
 
 /** Value conversions between JavaScript and one SQL provider (part of its dialect, lib/storage/dialects/). */
@@ -28,12 +28,11 @@ export interface SqlValues {
 
 /** An amount's ten-thousandths, rounded half away from zero: what SQLite stores. */
 const UNITS = new Big(10).pow(MONEY_SCALE);
-const STORED_LIMIT = new Big(10).pow(STORED_WHOLE_DIGITS);
 
 function roundedAmount(amount: number | Big, property?: string): Big {
   const rounded = new Big(amount).round(MONEY_SCALE, Big.roundHalfUp);
-  if (rounded.abs().gte(STORED_LIMIT)) {
-    throw new ServiceError([MESSAGES.Amount_TooLarge({ amount: rounded.toFixed(), limit: STORED_LIMIT.toFixed(), ...(property ? { property } : {}) })]);
+  if (!fitsMoney(rounded)) {
+    throw new ServiceError([MESSAGES.Amount_TooLarge({ amount: rounded.toFixed(), limit: MONEY_LIMIT.toFixed(), ...(property ? { property } : {}) })]);
   }
   return rounded;
 }

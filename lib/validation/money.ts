@@ -27,6 +27,15 @@ export interface MoneyRules {
  */
 export const STORED_WHOLE_DIGITS = MONEY_PRECISION - MONEY_SCALE;
 
+/** The bound every stored amount stays below (10^11): what Amount_TooLarge names. */
+export const MONEY_LIMIT = new Big(10).pow(STORED_WHOLE_DIGITS);
+
+/**
+ * Whether a computed amount (rounded to the scale) fits the money columns: a service checks its totals with it to
+ * report Amount_TooLarge on the property concerned before it writes, as `values.money` does when it stores.
+ */
+export const fitsMoney = (amount: Big): boolean => amount.abs().lt(MONEY_LIMIT);
+
 /** The rules of `money(options)`; a scale or precision no store can keep is a mistake of the model, thrown at once. */
 export function moneyRules(options: MoneyOptions = {}): MoneyRules {
   const { scale = MONEY_SCALE, precision = MONEY_PRECISION } = options;

@@ -1,5 +1,5 @@
-import { type LookupCache, type LookupItem, MESSAGES, currentErrors } from 'restlayer';
-import { MONEY_LIMIT, fitsMoney, lineTotalOf } from './amounts.js';
+import { type LookupCache, type LookupItem, MESSAGES, MONEY_LIMIT, currentErrors, fitsMoney } from 'restlayer';
+import { lineTotalOf } from './amounts.js';
 
 /** A line's input as create, update and the lines of a new order give it. */
 export interface LineInput {
@@ -43,7 +43,7 @@ export function priceLine(
   const unitPriceDiscount = line.unitPriceDiscount ?? 0;
   const total = lineTotalOf(line.orderQty, unitPrice, unitPriceDiscount);
   if (!fitsMoney(total)) {
-    errors.add(MESSAGES.Amount_TooLarge({ amount: total.toFixed(), limit: MONEY_LIMIT, property: property('unitPrice') }));
+    errors.add(MESSAGES.Amount_TooLarge({ amount: total.toFixed(), limit: MONEY_LIMIT.toFixed(), property: property('unitPrice') }));
     return undefined;
   }
   return { productId: line.productId, productName: product.text, orderQty: line.orderQty, unitPrice, unitPriceDiscount, lineTotal: total.toNumber() };

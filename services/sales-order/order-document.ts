@@ -1,5 +1,4 @@
-import { Decimal, type DocumentSpec, MESSAGES, type Storage, type Tables, currentErrors } from 'restlayer';
-import { MONEY_LIMIT, fitsMoney } from './amounts.js';
+import { Decimal, type DocumentSpec, MESSAGES, MONEY_LIMIT, type Storage, type Tables, currentErrors, fitsMoney } from 'restlayer';
 import type { SalesTables } from './sales-order-tables.js';
 
 /** The order's totals as its writes answer them. */
@@ -28,7 +27,7 @@ export function orderDocument(storage: Storage): DocumentSpec<Tables & SalesTabl
       const errors = currentErrors();
       for (const [property, amount] of [['subTotal', subTotal], ['totalDue', totalDue]] as const) {
         if (!fitsMoney(amount)) {
-          errors.add(MESSAGES.Amount_TooLarge({ amount: amount.toFixed(), limit: MONEY_LIMIT, property }));
+          errors.add(MESSAGES.Amount_TooLarge({ amount: amount.toFixed(), limit: MONEY_LIMIT.toFixed(), property }));
           return { columns: {}, wire: { subTotal: 0, totalDue: 0 } };
         }
       }
