@@ -47,7 +47,7 @@ export { Output } from './envelope/output.js';
 // saying that more were found).
 export { ErrorList, MAX_MESSAGES, ServiceError, derivedStatus } from './envelope/error-list.js';
 export { type ErrorMessage, type ErrorType, type MessageOptions, type Severity, isError, message } from './envelope/error-message.js';
-export { currentErrors, withErrorScope } from './envelope/request-scope.js';
+export { type RequestAccess, currentAccess, currentErrors, withErrorScope } from './envelope/request-scope.js';
 // The layer's message catalogue: its codes by name, and their messages (`MESSAGES.Entity_NotFound({ entity, id })`).
 // CATALOGUE / entryOf / statusOfCode: each code's type, status, text and meaning, for a project's own docs and tests.
 export { CATALOGUE, CODES, MESSAGES, type MessageCode, entryOf, statusOfCode } from './envelope/message-catalogue.js';
@@ -86,6 +86,8 @@ export { type Generated, type Insertable, type Kysely, type Migration, type Sele
 // pages (skip/take and signed cursors), counts (kept while the tables do not change) and caps at RestAPI:MaxRows;
 // its migration creates the indexes (listIndexes) and the change tracking the kept counts need (trackListChanges).
 export { type ListCriteria, type ListDefinition, type ListJoin, type ListLimits, readListRows } from './storage/list-query.js';
+// Record scopes (docs/access.md): a service's named conditions that limit a permission to some records.
+export { NOTHING, type RecordScope, type RecordScopes, scopeCondition, scopeReads } from './storage/record-scope.js';
 // The SQL a list request runs (its page, keys and count), for a project's own plan tests (EXPLAIN) of its lists;
 // fromEnd is the window of a deep page read from the end of the list, as readListRows reads one past the middle.
 export { type ListSql, type PageWindow, fromEnd, listSql } from './storage/list-query.js';

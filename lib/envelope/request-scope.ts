@@ -1,22 +1,47 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ErrorList } from './error-list.js';
 
+/**
+ * What the caller may do, as service code sees it (set by the route runner once the gate let the caller in). Plain
+ * data, so services and the storage layer read it without knowing Koa or how tokens and roles work.
+ */
+export interface RequestAccess {
+  /** The caller's user name: the "who" of audit entries. Undefined for an anonymous caller. */
+  userName?: string;
+  /** The caller's user attributes (`restlayer user set-attribute`), which record scopes read. */
+  attributes: Readonly<Record<string, string>>;
+  /** The permission the route needs, when it names one. */
+  permission?: string;
+  /**
+   * The record scopes that limit that permission for this caller (lib/storage/record-scope.ts): undefined when the
+   * caller holds it without a limit (or the route names no permission); otherwise the names of every scope a role of
+   * the caller grants it with — a record in any of them is in reach.
+   */
+  scopes?: readonly string[];
+  /** Whether the caller holds `permission` (with or without a scope), for operations that do more for some callers. */
+  holds(permission: string): boolean;
+  /** The scopes limiting `permission` for this caller: undefined when not limited (or not held: check `holds`). */
+  scopesOf(permission: string): readonly string[] | undefined;
+}
+
 /** What service code reaches of the request being served. */
 interface RequestScope {
   errors: ErrorList;
   /** Aborted once the request's client has gone: work done only for its answer may stop (lib/storage's readers). */
   signal?: AbortSignal;
+  access?: RequestAccess;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();
 
 /**
  * Runs `fn` with a fresh error list that service code reaches through `currentErrors()`, and `signal` (by default the
- * enclosing scope's) through `currentSignal()`.
+ * enclosing scope's) through `currentSignal()`. The caller's access is the enclosing scope's until `setAccess`.
  */
 export function withErrorScope<T>(fn: (errors: ErrorList) => Promise<T>, signal?: AbortSignal): Promise<T> {
   const errors = new ErrorList();
-  return scope.run({ errors, signal: signal ?? scope.getStore()?.signal }, () => fn(errors));
+  const outer = scope.getStore();
+  return scope.run({ errors, signal: signal ?? outer?.signal, access: outer?.access }, () => fn(errors));
 }
 
 /** The error list of the request being served; outside a request (CLI, jobs) a throwaway list. */
@@ -27,4 +52,19 @@ export function currentErrors(): ErrorList {
 /** The signal of the request being served (aborted when its client hangs up); undefined outside a request. */
 export function currentSignal(): AbortSignal | undefined {
   return scope.getStore()?.signal;
+}
+
+/**
+ * The access of the request being served; undefined outside a request (CLI, jobs, seeding: the operator is not
+ * limited by a scope) and on routes that name no permission.
+ */
+export function currentAccess(): RequestAccess | undefined {
+  return scope.getStore()?.access;
+}
+
+/** Sets the access of the current request scope (the route runner, once it knows the caller and the route). */
+export function setAccess(access: RequestAccess): void {
+  const store = scope.getStore();
+  if (!store) throw new Error('setAccess outside a request scope');
+  store.access = access;
 }

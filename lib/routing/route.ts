@@ -106,11 +106,28 @@ export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> 
    * secured like any route when it is false. Not together with `anonymous`.
    */
   documentation?: true;
-  /** When given, the caller needs one of these roles. */
+  /**
+   * The permission a caller needs (`sales-order.read`; contract part 10): roles grant permissions through
+   * `Authorization:Roles`, and a caller without it gets 403 Security_Forbidden. Every route names one unless it is
+   * `anonymous`, `documentation` or `authenticated`: startup refuses a route file with none.
+   */
+  permission?: string;
+  /**
+   * Any authenticated caller, whatever its permissions (the session, logout): for routes about the caller itself,
+   * never for business data.
+   */
+  authenticated?: true;
+  /**
+   * The record scopes (lib/storage/record-scope.ts) the operation applies for a caller whose permission is limited
+   * to one: `restlayer routes` lists them, and startup refuses a role that grants `permission` with a scope the route
+   * does not apply.
+   */
+  scopes?: readonly string[];
+  /** @deprecated The roles that were allowed before permissions; going away (issue 24). */
   roles?: readonly string[];
   /**
    * An action the CLI may do here with an operator token (lib/auth/operator-token.ts) instead of a caller with
-   * `roles`: a token for this action and this server's URL, without roles, valid a few seconds.
+   * `permission`: a token for this action and this server's URL, without roles, valid a few seconds.
    */
   operator?: OperatorAction;
   summary: string;

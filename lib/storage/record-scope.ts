@@ -1,0 +1,48 @@
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { currentAccess } from '../envelope/request-scope.js';
+
+/**
+ * How a record scope limits a service's records: a condition on its table, from the caller's user attributes. A
+ * service declares its scopes by name (the sample's sales orders: `own`, the orders whose sales person is the
+ * caller's `salesPersonId`); roles grant a permission limited to a scope (`sales-order.read:own` in
+ * `Authorization:Roles`). The condition goes inside every query that reaches the records (list, count, cursor page,
+ * read, write, history), never after reading them, so pages and counts stay exact.
+ */
+export interface RecordScope {
+  /** One line for people: `restlayer routes`, the OpenAPI document, the docs page. */
+  description: string;
+  /** Tables the condition reads besides the record's own (a count kept by lib/storage/count-cache.ts follows them too). */
+  reads?: readonly string[];
+  /**
+   * The condition on the record's table under `alias` for a caller with `attributes`. A caller without the
+   * attribute the scope needs reaches nothing: answer `NOTHING`, never "no condition".
+   */
+  where(alias: string, attributes: Readonly<Record<string, string>>): RawBuilder<SqlBool>;
+}
+
+export type RecordScopes = Readonly<Record<string, RecordScope>>;
+
+/** The condition no record meets. */
+export const NOTHING: RawBuilder<SqlBool> = sql<SqlBool>`1 = 0`;
+
+/**
+ * The current caller's condition on the table under `alias`, or undefined when the caller is not limited (no scope on
+ * the route's permission, or no request: CLI, jobs). Several scopes (several roles) reach the union of their records.
+ * A scope this service does not declare reaches nothing (startup refuses such a configuration; this is the fallback).
+ */
+export function scopeCondition(scopes: RecordScopes | undefined, alias: string): RawBuilder<SqlBool> | undefined {
+  const access = currentAccess();
+  if (!access?.scopes) return undefined;
+  const conditions = access.scopes.flatMap((name) => {
+    const scope = scopes?.[name];
+    return scope ? [scope.where(alias, access.attributes)] : [];
+  });
+  if (!conditions.length) return NOTHING;
+  return conditions.length === 1 ? conditions[0] : sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
+}
+
+/** The tables the current caller's scopes read besides the record's own: what a kept count must follow. */
+export function scopeReads(scopes: RecordScopes | undefined): readonly string[] {
+  const names = currentAccess()?.scopes;
+  return names ? names.flatMap((name) => scopes?.[name]?.reads ?? []) : [];
+}
