@@ -47,7 +47,7 @@ export interface CallInit {
   method?: string;
   /** Sent as JSON, or as is when a string. */
   body?: unknown;
-  /** A bearer token, or null for none; default: `token()`, a User of this server. */
+  /** A bearer token, or null for none; default: `token()`, an Administrator of this server. */
   token?: string | null;
   headers?: Record<string, string>;
 }

@@ -10,7 +10,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** Claims of a token the test server would accept, lifetime 10 minutes. */
 const goodClaims = (extra: Record<string, unknown> = {}) => ({
-  sub: 'tester', name: 'Test User', role: ['User'], iss: TEST_ISSUER, aud: TEST_AUDIENCE, iat: now(), exp: now() + 600, ...extra,
+  sub: 'tester', name: 'Test User', role: ['Clerk'], iss: TEST_ISSUER, aud: TEST_AUDIENCE, iat: now(), exp: now() + 600, ...extra,
 });
 
 function expectRefused(reply: Reply, code: 'Security_Unauthenticated' | 'Security_TokenExpired' | 'Security_TokenInvalid') {
@@ -149,7 +149,7 @@ describe('secured calls (contract part 4)', () => {
       expect(user.body.messages.map((m) => m.code)).to.deep.equal(['Security_Forbidden']);
       expect(user.body).to.not.have.property('result');
 
-      const admin = await server.call('/lookup-table/operators', { method: 'DELETE', token: server.token({ role: ['User', 'Administrator'] }) });
+      const admin = await server.call('/lookup-table/operators', { method: 'DELETE', token: server.token({ role: ['Clerk', 'Administrator'] }) });
       expect(admin.status, admin.text).to.equal(200);
       expect(admin.body).to.deep.equal({ messages: [] });
 
