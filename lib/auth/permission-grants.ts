@@ -70,8 +70,9 @@ export class RoleGrants {
   forRoles(roles: readonly string[]): CallerGrants {
     if (roles.length === 0) return nothing;
     // Roles come in the order the token or session lists them; one key per order is cheaper than sorting each time.
-    // Several roles are keyed as JSON behind a NUL, which no single role name starts with.
-    const key = roles.length === 1 ? roles[0] : '\u0000' + JSON.stringify(roles);
+    // Several roles are joined by NUL (and start with one): only a token of a trusted issuer could name a role holding
+    // NUL, and such an issuer may grant those roles anyway.
+    const key = roles.length === 1 ? roles[0] : '\u0000' + roles.join('\u0000');
     let found = this.resolved.get(key);
     if (!found) {
       found = callerGrants(roles.flatMap((r) => this.roles.get(r) ?? []), this.known);

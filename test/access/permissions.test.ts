@@ -1,6 +1,10 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
+import { createLogger, loadConfig, loadRoutes, startServer } from 'restlayer';
+import { echoRoute, routeFolder } from '../support/route-fixtures.js';
+import { makeTempDir } from '../support/temp.js';
 import { type CallInit, type Reply, TEST_AUDIENCE, type TestServer, startTestServer } from '../support/server.js';
 import { expectError } from '../support/api.js';
 import { removeTempDirs } from '../support/temp.js';
@@ -183,8 +187,8 @@ describe('access: permissions per route (contract part 10)', function () {
     });
 
     it('the docs page shows the extensions (x-permission) of each operation', async () => {
-      const page = await server.call('/docs', { token: null });
-      const script = /src="([^"]*docs\.js)"/.exec(page.text)![1];
+      const page = await (await fetch(`${server.url}/docs`)).text();
+      const script = /src="([^"]*docs\.js)"/.exec(page)![1];
       const js = await fetch(new URL(script, server.url));
       expect(await js.text()).to.include('showExtensions: true');
     });
@@ -259,15 +263,58 @@ describe('access: permissions per route (contract part 10)', function () {
 
     it('a permission granted without a scope by any role is not limited by another role\'s scope', async () => {
       const both = (await probe(['SalesPerson', 'Viewer'])).body.result;
-      expect([both.scopes, both.updateScopes]).to.deep.equal([null, ['own']]);
+      expect([both.scopes, both.updateScopes]).to.deep.equal(['every record', ['own']]);
       const admin = (await probe(['Administrator'])).body.result;
-      expect([admin.scopes, admin.holdsDelete]).to.deep.equal([null, true]);
+      expect([admin.scopes, admin.updateScopes, admin.holdsDelete]).to.deep.equal(['every record', 'every record', true]);
       const regional = (await probe(['Regional'])).body.result;
       expect([regional.scopes, regional.holdsUpdate]).to.deep.equal([['own'], false]);
     });
 
     it('a caller without the permission never reaches the operation', async () => {
       expectError(await probe(['Nothing']), 403, 'Security_Forbidden');
+    });
+  });
+
+  describe('startup refuses a route or a role that does not say who may do what', () => {
+    const loadError = async (files: Record<string, string>): Promise<string> => {
+      try {
+        await loadRoutes(routeFolder(files));
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return expect.fail('loadRoutes accepted the folder') as never;
+    };
+
+    it('a secured route naming no permission (nor authenticated, anonymous or documentation): the file and the verb', async () => {
+      const message = await loadError({ 'ok.js': echoRoute('GET', 'ok', 'anonymous: true,'), 'things/[thingId].js': echoRoute('DELETE', 'thing', 'params: model({ thingId: integer() }),') });
+      expect(message).to.include(join('things', '[thingId].js')).and.include('DELETE names no permission')
+        .and.include("permission: '<service>.<operation>'").and.include('authenticated: true');
+    });
+
+    it('a permission that is no permission name, or said together with anonymous or authenticated; scopes without a permission', async () => {
+      expect(await loadError({ 'a.js': echoRoute('GET', 'a', "permission: 'Things.*',") })).to.include('a.js').and.include('GET: permission "Things.*" is not a permission name');
+      expect(await loadError({ 'b.js': echoRoute('GET', 'b', "permission: 'thing.read', anonymous: true,") })).to.include('b.js').and.include('together with anonymous');
+      expect(await loadError({ 'c.js': echoRoute('GET', 'c', "permission: 'thing.read', authenticated: true,") })).to.include('together with authenticated');
+      expect(await loadError({ 'd.js': echoRoute('GET', 'd', "authenticated: true, scopes: ['own'],") })).to.include('d.js').and.include('scopes limit a permission');
+    });
+
+    it('a role granting a permission with a scope that a route of that permission does not apply: role, grant and route, before the store opens', async () => {
+      const dir = routeFolder({
+        'thing.js': echoRoute('GET', 'thing', "permission: 'thing.read', scopes: ['own'],"),
+        'thing/[thingId].js': echoRoute('DELETE', 'thing', "permission: 'thing.delete', params: model({ thingId: integer() }),"),
+      });
+      const db = join(makeTempDir(), 'never.db');
+      const start = async (roles: Record<string, string[]>) => {
+        const { config } = loadConfig({ env: { NODE_ENV: 'test', Storage__Sqlite__Path: db }, overrides: { Authorization: { Roles: roles }, Metrics: { Port: 0 } } });
+        const running = await startServer({ config, log: createLogger('error', () => {}), port: 0, host: '127.0.0.1', application: { modules: [], routesDir: dir } });
+        await running.close();
+      };
+      let failure: Error | undefined;
+      await start({ Owner: ['thing.*:own'] }).catch((err: Error) => (failure = err));
+      expect(failure?.message).to.equal('Authorization:Roles:Owner: "thing.*:own" limits thing.delete to the scope own, which DELETE /thing/:thingId '
+        + `(routes/${join('thing', '[thingId].js')}) does not apply (its scopes: none); grant it without the scope or add the scope to the route`);
+      // The scope a route applies is fine; so is a grant without a scope.
+      await start({ Owner: ['thing.read:own', 'thing.delete'] });
     });
   });
 });

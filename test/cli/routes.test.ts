@@ -60,7 +60,7 @@ describe('restlayer routes', function () {
     const run = await routes([], { Authorization__Roles__Remover__0: 'customer.delete:region' });
     expectCliFailure(run, 1);
     expect(run.stderr).to.include('Authorization:Roles:Remover: "customer.delete:region" limits customer.delete to the scope region')
-      .and.include('DELETE /customer/:_customerId (routes/customer/[_customerId].ts)');
+      .and.include('DELETE /customer/:_customerId (routes/customer/[_customerId].js)');
     expect(run.stderr).to.not.match(stackLine);
   });
 

@@ -72,7 +72,7 @@ describe('restlayer user attributes (a real process against a running server)', 
   it('add --attribute KEY=VALUE (repeatable, split at the first =): stored with the user, in the output and --json', async () => {
     const run = await cli(['add', 'bea', '--role', 'Clerk', '--attribute', 'salesPersonId=280', '--attribute', 'formula=a=b', '--password', 'bea-password-1']);
     expect(run.code, run.stderr).to.equal(0);
-    expect(lines(run.stdout)).to.deep.equal(['user bea created with roles User and attributes formula=a=b, salesPersonId=280']);
+    expect(lines(run.stdout)).to.deep.equal(['user bea created with roles Clerk and attributes formula=a=b, salesPersonId=280']);
     expect((await stored('bea'))?.attributes).to.deep.equal({ formula: 'a=b', salesPersonId: '280' });
     const json = await cli(['add', 'cal', '--role', 'Clerk', '--attribute', 'salesPersonId=281', '--password', 'cal-password-1', '--json']);
     expect(json.code, json.stderr).to.equal(0);
@@ -97,8 +97,8 @@ describe('restlayer user attributes (a real process against a running server)', 
     const run = await cli(['list']);
     expect(run.code, run.stderr).to.equal(0);
     const out = lines(run.stdout);
-    expect(out).to.include('eli\teli\tUser\tactive\tregion=east, salesPersonId=283');
-    expect(out).to.include('fay\tfay\tUser\tactive');
+    expect(out).to.include('eli\teli\tClerk\tactive\tregion=east, salesPersonId=283');
+    expect(out).to.include('fay\tfay\tClerk\tactive');
     const json = JSON.parse((await cli(['list', '--json'])).stdout) as { userName: string; attributes: Record<string, string> }[];
     expect(json.find((u) => u.userName === 'eli')?.attributes).to.deep.equal({ region: 'east', salesPersonId: '283' });
     expect(json.find((u) => u.userName === 'fay')?.attributes).to.deep.equal({});

@@ -139,8 +139,8 @@ describe('restlayer user (a real process against a running server)', function ()
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stderr).to.equal('');
       const out = lines(run.stdout);
-      expect(out).to.include('lena\tlena\tUser\tactive');
-      expect(out).to.include('Max\tMax Power\tUser,Administrator\tdisabled');
+      expect(out).to.include('lena\tlena\tClerk\tactive');
+      expect(out).to.include('Max\tMax Power\tClerk,Administrator\tdisabled');
       expect(out).to.have.length((await withErrorScope(() => server.services.users.list())).result!.length);
     });
   });
@@ -158,7 +158,7 @@ describe('restlayer user (a real process against a running server)', function ()
       const run = await cli(['list']);
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stdout).to.not.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
-      expect(lines(run.stdout)).to.include(`${shown}\tMallory\\x9b2J\\u202e\tUser\tactive`);
+      expect(lines(run.stdout)).to.include(`${shown}\tMallory\\x9b2J\\u202e\tClerk\tactive`);
       const json = JSON.parse((await cli(['list', '--json'])).stdout) as { userName: string; name: string }[];
       expect(json.find((u) => u.userName === wiper)).to.deep.include({ name: 'Mallory\u009b2J\u202e' });
     });

@@ -15,9 +15,10 @@ export const GET = route({
       userName: access.userName,
       attributes: access.attributes,
       permission: access.permission,
-      scopes: access.scopes ?? null,
+      // The envelope leaves nulls out: "every record" is spelled out.
+      scopes: access.scopes ?? 'every record',
       holdsUpdate: access.holds('sales-order.update'),
-      updateScopes: access.scopesOf('sales-order.update') ?? null,
+      updateScopes: access.scopesOf('sales-order.update') ?? 'every record',
       holdsDelete: access.holds('sales-order.delete'),
     });
   },
