@@ -69,4 +69,16 @@ describe('restlayer routes', function () {
     expect(run.code).to.equal(1);
     expect(run.stderr).to.match(/Authorization:Roles: Auditor: "everything" is not a permission/).and.not.match(stackLine);
   });
+
+  it('restlayer config check shows the roles in effect: the one set by environment and the others\' defaults', async () => {
+    const run = await runCli(['config', 'check', '--json'], { env: childEnv({ Authorization__Roles__Auditor__0: 'customer.read', Authorization__Roles__Clerk__0: 'sales-order.*' }) });
+    expect(run.code, run.stderr).to.equal(0);
+    expect((JSON.parse(run.stdout) as { config: { Authorization: { Roles: unknown } } }).config.Authorization.Roles).to.deep.equal({
+      Administrator: ['*.*'],
+      Clerk: ['sales-order.*'],
+      Viewer: ['*.read'],
+      SalesPerson: ['sales-order.read:own', 'sales-order.update:own', 'customer.read:own'],
+      Auditor: ['customer.read'],
+    });
+  });
 });

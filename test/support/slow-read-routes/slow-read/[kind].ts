@@ -19,8 +19,6 @@ let started = 0;
  */
 export const GET = probeRoute({
   summary: 'Test reads through storage.reader.',
-  // A test probe: any signed-in caller.
-  authenticated: true,
   anonymous: true,
   params: model({ kind: text({ min: 1 }) }),
   async handle({ params, services, server }): Promise<Output<unknown>> {
