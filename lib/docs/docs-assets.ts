@@ -15,7 +15,8 @@ export interface DocsAsset {
  * Starts Swagger UI on the page's `#swagger-ui` element with the bare document named by its `data-spec`. Kept in a
  * file of its own so the page needs no inline script (the CSP forbids it). No validator badge (it would send the
  * document to validator.swagger.io), no query-string configuration (a `?url=` link could show a foreign spec), and
- * cookies go along with "try it" so a cookie login works as well as a bearer token from "Authorize".
+ * cookies go along with "try it" so a cookie login works as well as a bearer token from "Authorize". Extensions are
+ * shown: each operation lists its `x-permission` (and `x-scopes`), besides the description that names them.
  */
 const INITIALIZER = `"use strict";
 (function () {
@@ -27,7 +28,8 @@ const INITIALIZER = `"use strict";
     queryConfigEnabled: false,
     deepLinking: true,
     withCredentials: true,
-    displayRequestDuration: true
+    displayRequestDuration: true,
+    showExtensions: true
   });
 })();
 `;

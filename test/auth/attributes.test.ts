@@ -55,7 +55,7 @@ describe('user attributes as a running server sees them (principal.attributes)',
   });
 
   it('a user added with --attribute: its bearer and cookie callers carry the attributes; set-attribute and remove-attribute show within the recheck window, sessions going on', async () => {
-    await ok(['add', 'sally', '--role', 'User', '--attribute', 'salesPersonId=279', '--attribute', 'region=north', '--password', 'sally-password-1']);
+    await ok(['add', 'sally', '--role', 'Clerk', '--attribute', 'salesPersonId=279', '--attribute', 'region=north', '--password', 'sally-password-1']);
     const both = await callers('sally');
     for (const caller of both) {
       const reply = await echo(caller);
@@ -78,7 +78,7 @@ describe('user attributes as a running server sees them (principal.attributes)',
   });
 
   it('a user without attributes, and a token minted elsewhere for a user the server does not know: empty attributes', async () => {
-    await addUser(server, 'norma', 'norma-password-1', ['User']);
+    await addUser(server, 'norma', 'norma-password-1', ['Clerk']);
     for (const caller of await callers('norma')) expect(attributesIn(await echo(caller))).to.deep.equal({});
     const minted = server.token({ sub: 'stranger' });
     const reply = await echo({ token: minted });
@@ -86,7 +86,7 @@ describe('user attributes as a running server sees them (principal.attributes)',
   });
 
   it("a change made through the server's own user service shows on its very next request", async () => {
-    await addUser(server, 'quinn', 'quinn-password-1', ['User']);
+    await addUser(server, 'quinn', 'quinn-password-1', ['Clerk']);
     const [bearer] = await callers('quinn');
     expect(attributesIn(await echo(bearer))).to.deep.equal({});
     const set = await withErrorScope(() => server.services.users.setAttribute('quinn', 'salesPersonId', '281'));
@@ -97,16 +97,16 @@ describe('user attributes as a running server sees them (principal.attributes)',
     const bad = await withErrorScope(() => server.services.users.setAttribute('quinn', 'sales person', '1'));
     expect(bad.messages.map((m) => [m.code, m.message])).to.deep.equal([
       ['User_AttributeInvalid', "The attribute key 'sales person' must be 1 to 64 letters, digits, '_', '.' or '-'."]]);
-    const added = await withErrorScope(() => server.services.users.add({ userName: 'quade', password: 'quade-password-1', roles: ['User'] }, { note: 'x'.repeat(257) }));
+    const added = await withErrorScope(() => server.services.users.add({ userName: 'quade', password: 'quade-password-1', roles: ['Clerk'] }, { note: 'x'.repeat(257) }));
     expect(added.messages.map((m) => m.code)).to.deep.equal(['User_AttributeInvalid']);
     expect((await withErrorScope(() => server.services.users.read('quade'))).result).to.equal(undefined);
     expect(attributesIn(await echo(bearer))).to.deep.equal({ salesPersonId: '281' });
   });
 
   it("removing a user removes its attributes: a user added again under the name starts with none", async () => {
-    await ok(['add', 'rory', '--role', 'User', '--attribute', 'salesPersonId=282', '--password', 'rory-password-1']);
+    await ok(['add', 'rory', '--role', 'Clerk', '--attribute', 'salesPersonId=282', '--password', 'rory-password-1']);
     await ok(['remove', 'rory']);
-    await ok(['add', 'rory', '--role', 'User', '--password', 'rory-password-1']);
+    await ok(['add', 'rory', '--role', 'Clerk', '--password', 'rory-password-1']);
     const listed = JSON.parse((await ok(['list', '--json'])).stdout) as { userName: string; attributes: Record<string, string> }[];
     expect(listed.find((u) => u.userName === 'rory')?.attributes).to.deep.equal({});
     const [bearer] = await callers('rory');
@@ -131,7 +131,7 @@ describe('user attributes are cached with the credential state', function () {
   });
 
   it("another process's change is not read on every request (the cached state answers until the window ends); a change in this process clears it at once", async () => {
-    await addUser(server, 'cora', 'cora-password-1', ['User']);
+    await addUser(server, 'cora', 'cora-password-1', ['Clerk']);
     await withErrorScope(() => server.services.users.setAttribute('cora', 'salesPersonId', '290'));
     const token = ((await server.call('/auth/jwt', { method: 'POST', token: null, body: { userName: 'cora', password: 'cora-password-1' } })).body.result as { accessToken: string }).accessToken;
     const attributes = async () => {

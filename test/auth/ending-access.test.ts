@@ -180,7 +180,7 @@ describe('ending access: user disable, set-password, remove and enable as CLI pr
       expect(unknown.stderr).to.equal("restlayer: User 'gil' not found.\n");
       expectCliFailure(await cli(['remove']), 2, "missing required argument 'name'");
 
-      const readd = await cli(['add', 'gil', '--role', 'User', '--password', 'gil-password-1']);
+      const readd = await cli(['add', 'gil', '--role', 'Clerk', '--password', 'gil-password-1']);
       expect(readd.code, readd.stderr).to.equal(0);
       await expectWorking(await logIn('gil', 'gil-password-1'), false);
       expect((await call(ORDER, { token: held.pair.accessToken })).status).to.equal(401);
@@ -256,7 +256,7 @@ describe('ending access: user disable, set-password, remove and enable as CLI pr
       expect(reply.status, reply.text).to.equal(200);
       return reply.body.result as string;
     };
-    const minted = (userName: string) => jwt.sign({ sub: userName, role: ['User'], iat: Math.floor(Date.now() / 1000) - 5 }, Buffer.from(SECRET, 'utf8'),
+    const minted = (userName: string) => jwt.sign({ sub: userName, role: ['Clerk'], iat: Math.floor(Date.now() / 1000) - 5 }, Buffer.from(SECRET, 'utf8'),
       { algorithm: 'HS256', issuer: 'b-issuer', audience: 'b-audience', expiresIn: 600 });
     const status = async (token: string) => (await server.call(ORDER, { token })).status;
 

@@ -14,8 +14,8 @@ describe('variant A: refresh tokens', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { Authentication: { ...FAST_HASH.Authentication, RefreshReuseGraceSeconds: 1 } } });
-    await addUser(server, 'bob', 'bob-password-1', ['User']);
-    await addUser(server, 'carol', 'carol-password-1', ['User']);
+    await addUser(server, 'bob', 'bob-password-1', ['Clerk']);
+    await addUser(server, 'carol', 'carol-password-1', ['Clerk']);
   });
   after(() => server.stop());
 
@@ -148,7 +148,7 @@ describe('variant A: refresh tokens', () => {
   });
 
   it('a disabled user: refresh fails, access tokens and cookie sessions stop at once', async () => {
-    await addUser(server, 'dave', 'dave-password-1', ['User']);
+    await addUser(server, 'dave', 'dave-password-1', ['Clerk']);
     const pair = await loginPair('dave');
     const cookieLogin = await server.call('/auth/cookie', { method: 'POST', token: null, body: { userName: 'dave', password: 'dave-password-1' } });
     const cookie = cookieLogin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');

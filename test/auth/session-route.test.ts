@@ -12,7 +12,7 @@ describe('auth: GET /auth/session (who am I)', function () {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ sampleData: false, config: FAST_HASH });
-    await addUser(server, 'sina', 'sina-password-1', ['User'], 'Sina Session');
+    await addUser(server, 'sina', 'sina-password-1', ['Clerk'], 'Sina Session');
   });
   after(async () => {
     await server?.stop();
@@ -37,14 +37,15 @@ describe('auth: GET /auth/session (who am I)', function () {
   it('answers the user of a cookie session, and no one once it is logged out', async () => {
     const cookie = await cookieLogin();
     const reply = await server.call('/auth/session', { token: null, headers: { Cookie: cookie } });
-    expect([reply.status, reply.body]).to.deep.equal([200, { result: { userName: 'sina', name: 'Sina Session', roles: ['User'], authenticationType: 'Cookies' }, messages: [] }]);
+    const permissions = ['customer.create', 'customer.delete', 'customer.read', 'customer.update', 'sales-order.create', 'sales-order.delete', 'sales-order.read', 'sales-order.update'];
+    expect([reply.status, reply.body]).to.deep.equal([200, { result: { userName: 'sina', name: 'Sina Session', roles: ['Clerk'], permissions, authenticationType: 'Cookies' }, messages: [] }]);
     const origin = new URL(server.url).origin;
     expect((await server.call('/auth/logout', { method: 'POST', token: null, body: {}, headers: { Cookie: cookie, Origin: origin } })).status).to.equal(200);
     expect((await server.call('/auth/session', { token: null, headers: { Cookie: cookie } })).body).to.deep.equal({ messages: [] });
   });
 
   it('answers the user of a valid bearer token, and no one (200) for an invalid one', async () => {
-    const token = server.token({ sub: 'sina', name: 'Sina Session', role: ['User'] });
+    const token = server.token({ sub: 'sina', name: 'Sina Session', role: ['Clerk'] });
     const reply = await server.call('/auth/session', { token });
     expect(reply.status).to.equal(200);
     expect(reply.body.result).to.include({ userName: 'sina', authenticationType: 'Bearer' });

@@ -8,7 +8,7 @@ describe('variant A: cookie and JWT login', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { ...FAST_HASH, Authentication: { ...FAST_HASH.Authentication, AllowedOrigins: ['https://app.example.com'] } } });
-    await addUser(server, 'Alice', 'alice-password-1', ['User', 'Administrator'], 'Alice Liddell');
+    await addUser(server, 'Alice', 'alice-password-1', ['Clerk', 'Administrator'], 'Alice Liddell');
   });
   after(() => server.stop());
 
@@ -19,7 +19,17 @@ describe('variant A: cookie and JWT login', () => {
     const reply = await login('/auth/cookie', 'alice', 'alice-password-1');
     expect(reply.status).to.equal(200);
     expect(reply.body).to.deep.equal({
-      result: { userName: 'Alice', name: 'Alice Liddell', roles: ['User', 'Administrator'], authenticationType: 'Cookies' },
+      result: {
+        userName: 'Alice',
+        name: 'Alice Liddell',
+        roles: ['Clerk', 'Administrator'],
+        // Every permission the two roles grant, wildcards expanded, sorted (contract part 10).
+        permissions: [
+          'customer.create', 'customer.delete', 'customer.read', 'customer.update', 'login-throttle.unlock', 'lookup-table.flush',
+          'sales-order.create', 'sales-order.delete', 'sales-order.read', 'sales-order.update',
+        ],
+        authenticationType: 'Cookies',
+      },
       messages: [],
     });
     const cookie = reply.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
@@ -99,7 +109,7 @@ describe('variant A: cookie and JWT login', () => {
     expect(decoded.header.kid).to.be.a('string');
     const claims = decoded.payload as Record<string, unknown>;
     expect(claims).to.include({ iss: TEST_ISSUER, aud: TEST_AUDIENCE, sub: 'Alice', name: 'Alice Liddell' });
-    expect(claims.role).to.deep.equal(['User', 'Administrator']);
+    expect(claims.role).to.deep.equal(['Clerk', 'Administrator']);
     for (const c of ['iat', 'nbf', 'exp', 'jti', 'sid']) expect(claims, c).to.have.property(c);
     expect((claims.exp as number) - (claims.iat as number)).to.equal(15 * 60);
     const call = await server.call('/lookup-table/operators', { method: 'DELETE', token: accessToken });

@@ -12,7 +12,7 @@ describe('variant B: /authentication', () => {
       config: { Authentication: { Variant: 'B', PasswordHashCost: 10 } },
       env: { AuthConfig__SigningKey: SECRET, AuthConfig__Issuer: 'b-issuer', AuthConfig__Audience: 'b-audience', AuthConfig__ExpiresMin: '30' },
     });
-    await addUser(server, 'gina', 'gina-password-1', ['User', 'Administrator']);
+    await addUser(server, 'gina', 'gina-password-1', ['Clerk', 'Administrator']);
   });
   after(() => server.stop());
 
@@ -22,7 +22,7 @@ describe('variant B: /authentication', () => {
     expect(reply.body.result).to.be.a('string');
     const claims = jwt.verify(reply.body.result as string, Buffer.from(SECRET, 'utf8'), { algorithms: ['HS256'], issuer: 'b-issuer', audience: 'b-audience' }) as jwt.JwtPayload;
     expect(claims.sub).to.equal('gina');
-    expect(claims.role).to.deep.equal(['User', 'Administrator']);
+    expect(claims.role).to.deep.equal(['Clerk', 'Administrator']);
     expect(claims.exp! - claims.iat!).to.equal(30 * 60);
     const call = await server.call('/lookup-table/operators', { method: 'DELETE', token: reply.body.result as string });
     expect(call.status).to.equal(200);

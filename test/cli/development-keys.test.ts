@@ -103,7 +103,7 @@ describe('development keys: kept beside the database, shared by the server and t
       const server = await startServe(['--port', '0'], { env: devEnv(dir, { NODE_ENV: 'test', Authentication__Schemes__Bearer__SigningKeys__0__Value: newKey() }), timeoutMs: 60_000 });
       // A write, so that SQLite has made every file it keeps by now.
       const db = join(dir, 'app.db');
-      const add = await runCli(['user', 'add', 'ada', '--role', 'User', '--password', 'ada-password-1'], { env: devEnv(dir, { NODE_ENV: 'test' }) });
+      const add = await runCli(['user', 'add', 'ada', '--role', 'Clerk', '--password', 'ada-password-1'], { env: devEnv(dir, { NODE_ENV: 'test' }) });
       expect(add.code, add.stderr).to.equal(0);
       expect((await callUrl(`${server.url}/auth/jwt`, { method: 'POST', body: { userName: 'ada', password: 'ada-password-1' } })).status).to.equal(200);
       for (const file of [db, `${db}-wal`, `${db}-shm`]) {

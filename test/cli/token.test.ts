@@ -36,11 +36,11 @@ describe('restlayer token (a real process against a running server)', function (
 
     before(async () => {
       server = await startTestServer({ config: FAST_HASH });
-      await addUser(server, 'hank', 'hank-password-1', ['User', 'Administrator'], 'Hank Hill');
-      await addUser(server, 'peggy', 'peggy-password-1', ['User']);
-      await addUser(server, 'jack', 'jack-password-1', ['User']);
-      await addUser(server, 'kate', 'kate-password-1', ['User']);
-      await addUser(server, 'liam', 'liam-password-1', ['User']);
+      await addUser(server, 'hank', 'hank-password-1', ['Clerk', 'Administrator'], 'Hank Hill');
+      await addUser(server, 'peggy', 'peggy-password-1', ['Clerk']);
+      await addUser(server, 'jack', 'jack-password-1', ['Clerk']);
+      await addUser(server, 'kate', 'kate-password-1', ['Clerk']);
+      await addUser(server, 'liam', 'liam-password-1', ['Clerk']);
     });
     after(() => server?.stop());
 
@@ -50,7 +50,7 @@ describe('restlayer token (a real process against a running server)', function (
         expect(Object.keys(pair).sort()).to.deep.equal(['accessToken', 'refreshToken']);
         const claims = jwt.verify(pair.accessToken, Buffer.from(TEST_KEY, 'base64'), { algorithms: ['HS256'], issuer: TEST_ISSUER, audience: TEST_AUDIENCE }) as jwt.JwtPayload;
         expect(claims).to.include({ sub: 'hank', name: 'Hank Hill' });
-        expect(claims.role).to.deep.equal(['User', 'Administrator']);
+        expect(claims.role).to.deep.equal(['Clerk', 'Administrator']);
         expect(claims.exp! - claims.iat!).to.equal(15 * 60);
         expect(claims.jti).to.be.a('string');
 
@@ -99,7 +99,7 @@ describe('restlayer token (a real process against a running server)', function (
       });
 
       it('a disabled user: exit 1, one stderr line, and no session is started', async () => {
-        await addUser(server, 'dave', 'dave-password-1', ['User']);
+        await addUser(server, 'dave', 'dave-password-1', ['Clerk']);
         await withErrorScope(() => server.services.users.disable('dave'));
         const sessions = async () => (await server.infrastructure.storage.db.selectFrom('auth_session').select('session_id').where('user_key', '=', 'dave').execute()).length;
         const before = await sessions();
@@ -196,8 +196,8 @@ describe('restlayer token (a real process against a running server)', function (
 
     before(async () => {
       server = await startTestServer({ config: { Authentication: { Variant: 'B', PasswordHashCost: 10 } }, env: bEnv });
-      await addUser(server, 'ivy', 'ivy-password-1', ['User', 'Administrator'], 'Ivy League');
-      await addUser(server, 'walt', 'walt-password-1', ['User']);
+      await addUser(server, 'ivy', 'ivy-password-1', ['Clerk', 'Administrator'], 'Ivy League');
+      await addUser(server, 'walt', 'walt-password-1', ['Clerk']);
       await withErrorScope(() => server.services.users.disable('walt'));
     });
     after(() => server?.stop());
@@ -210,7 +210,7 @@ describe('restlayer token (a real process against a running server)', function (
       expect(out).to.have.length(1);
       const claims = verify(out[0]);
       expect(claims).to.include({ sub: 'ivy', name: 'Ivy League' });
-      expect(claims.role).to.deep.equal(['User', 'Administrator']);
+      expect(claims.role).to.deep.equal(['Clerk', 'Administrator']);
       expect(claims.exp! - claims.iat!).to.equal(30 * 60);
       const call = await server.call('/sales-order/43659', { token: out[0] });
       expect(call.status, call.text).to.equal(200);

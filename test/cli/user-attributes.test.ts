@@ -14,7 +14,7 @@ describe('restlayer user attributes (a real process against a running server)', 
 
   before(async () => {
     server = await startTestServer({ config: { Authentication: FAST_HASH.Authentication } });
-    await addUser(server, 'ava', 'ava-password-1', ['User']);
+    await addUser(server, 'ava', 'ava-password-1', ['Clerk']);
   });
   after(async () => {
     await killChildren();
@@ -70,35 +70,35 @@ describe('restlayer user attributes (a real process against a running server)', 
   });
 
   it('add --attribute KEY=VALUE (repeatable, split at the first =): stored with the user, in the output and --json', async () => {
-    const run = await cli(['add', 'bea', '--role', 'User', '--attribute', 'salesPersonId=280', '--attribute', 'formula=a=b', '--password', 'bea-password-1']);
+    const run = await cli(['add', 'bea', '--role', 'Clerk', '--attribute', 'salesPersonId=280', '--attribute', 'formula=a=b', '--password', 'bea-password-1']);
     expect(run.code, run.stderr).to.equal(0);
-    expect(lines(run.stdout)).to.deep.equal(['user bea created with roles User and attributes formula=a=b, salesPersonId=280']);
+    expect(lines(run.stdout)).to.deep.equal(['user bea created with roles Clerk and attributes formula=a=b, salesPersonId=280']);
     expect((await stored('bea'))?.attributes).to.deep.equal({ formula: 'a=b', salesPersonId: '280' });
-    const json = await cli(['add', 'cal', '--role', 'User', '--attribute', 'salesPersonId=281', '--password', 'cal-password-1', '--json']);
+    const json = await cli(['add', 'cal', '--role', 'Clerk', '--attribute', 'salesPersonId=281', '--password', 'cal-password-1', '--json']);
     expect(json.code, json.stderr).to.equal(0);
     expect(JSON.parse(json.stdout)).to.deep.include({ userName: 'cal', attributes: { salesPersonId: '281' } });
   });
 
   it('add with a bad --attribute: exit 2, one line, and no user created', async () => {
-    const add = (attribute: string) => cli(['add', 'dex', '--role', 'User', '--attribute', attribute, '--password', 'dex-password-1']);
+    const add = (attribute: string) => cli(['add', 'dex', '--role', 'Clerk', '--attribute', attribute, '--password', 'dex-password-1']);
     expectCliFailure(await add('salesPersonId'), 2, "--attribute 'salesPersonId' must be KEY=VALUE");
     expectCliFailure(await add('=279'), 2, "attribute key '' must be 1 to 64");
     expectCliFailure(await add('bad key=1'), 2, "attribute key 'bad key' must be");
     expectCliFailure(await add('note='), 2, "attribute 'note' needs a value");
-    expectCliFailure(await cli(['add', 'dex', '--role', 'User', '--attribute', 'a=1', '--attribute', 'a=2', '--password', 'dex-password-1']), 2, "--attribute 'a' is given twice");
+    expectCliFailure(await cli(['add', 'dex', '--role', 'Clerk', '--attribute', 'a=1', '--attribute', 'a=2', '--password', 'dex-password-1']), 2, "--attribute 'a' is given twice");
     expect(await stored('dex')).to.equal(undefined);
   });
 
   it('list shows attributes: a fifth column for users that have some (others keep four), and attributes in --json', async () => {
-    await addUser(server, 'eli', 'eli-password-1', ['User']);
+    await addUser(server, 'eli', 'eli-password-1', ['Clerk']);
     await cli(['set-attribute', 'eli', 'salesPersonId', '283']);
     await cli(['set-attribute', 'eli', 'region', 'east']);
-    await addUser(server, 'fay', 'fay-password-1', ['User']);
+    await addUser(server, 'fay', 'fay-password-1', ['Clerk']);
     const run = await cli(['list']);
     expect(run.code, run.stderr).to.equal(0);
     const out = lines(run.stdout);
-    expect(out).to.include('eli\teli\tUser\tactive\tregion=east, salesPersonId=283');
-    expect(out).to.include('fay\tfay\tUser\tactive');
+    expect(out).to.include('eli\teli\tClerk\tactive\tregion=east, salesPersonId=283');
+    expect(out).to.include('fay\tfay\tClerk\tactive');
     const json = JSON.parse((await cli(['list', '--json'])).stdout) as { userName: string; attributes: Record<string, string> }[];
     expect(json.find((u) => u.userName === 'eli')?.attributes).to.deep.equal({ region: 'east', salesPersonId: '283' });
     expect(json.find((u) => u.userName === 'fay')?.attributes).to.deep.equal({});

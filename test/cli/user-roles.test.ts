@@ -35,45 +35,45 @@ describe('restlayer user set-roles and role warnings (a real process against a r
   });
 
   it("replaces the roles and ends the user's tokens and cookie sessions (they carry the old roles); a new login has the new roles", async () => {
-    await addUser(server, 'rita', 'rita-password-1', ['User']);
+    await addUser(server, 'rita', 'rita-password-1', ['Clerk']);
     const old = (await login('/auth/jwt', 'rita', 'rita-password-1')).body.result as { accessToken: string };
     const cookie = cookieHeader((await login('/auth/cookie', 'rita', 'rita-password-1')).headers);
     expect((await getOrder({ token: old.accessToken })).status).to.equal(200);
 
-    const run = await cli(['set-roles', 'RITA', '--role', 'Administrator', '--role', 'User', '--role', 'Administrator']);
+    const run = await cli(['set-roles', 'RITA', '--role', 'Administrator', '--role', 'Clerk', '--role', 'Administrator']);
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stderr).to.equal('');
-    expect(lines(run.stdout)).to.deep.equal(['roles of user RITA set to Administrator, User; its sessions have ended']);
-    expect(await storedRoles('rita')).to.deep.equal(['Administrator', 'User']);
+    expect(lines(run.stdout)).to.deep.equal(['roles of user RITA set to Administrator, Clerk; its sessions have ended']);
+    expect(await storedRoles('rita')).to.deep.equal(['Administrator', 'Clerk']);
 
     expect((await getOrder({ token: old.accessToken })).status).to.equal(401);
     expect((await getOrder({ cookie })).status).to.equal(401);
     const fresh = (await login('/auth/jwt', 'rita', 'rita-password-1')).body.result as { accessToken: string };
-    expect((jwt.decode(fresh.accessToken) as jwt.JwtPayload).role).to.deep.equal(['Administrator', 'User']);
+    expect((jwt.decode(fresh.accessToken) as jwt.JwtPayload).role).to.deep.equal(['Administrator', 'Clerk']);
 
     // The same roles again: nothing changes, and the message says so; the fresh token keeps working.
-    const again = await cli(['set-roles', 'rita', '--role', 'Administrator', '--role', 'User', '--json']);
+    const again = await cli(['set-roles', 'rita', '--role', 'Administrator', '--role', 'Clerk', '--json']);
     expect(again.code, again.stderr).to.equal(0);
-    expect(JSON.parse(again.stdout)).to.deep.equal({ userName: 'rita', roles: ['Administrator', 'User'], changed: false, sessionsEnded: false });
+    expect(JSON.parse(again.stdout)).to.deep.equal({ userName: 'rita', roles: ['Administrator', 'Clerk'], changed: false, sessionsEnded: false });
     expect((await getOrder({ token: fresh.accessToken })).status).to.equal(200);
-    const text = await cli(['set-roles', 'rita', '--role', 'Administrator', '--role', 'User']);
-    expect(lines(text.stdout)).to.deep.equal(['user rita already has roles Administrator, User; nothing changed']);
+    const text = await cli(['set-roles', 'rita', '--role', 'Administrator', '--role', 'Clerk']);
+    expect(lines(text.stdout)).to.deep.equal(['user rita already has roles Administrator, Clerk; nothing changed']);
   });
 
   it('an unknown user: exit 1, one line; no --role, or an unknown option besides: exit 2, the unknown option reported first', async () => {
-    expectCliFailure(await cli(['set-roles', 'nobody-here', '--role', 'User']), 1, "User 'nobody-here' not found.");
+    expectCliFailure(await cli(['set-roles', 'nobody-here', '--role', 'Clerk']), 1, "User 'nobody-here' not found.");
     expectCliFailure(await cli(['set-roles', 'rita']), 2, "required option '--role <role>' not specified");
-    expectCliFailure(await cli(['set-roles', 'rita', '--rol', 'User']), 2, "unknown option '--rol'");
-    expectCliFailure(await cli(['add', 'sam', '--rol', 'User', '--password', 'sam-password-1']), 2, "unknown option '--rol'");
+    expectCliFailure(await cli(['set-roles', 'rita', '--rol', 'Clerk']), 2, "unknown option '--rol'");
+    expectCliFailure(await cli(['add', 'sam', '--rol', 'Clerk', '--password', 'sam-password-1']), 2, "unknown option '--rol'");
   });
 
-  it('a role no route requires and no user holds: a warning on stderr naming the known roles, and the user is created all the same', async () => {
-    const run = await cli(['add', 'tess', '--role', 'User', '--role', 'Adminstrator', '--password', 'tess-password-1']);
+  it('a role no configuration grants and no user holds: a warning on stderr naming the known roles, and the user is created all the same', async () => {
+    const run = await cli(['add', 'tess', '--role', 'Clerk', '--role', 'Adminstrator', '--password', 'tess-password-1']);
     expect(run.code, run.stderr).to.equal(0);
-    expect(lines(run.stdout)).to.deep.equal(['user tess created with roles User, Adminstrator']);
+    expect(lines(run.stdout)).to.deep.equal(['user tess created with roles Clerk, Adminstrator']);
     expect(lines(run.stderr)).to.have.length(1);
-    expect(run.stderr).to.match(/^warning: role 'Adminstrator' is required by no route and held by no user \(known roles: Administrator, User\)/);
-    expect(await storedRoles('tess')).to.deep.equal(['User', 'Adminstrator']);
+    expect(run.stderr).to.match(/^warning: role 'Adminstrator' is configured in no Authorization:Roles and held by no user \(known roles: Administrator, Clerk, SalesPerson, Viewer\)/);
+    expect(await storedRoles('tess')).to.deep.equal(['Clerk', 'Adminstrator']);
 
     // Now a user holds it: known from then on. Known roles give no warning.
     const next = await cli(['set-roles', 'rita', '--role', 'Adminstrator']);
@@ -84,7 +84,7 @@ describe('restlayer user set-roles and role warnings (a real process against a r
   });
 
   it('--json failures: the error as a JSON object on stdout besides the line on stderr', async () => {
-    const run = await cli(['set-roles', 'nobody-here', '--role', 'User', '--json']);
+    const run = await cli(['set-roles', 'nobody-here', '--role', 'Clerk', '--json']);
     expect(run.code).to.equal(1);
     expect(JSON.parse(run.stdout)).to.deep.equal({ error: "User 'nobody-here' not found.", exitCode: 1 });
     expect(lines(run.stderr)).to.deep.equal(["restlayer: User 'nobody-here' not found."]);
@@ -108,7 +108,7 @@ describe('restlayer user unlock without Redis: through the running server (a rea
   });
 
   it("clears the account's failed logins in the server's memory: the right password works again at once", async () => {
-    await addUser(server, 'wanda', 'wanda-password-1', ['User']);
+    await addUser(server, 'wanda', 'wanda-password-1', ['Clerk']);
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await login('/auth/jwt', 'wanda', 'wrong-password')).status);
     statuses.push((await login('/auth/jwt', 'wanda', 'wanda-password-1')).status);
@@ -149,7 +149,7 @@ describe('restlayer user unlock with Redis (a real process against a running ser
   });
 
   it("clears the account's failed logins in Redis: the right password works again at once; a second unlock finds nothing", async () => {
-    await addUser(server, 'vera', 'vera-password-1', ['User']);
+    await addUser(server, 'vera', 'vera-password-1', ['Clerk']);
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await login('/auth/jwt', 'vera', 'wrong-password')).status);
     statuses.push((await login('/auth/jwt', 'vera', 'vera-password-1')).status);

@@ -157,7 +157,7 @@ describe('client: ISalesOrderService through the proxy', () => {
     const recorder = recordingFetch();
     before(async () => {
       server = await startTestServer({ config: FAST_HASH });
-      await addUser(server, 'ann', 'ann-password-1', ['User', 'Administrator']);
+      await addUser(server, 'ann', 'ann-password-1', ['Clerk', 'Administrator']);
       client = clientFor(server, { Authorization: true }, { fetch: recorder.fetch });
       proxy = new SalesOrderProxy(client);
       const login = await client.login('ann', 'ann-password-1');

@@ -35,7 +35,7 @@ describe('service modules: an application module may provide its own login servi
   it('the login routes use it (through the throttle), and its tokens are accepted', async () => {
     server = await start([...application.modules, directoryLogin]);
     const running = server;
-    await withErrorScope(() => running.services.users.add({ userName: 'alice', roles: ['User'], password: 'alice-password-1' }));
+    await withErrorScope(() => running.services.users.add({ userName: 'alice', roles: ['Clerk'], password: 'alice-password-1' }));
 
     const ok = await login(running, 'CORP\\alice', 'alice-password-1');
     expect(ok.status).to.equal(200);
@@ -51,7 +51,7 @@ describe('service modules: an application module may provide its own login servi
   it("without such a module the layer's login answers: the prefixed name is an unknown user", async () => {
     server = await start(application.modules);
     const running = server;
-    await withErrorScope(() => running.services.users.add({ userName: 'alice', roles: ['User'], password: 'alice-password-1' }));
+    await withErrorScope(() => running.services.users.add({ userName: 'alice', roles: ['Clerk'], password: 'alice-password-1' }));
     expect((await login(running, 'CORP\\alice', 'alice-password-1')).status).to.equal(401);
     expect((await login(running, 'alice', 'alice-password-1')).status).to.equal(200);
   });

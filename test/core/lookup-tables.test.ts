@@ -127,9 +127,9 @@ describe('lookup tables (contract parts 5 and 9)', () => {
   });
 
   describe('DELETE /lookup-table/{type}', () => {
-    it('needs role Administrator: 403 Security_Forbidden for another role, 401 without credentials', async () => {
-      expectError(await server.call('/lookup-table/operators', { method: 'DELETE' }), 403, 'Security_Forbidden');
-      expectError(await server.call('/lookup-table/operators', { method: 'DELETE', token: server.token({ role: ['User', 'Manager'] }) }), 403, 'Security_Forbidden');
+    it('needs the permission lookup-table.flush (Administrator): 403 Security_Forbidden for another role, 401 without credentials', async () => {
+      expectError(await server.call('/lookup-table/operators', { method: 'DELETE', token: server.token({ role: ['Clerk'] }) }), 403, 'Security_Forbidden');
+      expectError(await server.call('/lookup-table/operators', { method: 'DELETE', token: server.token({ role: ['Clerk', 'Manager'] }) }), 403, 'Security_Forbidden');
       expectError(await server.call('/lookup-table/operators', { method: 'DELETE', token: null }), 401, 'Security_Unauthenticated');
     });
 
@@ -157,7 +157,7 @@ describe('lookup tables (contract parts 5 and 9)', () => {
         expect((await server.call('/lookup-table/sales-order-status', { headers: { 'If-None-Match': etag } })).status).to.equal(304);
 
         // A forbidden DELETE drops nothing.
-        expectError(await server.call('/lookup-table/sales-order-status', { method: 'DELETE' }), 403, 'Security_Forbidden');
+        expectError(await server.call('/lookup-table/sales-order-status', { method: 'DELETE', token: server.token({ role: ['Viewer'] }) }), 403, 'Security_Forbidden');
         expect((await server.call('/lookup-table/sales-order-status')).body.result.data[5].text).to.equal('Cancelled');
 
         expectOk(await server.call('/lookup-table/sales-order-status', { method: 'DELETE', token: admin() }));

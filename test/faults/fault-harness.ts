@@ -32,7 +32,7 @@ export async function startRig(): Promise<FaultRig> {
   redisUrl.host = `127.0.0.1:${redisProxy.port}`;
   d.env.Storage__Postgres__Url = pgUrl.toString();
   d.env.Cache__Redis__Url = redisUrl.toString();
-  const add = await runCli(['user', 'add', 'faye', '--role', 'User', '--password-stdin'], { env: d.env, input: 'faye-password-1\n' });
+  const add = await runCli(['user', 'add', 'faye', '--role', 'Clerk', '--password-stdin'], { env: d.env, input: 'faye-password-1\n' });
   if (add.code !== 0) throw new Error(add.stderr);
   const server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { env: d.env });
   return { d, server, pg: pgProxy, redis: redisProxy, directUrl, token: mint({ key: d.key, issuer: d.issuer, audience: d.audience }) };

@@ -128,7 +128,7 @@ describe('hardening: crashes and faults (real processes, SQLite)', function () {
   it('a write lock held by another process: writes answer 503 Storage_Unavailable, reads and health go on meanwhile, and it recovers', async () => {
     const db = join(dir, 'locked.db');
     const server = await startServe(local, { cwd: dir, env: serveEnv(db) });
-    const user = await runCli(['user', 'add', 'lena', '--role', 'User', '--password-stdin'], { cwd: dir, env: serveEnv(db), input: 'lena-password-1\n' });
+    const user = await runCli(['user', 'add', 'lena', '--role', 'Clerk', '--password-stdin'], { cwd: dir, env: serveEnv(db), input: 'lena-password-1\n' });
     expect(user.code, user.stderr).to.equal(0);
     const count = async () => (await callUrl(`${server.url}/sales-order?take=0&getTotalCount=true`, { token })).body.totalCount!;
     const before = await count();
@@ -173,7 +173,7 @@ describe('hardening: crashes and faults (real processes, SQLite)', function () {
   it('several workers on one file: concurrent refreshes of one token all succeed and concurrent writes never fail', async () => {
     const db = join(dir, 'workers.db');
     const env = serveEnv(db, { Authentication__Throttle__AddressFailures: '1000' });
-    const user = await runCli(['user', 'add', 'wim', '--role', 'User', '--password-stdin'], { cwd: dir, env, input: 'wim-password-12\n' });
+    const user = await runCli(['user', 'add', 'wim', '--role', 'Clerk', '--password-stdin'], { cwd: dir, env, input: 'wim-password-12\n' });
     expect(user.code, user.stderr).to.equal(0);
     const server = await startServe([...local, '--workers', '4'], { cwd: dir, env });
     // A new connection per call, so the calls spread over the workers.

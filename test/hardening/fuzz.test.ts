@@ -159,11 +159,11 @@ describe('hardening: hostile requests at every route (property-based)', function
     routes = await applicationRoutes(application);
     const serverA = await startTestServer({ config: { ...FAST_HASH }, logLevel: 'error' });
     const serverB = await startTestServer({ config: { Authentication: { Variant: 'B', PasswordHashCost: 10 } }, env: { AuthConfig__SigningKey: B_SECRET }, logLevel: 'error' });
-    await addUser(serverA, FUZZ_USER.userName, FUZZ_USER.password, ['User']);
-    await addUser(serverB, FUZZ_USER.userName, FUZZ_USER.password, ['User']);
+    await addUser(serverA, FUZZ_USER.userName, FUZZ_USER.password, ['Clerk']);
+    await addUser(serverB, FUZZ_USER.userName, FUZZ_USER.password, ['Clerk']);
     const foreignKey = Buffer.from(newKey(), 'base64');
     const signB = (claims: object, options: jwt.SignOptions = {}) =>
-      jwt.sign({ sub: 'tester', role: ['User'], ...claims }, Buffer.from(B_SECRET, 'utf8'), { algorithm: 'HS256', issuer: 'restlayer', audience: 'restlayer', expiresIn: 600, ...options });
+      jwt.sign({ sub: 'tester', role: ['Clerk'], ...claims }, Buffer.from(B_SECRET, 'utf8'), { algorithm: 'HS256', issuer: 'restlayer', audience: 'restlayer', expiresIn: 600, ...options });
     const anonymousFor = (valid: string): (string | undefined)[] => [
       undefined, '', 'Bearer', 'Bearer ', 'Bearer garbage', 'Bearer a.b.c', `Bearer ${tamperSignature(valid)}`, `Bearer ${valid}x`,
       `Bearer ${handMadeToken({ alg: 'none', typ: 'JWT' }, { sub: 'admin', role: ['Administrator'], exp: 9_999_999_999 })}`,
@@ -175,7 +175,7 @@ describe('hardening: hostile requests at every route (property-based)', function
       server: serverA,
       anonymous: [...anonymousFor(tokenA), `Bearer ${serverA.token({}, { expiresIn: -60 })}`, `Bearer ${serverA.token({ sub: 42 })}`],
       valid: [
-        `Bearer ${tokenA}`, `Bearer ${serverA.token({ role: ['Administrator', 'User'] })}`, `bearer ${tokenA}`,
+        `Bearer ${tokenA}`, `Bearer ${serverA.token({ role: ['Administrator', 'Clerk'] })}`, `bearer ${tokenA}`,
         `Bearer ${serverA.token({ sub: '__proto__', name: { toString: 1 }, role: { polluted: true }, roles: [['Administrator']] })}`,
         `Bearer ${serverA.token({ sub: 'constructor', role: ['Administrator'], sid: 'no-such-session' })}`,
       ],

@@ -178,7 +178,7 @@ describe('hardening: limits, security headers and CORS', function () {
         'slow.js': `export const GET = route({ summary: 'slow', anonymous: true,
           handle: async () => { await new Promise((r) => { globalThis.releaseSlowRoute = r; }); globalThis.slowRouteFinished += 1; return new Output({ late: true }); } });\n`,
         'quick.js': `export const GET = route({ summary: 'quick', anonymous: true, handle: async () => new Output({ quick: true }) });\n`,
-        'secured.js': `export const GET = route({ summary: 'secured', handle: async () => new Output({ secret: true }) });\n`,
+        'secured.js': `export const GET = route({ summary: 'secured', authenticated: true, handle: async () => new Output({ secret: true }) });\n`,
         'broken.js': `export const GET = route({ summary: 'throws', anonymous: true, handle: async () => { throw new Error('internal detail'); } });\n`,
       });
       server = await startTestServer({ routesDir: dir, config: { RestAPI: { RequestTimeoutSeconds: 1 } }, sampleData: false, logLevel: 'error' });

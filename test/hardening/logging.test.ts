@@ -180,7 +180,7 @@ describe('hardening: logging', function () {
 
     async function serveWithUser(level: string): Promise<ServeProcess> {
       const db = join(dir, `${level}.db`);
-      const added = await runCli(['user', 'add', 'logan', '--role', 'User', '--password-stdin'], { cwd: dir, env: env(db, level), input: `${PASSWORD}\n` });
+      const added = await runCli(['user', 'add', 'logan', '--role', 'Clerk', '--password-stdin'], { cwd: dir, env: env(db, level), input: `${PASSWORD}\n` });
       expect(added.code, added.stderr).to.equal(0);
       return startServe(['--port', '0', '--host', '127.0.0.1'], { cwd: dir, env: env(db, level) });
     }

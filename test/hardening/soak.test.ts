@@ -55,7 +55,7 @@ describe('hardening: soak (a real process under mixed load)', function () {
   this.timeout((SECONDS + 180) * 1000);
   let server: ServeProcess;
   const key = newKey();
-  const staticToken = mint({ key, issuer: 'restlayer', audience: 'restlayer', claims: { sub: 'soak', role: ['User'] }, sign: { expiresIn: 3600 } });
+  const staticToken = mint({ key, issuer: 'restlayer', audience: 'restlayer', claims: { sub: 'soak', role: ['Clerk'] }, sign: { expiresIn: 3600 } });
 
   before(async () => {
     const dir = makeTempDir('restlayer-soak-');
@@ -70,7 +70,7 @@ describe('hardening: soak (a real process under mixed load)', function () {
     });
     server = await startServe(['--port', '0', '--host', '127.0.0.1'], { cwd: dir, env });
     for (const user of USERS) {
-      const added = await runCli(['user', 'add', user, '--role', 'User', '--password-stdin'], { cwd: dir, env, input: PASSWORD + '\n' });
+      const added = await runCli(['user', 'add', user, '--role', 'Clerk', '--password-stdin'], { cwd: dir, env, input: PASSWORD + '\n' });
       expect(added.code, added.stderr).to.equal(0);
     }
   });

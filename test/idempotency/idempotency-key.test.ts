@@ -143,30 +143,30 @@ describe('Idempotency-Key with an operation that outlives the request timeout or
     state.idemBigRuns = 0;
     state.idemStuckRuns = 0;
     const dir = routeFolder({
-      'slow.js': `export const POST = route({ summary: 'slow create', body: model({ name: text() }),
+      'slow.js': `export const POST = route({ summary: 'slow create', authenticated: true, body: model({ name: text() }),
         handle: async ({ body, created }) => {
           globalThis.idemRuns += 1;
           await new Promise((r) => { globalThis.idemRelease = r; });
           created('/slow/' + globalThis.idemRuns);
           return new Output({ name: body.name, run: globalThis.idemRuns });
         } });\n`,
-      'flaky.js': `export const POST = route({ summary: 'fails once with the store unreachable', body: model({ name: text() }),
+      'flaky.js': `export const POST = route({ summary: 'fails once with the store unreachable', authenticated: true, body: model({ name: text() }),
         handle: async ({ body }) => {
           globalThis.idemFlakyRuns += 1;
           if (globalThis.idemFlakyRuns === 1) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
           return new Output({ name: body.name, run: globalThis.idemFlakyRuns });
         } });\n`,
-      'stuck.js': `export const POST = route({ summary: 'never finishes, as if its process had died', body: model({ name: text() }),
+      'stuck.js': `export const POST = route({ summary: 'never finishes, as if its process had died', authenticated: true, body: model({ name: text() }),
         handle: async () => {
           globalThis.idemStuckRuns += 1;
           return new Promise(() => {});
         } });\n`,
-      'in-doubt.js': `export const POST = route({ summary: 'the store failed during COMMIT', body: model({ name: text() }),
+      'in-doubt.js': `export const POST = route({ summary: 'the store failed during COMMIT', authenticated: true, body: model({ name: text() }),
         handle: async () => {
           globalThis.idemDoubtRuns += 1;
           return new Output(undefined, [{ code: 'Storage_OutcomeUnknown', message: 'The store failed while saving.', severity: 'Error', type: 'System', status: 503 }]);
         } });\n`,
-      'big.js': `export const POST = route({ summary: 'answers a large result', body: model({ name: text() }),
+      'big.js': `export const POST = route({ summary: 'answers a large result', authenticated: true, body: model({ name: text() }),
         handle: async ({ created }) => {
           globalThis.idemBigRuns += 1;
           created('/big/' + globalThis.idemBigRuns);

@@ -94,7 +94,13 @@ describe('OpenAPI 3.1 document', () => {
           const refused = r.route.answers?.includes(401) ? '#/components/responses/CredentialsRefused' : undefined;
           expect(op.responses['401']?.$ref, `${r.verb} ${r.path}`).to.equal(anonymous ? refused : '#/components/responses/Unauthenticated');
         }
-        expect(doc.paths['/lookup-table/{type}'].delete['x-roles']).to.deep.equal(['Administrator']);
+        // Each operation's permission (contract part 10), and the record scopes it applies.
+        expect(doc.paths['/lookup-table/{type}'].delete['x-permission']).to.equal('lookup-table.flush');
+        expect(doc.paths['/sales-order/{salesOrderId}'].put['x-permission']).to.equal('sales-order.update');
+        expect(doc.paths['/sales-order/{salesOrderId}'].put['x-scopes']).to.deep.equal(['own']);
+        for (const r of routes.filter((m) => m.route.permission && (!m.route.variant || m.route.variant === options.variant))) {
+          expect(doc.paths[documentedPath(r.path)][r.verb.toLowerCase()]['x-permission'], `${r.verb} ${r.path}`).to.equal(r.route.permission);
+        }
         expect(doc.paths['/health/live'].get.security).to.deep.equal([]);
         // The description itself is public only with RestAPI:PublicDocs.
         expect(doc.paths['/openapi.json'].get.security).to.deep.equal(options.publicDocs ? [] : secured);
@@ -175,8 +181,9 @@ describe('OpenAPI 3.1 document', () => {
         expect(lookup.parameters.map((p: { name: string }) => p.name)).to.include('If-None-Match');
         expect(doc.components.responses.NotModified.headers).to.have.property('ETag');
         expect(statuses('/openapi.json', 'get')).to.include('304');
-        expect(statuses('/sales-order/{salesOrderId}', 'put')).to.have.members(['200', '400', '401', '403', '404', '409', '413', '415', 'default'].filter((s) => s !== '403' || options.variant === 'A'));
-        expect(statuses('/sales-order/{salesOrderId}', 'get')).to.have.members(['200', '400', '401', '404', 'default']);
+        // 403: the route's permission (and in variant A a cookie caller's cross-site change).
+        expect(statuses('/sales-order/{salesOrderId}', 'put')).to.have.members(['200', '400', '401', '403', '404', '409', '413', '415', 'default']);
+        expect(statuses('/sales-order/{salesOrderId}', 'get')).to.have.members(['200', '400', '401', '403', '404', 'default']);
         expect(statuses('/customer/{customerId}', 'delete')).to.include.members(['404', '409']);
         expect(statuses('/health/ready', 'get')).to.have.members(['200', '400', '503', 'default']);
         const login = options.variant === 'A' ? '/auth/jwt' : '/authentication';

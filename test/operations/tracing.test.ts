@@ -226,7 +226,7 @@ describe('operations: tracing (OpenTelemetry, OTLP over HTTP)', function () {
       for (const s of loginSpans) expect(JSON.stringify(s), s.name).to.not.include(typed);
 
       const env = sqliteServeEnv(join(dir, 'unused.db'), key, scaledOut());
-      const add = await runCli(['user', 'add', 'tracy', '--role', 'User', '--password-stdin'], { env, cwd: dir, input: 'tracy-password-1\n' });
+      const add = await runCli(['user', 'add', 'tracy', '--role', 'Clerk', '--password-stdin'], { env, cwd: dir, input: 'tracy-password-1\n' });
       expect(add.code, add.stderr).to.equal(0);
       const login = callerContext();
       const loggedIn = await callUrl(`${server.url}/auth/cookie`, {

@@ -256,11 +256,11 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
   it('user add through its own CLI; the user logs in and writes a note through restlayer/client and its proxy', async () => {
     expect(server, 'the server of the previous test').to.not.equal(undefined);
     const password = 'a password for the notes app';
-    const added = await runCli(['user', 'add', 'alice', '--role', 'User', '--password-stdin'], { cli: main, env, cwd: app, input: password });
-    expect([added.code, added.stdout], added.stderr).to.deep.equal([0, 'user alice created with roles User\n']);
+    const added = await runCli(['user', 'add', 'alice', '--role', 'Administrator', '--password-stdin'], { cli: main, env, cwd: app, input: password });
+    expect([added.code, added.stdout], added.stderr).to.deep.equal([0, 'user alice created with roles Administrator\n']);
 
     // Its CLI reports errors under its own name.
-    const usage = await runCli(['user', 'add', 'bob', '--role', 'User'], { cli: main, env, cwd: app });
+    const usage = await runCli(['user', 'add', 'bob', '--role', 'Clerk'], { cli: main, env, cwd: app });
     expect(usage.code).to.equal(2);
     expect(usage.stderr).to.match(/^notes: give exactly one of --password-stdin and --password\n$/).and.not.match(stackLine);
 

@@ -10,7 +10,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** Claims of a token the test server would accept, lifetime 10 minutes. */
 const goodClaims = (extra: Record<string, unknown> = {}) => ({
-  sub: 'tester', name: 'Test User', role: ['User'], iss: TEST_ISSUER, aud: TEST_AUDIENCE, iat: now(), exp: now() + 600, ...extra,
+  sub: 'tester', name: 'Test User', role: ['Clerk'], iss: TEST_ISSUER, aud: TEST_AUDIENCE, iat: now(), exp: now() + 600, ...extra,
 });
 
 function expectRefused(reply: Reply, code: 'Security_Unauthenticated' | 'Security_TokenExpired' | 'Security_TokenInvalid') {
@@ -67,7 +67,7 @@ describe('secured calls (contract part 4)', () => {
     });
 
     it('tampered claims under the original signature: 401 Security_TokenInvalid', async () => {
-      expectRefused(await call(tamperPayload(server.token(), { role: ['Administrator'] })), 'Security_TokenInvalid');
+      expectRefused(await call(tamperPayload(server.token({ role: ['Viewer'] }), { role: ['Administrator'] })), 'Security_TokenInvalid');
     });
 
     it('signed with a key the server does not have: 401 Security_TokenInvalid', async () => {
@@ -143,13 +143,13 @@ describe('secured calls (contract part 4)', () => {
       expectRefused(await call(mint({ key: partner, issuer: TEST_ISSUER, audience: TEST_AUDIENCE })), 'Security_TokenInvalid');
     });
 
-    it('an authenticated caller without the role: 403 Security_Forbidden; with it: 200', async () => {
-      const user = await server.call('/lookup-table/operators', { method: 'DELETE' });
+    it('an authenticated caller without the permission: 403 Security_Forbidden; with a role granting it: 200', async () => {
+      const user = await server.call('/lookup-table/operators', { method: 'DELETE', token: server.token({ role: ['Clerk'] }) });
       expect(user.status, user.text).to.equal(403);
       expect(user.body.messages.map((m) => m.code)).to.deep.equal(['Security_Forbidden']);
       expect(user.body).to.not.have.property('result');
 
-      const admin = await server.call('/lookup-table/operators', { method: 'DELETE', token: server.token({ role: ['User', 'Administrator'] }) });
+      const admin = await server.call('/lookup-table/operators', { method: 'DELETE', token: server.token({ role: ['Clerk', 'Administrator'] }) });
       expect(admin.status, admin.text).to.equal(200);
       expect(admin.body).to.deep.equal({ messages: [] });
 

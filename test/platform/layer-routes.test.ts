@@ -16,7 +16,7 @@ describe("the layer's own routes beside an application's", () => {
   describe('an application whose routes folder holds one route of its own', () => {
     let server: TestServer;
     before(async () => {
-      const dir = routeFolder({ 'hello.js': echoRoute('GET', 'hello') });
+      const dir = routeFolder({ 'hello.js': echoRoute('GET', 'hello', 'authenticated: true,') });
       server = await startTestServer({ routesDir: dir, sampleData: false, config: FAST_HASH });
     });
     after(() => server?.stop());

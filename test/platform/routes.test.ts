@@ -21,9 +21,9 @@ const conventions = () => routeFolder({
   'open.js': echoRoute('GET', 'open', anonymous),
   // Plain JavaScript is not held to the Promise return type.
   'sync.js': "export const GET = route({ summary: 'sync', anonymous: true, handle: () => new Output({ sync: true }) });\n",
-  'secured.js': echoRoute('GET', 'secured') +
-    `export const POST = route({ summary: 'secured post', body: model({ name: text() }), handle: async ({ body }) => new Output({ posted: body.name }) });\n`,
-  'admin.js': echoRoute('GET', 'admin', "roles: ['Administrator'],"),
+  'secured.js': echoRoute('GET', 'secured', 'authenticated: true,') +
+    `export const POST = route({ summary: 'secured post', authenticated: true, body: model({ name: text() }), handle: async ({ body }) => new Output({ posted: body.name }) });\n`,
+  'admin.js': echoRoute('GET', 'admin', "permission: 'admin.read',"),
   '_helpers.js': "export const notAVerb = 'helpers are skipped';\n",
   '_private/hidden.js': echoRoute('GET', 'hidden', anonymous),
   'README.md': '# not a route\n',
@@ -141,11 +141,11 @@ describe('file-system route loader', () => {
       expect(reply.body).to.deep.equal({ result: { where: 'open', params: {}, user: 'anonymous' }, messages: [] });
     });
 
-    it('a route naming roles needs one of them: 403 Security_Forbidden otherwise', async () => {
-      const user = await server.call('/admin');
+    it('a route naming a permission needs a role granting it: 403 Security_Forbidden otherwise', async () => {
+      const user = await server.call('/admin', { token: server.token({ role: ['Clerk'] }) });
       expect(user.status).to.equal(403);
       expect(user.body.messages.map((m) => m.code)).to.deep.equal(['Security_Forbidden']);
-      const admin = await server.call('/admin', { token: server.token({ role: ['User', 'Administrator'] }) });
+      const admin = await server.call('/admin', { token: server.token({ role: ['Clerk', 'Administrator'] }) });
       expect(admin.status).to.equal(200);
       expect(admin.body.result.where).to.equal('admin');
       const none = await server.call('/admin', { token: null });

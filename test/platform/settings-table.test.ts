@@ -26,6 +26,8 @@ function schemaDefaults(node: object, prefix: string[] = []): Map<string, unknow
 function written(value: unknown): string {
   if (value === null) return 'unset';
   if (Array.isArray(value)) return value.join(', ');
+  // A map (Authorization:Roles): `name: entry, entry; name: entry`.
+  if (typeof value === 'object') return Object.entries(value).map(([name, v]) => `${name}: ${written(v)}`).join('; ');
   return String(value);
 }
 

@@ -31,7 +31,7 @@ describe('serve --workers 2: refresh rotation and ending access across workers',
       Authentication__Throttle__AccountFailures: '50',
     });
     for (const user of ['kim', 'lou', 'mo', 'ned']) {
-      const add = await cli(['user', 'add', user, '--role', 'User', '--password', `${user}-password-1`]);
+      const add = await cli(['user', 'add', user, '--role', 'Clerk', '--password', `${user}-password-1`]);
       expect(add.code, add.stderr).to.equal(0);
     }
     server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { env });

@@ -34,7 +34,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       } else {
         env = sqliteServeEnv(join(makeTempDir(), 'attributes.db'), newKey(), RECHECK);
       }
-      const add = await cli(['add', 'wes', '--role', 'User', '--attribute', 'salesPersonId=279', '--password', 'wes-password-1']);
+      const add = await cli(['add', 'wes', '--role', 'Clerk', '--attribute', 'salesPersonId=279', '--password', 'wes-password-1']);
       expect(add.code, add.stderr).to.equal(0);
       server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { env, cli: attributeCliPath });
       await until(() => (server.stderr().match(/restlayer listening on/g) ?? []).length >= 2, 'two workers serving');

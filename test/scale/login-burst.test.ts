@@ -72,7 +72,7 @@ describe('login bursts: serve --workers 2 (counters on the cluster primary)', fu
       Authentication__Schemes__Bearer__SigningKeys__0__Issuer: 'restlayer', Authentication__Schemes__Bearer__SigningKeys__0__Value: newKey(),
     });
     for (const name of ['olga', 'pia']) {
-      const add = await runCli(['user', 'add', name, '--role', 'User', '--password', `${name}-password-1`], { env, cwd: dir });
+      const add = await runCli(['user', 'add', name, '--role', 'Clerk', '--password', `${name}-password-1`], { env, cwd: dir });
       expect(add.code, add.stderr).to.equal(0);
     }
     server = await startServe(['--workers', '2', ...local], { env, cwd: dir });
@@ -106,7 +106,7 @@ describe('login bursts: two instances on PostgreSQL and Redis (counters in Redis
     await requireServices(this, ['postgres', 'redis'], 'the multi-instance login burst tests');
     d = await deployment(limits);
     for (const name of ['olga', 'pia']) {
-      const add = await runCli(['user', 'add', name, '--role', 'User', '--password-stdin'], { env: d.env, input: `${name}-password-1\n` });
+      const add = await runCli(['user', 'add', name, '--role', 'Clerk', '--password-stdin'], { env: d.env, input: `${name}-password-1\n` });
       expect(add.code, add.stderr).to.equal(0);
     }
     [a, b] = await Promise.all([startServe(local, { env: d.env }), startServe(local, { env: d.env })]);

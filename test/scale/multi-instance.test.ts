@@ -19,7 +19,7 @@ describe('scale-out: two instances on one PostgreSQL and one Redis', function ()
   before(async function () {
     await requireServices(this, ['postgres', 'redis'], 'the multi-instance tests');
     d = await deployment({ Authentication__RefreshReuseGraceSeconds: '1', Authentication__Throttle__AccountFailures: '3' });
-    const add = await runCli(['user', 'add', 'mia', '--role', 'User', '--role', 'Administrator', '--password-stdin'], { env: d.env, input: 'mia-password-1\n' });
+    const add = await runCli(['user', 'add', 'mia', '--role', 'Clerk', '--role', 'Administrator', '--password-stdin'], { env: d.env, input: 'mia-password-1\n' });
     expect(add.code, add.stderr).to.equal(0);
     [a, b] = await Promise.all([startServe(local, { env: d.env }), startServe(local, { env: d.env })]);
   });

@@ -2,7 +2,7 @@ import { withErrorScope } from 'restlayer';
 import type { TestServer } from './server.js';
 
 /** Creates a user through the user service, as `restlayer user add` does. */
-export async function addUser(server: Pick<TestServer, 'services'>, userName: string, password: string, roles: string[] = ['User'], name?: string) {
+export async function addUser(server: Pick<TestServer, 'services'>, userName: string, password: string, roles: string[] = ['Clerk'], name?: string) {
   const output = await withErrorScope(() => server.services.users.add({ userName, password, roles, name }));
   if (!output.result) throw new Error(`could not add ${userName}: ${output.messages.map((m) => m.message).join(' ')}`);
   return output.result;

@@ -6,7 +6,7 @@ import { addUser } from './users.js';
 /** The browser app served by a real server (Web:Enabled, the API under /api), with one user to log in as. */
 export async function startWebApp(user: string, password: string, displayName: string): Promise<{ server: TestServer; appUrl: string }> {
   const server = await startTestServer({ config: { Web: { Enabled: true }, RestAPI: { Path: '/api' }, Authentication: { PasswordHashCost: 10 } } });
-  await addUser(server, user, password, ['User'], displayName);
+  await addUser(server, user, password, ['Clerk'], displayName);
   return { server, appUrl: `${new URL(server.url).origin}/` };
 }
 

@@ -7,6 +7,8 @@ import { Output, route } from 'restlayer';
  */
 export const GET = route({
   summary: 'Test probe: the caller and its attributes.',
+  // A test probe: any signed-in caller.
+  authenticated: true,
   async handle({ principal }): Promise<Output<unknown>> {
     return Output.of({ userName: principal?.userName, authenticationType: principal?.authenticationType, attributes: principal?.attributes });
   },

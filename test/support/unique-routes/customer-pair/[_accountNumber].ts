@@ -4,6 +4,8 @@ import { probeRoute } from '../../probe-store-module.js';
 /** Test-only: `GET /customer-pair/{accountNumber}` counts the customers stored with that account number (any case). */
 export const GET = probeRoute({
   summary: 'Count the customers of an account number.',
+  // A test probe: any signed-in caller.
+  authenticated: true,
   params: model({ _accountNumber: text({ min: 1, max: 15 }) }),
   result: model({ count: integer() }),
   async handle({ params, services }) {

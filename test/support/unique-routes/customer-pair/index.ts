@@ -9,6 +9,8 @@ import type { CustomerTables } from '../../../../services/customer/customer-tabl
  */
 export const POST = probeRoute({
   summary: 'Insert two customers in one transaction.',
+  // A test probe: any signed-in caller.
+  authenticated: true,
   body: model({ first: text({ min: 1, max: 15 }), second: text({ min: 1, max: 15 }), refuse: optional(boolean()) }),
   result: model({ customerIds: array(integer()) }),
   async handle({ body, services }) {

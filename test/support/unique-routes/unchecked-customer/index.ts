@@ -8,6 +8,8 @@ import type { CustomerTables } from '../../../../services/customer/customer-tabl
  */
 export const POST = probeRoute({
   summary: 'Insert a customer without checking its account number first.',
+  // A test probe: any signed-in caller.
+  authenticated: true,
   body: model({ accountNumber: text({ min: 1, max: 15 }) }),
   result: model({ customerId: text() }),
   async handle({ body, services, created }) {

@@ -4,6 +4,8 @@ import { ProbeRowModel as ProbeRow, probeCriteria, probeRoute } from '../../modu
 
 export const GET = probeRoute({
   summary: 'List money probes.',
+  // A test probe: any signed-in caller.
+  authenticated: true,
   query: probeCriteria,
   result: array(ProbeRow),
   handle: ({ query, services }) => services.moneyProbe.readList(query),
@@ -11,6 +13,7 @@ export const GET = probeRoute({
 
 export const POST = probeRoute({
   summary: 'Store an amount, or the decimal sum of parts.',
+  authenticated: true,
   body: model({
     label: text({ min: 1, max: 50 }),
     amount: maybe(money()),
