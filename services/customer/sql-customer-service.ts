@@ -39,6 +39,7 @@ export type CustomerServiceOptions = ListLimits;
 
 export class SqlCustomerService implements ICustomerService {
   private readonly db: Kysely<Tables & CustomerTables>;
+  private readonly audit: CustomerAudit;
 
   constructor(
     private readonly storage: Storage,
@@ -46,6 +47,7 @@ export class SqlCustomerService implements ICustomerService {
     private readonly options: CustomerServiceOptions,
   ) {
     this.db = storage.db.withTables<CustomerTables>();
+    this.audit = new CustomerAudit(storage);
   }
 
   private listItem(r: ListRow): Customer_ReadListOutput {
@@ -119,25 +121,39 @@ export class SqlCustomerService implements ICustomerService {
   async create(data: Customer_CreateInput_Data): Promise<Output<Customer_CreateOutput>> {
     await this.checkData(data);
     const now = new Date();
-    const { customer_id } = await this.db.insertInto('customer')
-      .values({ ...this.columnsOf(data), revision_number: 1, modified_date: this.storage.values.date(now) })
-      .returning('customer_id')
-      .executeTakeFirstOrThrow();
+    const customer_id = await inTransaction(this.db, async (trx) => {
+      const { customer_id } = await trx.insertInto('customer')
+        .values({ ...this.columnsOf(data), revision_number: 1, modified_date: this.storage.values.date(now) })
+        .returning('customer_id')
+        .executeTakeFirstOrThrow();
+      await this.audit.record(trx, customer_id, 'create', undefined, await this.audit.state(trx, customer_id));
+      return customer_id;
+    });
     return Output.of({ customerId: customer_id, revisionNumber: 1, modifiedDate: now });
   }
 
-  async update(customerId: number, data: Customer_UpdateInput_Data): Promise<Output<Customer_UpdateOutput>> {
+  update(customerId: number, data: Customer_UpdateInput_Data): Promise<Output<Customer_UpdateOutput>> {
+    return this.write(customerId, data, 'update');
+  }
+
+  /** PUT, and PATCH once merged: `operation` names it in the customer's history. */
+  private async write(customerId: number, data: Customer_UpdateInput_Data, operation: 'update' | 'patch'): Promise<Output<Customer_UpdateOutput>> {
     await this.checkData(data, customerId);
     const now = new Date();
     const v = this.storage.values;
     const { revisionNumber } = data;
     // The revision in the WHERE makes check-and-write one atomic step: of concurrent writers, one wins.
-    const updated = await this.db.updateTable('customer')
-      .set((eb) => ({ ...this.columnsOf(data), revision_number: eb('revision_number', '+', 1), modified_date: v.date(now) }))
-      .where('customer_id', '=', customerId)
-      .$if(revisionNumber != null, (q) => q.where('revision_number', '=', revisionNumber!))
-      .returning(['revision_number', 'modified_date'])
-      .executeTakeFirst();
+    const updated = await inTransaction(this.db, async (trx) => {
+      const before = await this.audit.state(trx, customerId, true);
+      const row = await trx.updateTable('customer')
+        .set((eb) => ({ ...this.columnsOf(data), revision_number: eb('revision_number', '+', 1), modified_date: v.date(now) }))
+        .where('customer_id', '=', customerId)
+        .$if(revisionNumber != null, (q) => q.where('revision_number', '=', revisionNumber!))
+        .returning(['revision_number', 'modified_date'])
+        .executeTakeFirst();
+      if (row) await this.audit.record(trx, customerId, operation, before, await this.audit.state(trx, customerId));
+      return row;
+    });
     if (updated) return Output.of({ revisionNumber: updated.revision_number, modifiedDate: v.toDate(updated.modified_date) });
 
     const current = await this.db.selectFrom('customer').select('revision_number').where('customer_id', '=', customerId).executeTakeFirst();
@@ -155,7 +171,7 @@ export class SqlCustomerService implements ICustomerService {
       patch: data,
       read: () => this.read(customerId),
       toUpdate: updateFields,
-      update: (merged) => this.update(customerId, merged),
+      update: (merged) => this.write(customerId, merged, 'patch'),
     });
   }
 
@@ -166,7 +182,12 @@ export class SqlCustomerService implements ICustomerService {
   async delete(customerId: number): Promise<Output> {
     let deleted: bigint;
     try {
-      deleted = (await this.db.deleteFrom('customer').where('customer_id', '=', customerId).executeTakeFirst()).numDeletedRows;
+      deleted = await inTransaction(this.db, async (trx) => {
+        const before = await this.audit.state(trx, customerId, true);
+        const { numDeletedRows } = await trx.deleteFrom('customer').where('customer_id', '=', customerId).executeTakeFirst();
+        if (numDeletedRows > 0n) await this.audit.record(trx, customerId, 'delete', before);
+        return numDeletedRows;
+      });
     } catch (err) {
       if (!isForeignKeyViolation(err)) throw err;
       const { count } = await this.db.withTables<{ sales_order: { customer_id: number } }>().selectFrom('sales_order')

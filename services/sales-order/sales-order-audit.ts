@@ -1,6 +1,6 @@
 import {
   type AuditOperation, type AuditState, type DocumentSpec, type FieldValue, type HistorySource, type Kysely, type Storage,
-  type Tables, type Transaction, diffChanges, prefixed, recordAudit,
+  type Tables, type Transaction, currentErrors, diffChanges, prefixed, recordAudit,
 } from 'restlayer';
 import type { OrderTotals } from './order-document.js';
 import { salesOrderScopes } from './sales-order-scopes.js';
@@ -79,6 +79,22 @@ export class OrderAudit {
     const state = (await this.state(trx, salesOrderId, lines))!;
     const { wire } = await this.document.totals(trx, salesOrderId);
     return { ...state, subTotal: wire.subTotal, totalDue: wire.totalDue, revisionNumber: Number(state.revisionNumber) + bump };
+  }
+
+  /**
+   * Runs `work`, a write inside writeDocument (the order locked, its revision checked), between the order's state
+   * before and after it, and records their difference in the same transaction. `lines`: the lines the write touches
+   * (`after` names them once the work answered, e.g. a new line's id). A write that recorded errors records nothing
+   * (it is rolled back).
+   */
+  async audited<T>(
+    trx: Transaction<Db>, salesOrderId: number, operation: AuditOperation, lines: LinesOf, work: () => Promise<T>,
+    after: (result: T) => LinesOf = () => lines,
+  ): Promise<T> {
+    const before = await this.state(trx, salesOrderId, lines);
+    const result = await work();
+    if (!currentErrors().hasErrors) await this.record(trx, salesOrderId, operation, before, await this.settled(trx, salesOrderId, after(result), 1));
+    return result;
   }
 
   /** Records the write's entry in its transaction: the fields that differ between `before` and `after`. */

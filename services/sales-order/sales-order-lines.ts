@@ -4,6 +4,7 @@ import {
 } from 'restlayer';
 import { type LineInput, type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
+import { OrderAudit } from './sales-order-audit.js';
 import type {
   SalesOrderDetail_CreateInput_Data, SalesOrderDetail_PatchInput_Data, SalesOrderDetail_ReadOutput,
   SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput,
@@ -65,10 +66,12 @@ type LineWithOrder = SalesOrderDetail_ReadOutput & OrderTotals & { revisionNumbe
 export class SalesOrderLines {
   private readonly db: Kysely<Db>;
   private readonly document: DocumentSpec<Db, OrderTotals>;
+  private readonly audit: OrderAudit;
 
   constructor(private readonly storage: Storage, private readonly lookups: LookupCache) {
     this.db = storage.db.withTables<SalesTables>();
     this.document = orderDocument(storage);
+    this.audit = new OrderAudit(storage, this.document);
   }
 
   private selectLines() {
@@ -134,18 +137,25 @@ export class SalesOrderLines {
     const priced = (await this.pricing())(data);
     currentErrors().abortIfHasErrors();
     const write = await writeDocument(this.storage, this.db, this.document, { parentId: salesOrderId, revisionNumber: data.revisionNumber },
-      async (trx) => (await trx.insertInto('sales_order_detail')
+      (trx) => this.audit.audited(trx, salesOrderId, 'line-create', 'none', async () => (await trx.insertInto('sales_order_detail')
         .values({ sales_order_id: salesOrderId, ...lineValues(this.storage, priced!) })
-        .returning('sales_order_detail_id').executeTakeFirstOrThrow()).sales_order_detail_id);
+        .returning('sales_order_detail_id').executeTakeFirstOrThrow()).sales_order_detail_id, (id) => id));
     if (!write) return Output.of();
     return Output.of({ salesOrderDetailId: write.result, lineTotal: priced!.lineTotal, ...write.totals, revisionNumber: write.revisionNumber });
   }
 
-  async updateLine(salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_UpdateInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
+  updateLine(salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_UpdateInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
+    return this.writeLine(salesOrderId, salesOrderDetailId, data, 'line-update');
+  }
+
+  /** PUT of a line, and PATCH once merged: `operation` names it in the order's history. */
+  private async writeLine(
+    salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_UpdateInput_Data, operation: 'line-update' | 'line-patch',
+  ): Promise<Output<SalesOrderDetail_WriteOutput>> {
     const price = await this.pricing();
     const write = await writeDocument(this.storage, this.db, this.document,
       { parentId: salesOrderId, childId: salesOrderDetailId, revisionNumber: data.revisionNumber },
-      async (trx) => this.replaceLine(trx, salesOrderDetailId, data, price));
+      (trx) => this.audit.audited(trx, salesOrderId, operation, salesOrderDetailId, () => this.replaceLine(trx, salesOrderDetailId, data, price)));
     if (!write?.result) return Output.of();
     return Output.of({ salesOrderDetailId, lineTotal: write.result.lineTotal, ...write.totals, revisionNumber: write.revisionNumber });
   }
@@ -168,7 +178,7 @@ export class SalesOrderLines {
       patch: data,
       read: async () => Output.of(await this.readWithOrder(salesOrderId, salesOrderDetailId)),
       toUpdate: updateFields,
-      update: (merged) => this.updateLine(salesOrderId, salesOrderDetailId, merged),
+      update: (merged) => this.writeLine(salesOrderId, salesOrderDetailId, merged, 'line-patch'),
       unchanged: (current: LineWithOrder) => ({
         salesOrderDetailId, lineTotal: current.lineTotal, subTotal: current.subTotal, totalDue: current.totalDue, revisionNumber: current.revisionNumber,
       }),
@@ -178,7 +188,8 @@ export class SalesOrderLines {
   async deleteLine(salesOrderId: number, salesOrderDetailId: number, revisionNumber?: number): Promise<Output<SalesOrderDetail_WriteOutput>> {
     const write = await writeDocument(this.storage, this.db, this.document,
       { parentId: salesOrderId, childId: salesOrderDetailId, revisionNumber },
-      (trx) => trx.deleteFrom('sales_order_detail').where('sales_order_detail_id', '=', salesOrderDetailId).execute());
+      (trx) => this.audit.audited(trx, salesOrderId, 'line-delete', salesOrderDetailId,
+        () => trx.deleteFrom('sales_order_detail').where('sales_order_detail_id', '=', salesOrderDetailId).execute()));
     if (!write) return Output.of();
     return Output.of({ ...write.totals, revisionNumber: write.revisionNumber });
   }

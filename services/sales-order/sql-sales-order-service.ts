@@ -58,6 +58,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
   private readonly db: Kysely<Tables & SalesTables>;
   private readonly document: DocumentSpec<Tables & SalesTables, OrderTotals>;
   private readonly lines: SalesOrderLines;
+  private readonly audit: OrderAudit;
 
   constructor(
     private readonly storage: Storage,
@@ -67,6 +68,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
     this.db = storage.db.withTables<SalesTables>();
     this.document = orderDocument(storage);
     this.lines = new SalesOrderLines(storage, lookups);
+    this.audit = new OrderAudit(storage, this.document);
   }
 
   private selectOrders() {
@@ -201,11 +203,17 @@ export class SqlSalesOrderService implements ISalesOrderService {
     }, async (trx, salesOrderId) => {
       const rows = lines.map((line) => ({ sales_order_id: salesOrderId, ...lineValues(this.storage, line) }));
       for (let i = 0; i < rows.length; i += 500) await trx.insertInto('sales_order_detail').values(rows.slice(i, i + 500)).execute();
+      await this.audit.record(trx, salesOrderId, 'create', undefined, await this.audit.settled(trx, salesOrderId, 'all', 0));
     });
     return Output.of({ salesOrderId: created.parentId, salesOrderNumber: created.salesOrderNumber, revisionNumber: 1, modifiedDate: now });
   }
 
-  async update(salesOrderId: number, data: SalesOrder_UpdateInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
+  update(salesOrderId: number, data: SalesOrder_UpdateInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
+    return this.write(salesOrderId, data, 'update');
+  }
+
+  /** PUT, and PATCH once merged: `operation` names it in the order's history. */
+  private async write(salesOrderId: number, data: SalesOrder_UpdateInput_Data, operation: 'update' | 'patch'): Promise<Output<SalesOrder_UpdateOutput>> {
     const errors = currentErrors();
     const current = await this.db.selectFrom('sales_order').select(['order_date', 'revision_number']).where('sales_order_id', '=', salesOrderId).executeTakeFirst();
     if (!current) {
@@ -217,10 +225,10 @@ export class SqlSalesOrderService implements ISalesOrderService {
     const v = this.storage.values;
     // Through the document: the order locked, its revision checked, totalDue recomputed with the new taxAmt and freight.
     const write = await writeDocument(this.storage, this.db, this.document, { parentId: salesOrderId, revisionNumber: data.revisionNumber },
-      (trx) => trx.updateTable('sales_order')
+      (trx) => this.audit.audited(trx, salesOrderId, operation, 'none', () => trx.updateTable('sales_order')
         .set((eb) => ({ ...this.columnsOf(data), due_date: data.dueDate ? v.date(data.dueDate) : eb.ref('due_date') }))
         .where('sales_order_id', '=', salesOrderId)
-        .execute());
+        .execute()));
     if (!write) return Output.of();
     return Output.of({ revisionNumber: write.revisionNumber, modifiedDate: write.modifiedDate });
   }
@@ -230,15 +238,18 @@ export class SqlSalesOrderService implements ISalesOrderService {
       patch: data,
       read: () => this.read(salesOrderId),
       toUpdate: updateFields,
-      update: (merged) => this.update(salesOrderId, merged),
+      update: (merged) => this.write(salesOrderId, merged, 'patch'),
     });
   }
 
   async delete(salesOrderId: number): Promise<Output> {
     // The order with its lines (their foreign key cascades too; said here so it does not rest on that alone).
     const deleted = await inTransaction(this.db, async (trx) => {
+      const before = await this.audit.state(trx, salesOrderId, 'all', true);
       await trx.deleteFrom('sales_order_detail').where('sales_order_id', '=', salesOrderId).execute();
-      return trx.deleteFrom('sales_order').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+      const result = await trx.deleteFrom('sales_order').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+      if (result.numDeletedRows > 0n) await this.audit.record(trx, salesOrderId, 'delete', before);
+      return result;
     });
     if (deleted.numDeletedRows === 0n) this.notFound(salesOrderId);
     return Output.of();
