@@ -35,7 +35,7 @@ function readsDeleted(permission: string): boolean {
  * A record's history, newest first, paged by `skip`/`take` (at most `maxRows`, RestAPI:MaxRows: `take` defaults to it
  * and a larger one is cut, with the Service_MaxRows warning, as lists do). A record outside the caller's scope is a
  * 404, as are an unknown id and a deleted record for a caller without `deletePermission`. The record check is one
- * indexed read; the page is a range of the index (entity, record_id, id).
+ * indexed read; the page is a range of the index (entity, record_id, id), from the record's latest `create` on.
  */
 export async function readHistory(
   storage: Storage, source: HistorySource, recordId: number | string, page: HistoryPage, maxRows: number,
@@ -51,7 +51,11 @@ export async function readHistory(
   if (!record && !readsDeleted(source.deletePermission)) return notFound();
 
   const db = storage.db.withTables<AuditTables>();
-  const ofRecord = db.selectFrom('audit_entry').where('entity', '=', source.entity).where('record_id', '=', String(recordId));
+  const entries = () => db.selectFrom('audit_entry').where('entity', '=', source.entity).where('record_id', '=', String(recordId));
+  // The record's entries since its latest create: a store that numbers a new record with a deleted one's id (SQLite
+  // reuses the largest rowid) starts the new record's history afresh instead of handing it the deleted one's.
+  const ofRecord = entries().where('id', '>=', (eb) => eb.fn.coalesce(
+    entries().where('operation', '=', 'create').select((e) => e.fn.max('id').as('id')), eb.lit(0)));
   if (!record && !(await ofRecord.select('id').limit(1).executeTakeFirst())) return notFound();
   const take = Math.min(page.take ?? maxRows, maxRows);
   const rows = await ofRecord.select(['at', 'user_name', 'operation', 'changes'])
