@@ -120,7 +120,7 @@ export { type AuditState, type FieldValue, auditValue, diffChanges, prefixed } f
 export { type HistorySource, readHistory } from './audit/read-history.js';
 export { historyQuery } from './audit/history-query.js';
 export { REDACTED, isSecretField } from './audit/secrets.js';
-export { pruneAudit } from './audit/retention.js';
+export { type AuditRetention, pruneAudit, startAuditRetention } from './audit/retention.js';
 export type { AuditEntryTable, AuditTables } from './audit/audit-tables.js';
 
 // Lookup tables.

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type QueryExecutorProvider, sql } from 'kysely';
 import { currentAccess } from '../envelope/request-scope.js';
 import type { AuditChange, AuditOperation } from './audit-models.js';
-import type { AuditTables } from './audit-tables.js';
 import { redacted } from './secrets.js';
 
 /**
@@ -29,16 +28,11 @@ export interface AuditRecord {
  * so the entry commits with it and a write that fails or is rolled back leaves none. Values of fields named like
  * secrets (password, hash, token, key, salt…) are replaced by `[redacted]`.
  */
-export async function recordAudit<DB>(trx: Kysely<DB>, record: AuditRecord): Promise<void> {
-  // The transaction of any service's tables: only audit_entry is written through it here.
-  const db = trx as unknown as Kysely<AuditTables>;
-  await db.insertInto('audit_entry').values({
-    entity: record.entity,
-    record_id: String(record.recordId),
-    // ISO text: SQLite's date columns hold exactly this, PostgreSQL's timestamptz takes it.
-    at: (record.at ?? new Date()).toISOString(),
-    user_name: (record.user ?? currentAccess()?.userName ?? SYSTEM_USER).slice(0, 100),
-    operation: record.operation,
-    changes: JSON.stringify(record.changes.map(redacted)),
-  }).execute();
+export async function recordAudit(trx: QueryExecutorProvider, record: AuditRecord): Promise<void> {
+  // Plain SQL: `trx` is any service's transaction (or store), whatever tables its type names.
+  const user = (record.user ?? currentAccess()?.userName ?? SYSTEM_USER).slice(0, 100);
+  // ISO text: SQLite's date columns hold exactly this, PostgreSQL's timestamptz takes it.
+  const at = (record.at ?? new Date()).toISOString();
+  await sql`insert into audit_entry (entity, record_id, at, user_name, operation, changes)
+    values (${record.entity}, ${String(record.recordId)}, ${at}, ${user}, ${record.operation}, ${JSON.stringify(record.changes.map(redacted))})`.execute(trx);
 }

@@ -8,23 +8,23 @@ const BATCH = 1_000;
 
 /**
  * Deletes the entries older than `days` days (none when `days` is 0: keep forever); answers how many. Entries are
- * numbered in the order they were written, so the oldest are the lowest ids: each round looks at the next BATCH ids
- * from the start of the table (the primary key, no scan) and deletes those of them that are old enough, and stops at
- * the first round that finds a younger one. The table is never read past the entries that go.
+ * numbered in the order they were written, so the old ones are the lowest ids: each round reads the next BATCH ids
+ * (the primary key, from where the last round ended), deletes those old enough, and the rounds stop at the first that
+ * finds none. The table is never read much past the entries that go, however large it is.
  */
 export async function pruneAudit(storage: Storage, days: number, now = new Date()): Promise<number> {
   if (!(days > 0)) return 0;
-  const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
+  const cutoff = now.getTime() - days * DAY_MS;
   const db = storage.db.withTables<AuditTables>();
   let total = 0;
-  for (;;) {
-    const oldest = db.selectFrom('audit_entry').select('id').orderBy('id').limit(BATCH);
-    const { numDeletedRows } = await db.deleteFrom('audit_entry')
-      .where('id', 'in', oldest)
-      .where('at', '<', cutoff)
-      .executeTakeFirst();
+  for (let after = 0; ;) {
+    const batch = await db.selectFrom('audit_entry').select(['id', 'at']).where('id', '>', after).orderBy('id').limit(BATCH).execute();
+    if (!batch.length) return total;
+    after = batch[batch.length - 1].id;
+    const old = batch.filter((r) => storage.values.toDate(r.at).getTime() < cutoff).map((r) => r.id);
+    if (!old.length) return total;
+    const { numDeletedRows } = await db.deleteFrom('audit_entry').where('id', 'in', old).executeTakeFirst();
     total += Number(numDeletedRows);
-    if (Number(numDeletedRows) < BATCH) return total;
   }
 }
 
