@@ -1,12 +1,16 @@
 import {
-  type AuditOperation, type AuditState, type DocumentSpec, type FieldValue, type HistorySource, type Kysely, type Storage,
-  type Tables, type Transaction, currentErrors, diffChanges, prefixed, recordAudit,
+  type AuditOperation, type AuditState, type DocumentSpec, type FieldValue, type HistorySource, type Kysely, type Selectable,
+  type Storage, type Tables, type Transaction, currentErrors, diffChanges, prefixed, recordAudit,
 } from 'restlayer';
 import type { OrderTotals } from './order-document.js';
 import { salesOrderScopes } from './sales-order-scopes.js';
-import type { SalesTables } from './sales-order-tables.js';
+import type { SalesOrderDetailTable, SalesOrderTable, SalesTables } from './sales-order-tables.js';
 
 type Db = Tables & SalesTables;
+
+/** The columns of a line its audit state reads. */
+const lineAuditColumns = ['sales_order_detail_id', 'product_id', 'order_qty', 'unit_price', 'unit_price_discount', 'line_total'] as const;
+type LineAuditRow = Pick<Selectable<SalesOrderDetailTable>, (typeof lineAuditColumns)[number]>;
 
 /** Where an order's history is: entries under `sales-order`, the order's scope, deleted orders for sales-order.delete. */
 export const salesOrderHistory: HistorySource = {
@@ -33,11 +37,21 @@ export class OrderAudit {
    * for a write that has not locked it yet (delete), so the state read is the one the write changes.
    */
   async state(trx: Kysely<Db>, salesOrderId: number, lines: LinesOf, lock = false): Promise<AuditState | undefined> {
-    const v = this.storage.values;
     const h = await trx.selectFrom('sales_order').selectAll().where('sales_order_id', '=', salesOrderId)
       .$if(lock && this.storage.dialect.locksRows, (q) => q.forUpdate()).executeTakeFirst();
     if (!h) return undefined;
-    const state: Record<string, FieldValue> = {
+    if (lines === 'none') return this.headerState(h);
+    const rows = await trx.selectFrom('sales_order_detail').select(lineAuditColumns)
+      .where('sales_order_id', '=', salesOrderId)
+      .$if(typeof lines === 'number', (q) => q.where('sales_order_detail_id', '=', lines as number))
+      .orderBy('sales_order_detail_id').execute();
+    return Object.assign(this.headerState(h), ...rows.map((r) => this.lineState(r)));
+  }
+
+  /** The order's own fields. */
+  private headerState(h: Selectable<SalesOrderTable>): Record<string, FieldValue> {
+    const v = this.storage.values;
+    return {
       salesOrderNumber: h.sales_order_number,
       status: h.status,
       orderDate: v.toDate(h.order_date),
@@ -56,19 +70,32 @@ export class OrderAudit {
       totalDue: v.toMoney(h.total_due),
       revisionNumber: h.revision_number,
     };
-    if (lines === 'none') return state;
-    const rows = await trx.selectFrom('sales_order_detail')
-      .select(['sales_order_detail_id', 'product_id', 'order_qty', 'unit_price', 'unit_price_discount', 'line_total'])
-      .where('sales_order_id', '=', salesOrderId)
-      .$if(typeof lines === 'number', (q) => q.where('sales_order_detail_id', '=', lines as number))
+  }
+
+  /** A line's fields, named `lines[<salesOrderDetailId>].<field>`. */
+  private lineState(r: LineAuditRow): AuditState {
+    const v = this.storage.values;
+    return prefixed(`lines[${r.sales_order_detail_id}].`, {
+      productId: r.product_id, orderQty: r.order_qty, unitPrice: v.toMoney(r.unit_price),
+      unitPriceDiscount: v.toMoney(r.unit_price_discount), lineTotal: v.toMoney(r.line_total),
+    });
+  }
+
+  /**
+   * Records the deletion of the orders of `status` ordered before `before` (stored form): a job's bulk delete
+   * (purgeCancelled), inside its transaction and before it deletes them. One `delete` entry per order, with its
+   * fields and lines; the user is the job's (`system` outside a request).
+   */
+  async recordPurge(trx: Kysely<Db>, status: number, before: string | Date): Promise<void> {
+    const headers = await trx.selectFrom('sales_order').selectAll().where('status', '=', status).where('order_date', '<', before)
+      .$if(this.storage.dialect.locksRows, (q) => q.forUpdate()).orderBy('sales_order_id').execute();
+    if (!headers.length) return;
+    const lines = await trx.selectFrom('sales_order_detail').select([...lineAuditColumns, 'sales_order_id'])
+      .where('sales_order_id', 'in', (eb) => eb.selectFrom('sales_order').select('sales_order_id').where('status', '=', status).where('order_date', '<', before))
       .orderBy('sales_order_detail_id').execute();
-    for (const r of rows) {
-      Object.assign(state, prefixed(`lines[${r.sales_order_detail_id}].`, {
-        productId: r.product_id, orderQty: r.order_qty, unitPrice: v.toMoney(r.unit_price),
-        unitPriceDiscount: v.toMoney(r.unit_price_discount), lineTotal: v.toMoney(r.line_total),
-      }));
-    }
-    return state;
+    const linesOf = new Map<number, AuditState[]>();
+    for (const l of lines) linesOf.set(l.sales_order_id, [...(linesOf.get(l.sales_order_id) ?? []), this.lineState(l)]);
+    for (const h of headers) await this.record(trx, h.sales_order_id, 'delete', Object.assign(this.headerState(h), ...(linesOf.get(h.sales_order_id) ?? [])));
   }
 
   /**

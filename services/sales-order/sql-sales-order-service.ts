@@ -262,6 +262,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
   async purgeCancelled(orderedBefore: Date): Promise<Output<number>> {
     const before = this.storage.values.date(orderedBefore);
     const result = await inTransaction(this.db, async (trx) => {
+      await this.audit.recordPurge(trx, 6, before);
       await trx.deleteFrom('sales_order_detail')
         .where('sales_order_id', 'in', (eb) => eb.selectFrom('sales_order').select('sales_order_id').where('status', '=', 6).where('order_date', '<', before))
         .execute();

@@ -183,4 +183,15 @@ describe('audit: sales orders and their lines', function () {
     const entry = await latest(server, path(id));
     expect(entry).to.deep.include({ user: 'system', operation: 'patch' });
   });
+
+  it('a job\'s bulk delete (purgeCancelled) records a delete of each order it removes, with its lines, by "system"', async () => {
+    const id = await orderWith(server, [{ productId: product.id, orderQty: 3 }], { status: 6 });
+    const order = await read(server, path(id));
+    const services = server.services as unknown as { salesOrder: { purgeCancelled(before: Date): Promise<{ result?: number }> } };
+    const purged = await withErrorScope(() => services.salesOrder.purgeCancelled(new Date(Date.now() + 86_400_000)));
+    expect(purged.result).to.be.greaterThan(0);
+    const entries = await history(server, path(id));
+    expect(entries.map((e) => [e.operation, e.user])).to.deep.equal([['delete', 'system'], ['create', 'tester']]);
+    expect(entries[0].changes).to.have.deep.members(expectedChanges(orderFields(order), {}));
+  });
 });
