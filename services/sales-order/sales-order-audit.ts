@@ -1,6 +1,6 @@
 import {
   type AuditOperation, type AuditState, type DocumentSpec, type FieldValue, type HistorySource, type Kysely, type Selectable,
-  type Storage, type Tables, type Transaction, currentErrors, diffChanges, prefixed, recordAudit,
+  type Storage, type Tables, type Transaction, Decimal, currentErrors, diffChanges, prefixed, recordAudit,
 } from 'restlayer';
 import type { OrderTotals } from './order-document.js';
 import { salesOrderScopes } from './sales-order-scopes.js';
@@ -40,12 +40,16 @@ export class OrderAudit {
     const h = await trx.selectFrom('sales_order').selectAll().where('sales_order_id', '=', salesOrderId)
       .$if(lock && this.storage.dialect.locksRows, (q) => q.forUpdate()).executeTakeFirst();
     if (!h) return undefined;
-    if (lines === 'none') return this.headerState(h);
+    return lines === 'none' ? this.headerState(h) : { ...this.headerState(h), ...await this.linesState(trx, salesOrderId, lines) };
+  }
+
+  /** The order's lines `lines` names, as stored now. */
+  private async linesState(trx: Kysely<Db>, salesOrderId: number, lines: 'all' | number): Promise<AuditState> {
     const rows = await trx.selectFrom('sales_order_detail').select(lineAuditColumns)
       .where('sales_order_id', '=', salesOrderId)
       .$if(typeof lines === 'number', (q) => q.where('sales_order_detail_id', '=', lines as number))
       .orderBy('sales_order_detail_id').execute();
-    return Object.assign(this.headerState(h), ...rows.map((r) => this.lineState(r)));
+    return Object.assign({}, ...rows.map((r) => this.lineState(r)));
   }
 
   /** The order's own fields. */
@@ -99,13 +103,37 @@ export class OrderAudit {
   }
 
   /**
-   * The order as the write leaves it: writeDocument and createDocument store the totals and the next revision after
-   * the work this runs in, so they are computed here the same way (the document's totals, the revision + `bump`).
+   * The order as a create leaves it: createDocument stores the totals after the work this runs in, so they are
+   * computed here as it computes them (the document's totals).
    */
-  async settled(trx: Transaction<Db>, salesOrderId: number, lines: LinesOf, bump: 0 | 1): Promise<AuditState> {
-    const state = (await this.state(trx, salesOrderId, lines))!;
+  async created(trx: Transaction<Db>, salesOrderId: number): Promise<AuditState> {
+    const state = (await this.state(trx, salesOrderId, 'all'))!;
     const { wire } = await this.document.totals(trx, salesOrderId);
-    return { ...state, subTotal: wire.subTotal, totalDue: wire.totalDue, revisionNumber: Number(state.revisionNumber) + bump };
+    return { ...state, subTotal: wire.subTotal, totalDue: wire.totalDue };
+  }
+
+  /**
+   * The order as a write inside writeDocument leaves it, which stores the totals and the next revision after the
+   * work: they follow here from the stored values, exactly as it computes them (subTotal = Σ lineTotal held before
+   * the write, so it moves by the written lines' difference; totalDue = subTotal + taxAmt + freight). A header write
+   * reads the header again; a line write changes no header field but those, and reads only its line.
+   */
+  private async written(trx: Transaction<Db>, salesOrderId: number, lines: LinesOf, before: AuditState): Promise<AuditState> {
+    const lineTotals = (state: AuditState) => Object.entries(state)
+      .filter(([field]) => field.endsWith('].lineTotal')).reduce((sum, [, total]) => sum.plus(Number(total)), new Decimal(0));
+    let state: AuditState;
+    let subTotal: Decimal;
+    if (lines === 'none') {
+      state = (await this.state(trx, salesOrderId, 'none'))!;
+      subTotal = new Decimal(Number(state.subTotal));
+    } else {
+      const header = Object.fromEntries(Object.entries(before).filter(([field]) => !field.startsWith('lines[')));
+      const now = await this.linesState(trx, salesOrderId, lines);
+      state = { ...header, ...now };
+      subTotal = new Decimal(Number(before.subTotal)).minus(lineTotals(before)).plus(lineTotals(now));
+    }
+    const totalDue = subTotal.plus(Number(state.taxAmt)).plus(Number(state.freight));
+    return { ...state, subTotal: subTotal.toNumber(), totalDue: totalDue.toNumber(), revisionNumber: Number(before.revisionNumber) + 1 };
   }
 
   /**
@@ -118,9 +146,9 @@ export class OrderAudit {
     trx: Transaction<Db>, salesOrderId: number, operation: AuditOperation, lines: LinesOf, work: () => Promise<T>,
     after: (result: T) => LinesOf = () => lines,
   ): Promise<T> {
-    const before = await this.state(trx, salesOrderId, lines);
+    const before = (await this.state(trx, salesOrderId, lines))!;
     const result = await work();
-    if (!currentErrors().hasErrors) await this.record(trx, salesOrderId, operation, before, await this.settled(trx, salesOrderId, after(result), 1));
+    if (!currentErrors().hasErrors) await this.record(trx, salesOrderId, operation, before, await this.written(trx, salesOrderId, after(result), before));
     return result;
   }
 

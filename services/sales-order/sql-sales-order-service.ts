@@ -203,7 +203,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
     }, async (trx, salesOrderId) => {
       const rows = lines.map((line) => ({ sales_order_id: salesOrderId, ...lineValues(this.storage, line) }));
       for (let i = 0; i < rows.length; i += 500) await trx.insertInto('sales_order_detail').values(rows.slice(i, i + 500)).execute();
-      await this.audit.record(trx, salesOrderId, 'create', undefined, await this.audit.settled(trx, salesOrderId, 'all', 0));
+      await this.audit.record(trx, salesOrderId, 'create', undefined, await this.audit.created(trx, salesOrderId));
     });
     return Output.of({ salesOrderId: created.parentId, salesOrderNumber: created.salesOrderNumber, revisionNumber: 1, modifiedDate: now });
   }
