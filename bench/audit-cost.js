@@ -51,18 +51,23 @@ async function bench(storage) {
           audit(on);
           const n = round ? writes : 100; // round 0 warms up
           const started = process.hrtime.bigint();
+          const cpu = process.cpuUsage();
           for (let i = 0; i < n; i++) await ok(() => write(i));
           const us = Number(process.hrtime.bigint() - started) / 1000 / n;
-          if (round) (results[`${kind} ${on ? 'on' : 'off'}`] ??= []).push(us);
+          const { user, system } = process.cpuUsage(cpu);
+          if (round) {
+            (results[`${kind} ${on ? 'on' : 'off'}`] ??= []).push(us);
+            (results[`${kind} ${on ? 'on' : 'off'} cpu`] ??= []).push((user + system) / n);
+          }
         }
       }
     }
     audit(true);
-    console.log(`\n${storage}: µs per write, median of ${rounds} rounds of ${writes} sequential writes`);
+    console.log(`\n${storage}: µs per write (wall clock; this process's CPU), median of ${rounds} rounds of ${writes} sequential writes`);
     for (const kind of Object.keys(kinds)) {
-      const off = median(results[`${kind} off`]);
-      const on = median(results[`${kind} on`]);
-      console.log(`  ${kind.padEnd(15)} without audit ${off.toFixed(0).padStart(6)} µs · with ${on.toFixed(0).padStart(6)} µs · audit adds ${(on - off).toFixed(0).padStart(5)} µs (${((on / off - 1) * 100).toFixed(0)}%)`);
+      const [off, on, offCpu, onCpu] = ['off', 'on', 'off cpu', 'on cpu'].map((mode) => median(results[`${kind} ${mode}`]));
+      console.log(`  ${kind.padEnd(15)} without audit ${off.toFixed(0).padStart(6)} µs (CPU ${offCpu.toFixed(0)}) · with ${on.toFixed(0).padStart(6)} µs (CPU ${onCpu.toFixed(0)})`
+        + ` · audit adds ${(on - off).toFixed(0).padStart(5)} µs (CPU ${(onCpu - offCpu).toFixed(0)})`);
     }
   } finally {
     await server.stop();
