@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { Output, withErrorScope } from 'restlayer';
+import { type Kysely, Output, ServiceError, sql, withErrorScope, writeDocument } from 'restlayer';
+import { orderDocument } from '../../services/sales-order/order-document.js';
+import type { SalesTables } from '../../services/sales-order/sales-order-tables.js';
 import { asCaller } from 'restlayer/testing';
 import type { SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput } from '../../services/sales-order/sales-order-models.js';
 import { growOrders } from '../support/grow-orders.js';
@@ -63,5 +65,22 @@ describe(`record scopes in the list engine (${testProvider})`, function () {
     const none = await scoped(undefined, { take: 10, getTotalCount: true } as Criteria);
     expect(none.result).to.deep.equal([]);
     expect(none.totalCount).to.equal(0);
+  });
+
+  it('a document write that would move its parent out of the caller\'s scope: 403 Security_Forbidden, rolled back', async () => {
+    const storage = server.infrastructure.storage;
+    const db = storage.db as unknown as Kysely<unknown>;
+    const id = (await unscoped({ take: 1, salesPersonId: { operator: 'EQ', values: [salesPersonId] } } as unknown as Criteria)).result![0].salesOrderId;
+    const other = salesPersonId === 275 ? 276 : 275;
+    const thrown = await asCaller(
+      { permission: 'sales-order.update', scopes: ['own'], attributes: { salesPersonId: String(salesPersonId) } },
+      () => writeDocument(storage, storage.db.withTables<SalesTables>(), orderDocument(storage), { parentId: id },
+        (trx) => sql`update sales_order set sales_person_id = ${other}, comment = 'moved' where sales_order_id = ${id}`.execute(trx)),
+    ).then(() => undefined, (err: unknown) => err);
+    expect(thrown).to.be.instanceOf(ServiceError);
+    expect((thrown as ServiceError).messages.map((m) => m.code)).to.deep.equal(['Security_Forbidden']);
+    const { rows } = await sql<{ sales_person_id: number; comment: string | null }>`select sales_person_id, comment from sales_order where sales_order_id = ${id}`.execute(db);
+    expect(rows[0].sales_person_id).to.equal(salesPersonId);
+    expect(rows[0].comment).to.not.equal('moved');
   });
 });
