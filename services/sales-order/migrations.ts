@@ -109,5 +109,19 @@ export function salesOrderMigrations(dialect: StorageDialect): Record<string, Mi
       },
     },
     '0007-order-lines': orderLinesMigration(dialect),
+    '0008-scope-indexes': {
+      // A SalesPerson's lists (record scope `own`: sales_person_id = theirs, in every query) newest first, one
+      // status newest first, and by amount walk these in order and stop at a full page, instead of sorting all of the sales
+      // person's orders (tens of thousands at a million orders) for every page.
+      async up(db: Kysely<unknown>) {
+        const { createListIndex } = listIndexes(db, dialect, 'sales_order', 'sales_order_id');
+        await createListIndex('ix_sales_order_sales_person_order_date', 'sales_person_id', 'order_date');
+        await createListIndex('ix_sales_order_sales_person_status_order_date', 'sales_person_id', 'status', 'order_date');
+        // Their biggest orders first, without sorting them all.
+        await createListIndex('ix_sales_order_sales_person_total_due', 'sales_person_id', 'total_due');
+        // Their customers (customers' scope `own`: customer_id in the sales person's orders) from the index alone.
+        await createListIndex('ix_sales_order_sales_person_customer', 'sales_person_id', 'customer_id');
+      },
+    },
   };
 }
