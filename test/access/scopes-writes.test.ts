@@ -49,6 +49,22 @@ describe(`record scopes: creates and changed attributes (${testProvider})`, func
     expectNotFound(await server.call(`/sales-order/${id}`), 'the deleted order');
   });
 
+  it('the kept count of scoped customers follows the orders table: a customer enters the scope with an order, and leaves with it', async () => {
+    const myCustomers = async () => listOf(await as(field)('/customer?take=0&getTotalCount=true')).totalCount!;
+    const before = await myCustomers();
+    expect(await myCustomers()).to.equal(before); // kept, read again
+    const candidates = listOf<{ customerId: number }>(await server.call('/customer?take=200&sort[0].fieldName=name&sort[0].sortDirection=Descending')).items;
+    let outside: number | undefined;
+    for (const c of candidates) if ((await as(field)(`/customer/${c.customerId}`)).status === 404) { outside = c.customerId; break; }
+    expect(outside).to.not.equal(undefined);
+    const created = await as(field)('/sales-order', { method: 'POST', body: newOrder(outside!) });
+    expect(created.status, created.text).to.equal(201);
+    expect(await myCustomers()).to.equal(before + 1);
+    const id = (created.body.result as { salesOrderId: number }).salesOrderId;
+    expect((await as(field)(`/sales-order/${id}`, { method: 'DELETE' })).status).to.equal(200);
+    expect(await myCustomers()).to.equal(before);
+  });
+
   it('a scoped create without the attribute: 403, nothing written', async () => {
     const orders = await count('/sales-order');
     const customerId = listOf<{ customerId: number }>(await server.call('/customer?take=1')).items[0].customerId;
