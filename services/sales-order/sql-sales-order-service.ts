@@ -100,6 +100,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   async read(salesOrderId: number): Promise<Output<SalesOrder_ReadOutput>> {
+    const scope = ordersInScope('so');
     // The header with its lines in one statement (one row per line): one snapshot, so the totals read always match
     // the lines read, even while another request adds a line (PostgreSQL's READ COMMITTED snapshots per statement).
     const rows = await this.selectOrders()
@@ -109,7 +110,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
       .select(['so.purchase_order_number', 'so.account_number', 'so.comment', 'so.revision_number', 'so.modified_date', 'so.sub_total', 'so.tax_amt', 'so.freight'])
       .select(lineColumns)
       .where('so.sales_order_id', '=', salesOrderId)
-      .$call((q) => { const scope = ordersInScope('so'); return scope ? q.where(scope) : q; })
+      .$call((q) => (scope ? q.where(scope) : q))
       .orderBy('d.sales_order_detail_id')
       .execute();
     const r = rows[0];
@@ -181,7 +182,9 @@ export class SqlSalesOrderService implements ISalesOrderService {
     // sales person, and createDocument refuses it (403, nothing stored) if their scope still does not reach it.
     const access = currentAccess();
     const salesPersonId = access?.scopes ? salesPersonOf(access.attributes) : null;
-    if (salesPersonId === undefined) {
+    // An attribute naming no sales person of the lookup table cannot own an order either (nor break its foreign key).
+    const people = salesPersonId == null ? undefined : await this.lookups.get('sales-person');
+    if (salesPersonId === undefined || (salesPersonId !== null && !people?.table.data.some((p) => p.id === salesPersonId))) {
       errors.add(MESSAGES.Security_Forbidden());
       return Output.of();
     }

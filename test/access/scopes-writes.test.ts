@@ -16,6 +16,7 @@ describe(`record scopes: creates and changed attributes (${testProvider})`, func
   let server: TestServer;
   let field: string;
   let fieldless: string;
+  let unknown: string;
   const me = 279;
   const as = (token: string) => (path: string, init: Parameters<TestServer['call']>[1] = {}) => server.call(path, { ...init, token });
   const count = async (path: string) => (await server.call(`${path}?take=0&getTotalCount=true`)).body.totalCount;
@@ -30,6 +31,7 @@ describe(`record scopes: creates and changed attributes (${testProvider})`, func
     });
     field = await scopedUser(server, 'fiona', ['FieldSales'], { salesPersonId: String(me) });
     fieldless = await scopedUser(server, 'felix', ['FieldSales']);
+    unknown = await scopedUser(server, 'fred', ['FieldSales'], { salesPersonId: '999' });
   });
   after(() => server?.stop());
 
@@ -65,10 +67,11 @@ describe(`record scopes: creates and changed attributes (${testProvider})`, func
     expect(await myCustomers()).to.equal(before);
   });
 
-  it('a scoped create without the attribute: 403, nothing written', async () => {
+  it('a scoped create without the attribute, or naming no sales person: 403, nothing written', async () => {
     const orders = await count('/sales-order');
     const customerId = listOf<{ customerId: number }>(await server.call('/customer?take=1')).items[0].customerId;
     expectForbidden(await as(fieldless)('/sales-order', { method: 'POST', body: newOrder(customerId) }), 'create without salesPersonId');
+    expectForbidden(await as(unknown)('/sales-order', { method: 'POST', body: newOrder(customerId) }), 'create as a sales person that does not exist');
     expect(await count('/sales-order')).to.equal(orders);
   });
 
