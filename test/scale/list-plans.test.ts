@@ -184,6 +184,9 @@ describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`
         expect(fullScan(shape, part, plan), context).to.deep.equal([]);
         expect(plan.some((step) => namesIndex(step) || (fullScan(shape, part, [step]).length === 0 && /^SCAN (so|customer)$/.test(step))), context).to.equal(true);
         if (shape.sorted && part === 'keys') expect(plan.filter(sorts), context).to.deep.equal([]);
+        // The scope's indexes (sales-order 0008-scope-indexes) serve lists limited to a sales person only: a list
+        // without one never skip-scans them (SQLite did, before they were partial: 180 ms for a month by amount at 1M).
+        if (!shape.scoped && !/salesPersonId/.test(shape.query)) expect(plan.filter((step) => /ix_sales_order_sales_person_/.test(step)), context).to.deep.equal([]);
         if (shape.keyIndex && testProvider === 'sqlite') {
           expect(plan.filter((step) => step === `SCAN ${definition.alias}`), context).to.deep.equal([]);
           if (part === 'keys') expect(plan, context).to.include(`SCAN ${definition.alias} USING COVERING INDEX ${shape.keyIndex}`);
