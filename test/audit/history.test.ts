@@ -74,6 +74,12 @@ describe('audit: history routes', function () {
     const stranger = expectOk(await server.call('/customer', { method: 'POST', body: { name: 'No orders of 279' } }), 201).result.customerId as number;
     expect(await history(server, `/customer/${stranger}`)).to.have.length(1);
     expectError(await server.call(`/customer/${stranger}/history`, { token: sp }), 404, 'Entity_NotFound');
+    // Their writes are audited under their name; a write outside their scope is a 404 and records nothing.
+    expectOk(await server.call(`/sales-order/${theirs}`, { method: 'PATCH', token: sp, body: { comment: 'mine' }, headers: mergePatch }));
+    expect((await history(server, `/sales-order/${theirs}`))[0]).to.deep.include({ user: 'sp279', operation: 'patch' });
+    const entries = (await history(server, order())).length;
+    expectError(await server.call(order(), { method: 'PATCH', token: sp, body: { comment: 'not mine' }, headers: mergePatch }), 404, 'Entity_NotFound');
+    expect(await history(server, order())).to.have.length(entries);
     // A sales person without the attribute reaches nothing.
     const none = server.token({ sub: 'nobody-in-particular', role: ['SalesPerson'] });
     expectError(await server.call(`/sales-order/${theirs}/history`, { token: none }), 404, 'Entity_NotFound');
