@@ -6,6 +6,7 @@
 //                       [--customers-per-order 1]   (customers grown to this × the orders; the sample has 1/15)
 //                       [--fresh]   (grow anew instead of starting from a database grown by an earlier run)
 // Writes results/scale.json (a store's entry replaced, the others kept) and results/scale.md. Build first.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -68,7 +69,22 @@ const shapes = [
   ['customers: name SW Ma + count', '/customer?take=50&name=Ma&name.operator=SW&getTotalCount=true'],
   ['customers: skip 90 %', '/customer?take=50&skip=DEEP_CUSTOMERS'],
   ['customers: name CN umar + count', '/customer?take=50&name=umar&name.operator=CN&getTotalCount=true'],
+  // A SalesPerson (record scope own, salesPersonId SCOPED_PERSON): the same lists, limited inside every query (issue 24).
+  ['scoped orders: first page', '/sales-order?take=50'],
+  ['scoped orders: count only', '/sales-order?take=0&getTotalCount=true'],
+  ['scoped orders: status=5, newest first, count', `/sales-order?take=50&status=5&${byDate}&getTotalCount=true`],
+  ['scoped orders: status=5, newest, skip 90 %', `/sales-order?take=50&status=5&${byDate}&skip=DEEP_MINE_SHIPPED`],
+  ['scoped orders: skip 90 %, no filter', '/sales-order?take=50&skip=DEEP_MINE'],
+  ['scoped orders: sorted by totalDue desc', '/sales-order?take=50&sort[0].fieldName=totalDue&sort[0].sortDirection=Descending'],
+  ['scoped orders: sorted by customerName', '/sales-order?take=50&sort[0].fieldName=customerName'],
+  ['scoped orders: customerName SW Ma + count', '/sales-order?take=50&customerName=Ma&customerName.operator=SW&getTotalCount=true'],
+  ['scoped customers: first page + count', '/customer?take=50&getTotalCount=true'],
+  ['scoped customers: name SW Ma + count', '/customer?take=50&name=Ma&name.operator=SW&getTotalCount=true'],
 ];
+/** The scoped shapes' caller: a SalesPerson user of this sales person (one of the sample's busiest). */
+const SCOPED_PERSON = 277;
+const scopedUser = 'bench-sales';
+const isScoped = (name) => name.startsWith('scoped ');
 /** The slow request of the stall measurement: the deepest page. */
 const deepest = 'orders: skip 90 %, no filter';
 /** Cheap requests, in turn. */
@@ -145,6 +161,21 @@ async function stall(get, deepUrl, token) {
   const count = await slowRequests;
   await deep.terminate();
   return { idle, duringDeepPage: during, slowRequests: count, p99Ratio: Math.round((during.p99Ms / idle.p99Ms) * 100) / 100 };
+}
+
+/**
+ * A token of the scoped shapes' SalesPerson. A database copied from an earlier run may hold the user already: then
+ * `user add` fails, and its attribute is set again.
+ */
+async function scopedToken(env) {
+  const cli = (args) => new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [cliPath, ...args], { env, cwd: projectRoot, timeout: 120_000 },
+      (err, stdout, stderr) => (err ? reject(new Error(`restlayer ${args.join(' ')}: ${stderr}`)) : resolve(stdout)));
+    child.stdin.end(`${scopedUser}-password-1\n`);
+  });
+  await cli(['user', 'add', scopedUser, '--role', 'SalesPerson', '--password-stdin']).catch(() => undefined);
+  await cli(['user', 'set-attribute', scopedUser, 'salesPersonId', String(SCOPED_PERSON)]);
+  return JSON.parse(await cli(['token', 'issue', '--user', scopedUser, '--minutes', '240', '--json'])).accessToken;
 }
 
 /** Grows the database in this process (the server is stopped meanwhile), as the tests' helper does. */
@@ -251,11 +282,14 @@ async function measureStore(store) {
       });
       try {
         const get = client(server.url, token);
+        const getScoped = client(server.url, await scopedToken(env));
         const total = async (path) => JSON.parse(await get(path)).totalCount;
         const deep = {
           DEEP_ORDERS: await total('/sales-order?take=0&getTotalCount=true'),
           DEEP_SHIPPED: await total('/sales-order?take=0&status=5&getTotalCount=true'),
           DEEP_CUSTOMERS: await total('/customer?take=0&getTotalCount=true'),
+          DEEP_MINE: await total(`/sales-order?take=0&getTotalCount=true&salesPersonId=${SCOPED_PERSON}`),
+          DEEP_MINE_SHIPPED: await total(`/sales-order?take=0&getTotalCount=true&status=5&salesPersonId=${SCOPED_PERSON}`),
         };
         const pathOf = (template) => template.replace(/DEEP_\w+/, (k) => String(Math.floor(deep[k] * 0.9)));
         const how = grown.fromCache ? 'copied from an earlier run in' : 'grown in';
@@ -263,7 +297,7 @@ async function measureStore(store) {
         const timings = {};
         for (const [name, template] of shapes) {
           try {
-            timings[name] = await time(get, pathOf(template));
+            timings[name] = await time(isScoped(name) ? getScoped : get, pathOf(template));
           } catch (err) {
             timings[name] = { error: err.message };
           }

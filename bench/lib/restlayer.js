@@ -50,7 +50,7 @@ export async function prepareRestlayer(dir, { tokenMinutes = 240, postgresUrl } 
   const keys = { signing: randomBytes(32).toString('base64'), cookie: randomBytes(32).toString('base64') };
   const basePath = join(dir, 'base.db');
   const env = restlayerEnv(keys, basePath, postgresUrl);
-  await runCli(['user', 'add', benchUser, '--role', 'User', '--password-stdin'], env, benchPassword + '\n');
+  await runCli(['user', 'add', benchUser, '--role', 'Administrator', '--password-stdin'], env, benchPassword + '\n');
   return { dir, keys, basePath, postgresUrl, accessToken: await issueToken(env, tokenMinutes) };
 }
 

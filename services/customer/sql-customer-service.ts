@@ -1,14 +1,16 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
 import {
-  type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output, type Selectable, type Storage,
-  type Tables, applyMergePatch, currentErrors, readListRows, sql, updateFieldsOf,
+  type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output, type Selectable, type Storage,
+  type Tables, applyMergePatch, currentAccess, currentErrors, inTransaction, readHistory, readListRows, scopeCondition, sql, updateFieldsOf,
 } from 'restlayer';
 import type {
   CustomerFilterField, CustomerSortField,
   Customer_CreateInput_Data, Customer_CreateOutput, Customer_ReadListInput_Criteria, Customer_ReadListOutput,
-  Customer_PatchInput_Data, Customer_ReadOutput, Customer_UpdateInput_Data, Customer_UpdateOutput,
+  Customer_HistoryOutput, Customer_PatchInput_Data, Customer_ReadOutput, Customer_UpdateInput_Data, Customer_UpdateOutput,
 } from './customer-models.js';
+import { CustomerAudit, customerHistory } from './customer-audit.js';
 import { CustomerUpdateData } from './customer-models.js';
+import { customerScopes } from './customer-scopes.js';
 import type { ICustomerService } from './customer-service.js';
 import type { CustomerTable, CustomerTables } from './customer-tables.js';
 
@@ -32,12 +34,17 @@ export const customerList: ListDefinition<CustomerSortField | CustomerFilterFiel
   notNull: ['customerId', 'name'],
   fullText: ['name'],
   maxLength: { name: 100, accountNumber: 15 },
+  scopes: customerScopes,
 };
+
+/** The current caller's scope condition on customers (undefined when not limited): in every query that reaches one. */
+const customersInScope = () => scopeCondition(customerScopes, 'customer');
 
 export type CustomerServiceOptions = ListLimits;
 
 export class SqlCustomerService implements ICustomerService {
   private readonly db: Kysely<Tables & CustomerTables>;
+  private readonly audit: CustomerAudit;
 
   constructor(
     private readonly storage: Storage,
@@ -45,6 +52,7 @@ export class SqlCustomerService implements ICustomerService {
     private readonly options: CustomerServiceOptions,
   ) {
     this.db = storage.db.withTables<CustomerTables>();
+    this.audit = new CustomerAudit(storage);
   }
 
   private listItem(r: ListRow): Customer_ReadListOutput {
@@ -64,6 +72,7 @@ export class SqlCustomerService implements ICustomerService {
     const r = await this.db.selectFrom('customer')
       .select([...listColumns, 'revision_number', 'modified_date'])
       .where('customer_id', '=', customerId)
+      .$call((q) => { const scope = customersInScope(); return scope ? q.where(scope) : q; })
       .executeTakeFirst();
     if (!r) {
       this.notFound(customerId);
@@ -116,30 +125,55 @@ export class SqlCustomerService implements ICustomerService {
   }
 
   async create(data: Customer_CreateInput_Data): Promise<Output<Customer_CreateOutput>> {
+    // A new customer has no orders, so no scope of customers (`own`: those with the caller's orders) reaches it: a
+    // scoped caller's create would leave the record out of their scope at once, a 403 with nothing written.
+    if (currentAccess()?.scopes) {
+      currentErrors().add(MESSAGES.Security_Forbidden());
+      return Output.of();
+    }
     await this.checkData(data);
     const now = new Date();
-    const { customer_id } = await this.db.insertInto('customer')
-      .values({ ...this.columnsOf(data), revision_number: 1, modified_date: this.storage.values.date(now) })
-      .returning('customer_id')
-      .executeTakeFirstOrThrow();
+    const customer_id = await inTransaction(this.db, async (trx) => {
+      const { customer_id } = await trx.insertInto('customer')
+        .values({ ...this.columnsOf(data), revision_number: 1, modified_date: this.storage.values.date(now) })
+        .returning('customer_id')
+        .executeTakeFirstOrThrow();
+      await this.audit.record(trx, customer_id, 'create', undefined, await this.audit.state(trx, customer_id));
+      return customer_id;
+    });
     return Output.of({ customerId: customer_id, revisionNumber: 1, modifiedDate: now });
   }
 
-  async update(customerId: number, data: Customer_UpdateInput_Data): Promise<Output<Customer_UpdateOutput>> {
+  update(customerId: number, data: Customer_UpdateInput_Data): Promise<Output<Customer_UpdateOutput>> {
+    return this.write(customerId, data, 'update');
+  }
+
+  /** PUT, and PATCH once merged: `operation` names it in the customer's history. */
+  private async write(customerId: number, data: Customer_UpdateInput_Data, operation: 'update' | 'patch'): Promise<Output<Customer_UpdateOutput>> {
     await this.checkData(data, customerId);
     const now = new Date();
     const v = this.storage.values;
     const { revisionNumber } = data;
+    // Out of the caller's scope, the customer is not found. A customer's own fields do not decide its scope (its
+    // orders do), so an update that reaches it leaves it in scope.
+    const scope = customersInScope();
     // The revision in the WHERE makes check-and-write one atomic step: of concurrent writers, one wins.
-    const updated = await this.db.updateTable('customer')
-      .set((eb) => ({ ...this.columnsOf(data), revision_number: eb('revision_number', '+', 1), modified_date: v.date(now) }))
-      .where('customer_id', '=', customerId)
-      .$if(revisionNumber != null, (q) => q.where('revision_number', '=', revisionNumber!))
-      .returning(['revision_number', 'modified_date'])
-      .executeTakeFirst();
+    const updated = await inTransaction(this.db, async (trx) => {
+      const before = await this.audit.state(trx, customerId, true);
+      const row = await trx.updateTable('customer')
+        .set((eb) => ({ ...this.columnsOf(data), revision_number: eb('revision_number', '+', 1), modified_date: v.date(now) }))
+        .where('customer_id', '=', customerId)
+        .$call((q) => (scope ? q.where(scope) : q))
+        .$if(revisionNumber != null, (q) => q.where('revision_number', '=', revisionNumber!))
+        .returning(['revision_number', 'modified_date'])
+        .executeTakeFirst();
+      if (row) await this.audit.record(trx, customerId, operation, before, await this.audit.state(trx, customerId));
+      return row;
+    });
     if (updated) return Output.of({ revisionNumber: updated.revision_number, modifiedDate: v.toDate(updated.modified_date) });
 
-    const current = await this.db.selectFrom('customer').select('revision_number').where('customer_id', '=', customerId).executeTakeFirst();
+    const current = await this.db.selectFrom('customer').select('revision_number').where('customer_id', '=', customerId)
+      .$call((q) => (scope ? q.where(scope) : q)).executeTakeFirst();
     if (!current) this.notFound(customerId);
     else {
       currentErrors().add(MESSAGES.Entity_Concurrency({
@@ -154,7 +188,7 @@ export class SqlCustomerService implements ICustomerService {
       patch: data,
       read: () => this.read(customerId),
       toUpdate: updateFields,
-      update: (merged) => this.update(customerId, merged),
+      update: (merged) => this.write(customerId, merged, 'patch'),
     });
   }
 
@@ -164,8 +198,15 @@ export class SqlCustomerService implements ICustomerService {
    */
   async delete(customerId: number): Promise<Output> {
     let deleted: bigint;
+    const scope = customersInScope();
     try {
-      deleted = (await this.db.deleteFrom('customer').where('customer_id', '=', customerId).executeTakeFirst()).numDeletedRows;
+      deleted = await inTransaction(this.db, async (trx) => {
+        const before = await this.audit.state(trx, customerId, true);
+        const { numDeletedRows } = await trx.deleteFrom('customer').where('customer_id', '=', customerId).$call((q) => (scope ? q.where(scope) : q))
+          .executeTakeFirst();
+        if (numDeletedRows > 0n) await this.audit.record(trx, customerId, 'delete', before);
+        return numDeletedRows;
+      });
     } catch (err) {
       if (!isForeignKeyViolation(err)) throw err;
       const { count } = await this.db.withTables<{ sales_order: { customer_id: number } }>().selectFrom('sales_order')
@@ -176,6 +217,10 @@ export class SqlCustomerService implements ICustomerService {
     }
     if (deleted === 0n) this.notFound(customerId);
     return Output.of();
+  }
+
+  history(customerId: number, page: HistoryPage = {}): Promise<Output<Customer_HistoryOutput[]>> {
+    return readHistory(this.storage, customerHistory, customerId, page, this.options.maxRows);
   }
 }
 

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type StorageDialect, listIndexes, trackListChanges } from 'restlayer';
+import { type Kysely, type Migration, type StorageDialect, listIndexes, sql, trackListChanges } from 'restlayer';
 import { orderLinesMigration } from './order-lines-migration.js';
 import type { SalesTables } from './sales-order-tables.js';
 import { insertReferenceData } from './sample-data.js';
@@ -109,5 +109,26 @@ export function salesOrderMigrations(dialect: StorageDialect): Record<string, Mi
       },
     },
     '0007-order-lines': orderLinesMigration(dialect),
+    '0008-scope-indexes': {
+      // A SalesPerson's lists (record scope `own`: sales_person_id = theirs, in every query) newest first, one
+      // status newest first, and by amount walk these in order and stop at a full page, instead of sorting all of the
+      // sales person's orders (tens of thousands at a million orders) for every page; their customers (customers'
+      // scope: customer_id in the sales person's orders) come from the last one alone. Partial (sales person not
+      // null): a scoped query's `sales_person_id = ?` implies it, so it may use them, while a list without a sales
+      // person cannot — SQLite would otherwise skip-scan them (a range of order_date within each of the few sales
+      // people) for unscoped lists, e.g. one month by amount took 180 ms at a million orders instead of 5.
+      async up(db: Kysely<unknown>) {
+        const keyed = (...columns: string[]) => (dialect.clusteredByKey ? columns : [...columns, 'sales_order_id']);
+        const indexes: [string, string[]][] = [
+          ['ix_sales_order_sales_person_order_date', ['sales_person_id', 'order_date']],
+          ['ix_sales_order_sales_person_status_order_date', ['sales_person_id', 'status', 'order_date']],
+          ['ix_sales_order_sales_person_total_due', ['sales_person_id', 'total_due']],
+          ['ix_sales_order_sales_person_customer', ['sales_person_id', 'customer_id']],
+        ];
+        for (const [name, columns] of indexes) {
+          await db.schema.createIndex(name).on('sales_order').columns(keyed(...columns)).where(sql.ref('sales_person_id'), 'is not', null).execute();
+        }
+      },
+    },
   };
 }

@@ -1,9 +1,11 @@
 import {
   type DocumentSpec, type Kysely, type LookupCache, MESSAGES, Output, type Storage, type Tables, type Transaction,
-  applyMergePatch, currentErrors, updateFieldsOf, writeDocument,
+  applyMergePatch, currentErrors, scopeCondition, updateFieldsOf, writeDocument,
 } from 'restlayer';
 import { type LineInput, type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
+import { OrderAudit } from './sales-order-audit.js';
+import { salesOrderScopes } from './sales-order-scopes.js';
 import type {
   SalesOrderDetail_CreateInput_Data, SalesOrderDetail_PatchInput_Data, SalesOrderDetail_ReadOutput,
   SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput,
@@ -65,10 +67,12 @@ type LineWithOrder = SalesOrderDetail_ReadOutput & OrderTotals & { revisionNumbe
 export class SalesOrderLines {
   private readonly db: Kysely<Db>;
   private readonly document: DocumentSpec<Db, OrderTotals>;
+  private readonly audit: OrderAudit;
 
   constructor(private readonly storage: Storage, private readonly lookups: LookupCache) {
     this.db = storage.db.withTables<SalesTables>();
     this.document = orderDocument(storage);
+    this.audit = new OrderAudit(storage, this.document);
   }
 
   private selectLines() {
@@ -90,6 +94,7 @@ export class SalesOrderLines {
       .leftJoin('product as p', 'p.product_id', 'd.product_id')
       .select(lineColumns)
       .where('so.sales_order_id', '=', salesOrderId)
+      .$call((q) => { const scope = scopeCondition(salesOrderScopes, 'so'); return scope ? q.where(scope) : q; })
       .orderBy('d.sales_order_detail_id')
       .execute();
     if (!rows.length) {
@@ -100,15 +105,19 @@ export class SalesOrderLines {
   }
 
   private async readWithOrder(salesOrderId: number, salesOrderDetailId: number): Promise<LineWithOrder | undefined> {
+    // A line of an order out of the caller's scope is not found, nor is that order.
+    const scope = scopeCondition(salesOrderScopes, 'so');
     const r = await this.selectLines()
       .innerJoin('sales_order as so', 'so.sales_order_id', 'd.sales_order_id')
       .select(lineColumns)
       .select(['so.revision_number', 'so.sub_total', 'so.total_due'])
       .where('d.sales_order_id', '=', salesOrderId)
       .where('d.sales_order_detail_id', '=', salesOrderDetailId)
+      .$call((q) => (scope ? q.where(scope) : q))
       .executeTakeFirst();
     if (!r) {
-      const order = await this.db.selectFrom('sales_order').select('sales_order_id').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+      const order = await this.db.selectFrom('sales_order as so').select('so.sales_order_id').where('so.sales_order_id', '=', salesOrderId)
+        .$call((q) => (scope ? q.where(scope) : q)).executeTakeFirst();
       if (order) this.lineNotFound(salesOrderDetailId);
       else this.orderNotFound(salesOrderId);
       return undefined;
@@ -134,18 +143,25 @@ export class SalesOrderLines {
     const priced = (await this.pricing())(data);
     currentErrors().abortIfHasErrors();
     const write = await writeDocument(this.storage, this.db, this.document, { parentId: salesOrderId, revisionNumber: data.revisionNumber },
-      async (trx) => (await trx.insertInto('sales_order_detail')
+      (trx) => this.audit.audited(trx, salesOrderId, 'line-create', 'none', async () => (await trx.insertInto('sales_order_detail')
         .values({ sales_order_id: salesOrderId, ...lineValues(this.storage, priced!) })
-        .returning('sales_order_detail_id').executeTakeFirstOrThrow()).sales_order_detail_id);
+        .returning('sales_order_detail_id').executeTakeFirstOrThrow()).sales_order_detail_id, (id) => id));
     if (!write) return Output.of();
     return Output.of({ salesOrderDetailId: write.result, lineTotal: priced!.lineTotal, ...write.totals, revisionNumber: write.revisionNumber });
   }
 
-  async updateLine(salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_UpdateInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
+  updateLine(salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_UpdateInput_Data): Promise<Output<SalesOrderDetail_WriteOutput>> {
+    return this.writeLine(salesOrderId, salesOrderDetailId, data, 'line-update');
+  }
+
+  /** PUT of a line, and PATCH once merged: `operation` names it in the order's history. */
+  private async writeLine(
+    salesOrderId: number, salesOrderDetailId: number, data: SalesOrderDetail_UpdateInput_Data, operation: 'line-update' | 'line-patch',
+  ): Promise<Output<SalesOrderDetail_WriteOutput>> {
     const price = await this.pricing();
     const write = await writeDocument(this.storage, this.db, this.document,
       { parentId: salesOrderId, childId: salesOrderDetailId, revisionNumber: data.revisionNumber },
-      async (trx) => this.replaceLine(trx, salesOrderDetailId, data, price));
+      (trx) => this.audit.audited(trx, salesOrderId, operation, salesOrderDetailId, () => this.replaceLine(trx, salesOrderDetailId, data, price)));
     if (!write?.result) return Output.of();
     return Output.of({ salesOrderDetailId, lineTotal: write.result.lineTotal, ...write.totals, revisionNumber: write.revisionNumber });
   }
@@ -168,7 +184,7 @@ export class SalesOrderLines {
       patch: data,
       read: async () => Output.of(await this.readWithOrder(salesOrderId, salesOrderDetailId)),
       toUpdate: updateFields,
-      update: (merged) => this.updateLine(salesOrderId, salesOrderDetailId, merged),
+      update: (merged) => this.writeLine(salesOrderId, salesOrderDetailId, merged, 'line-patch'),
       unchanged: (current: LineWithOrder) => ({
         salesOrderDetailId, lineTotal: current.lineTotal, subTotal: current.subTotal, totalDue: current.totalDue, revisionNumber: current.revisionNumber,
       }),
@@ -178,7 +194,8 @@ export class SalesOrderLines {
   async deleteLine(salesOrderId: number, salesOrderDetailId: number, revisionNumber?: number): Promise<Output<SalesOrderDetail_WriteOutput>> {
     const write = await writeDocument(this.storage, this.db, this.document,
       { parentId: salesOrderId, childId: salesOrderDetailId, revisionNumber },
-      (trx) => trx.deleteFrom('sales_order_detail').where('sales_order_detail_id', '=', salesOrderDetailId).execute());
+      (trx) => this.audit.audited(trx, salesOrderId, 'line-delete', salesOrderDetailId,
+        () => trx.deleteFrom('sales_order_detail').where('sales_order_detail_id', '=', salesOrderDetailId).execute()));
     if (!write) return Output.of();
     return Output.of({ ...write.totals, revisionNumber: write.revisionNumber });
   }

@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import {
-  type DbMoney, type DocumentSpec, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
-  type Storage, type Tables, applyMergePatch, createDocument, currentErrors, inTransaction, itemProperty, readListRows,
-  updateFieldsOf, writeDocument,
+  type DbMoney, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
+  type Storage, type Tables, applyMergePatch, createDocument, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
+  scopeCondition, updateFieldsOf, writeDocument,
 } from 'restlayer';
 import { type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
+import { OrderAudit, salesOrderHistory } from './sales-order-audit.js';
 import type {
   SalesOrderDetail_CreateInput_Data, SalesOrderDetail_PatchInput_Data, SalesOrderDetail_ReadOutput,
   SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput,
   SalesOrderSortField, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria,
-  SalesOrder_PatchInput_Data, SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
+  SalesOrder_HistoryOutput, SalesOrder_PatchInput_Data, SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
 } from './sales-order-models.js';
 import { SalesOrderUpdateData } from './sales-order-models.js';
 import { type LineRow, SalesOrderLines, lineColumns, lineItem, lineValues } from './sales-order-lines.js';
 import type { ISalesOrderService } from './sales-order-service.js';
+import { salesOrderScopes, salesPersonOf } from './sales-order-scopes.js';
 import type { SalesTables } from './sales-order-tables.js';
 
 const DAY = 86_400_000;
@@ -49,7 +51,11 @@ export const salesOrderList: ListDefinition<SalesOrderSortField> = {
   // The customer's name has a trigram index (services/customer/migrations.ts, 0005-name-contains).
   fullText: ['customerName'],
   maxLength: { salesOrderNumber: 25, customerName: 100 },
+  scopes: salesOrderScopes,
 };
+
+/** The current caller's scope condition on orders under `alias` (undefined when not limited): in every query that reaches an order. */
+const ordersInScope = (alias: string) => scopeCondition(salesOrderScopes, alias);
 
 export type SalesOrderServiceOptions = ListLimits;
 
@@ -57,6 +63,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
   private readonly db: Kysely<Tables & SalesTables>;
   private readonly document: DocumentSpec<Tables & SalesTables, OrderTotals>;
   private readonly lines: SalesOrderLines;
+  private readonly audit: OrderAudit;
 
   constructor(
     private readonly storage: Storage,
@@ -66,6 +73,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
     this.db = storage.db.withTables<SalesTables>();
     this.document = orderDocument(storage);
     this.lines = new SalesOrderLines(storage, lookups);
+    this.audit = new OrderAudit(storage, this.document);
   }
 
   private selectOrders() {
@@ -95,6 +103,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   async read(salesOrderId: number): Promise<Output<SalesOrder_ReadOutput>> {
+    const scope = ordersInScope('so');
     // The header with its lines in one statement (one row per line): one snapshot, so the totals read always match
     // the lines read, even while another request adds a line (PostgreSQL's READ COMMITTED snapshots per statement).
     const rows = await this.selectOrders()
@@ -104,6 +113,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
       .select(['so.purchase_order_number', 'so.account_number', 'so.comment', 'so.revision_number', 'so.modified_date', 'so.sub_total', 'so.tax_amt', 'so.freight'])
       .select(lineColumns)
       .where('so.sales_order_id', '=', salesOrderId)
+      .$call((q) => (scope ? q.where(scope) : q))
       .orderBy('d.sales_order_detail_id')
       .execute();
     const r = rows[0];
@@ -171,6 +181,16 @@ export class SqlSalesOrderService implements ISalesOrderService {
   async create(data: SalesOrder_CreateInput_Data): Promise<Output<SalesOrder_CreateOutput>> {
     const errors = currentErrors();
     const now = new Date();
+    // A scoped caller (a SalesPerson granted sales-order.create:own) creates their own orders: the order gets their
+    // sales person, and createDocument refuses it (403, nothing stored) if their scope still does not reach it.
+    const access = currentAccess();
+    const salesPersonId = access?.scopes ? salesPersonOf(access.attributes) : null;
+    // An attribute naming no sales person of the lookup table cannot own an order either (nor break its foreign key).
+    const people = salesPersonId == null ? undefined : await this.lookups.get('sales-person');
+    if (salesPersonId === undefined || (salesPersonId !== null && !people?.table.data.some((p) => p.id === salesPersonId))) {
+      errors.add(MESSAGES.Security_Forbidden());
+      return Output.of();
+    }
     const customer = await this.db.selectFrom('customer').selectAll().where('customer_id', '=', data.customerId).executeTakeFirst();
     if (!customer) errors.error('Validation', 'SalesOrder_UnknownCustomer', `Customer with id ${data.customerId} not found.`, { property: 'customerId' });
     await this.checkData(data, now);
@@ -187,7 +207,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
         due_date: v.date(data.dueDate ?? new Date(now.getTime() + 12 * DAY)),
         customer_id: data.customerId,
         territory_id: customer!.territory_id,
-        sales_person_id: null,
+        sales_person_id: salesPersonId,
         sub_total: 0,
         total_due: 0,
         account_number: data.accountNumber ?? customer!.account_number,
@@ -200,13 +220,21 @@ export class SqlSalesOrderService implements ISalesOrderService {
     }, async (trx, salesOrderId) => {
       const rows = lines.map((line) => ({ sales_order_id: salesOrderId, ...lineValues(this.storage, line) }));
       for (let i = 0; i < rows.length; i += 500) await trx.insertInto('sales_order_detail').values(rows.slice(i, i + 500)).execute();
+      await this.audit.record(trx, salesOrderId, 'create', undefined, await this.audit.created(trx, salesOrderId));
     });
     return Output.of({ salesOrderId: created.parentId, salesOrderNumber: created.salesOrderNumber, revisionNumber: 1, modifiedDate: now });
   }
 
-  async update(salesOrderId: number, data: SalesOrder_UpdateInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
+  update(salesOrderId: number, data: SalesOrder_UpdateInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
+    return this.write(salesOrderId, data, 'update');
+  }
+
+  /** PUT, and PATCH once merged: `operation` names it in the order's history. */
+  private async write(salesOrderId: number, data: SalesOrder_UpdateInput_Data, operation: 'update' | 'patch'): Promise<Output<SalesOrder_UpdateOutput>> {
     const errors = currentErrors();
-    const current = await this.db.selectFrom('sales_order').select(['order_date', 'revision_number']).where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+    const scope = ordersInScope('sales_order');
+    const current = await this.db.selectFrom('sales_order').select(['order_date', 'revision_number']).where('sales_order_id', '=', salesOrderId)
+      .$call((q) => (scope ? q.where(scope) : q)).executeTakeFirst();
     if (!current) {
       this.notFound(salesOrderId);
       return Output.of();
@@ -216,10 +244,10 @@ export class SqlSalesOrderService implements ISalesOrderService {
     const v = this.storage.values;
     // Through the document: the order locked, its revision checked, totalDue recomputed with the new taxAmt and freight.
     const write = await writeDocument(this.storage, this.db, this.document, { parentId: salesOrderId, revisionNumber: data.revisionNumber },
-      (trx) => trx.updateTable('sales_order')
+      (trx) => this.audit.audited(trx, salesOrderId, operation, 'none', () => trx.updateTable('sales_order')
         .set((eb) => ({ ...this.columnsOf(data), due_date: data.dueDate ? v.date(data.dueDate) : eb.ref('due_date') }))
         .where('sales_order_id', '=', salesOrderId)
-        .execute());
+        .execute()));
     if (!write) return Output.of();
     return Output.of({ revisionNumber: write.revisionNumber, modifiedDate: write.modifiedDate });
   }
@@ -229,23 +257,35 @@ export class SqlSalesOrderService implements ISalesOrderService {
       patch: data,
       read: () => this.read(salesOrderId),
       toUpdate: updateFields,
-      update: (merged) => this.update(salesOrderId, merged),
+      update: (merged) => this.write(salesOrderId, merged, 'patch'),
     });
   }
 
   async delete(salesOrderId: number): Promise<Output> {
     // The order with its lines (their foreign key cascades too; said here so it does not rest on that alone).
+    // An order out of the caller's scope is not found: its lines go only with an order the scope reaches.
+    const scope = ordersInScope('sales_order');
     const deleted = await inTransaction(this.db, async (trx) => {
-      await trx.deleteFrom('sales_order_detail').where('sales_order_id', '=', salesOrderId).execute();
-      return trx.deleteFrom('sales_order').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+      const before = await this.audit.state(trx, salesOrderId, 'all', true);
+      await trx.deleteFrom('sales_order_detail').where('sales_order_id', '=', salesOrderId)
+        .$call((q) => (scope ? q.where('sales_order_id', 'in', (eb) => eb.selectFrom('sales_order').select('sales_order_id').where('sales_order_id', '=', salesOrderId).where(scope)) : q))
+        .execute();
+      const result = await trx.deleteFrom('sales_order').where('sales_order_id', '=', salesOrderId).$call((q) => (scope ? q.where(scope) : q)).executeTakeFirst();
+      if (result.numDeletedRows > 0n) await this.audit.record(trx, salesOrderId, 'delete', before);
+      return result;
     });
     if (deleted.numDeletedRows === 0n) this.notFound(salesOrderId);
     return Output.of();
   }
 
+  history(salesOrderId: number, page: HistoryPage = {}): Promise<Output<SalesOrder_HistoryOutput[]>> {
+    return readHistory(this.storage, salesOrderHistory, salesOrderId, page, this.options.maxRows);
+  }
+
   async purgeCancelled(orderedBefore: Date): Promise<Output<number>> {
     const before = this.storage.values.date(orderedBefore);
     const result = await inTransaction(this.db, async (trx) => {
+      await this.audit.recordPurge(trx, 6, before);
       await trx.deleteFrom('sales_order_detail')
         .where('sales_order_id', 'in', (eb) => eb.selectFrom('sales_order').select('sales_order_id').where('status', '=', 6).where('order_date', '<', before))
         .execute();

@@ -36,6 +36,8 @@ for (const store of ['sqlite', 'postgres'] as const) {
       }
       const add = await cli(['add', 'wes', '--role', 'Clerk', '--attribute', 'salesPersonId=279', '--password', 'wes-password-1']);
       expect(add.code, add.stderr).to.equal(0);
+      const sales = await cli(['add', 'sue', '--role', 'SalesPerson', '--attribute', 'salesPersonId=279', '--password', 'sue-password-1']);
+      expect(sales.code, sales.stderr).to.equal(0);
       server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { env, cli: attributeCliPath });
       await until(() => (server.stderr().match(/restlayer listening on/g) ?? []).length >= 2, 'two workers serving');
     });
@@ -69,6 +71,26 @@ for (const store of ['sqlite', 'postgres'] as const) {
       expect(removed.code, removed.stderr).to.equal(0);
       await until(async () => seen([...await burst({ token }), ...await burst({ cookie })]).every((v) => v === '-'),
         'every worker to hand out no salesPersonId', 10_000, 100);
+    });
+
+    it('a SalesPerson\'s record scope follows set-attribute on every worker: the list then holds the new sales person\'s orders only', async () => {
+      // The sample application itself (the probe application serves only its probe route), over the same store.
+      const sample = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { env });
+      await until(() => (sample.stderr().match(/restlayer listening on/g) ?? []).length >= 2, 'two workers of the sample serving');
+      const login = await callUrl(`${sample.url}/auth/jwt`, { method: 'POST', body: { userName: 'sue', password: 'sue-password-1' } });
+      const token = (login.body.result as { accessToken: string }).accessToken;
+      /** The sales people of each reply's orders (one list per reply, PARALLEL replies across the workers). */
+      const lists = async () => (await Promise.all(Array.from({ length: PARALLEL }, () => callUrl(`${sample.url}/sales-order?take=30`, { token }))))
+        .map((r) => (r.status === 200 ? [...new Set((r.body.result as { salesPersonId?: number }[]).map((o) => o.salesPersonId))].join(',') : `status ${r.status}`));
+      expect(await lists()).to.deep.equal(Array(PARALLEL).fill('279'));
+
+      const set = await cli(['set-attribute', 'sue', 'salesPersonId', '280']);
+      expect(set.code, set.stderr).to.equal(0);
+      await until(async () => (await lists()).every((v) => v === '280'), 'every worker to list sales person 280\'s orders', 10_000, 100);
+
+      const removed = await cli(['remove-attribute', 'sue', 'salesPersonId']);
+      expect(removed.code, removed.stderr).to.equal(0);
+      await until(async () => (await lists()).every((v) => v === ''), 'every worker to list no orders', 10_000, 100);
     });
   });
 }

@@ -1,0 +1,38 @@
+import { type QueryExecutorProvider, sql } from 'kysely';
+import { currentAccess } from '../envelope/request-scope.js';
+import type { AuditChange, AuditOperation } from './audit-models.js';
+import { redacted } from './secrets.js';
+
+/**
+ * The user name of writes made outside a request: the CLI, jobs and scripts that call a service directly (no caller
+ * is signed in there; the operator who ran them is in the system's own logs).
+ */
+export const SYSTEM_USER = 'system';
+
+/** What one audit entry records. */
+export interface AuditRecord {
+  /** The service's records, as its history route names them: `sales-order`, `customer`. */
+  entity: string;
+  recordId: number | string;
+  operation: AuditOperation;
+  /** The changed fields (diffChanges); secret fields' values are redacted here whatever the caller passed. */
+  changes: readonly AuditChange[];
+  /** Default: the caller's user name (`currentAccess()`), else SYSTEM_USER. */
+  user?: string;
+  /** Default: now. */
+  at?: Date;
+}
+
+/**
+ * Records one write in the audit trail, through `trx`: call it inside the write's own transaction, after the write,
+ * so the entry commits with it and a write that fails or is rolled back leaves none. Values of fields named like
+ * secrets (password, hash, token, key, salt…) are replaced by `[redacted]`.
+ */
+export async function recordAudit(trx: QueryExecutorProvider, record: AuditRecord): Promise<void> {
+  // Plain SQL: `trx` is any service's transaction (or store), whatever tables its type names.
+  const user = (record.user ?? currentAccess()?.userName ?? SYSTEM_USER).slice(0, 100);
+  // ISO text: SQLite's date columns hold exactly this, PostgreSQL's timestamptz takes it.
+  const at = (record.at ?? new Date()).toISOString();
+  await sql`insert into audit_entry (entity, record_id, at, user_name, operation, changes)
+    values (${record.entity}, ${String(record.recordId)}, ${at}, ${user}, ${record.operation}, ${JSON.stringify(record.changes.map(redacted))})`.execute(trx);
+}
