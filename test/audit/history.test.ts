@@ -90,3 +90,27 @@ describe('audit: history routes', function () {
     expect(await history(server, order(), { take: 1 }, as('Viewer'))).to.have.length(1);
   });
 });
+
+describe('audit: a history page is capped at RestAPI:MaxRows', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ sampleData: false, config: { RestAPI: { MaxRows: 2 } } });
+  });
+  after(() => server.stop());
+
+  it('take defaults to MaxRows and is cut there, with the Service_MaxRows warning; a take within it has none', async () => {
+    const id = expectOk(await server.call('/customer', { method: 'POST', body: { name: 'Capped' } }), 201).result.customerId as number;
+    for (const name of ['Capped 1', 'Capped 2']) {
+      expectOk(await server.call(`/customer/${id}`, { method: 'PATCH', body: { name }, headers: mergePatch }));
+    }
+    for (const query of ['', '?take=3']) {
+      const reply = await server.call(`/customer/${id}/history${query}`);
+      expect(reply.status, reply.text).to.equal(200);
+      expect((reply.body.result as { operation: string }[]).map((e) => e.operation)).to.deep.equal(['patch', 'patch']);
+      expect(reply.body.messages.map((m) => m.code)).to.deep.equal(['Service_MaxRows']);
+    }
+    expect(await history(server, `/customer/${id}`, { take: 2 })).to.have.length(2);
+    expect(await history(server, `/customer/${id}`, { skip: 2, take: 2 })).to.have.length(1);
+  });
+});
