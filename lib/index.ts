@@ -117,7 +117,7 @@ export {
 } from './audit/audit-models.js';
 export { type AuditRecord, SYSTEM_USER, recordAudit } from './audit/record-audit.js';
 export { type AuditState, type FieldValue, auditValue, diffChanges, prefixed } from './audit/diff.js';
-export { type HistorySource, readHistory } from './audit/read-history.js';
+export { type HistorySource, historyPageSql, readHistory } from './audit/read-history.js';
 export { historyQuery } from './audit/history-query.js';
 export { REDACTED, isSecretField } from './audit/secrets.js';
 export { type AuditRetention, pruneAudit, startAuditRetention } from './audit/retention.js';

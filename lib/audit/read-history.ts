@@ -35,7 +35,7 @@ function readsDeleted(permission: string): boolean {
  * A record's history, newest first, paged by `skip`/`take` (at most `maxRows`, RestAPI:MaxRows: `take` defaults to it
  * and a larger one is cut, with the Service_MaxRows warning, as lists do). A record outside the caller's scope is a
  * 404, as are an unknown id and a deleted record for a caller without `deletePermission`. The record check is one
- * indexed read; the page is a range of the index (entity, record_id, id), from the record's latest `create` on.
+ * indexed read; the page is a range of the index (entity, record_id, id) (historyPageSql).
  */
 export async function readHistory(
   storage: Storage, source: HistorySource, recordId: number | string, page: HistoryPage, maxRows: number,
@@ -50,16 +50,9 @@ export async function readHistory(
   if (record && !Number(record.in_scope)) return notFound();
   if (!record && !readsDeleted(source.deletePermission)) return notFound();
 
-  const db = storage.db.withTables<AuditTables>();
-  const entries = () => db.selectFrom('audit_entry').where('entity', '=', source.entity).where('record_id', '=', String(recordId));
-  // The record's entries since its latest create: a store that numbers a new record with a deleted one's id (SQLite
-  // reuses the largest rowid) starts the new record's history afresh instead of handing it the deleted one's.
-  const ofRecord = entries().where('id', '>=', (eb) => eb.fn.coalesce(
-    entries().where('operation', '=', 'create').select((e) => e.fn.max('id').as('id')), eb.lit(0)));
-  if (!record && !(await ofRecord.select('id').limit(1).executeTakeFirst())) return notFound();
+  if (!record && !(await entriesOf(storage, source.entity, recordId).select('id').limit(1).executeTakeFirst())) return notFound();
   const take = Math.min(page.take ?? maxRows, maxRows);
-  const rows = await ofRecord.select(['at', 'user_name', 'operation', 'changes'])
-    .orderBy('id', 'desc').limit(take + 1).offset(page.skip ?? 0).execute();
+  const { rows } = await storage.db.executeQuery(historyPageSql(storage, source.entity, recordId, page.skip ?? 0, take + 1));
   if (rows.length > take) {
     rows.length = take;
     if (page.take == null || page.take > maxRows) currentErrors().add(MESSAGES.Service_MaxRows({ maxRows }));
@@ -70,4 +63,24 @@ export async function readHistory(
     operation: r.operation,
     changes: JSON.parse(r.changes) as AuditChange[],
   })));
+}
+
+/** A record's entries (all of them, every time it was created). */
+function entriesOf(storage: Storage, entity: string, recordId: number | string) {
+  return storage.db.withTables<AuditTables>().selectFrom('audit_entry').where('entity', '=', entity).where('record_id', '=', String(recordId));
+}
+
+/**
+ * The SQL of one page of a record's history, newest first: `limit` entries after `skip`, from the record's latest
+ * `create` on (a store that numbers a new record with a deleted one's id, as SQLite reuses the largest rowid, starts
+ * the new record's history afresh). Both parts walk the index (entity, record_id, id) backwards from the newest entry.
+ * Exported for a project's own plan tests.
+ */
+export function historyPageSql(storage: Storage, entity: string, recordId: number | string, skip: number, limit: number) {
+  return entriesOf(storage, entity, recordId)
+    .where('id', '>=', (eb) => eb.fn.coalesce(
+      entriesOf(storage, entity, recordId).where('operation', '=', 'create').select('id').orderBy('id', 'desc').limit(1), eb.lit(0)))
+    .select(['at', 'user_name', 'operation', 'changes'])
+    .orderBy('id', 'desc').limit(limit).offset(skip)
+    .compile();
 }

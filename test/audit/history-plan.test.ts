@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { historyPageSql } from 'restlayer';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { testProvider } from '../support/test-stores.js';
+
+/** Records and entries enough that a scan of the table, or a sort of a record's entries, shows in the plan. */
+const RECORDS = 2_000;
+const PER_RECORD = 25;
+
+/** One plan's steps as text: SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's node types with their relation and index. */
+async function planOf(db: Kysely<unknown>, query: CompiledQuery): Promise<string[]> {
+  if (testProvider === 'postgres') {
+    const { rows } = await db.executeQuery<{ 'QUERY PLAN': { Plan: PgNode }[] }>(CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
+    const steps: string[] = [];
+    const walk = (node: PgNode) => {
+      steps.push([node['Node Type'], node['Relation Name'] && `on ${node['Relation Name']}`, node['Index Name'] && `using ${node['Index Name']}`].filter(Boolean).join(' '));
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(rows[0]['QUERY PLAN'][0].Plan);
+    return steps;
+  }
+  const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+  return rows.map((r) => r.detail);
+}
+interface PgNode { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PgNode[] }
+
+describe(`audit: a history page reads the index (entity, record_id, id) (${testProvider})`, function () {
+  this.timeout(300_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ sampleData: false });
+    const db = server.infrastructure.storage.db as unknown as Kysely<unknown>;
+    // RECORDS × PER_RECORD entries of one entity, interleaved as writes to many records are.
+    const at = new Date().toISOString();
+    if (testProvider === 'postgres') {
+      await sql`insert into audit_entry (entity, record_id, at, user_name, operation, changes)
+        select 'sales-order', (n % ${RECORDS})::text, ${at}::timestamptz, 'bench', case when n < ${RECORDS} then 'create' else 'patch' end, '[]'
+        from generate_series(0, ${RECORDS * PER_RECORD - 1}) as n`.execute(db);
+      await sql`analyze audit_entry`.execute(db);
+    } else {
+      await sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${RECORDS * PER_RECORD - 1})
+        insert into audit_entry (entity, record_id, at, user_name, operation, changes)
+        select 'sales-order', cast(i % ${RECORDS} as text), ${at}, 'bench', case when i < ${RECORDS} then 'create' else 'patch' end, '[]' from n`.execute(db);
+      await sql`analyze`.execute(db);
+    }
+  });
+  after(() => server?.stop());
+
+  for (const [name, skip] of [['the first page', 0], ['a later page', 10]] as const) {
+    it(`${name}: the index only, no scan of the table, no sort`, async () => {
+      const plan = await planOf(server.infrastructure.storage.db as unknown as Kysely<unknown>,
+        historyPageSql(server.infrastructure.storage, 'sales-order', 777, skip, 11));
+      const text = plan.join(' | ');
+      expect(text).to.include('ix_audit_entry_record');
+      if (testProvider === 'postgres') {
+        expect(plan.filter((step) => /^Seq Scan/.test(step)), text).to.deep.equal([]);
+        expect(plan.filter((step) => /^Sort\b/.test(step)), text).to.deep.equal([]);
+      } else {
+        expect(plan.filter((step) => /^SCAN audit_entry\b/.test(step)), text).to.deep.equal([]);
+        expect(plan.filter((step) => /TEMP B-TREE/.test(step)), text).to.deep.equal([]);
+      }
+    });
+  }
+});
