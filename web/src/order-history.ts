@@ -1,23 +1,12 @@
-import type { Output } from 'restlayer/client';
+import type { SalesOrder_HistoryOutput } from '../../services/sales-order/sales-order-models.js';
 import { type Lookups, errorsOf, guarded, salesOrders } from './api.js';
 import { announce, focusElement, h } from './dom.js';
 import { percentText, showDay, showMoney } from './format.js';
 import { messageBox } from './view.js';
 
-/** One change of one field, as the API answers it: `old` absent on a create, `new` absent on a delete. */
-export interface FieldChange {
-  field: string;
-  old?: unknown;
-  new?: unknown;
-}
-
-/** One entry of a record's history (GET /sales-order/{id}/history): newest first. */
-export interface HistoryEntry {
-  at: Date | string;
-  user: string;
-  operation: string;
-  changes: FieldChange[];
-}
+type HistoryEntry = SalesOrder_HistoryOutput;
+/** One change of one field, as the API answers it: `old` absent where the field had no value, `new` where it has none. */
+type FieldChange = HistoryEntry['changes'][number];
 
 /** Entries per press of *Show more*. One more is asked for, to know whether there is a next page. */
 const PAGE = 10;
@@ -40,19 +29,20 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-
 
 const stamp = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
 
-/** A field's name as the screen says it: a line's field (`lines[3].orderQty`, `line 3 orderQty`) keeps what it names. */
+/** A line's field on the wire: `lines[<salesOrderDetailId>].orderQty`. */
+const LINE_FIELD = /^lines\[(\d+)\]\.(\w+)$/;
+
+/** A field's name as the screen says it: `Comment`; a line's field with the line it belongs to, `Quantity (line 7)`. */
 function fieldLabel(name: string): string {
-  const last = /([A-Za-z]+)$/.exec(name)?.[1] ?? name;
-  const label = LABELS[last];
-  if (!label) return name;
-  const prefix = name.slice(0, name.length - last.length).replace(/[.\s]+$/, '');
-  return prefix ? `${prefix} ${label}` : label;
+  const line = LINE_FIELD.exec(name);
+  if (line) return `${LABELS[line[2]] ?? line[2]} (line ${line[1]})`;
+  return LABELS[name] ?? name;
 }
 
 /** A value as the order screen shows it: lookups by their text, money in dollars, dates as days or moments. */
 function valueText(name: string, value: unknown, l: Lookups): string {
   if (value === null || value === undefined || value === '') return '(none)';
-  const key = /([A-Za-z]+)$/.exec(name)?.[1] ?? name;
+  const key = LINE_FIELD.exec(name)?.[2] ?? name;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (key === 'status') return l.status.text(value as number);
   if (key === 'territoryId') return l.territory.text(value as number);
@@ -67,17 +57,21 @@ function valueText(name: string, value: unknown, l: Lookups): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** One change as a list item: "Status: In process → Approved" (the arrow read as "changed to"). */
-function changeItem(change: FieldChange, l: Lookups): HTMLLIElement {
-  const has = (key: 'old' | 'new') => Object.prototype.hasOwnProperty.call(change, key);
+/**
+ * One change as a list item: "Status: In process → Approved" (the arrow read as "changed to"). What was created
+ * (the order, or a line by line-create) shows its values only, what was deleted its old values only; any other
+ * change shows both sides, `(none)` where the field had or has no value.
+ */
+function changeItem(change: FieldChange, operation: string, l: Lookups): HTMLLIElement {
   const label = h('span', { class: 'history-field' }, `${fieldLabel(change.field)}: `);
-  if (has('old') && has('new')) {
-    return h('li', {}, label, h('span', { class: 'history-old' }, valueText(change.field, change.old, l)),
-      h('span', { 'aria-hidden': 'true' }, ' → '), h('span', { class: 'visually-hidden' }, ' changed to '),
-      h('span', { class: 'history-new' }, valueText(change.field, change.new, l)));
-  }
-  if (has('old')) return h('li', {}, label, h('span', { class: 'history-old' }, valueText(change.field, change.old, l)), ' (removed)');
-  return h('li', {}, label, h('span', { class: 'history-new' }, valueText(change.field, change.new, l)));
+  const ofLine = LINE_FIELD.test(change.field);
+  const created = operation === 'create' || (ofLine && operation === 'line-create');
+  const deleted = operation === 'delete' || (ofLine && operation === 'line-delete');
+  const old = h('span', { class: 'history-old' }, valueText(change.field, change.old, l));
+  const now = h('span', { class: 'history-new' }, valueText(change.field, change.new, l));
+  if (created) return h('li', {}, label, now);
+  if (deleted) return h('li', {}, label, old);
+  return h('li', {}, label, old, h('span', { 'aria-hidden': 'true' }, ' → '), h('span', { class: 'visually-hidden' }, ' changed to '), now);
 }
 
 export interface HistoryPanel {
@@ -115,13 +109,13 @@ export function historyPanel(orderId: number, lookups: Lookups): HistoryPanel {
     h('div', { class: 'actions' }, showButton, moreButton));
 
   const row = (entry: HistoryEntry) => {
-    const at = entry.at instanceof Date ? entry.at : new Date(entry.at);
+    const at = new Date(entry.at);
     return h('tr', { 'data-operation': entry.operation },
       h('td', { 'data-label': 'When' }, h('time', { datetime: at.toISOString() }, `${stamp.format(at)} UTC`)),
       h('td', { 'data-label': 'Who' }, entry.user),
       h('td', { 'data-label': 'What' }, OPERATIONS[entry.operation] ?? entry.operation),
       h('td', { 'data-label': 'Changes' }, entry.changes.length
-        ? h('ul', { class: 'history-changes' }, entry.changes.map((c) => changeItem(c, lookups)))
+        ? h('ul', { class: 'history-changes' }, entry.changes.map((c) => changeItem(c, entry.operation, lookups)))
         : 'No field changed'));
   };
 
@@ -130,7 +124,7 @@ export function historyPanel(orderId: number, lookups: Lookups): HistoryPanel {
     const mine = ++reads;
     const skip = again ? 0 : shown;
     el.setAttribute('aria-busy', 'true');
-    const output: Output<HistoryEntry[]> | undefined = await guarded(salesOrders.history(orderId, { skip, take: PAGE + 1 }));
+    const output = await guarded(salesOrders.history(orderId, { skip, take: PAGE + 1 }));
     if (mine !== reads || !output) return;
     el.removeAttribute('aria-busy');
     const errors = errorsOf(output);
