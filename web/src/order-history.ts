@@ -18,7 +18,7 @@ const OPERATIONS: Record<string, string> = {
 
 /** The wire names of the order's and its lines' fields, in the words of the order screen. */
 const LABELS: Record<string, string> = {
-  status: 'Status', onlineOrderFlag: 'Online order', purchaseOrderNumber: 'Purchase order number', accountNumber: 'Account number',
+  salesOrderNumber: 'Order number', status: 'Status', onlineOrderFlag: 'Online order', purchaseOrderNumber: 'Purchase order number', accountNumber: 'Account number',
   orderDate: 'Order date', dueDate: 'Due date', shipDate: 'Ship date', comment: 'Comment', customerId: 'Customer', territoryId: 'Territory',
   salesPersonId: 'Sales person', subTotal: 'Subtotal', taxAmt: 'Tax amount', freight: 'Freight', totalDue: 'Total due',
   revisionNumber: 'Revision', productId: 'Product', productName: 'Product', orderQty: 'Quantity', unitPrice: 'Unit price',
