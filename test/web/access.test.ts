@@ -168,6 +168,12 @@ describe('web app: what each role is offered, and the order history, in Chromium
     expect(await page.locator(`#lines tr[data-line-id="${order.lines[0].salesOrderDetailId}"] [data-field="orderQty"]`).textContent()).to.equal(String(order.lines[0].orderQty));
     // The history is for readers too.
     expect(await visible('#history-show')).to.equal(true);
+    // A reload resumes the session (GET /auth/session): its permissions still decide what is offered.
+    await page.reload();
+    await orderShown(SAMPLE_ORDER);
+    expect(await page.locator('#order-read-only').isVisible()).to.equal(true);
+    expect(await page.getByRole('button', { name: 'Save changes' }).count()).to.equal(0);
+    expect(await count('#lines input, #lines button')).to.equal(0);
     await fits('access-viewer-order-1280');
     await page.setViewportSize({ width: 375, height: 800 });
     await fits('access-viewer-order-375');
@@ -354,5 +360,21 @@ describe('web app: what each role is offered, and the order history, in Chromium
     // The form stays as typed and usable.
     expect(await page.getByLabel('Comment').inputValue()).to.equal('Not allowed any more');
     expect((await apiOrder(order.salesOrderId)).comment).to.equal(undefined);
+
+    // A line write refused the same way: the server's text above the lines, the typed quantity kept.
+    const line = order.lines[0];
+    const lineRefused = await server.call(`/sales-order/${order.salesOrderId}/detail/${line.salesOrderDetailId}`, {
+      method: 'PATCH', token: await tokenOf(VIEWER), body: { orderQty: 3 }, headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    expect(lineRefused.status, lineRefused.text).to.equal(403);
+    await page.route(`**/api/sales-order/${order.salesOrderId}/detail/${line.salesOrderDetailId}`, (route) => (route.request().method() === 'PATCH'
+      ? route.fulfill({ status: 403, contentType: 'application/json', body: lineRefused.text })
+      : route.continue()));
+    await page.locator(`#line-${line.salesOrderDetailId}-qty`).fill('3');
+    await page.locator(`#line-${line.salesOrderDetailId}-qty`).press('Enter');
+    await page.locator('#lines-messages [role="alert"]').waitFor();
+    expect(await page.locator('#lines-messages').textContent()).to.contain(lineRefused.body.messages[0].message);
+    expect(await page.locator(`#line-${line.salesOrderDetailId}-qty`).inputValue()).to.equal('3');
+    expect((await apiOrder(order.salesOrderId)).lines[0].orderQty).to.equal(2);
   });
 });
