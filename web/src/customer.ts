@@ -4,8 +4,8 @@ import { type Lookups, customers, errorsOf, guarded, loadLookups } from './api.j
 import { confirmDialog } from './confirm-dialog.js';
 import { announce, focusElement, h, options } from './dom.js';
 import { showStamp } from './format.js';
-import { customerHash } from './routes.js';
 import { can } from './permissions.js';
+import { customerHash } from './routes.js';
 import { type Field, type View, conflictBox, field, messageBox, notAllowed, setReadOnly, showFieldErrors } from './view.js';
 
 /** What the form holds, as the controls hold it (territory as the select's value, '' for none). */
@@ -189,7 +189,8 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
     }
     fillTerritories(l, base.territoryId, draft?.values.territoryId ?? '');
     fillForm(base);
-    if (draft && draft.id === (id ?? 'new')) {
+    // Changes kept over a new login go back only into a form the user may still save.
+    if (draft && draft.id === (id ?? 'new') && writable()) {
       base = draft.base;
       revision = draft.revisionNumber;
       fillForm(draft.values);

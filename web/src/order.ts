@@ -1,8 +1,8 @@
 import type { SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data } from '../../services/sales-order/sales-order-models.js';
 import { type Lookups, errorsOf, guarded, loadLookups, salesOrders } from './api.js';
+import { confirmDialog } from './confirm-dialog.js';
 import { announce, focusElement, h, options } from './dom.js';
 import { dayStart, isoDay, moneyText, moneyValue, showDay, showMoney, showStamp } from './format.js';
-import { confirmDialog } from './confirm-dialog.js';
 import { type HistoryPanel, historyPanel } from './order-history.js';
 import { linesEditor } from './order-lines.js';
 import { can } from './permissions.js';
@@ -223,7 +223,8 @@ export function orderView(id: number, opts: OrderOptions): View {
     fillForm(loaded);
     clearErrors();
     say('');
-    if (draft && draft.id === id) {
+    // Changes kept over a new login go back only into a form the user may still save.
+    if (draft && draft.id === id && editable) {
       fillForm(draft.values);
       revision = draft.revisionNumber;
       say('Your unsaved changes were kept while you logged in again. Check them and save.', 'note');
