@@ -223,6 +223,9 @@ describe('web app: what each role is offered, and the order history, in Chromium
     expect(await page.locator('#order-deleted').textContent()).to.equal(`Order ${order.salesOrderNumber} was deleted.`);
     expect(await page.evaluate(() => document.activeElement?.id)).to.equal('order-heading');
     expect((await server.call(`/sales-order/${order.salesOrderId}`)).status).to.equal(404);
+    // Its history stays readable by whoever may delete orders, the deletion on top.
+    await showHistory();
+    expect((await historyRows()).map((r) => r.operation)).to.deep.equal(['delete', 'create']);
 
     await page.evaluate(() => { location.hash = '#/customers'; });
     await listed();

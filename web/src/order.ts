@@ -346,8 +346,11 @@ export function orderView(id: number, opts: OrderOptions): View {
       heading.textContent = 'Order deleted';
       document.title = 'Order deleted – restlayer orders';
       top.replaceChildren();
-      // The back link above the heading stays: the way on from here.
-      body.replaceChildren(h('p', { class: 'message-box info', role: 'status', id: 'order-deleted' }, `Order ${number} was deleted.`));
+      // The back link above the heading stays: the way on from here. The history of a deleted order stays readable
+      // by whoever may delete orders (the server's rule), so its panel stays, with the deletion on top when shown.
+      body.replaceChildren(h('p', { class: 'message-box info', role: 'status', id: 'order-deleted' }, `Order ${number} was deleted.`),
+        ...(orderHistory ? [orderHistory.el] : []));
+      orderHistory?.refresh();
       focusElement(heading);
     };
   }
