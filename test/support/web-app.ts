@@ -3,10 +3,13 @@ import { screenshot } from './browser.js';
 import { type TestServer, startTestServer } from './server.js';
 import { addUser } from './users.js';
 
-/** The browser app served by a real server (Web:Enabled, the API under /api), with one user to log in as. */
-export async function startWebApp(user: string, password: string, displayName: string): Promise<{ server: TestServer; appUrl: string }> {
+/**
+ * The browser app served by a real server (Web:Enabled, the API under /api), with one user to log in as: by default
+ * an Administrator, who is offered every screen and button (test/web/access.test.ts tests the other roles).
+ */
+export async function startWebApp(user: string, password: string, displayName: string, roles = ['Administrator']): Promise<{ server: TestServer; appUrl: string }> {
   const server = await startTestServer({ config: { Web: { Enabled: true }, RestAPI: { Path: '/api' }, Authentication: { PasswordHashCost: 10 } } });
-  await addUser(server, user, password, ['Clerk'], displayName);
+  await addUser(server, user, password, roles, displayName);
   return { server, appUrl: `${new URL(server.url).origin}/` };
 }
 

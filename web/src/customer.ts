@@ -1,10 +1,12 @@
 import type { ErrorMessage } from 'restlayer/client';
 import type { Customer_CreateInput_Data, Customer_PatchInput_Data, Customer_ReadOutput } from '../../services/customer/customer-models.js';
 import { type Lookups, customers, errorsOf, guarded, loadLookups } from './api.js';
+import { confirmDialog } from './confirm-dialog.js';
 import { announce, focusElement, h, options } from './dom.js';
 import { showStamp } from './format.js';
+import { can } from './permissions.js';
 import { customerHash } from './routes.js';
-import { type Field, type View, conflictBox, field, messageBox, showFieldErrors } from './view.js';
+import { type Field, type View, conflictBox, field, messageBox, notAllowed, setReadOnly, showFieldErrors } from './view.js';
 
 /** What the form holds, as the controls hold it (territory as the select's value, '' for none). */
 interface FormValues {
@@ -84,19 +86,21 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
   const remove = h('button', { type: 'button', class: 'danger', id: 'customer-delete' }, 'Delete the customer…');
   const saved = h('p', { class: 'save-status', id: 'save-status', role: 'status' });
   const formHeading = h('h2', { id: 'customer-form-heading' });
+  const cancel = h('a', { href: opts.backHash, class: 'button-link secondary' }, 'Cancel');
+  const readOnlyNote = h('p', { class: 'hint read-only-note', id: 'customer-read-only' }, 'You can view this customer but not change it.');
   const form = h('form', { class: 'customer-form card', id: 'customer-form', novalidate: true, 'aria-labelledby': 'customer-form-heading' },
     formHeading,
     h('div', { class: 'form-grid' }, name.wrap, account.wrap, territory.wrap),
-    h('div', { class: 'actions' }, save, h('a', { href: opts.backHash, class: 'button-link secondary' }, 'Cancel'), remove),
+    readOnlyNote,
+    h('div', { class: 'actions' }, save, cancel, remove),
     saved);
 
-  // The delete confirmation: a modal <dialog> (focus stays in it, Escape cancels), the safe choice focused first.
-  const confirmDelete = h('button', { type: 'button', class: 'danger', id: 'delete-confirm' }, 'Yes, delete it');
-  const keep = h('button', { type: 'button', class: 'secondary', id: 'delete-cancel', autofocus: true }, 'Keep the customer');
-  const dialogText = h('p', { id: 'delete-dialog-text' });
-  const dialog = h('dialog', { class: 'confirm-dialog', id: 'delete-dialog', 'aria-labelledby': 'delete-dialog-heading', 'aria-describedby': 'delete-dialog-text' },
-    h('h2', { id: 'delete-dialog-heading' }, 'Delete this customer?'), dialogText, h('div', { class: 'actions' }, keep, confirmDelete));
-  el.append(dialog);
+  // The delete confirmation: the safe choice focused first; the outcome takes focus once it has closed.
+  const dialog = confirmDialog({
+    heading: 'Delete this customer?', keepLabel: 'Keep the customer', confirmLabel: 'Yes, delete it', opener: remove,
+    confirm: () => deleteCustomer(),
+  });
+  el.append(dialog.el);
 
   /** The line under the form: what happened to the last save (`ok`), why it did not happen (`failed`), or a note. */
   const say = (text: string, kind: 'ok' | 'failed' | 'note' = 'ok') => {
@@ -122,10 +126,18 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
     options(territory.control, items, 'No territory');
   };
 
+  /** May the user save this form: change the customer (customer.update), or create one (customer.create)? */
+  const writable = () => can(id ? 'customer.update' : 'customer.create');
+
+  /** Create or edit, and what the user may do: only the buttons their permissions allow; a read-only form else. */
   const renderMode = () => {
     save.textContent = id ? 'Save changes' : 'Create the customer';
-    formHeading.textContent = id ? 'Edit the customer' : 'The new customer';
-    remove.hidden = !id;
+    formHeading.textContent = !id ? 'The new customer' : writable() ? 'Edit the customer' : 'The customer';
+    save.hidden = !writable();
+    cancel.hidden = !writable();
+    readOnlyNote.hidden = writable();
+    setReadOnly(Object.values(fields).map((f) => f.control), !writable());
+    remove.hidden = !id || !can('customer.delete');
   };
 
   const renderFacts = () => {
@@ -146,6 +158,12 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
   /** Reads the customer (again) and shows it; `draft` puts unsaved changes kept over a new login back in the form. */
   async function load(draft?: CustomerDraft): Promise<boolean> {
     const mine = ++loads;
+    if (!id && !writable()) {
+      // The create screen reached by its address (#/customers/new) by a user who may not create: say so, offer no form.
+      body.replaceChildren(notAllowed('Your account may not create customers.'));
+      el.dataset.loaded = 'not-allowed';
+      return false;
+    }
     form.setAttribute('aria-busy', 'true');
     const [l, output] = await Promise.all([loadLookups(), id ? guarded(customers.read(id)) : Promise.resolve(undefined)]);
     if (mine !== loads || l === undefined || (id && output === undefined)) return false;
@@ -171,7 +189,8 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
     }
     fillTerritories(l, base.territoryId, draft?.values.territoryId ?? '');
     fillForm(base);
-    if (draft && draft.id === (id ?? 'new')) {
+    // Changes kept over a new login go back only into a form the user may still save.
+    if (draft && draft.id === (id ?? 'new') && writable()) {
       base = draft.base;
       revision = draft.revisionNumber;
       fillForm(draft.values);
@@ -242,7 +261,7 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (save.disabled || (id && !customer)) return;
+    if (save.disabled || !writable() || (id && !customer)) return;
     clearErrors();
     say('');
     const values = readForm();
@@ -256,47 +275,36 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
 
   remove.addEventListener('click', () => {
     if (!customer) return;
-    dialogText.textContent = `${customer.name} (customer number ${customer.customerId}) will be deleted. This cannot be undone.`;
-    dialog.showModal();
+    dialog.open(`${customer.name} (customer number ${customer.customerId}) will be deleted. This cannot be undone.`);
   });
-  keep.addEventListener('click', () => dialog.close());
-  // However the dialog is dismissed (Escape, Keep), focus goes back to the button that opened it; after a delete
-  // was tried it goes to the outcome instead (the close event comes later, so the choice is made before closing).
-  let outcomeTakesFocus = false;
-  dialog.addEventListener('close', () => {
-    if (!outcomeTakesFocus && el.isConnected) remove.focus();
-    outcomeTakesFocus = false;
-  });
-  confirmDelete.addEventListener('click', async () => {
-    if (!id || !customer) return;
-    confirmDelete.disabled = true;
-    let output;
-    try {
-      output = await guarded(customers.delete(id));
-    } finally {
-      confirmDelete.disabled = false;
-    }
-    if (!output) return;
+
+  /** Sends the DELETE; answers what the screen shows once the dialog has closed (undefined: the session ended). */
+  async function deleteCustomer(): Promise<(() => void) | undefined> {
+    if (!id || !customer) return undefined;
+    const output = await guarded(customers.delete(id));
+    if (!output) return undefined;
     const errors = errorsOf(output);
-    outcomeTakesFocus = true;
     if (errors.length) {
-      dialog.close();
+      // Refused: in use (409), or no longer allowed (403, the user's roles changed): the server's words, form usable.
       const inUse = errors.some((m) => m.code === 'Entity_InUse');
-      top.replaceChildren(messageBox(errors, inUse ? 'The customer was not deleted: sales orders still refer to it.' : 'The customer was not deleted.'));
-      (top.firstElementChild as HTMLElement).id = 'delete-refused';
-      return focusElement(top.firstElementChild as HTMLElement);
+      return () => {
+        top.replaceChildren(messageBox(errors, inUse ? 'The customer was not deleted: sales orders still refer to it.' : 'The customer was not deleted.'));
+        (top.firstElementChild as HTMLElement).id = 'delete-refused';
+        focusElement(top.firstElementChild as HTMLElement);
+      };
     }
     el.dataset.deleted = String(id);
-    dialog.close();
     const gone = customer.name;
     customer = undefined;
-    heading.textContent = 'Customer deleted';
-    document.title = 'Customer deleted – restlayer orders';
-    top.replaceChildren();
-    // The back link above the heading stays: the way on from here.
-    body.replaceChildren(h('p', { class: 'message-box info', role: 'status', id: 'customer-deleted' }, `${gone} (customer number ${id}) was deleted.`));
-    focusElement(heading);
-  });
+    return () => {
+      heading.textContent = 'Customer deleted';
+      document.title = 'Customer deleted – restlayer orders';
+      top.replaceChildren();
+      // The back link above the heading stays: the way on from here.
+      body.replaceChildren(h('p', { class: 'message-box info', role: 'status', id: 'customer-deleted' }, `${gone} (customer number ${id}) was deleted.`));
+      focusElement(heading);
+    };
+  }
 
   renderMode();
   body.replaceChildren(h('p', { class: 'loading', role: 'status' }, id ? 'Loading the customer…' : 'Loading…'));
@@ -313,7 +321,7 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
     },
     dispose() {
       loads++;
-      if (dialog.open) dialog.close();
+      dialog.close();
     },
   };
 }

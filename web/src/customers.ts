@@ -1,6 +1,7 @@
 import type { Customer_ReadListInput_Criteria, Customer_ReadListOutput } from '../../services/customer/customer-models.js';
 import { type Lookups, customers, errorsOf, guarded, loadLookups } from './api.js';
 import { announce, focusElement, h, options } from './dom.js';
+import { can } from './permissions.js';
 import { type CustomerListQuery, type CustomerSortKey, NEW_CUSTOMER_HASH, customerHash, customerListHash, parseHash } from './routes.js';
 import { type ListColumn, filterFold, showListPage } from './list-page.js';
 import { type View, field, messageBox } from './view.js';
@@ -69,7 +70,7 @@ export function customersView(initialHash: string): View {
   const heading = h('h1', { id: 'customers-heading', tabindex: '-1' }, 'Customers');
   const add = h('a', { href: NEW_CUSTOMER_HASH, class: 'button-link secondary', id: 'new-customer' }, 'New customer');
   const el = h('section', { class: 'screen customers-screen', 'aria-labelledby': 'customers-heading' },
-    h('div', { class: 'screen-head' }, heading, add), filterFold(form), problems, results);
+    h('div', { class: 'screen-head' }, heading, can('customer.create') ? add : null), filterFold(form), problems, results);
 
   const go = (wanted: CustomerListQuery) => {
     location.hash = customerListHash(wanted);

@@ -7,6 +7,7 @@ import { focusElement, h } from './dom.js';
 import { loginView } from './login.js';
 import { type OrderDraft, orderView } from './order.js';
 import { ordersView } from './orders.js';
+import { can, setPermissions } from './permissions.js';
 import { canonicalHash, parseHash } from './routes.js';
 import type { View } from './view.js';
 
@@ -37,6 +38,13 @@ let kept: { hash: string; data: unknown } | undefined;
 
 function showUser(name: string | undefined): void {
   userName.textContent = name ? `Logged in as ${name}` : '';
+}
+
+/** The user's permissions, and the header's links to the sections they may read (only those are offered). */
+function takePermissions(user: UserInfo | undefined): void {
+  setPermissions(user);
+  const readOf: Record<string, string> = { orders: 'sales-order.read', customers: 'customer.read' };
+  for (const link of mainNav.querySelectorAll<HTMLAnchorElement>('a[data-section]')) link.hidden = !can(readOf[link.dataset.section ?? '']);
 }
 
 function mount(next: View, focus: boolean): void {
@@ -94,6 +102,7 @@ function markSection(section: 'orders' | 'customers' | undefined): void {
 
 function showLogin(notice?: { kind: 'expired' | 'info'; text: string }): void {
   loggedIn = false;
+  takePermissions(undefined);
   showUser(undefined);
   mount(loginView({ notice, onLogin: loggedInAs }), true);
 }
@@ -101,6 +110,7 @@ function showLogin(notice?: { kind: 'expired' | 'info'; text: string }): void {
 function loggedInAs(user: UserInfo): void {
   loggedIn = true;
   loggedOut = false;
+  takePermissions(user);
   sessionStorage.setItem(USER_KEY, user.name || user.userName);
   showUser(user.name || user.userName);
   view = undefined;
@@ -166,6 +176,7 @@ async function start(): Promise<void> {
   const unreachable = session.messages.some((m) => m.code.startsWith('Client_'));
   if (user) {
     loggedIn = true;
+    takePermissions(user);
     sessionStorage.setItem(USER_KEY, user.name || user.userName);
     showUser(user.name || user.userName);
   } else if (!unreachable) {

@@ -8,6 +8,8 @@ import { type Field, field, messageBox, showFieldErrors } from './view.js';
 /** What the lines editor needs of the order screen around it. */
 export interface LinesHost {
   readonly orderId: number;
+  /** May the user change lines (sales-order.update)? Else the table only shows them: no fields, buttons or add form. */
+  readonly editable: boolean;
   /** The order's revision the screen shows: every line write carries it, so a write over a newer order is a 409. */
   revision(): number;
   /** A line write succeeded: the order's new totals and revision, as the server answered them. */
@@ -58,7 +60,7 @@ export function linesEditor(host: LinesHost): LinesEditor {
       h('th', { scope: 'col', class: 'numeric' }, 'Unit price'),
       h('th', { scope: 'col' }, 'Discount (%)'),
       h('th', { scope: 'col', class: 'numeric' }, 'Line total'),
-      h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+      host.editable ? h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')) : null)),
     tbody);
 
   // The add form.
@@ -78,7 +80,7 @@ export function linesEditor(host: LinesHost): LinesEditor {
     problems,
     h('div', { class: 'lines-wrap' }, table),
     status,
-    addForm);
+    host.editable ? addForm : null);
 
   const say = (text: string, kind: 'ok' | 'failed' | 'note' = 'ok') => {
     status.className = `save-status ${kind === 'ok' ? '' : kind}`.trim();
@@ -130,7 +132,17 @@ export function linesEditor(host: LinesHost): LinesEditor {
   };
 
   function emptyRow(): HTMLTableRowElement {
-    return h('tr', { class: 'empty' }, h('td', { colspan: 6 }, 'This order has no lines yet.'));
+    return h('tr', { class: 'empty' }, h('td', { colspan: host.editable ? 6 : 5 }, 'This order has no lines yet.'));
+  }
+
+  /** A line as a user who may not change it sees it: its values as text. */
+  function readOnlyRow(line: Line): HTMLTableRowElement {
+    return h('tr', { 'data-line-id': line.salesOrderDetailId },
+      h('td', { 'data-label': 'Product', 'data-field': 'productName' }, line.productName),
+      h('td', { 'data-label': 'Quantity', 'data-field': 'orderQty' }, String(line.orderQty)),
+      h('td', { class: 'numeric', 'data-label': 'Unit price', 'data-field': 'unitPrice' }, showMoney(line.unitPrice)),
+      h('td', { 'data-label': 'Discount (%)', 'data-field': 'unitPriceDiscount' }, percentText(line.unitPriceDiscount) || '0'),
+      h('td', { class: 'numeric', 'data-label': 'Line total', 'data-field': 'lineTotal' }, showMoney(line.lineTotal)));
   }
 
   /** One line's row: its quantity and discount are fields; Enter saves them, Escape puts back the saved values. */
@@ -269,7 +281,7 @@ export function linesEditor(host: LinesHost): LinesEditor {
   });
 
   function renderRows(lines: Line[]): void {
-    tbody.replaceChildren(...(lines.length ? lines.map(row) : [emptyRow()]));
+    tbody.replaceChildren(...(lines.length ? lines.map(host.editable ? row : readOnlyRow) : [emptyRow()]));
   }
 
   return {

@@ -1,10 +1,13 @@
 import type { SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data } from '../../services/sales-order/sales-order-models.js';
 import { type Lookups, errorsOf, guarded, loadLookups, salesOrders } from './api.js';
+import { confirmDialog } from './confirm-dialog.js';
 import { announce, focusElement, h, options } from './dom.js';
 import { dayStart, isoDay, moneyText, moneyValue, showDay, showMoney, showStamp } from './format.js';
+import { type HistoryPanel, historyPanel } from './order-history.js';
 import { linesEditor } from './order-lines.js';
+import { can } from './permissions.js';
 import { customerHash } from './routes.js';
-import { type Field, type View, conflictBox, field, messageBox, showFieldErrors } from './view.js';
+import { type Field, type View, conflictBox, field, messageBox, setReadOnly, showFieldErrors } from './view.js';
 
 /** What the edit form holds, as the controls hold it. */
 interface FormValues {
@@ -65,13 +68,28 @@ export function orderView(id: number, opts: OrderOptions): View {
     status, onlineorderflag: online, purchaseordernumber: po, accountnumber: account, duedate: due, shipdate: ship, comment,
     taxamt: tax, freight,
   };
+  // What the user may do here (the session's permissions): without sales-order.update the form is read only and the
+  // lines cannot be changed; without sales-order.delete there is no delete button.
+  const editable = can('sales-order.update');
+  const deletable = can('sales-order.delete');
   const save = h('button', { type: 'submit', class: 'primary' }, 'Save changes');
+  const remove = h('button', { type: 'button', class: 'danger', id: 'order-delete' }, 'Delete the order…');
   const saved = h('p', { class: 'save-status', id: 'save-status', role: 'status' });
   const form = h('form', { class: 'order-form card', id: 'order-form', novalidate: true, 'aria-labelledby': 'edit-heading' },
-    h('h2', { id: 'edit-heading' }, 'Edit the order'),
+    h('h2', { id: 'edit-heading' }, editable ? 'Edit the order' : 'The order'),
+    editable ? null : h('p', { class: 'hint read-only-note', id: 'order-read-only' }, 'You can view this order but not change it.'),
     h('div', { class: 'form-grid' }, status.wrap, online.wrap, po.wrap, account.wrap, due.wrap, ship.wrap, tax.wrap, freight.wrap, comment.wrap),
-    h('div', { class: 'actions' }, save, h('a', { href: opts.backHash, class: 'button-link secondary' }, 'Cancel')),
+    editable || deletable
+      ? h('div', { class: 'actions' }, editable ? save : null, editable ? h('a', { href: opts.backHash, class: 'button-link secondary' }, 'Cancel') : null, deletable ? remove : null)
+      : null,
     saved);
+  setReadOnly(Object.values(fields).map((f) => f.control), !editable);
+
+  const dialog = confirmDialog({
+    heading: 'Delete this order?', keepLabel: 'Keep the order', confirmLabel: 'Yes, delete it', opener: remove,
+    confirm: () => deleteOrder(),
+  });
+  el.append(dialog.el);
 
   /** The line under the form: what happened to the last save (`ok`), why it did not happen (`failed`), or a note. */
   const say = (text: string, kind: 'ok' | 'failed' | 'note' = 'ok') => {
@@ -146,6 +164,7 @@ export function orderView(id: number, opts: OrderOptions): View {
   // The lines: each write answers the order's new totals and revision, which the facts and the form take from it.
   const lines = linesEditor({
     orderId: id,
+    editable,
     revision: () => revision,
     written(result) {
       revision = result.revisionNumber;
@@ -153,9 +172,13 @@ export function orderView(id: number, opts: OrderOptions): View {
       el.dataset.loaded = String(revision);
       void refreshFacts();
       void refreshModified(revision);
+      orderHistory?.refresh();
     },
     conflict: () => showConflict(),
   });
+
+  /** The order's history (made once the lookups are there: it shows statuses and products by name). */
+  let orderHistory: HistoryPanel | undefined;
 
   const refreshFacts = async () => {
     const l = await loadLookups();
@@ -200,14 +223,17 @@ export function orderView(id: number, opts: OrderOptions): View {
     fillForm(loaded);
     clearErrors();
     say('');
-    if (draft && draft.id === id) {
+    // Changes kept over a new login go back only into a form the user may still save.
+    if (draft && draft.id === id && editable) {
       fillForm(draft.values);
       revision = draft.revisionNumber;
       say('Your unsaved changes were kept while you logged in again. Check them and save.', 'note');
     }
     renderFacts(order, l);
     lines.show(order.lines, l.product);
-    body.replaceChildren(facts, lines.el, form);
+    orderHistory ??= historyPanel(id, l);
+    orderHistory.refresh();
+    body.replaceChildren(facts, lines.el, form, orderHistory.el);
     el.dataset.loaded = String(revision);
     return true;
   }
@@ -245,7 +271,7 @@ export function orderView(id: number, opts: OrderOptions): View {
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    if (!order || save.disabled) return;
+    if (!order || !editable || save.disabled) return;
     clearErrors();
     say('');
     const values = readForm();
@@ -290,7 +316,44 @@ export function orderView(id: number, opts: OrderOptions): View {
     el.dataset.loaded = String(revision);
     const notes = output.messages.filter((m) => m.severity === 'Warning' || m.severity === 'Info').map((m) => ` ${m.message}`).join('');
     say(`Changes saved (revision ${revision}).${notes}`);
+    orderHistory?.refresh();
   });
+
+  remove.addEventListener('click', () => {
+    if (!order) return;
+    dialog.open(`Order ${order.salesOrderNumber} of ${order.customerName} will be deleted with its lines. This cannot be undone.`);
+  });
+
+  /** Sends the DELETE; answers what the screen shows once the dialog has closed (undefined: the session ended). */
+  async function deleteOrder(): Promise<(() => void) | undefined> {
+    if (!order) return undefined;
+    const output = await guarded(salesOrders.delete(id));
+    if (!output) return undefined;
+    const errors = errorsOf(output);
+    if (errors.length) {
+      // Refused (no longer allowed: a 403 after the user's roles changed; or gone meanwhile): the server's words.
+      return () => {
+        top.replaceChildren(messageBox(errors, 'The order was not deleted.'));
+        (top.firstElementChild as HTMLElement).id = 'delete-refused';
+        focusElement(top.firstElementChild as HTMLElement);
+      };
+    }
+    const number = order.salesOrderNumber;
+    order = undefined;
+    loads++;
+    el.dataset.deleted = String(id);
+    return () => {
+      heading.textContent = 'Order deleted';
+      document.title = 'Order deleted – restlayer orders';
+      top.replaceChildren();
+      // The back link above the heading stays: the way on from here. The history of a deleted order stays readable
+      // by whoever may delete orders (the server's rule), so its panel stays, with the deletion on top when shown.
+      body.replaceChildren(h('p', { class: 'message-box info', role: 'status', id: 'order-deleted' }, `Order ${number} was deleted.`),
+        ...(orderHistory ? [orderHistory.el] : []));
+      orderHistory?.refresh();
+      focusElement(heading);
+    };
+  }
 
   void load(opts.draft);
 
@@ -305,6 +368,7 @@ export function orderView(id: number, opts: OrderOptions): View {
     },
     dispose() {
       loads++;
+      dialog.close();
     },
   };
 }

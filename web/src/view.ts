@@ -108,3 +108,20 @@ export function showFieldErrors(errors: ErrorMessage[], fields: Record<string, F
     return !target;
   });
 }
+
+/**
+ * Makes a form's fields read-only (or editable again) for a user who may not change the record: text fields stay
+ * focusable and readable (`readonly`); lists, checkboxes and dates, which `readonly` does not stop, are disabled.
+ */
+export function setReadOnly(controls: (HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement)[], readOnly: boolean): void {
+  for (const control of controls) {
+    const locked = control instanceof HTMLSelectElement || (control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'date'));
+    if (locked) control.disabled = readOnly;
+    else control.readOnly = readOnly;
+  }
+}
+
+/** Said instead of a screen the user's permissions do not allow (reached by its address, since no link offers it). */
+export function notAllowed(text: string): HTMLElement {
+  return h('p', { class: 'message-box info', id: 'not-allowed' }, text);
+}
