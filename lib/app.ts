@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
+import { RoleGrants } from './auth/permission-grants.js';
 import { tokenSettings } from './auth/token-keys.js';
 import type { AppConfig } from './config/schema.js';
 import { registerDocs } from './docs/docs-page.js';
@@ -21,7 +22,7 @@ import type { Logger } from './log.js';
 import { requestDuration } from './metrics/request-duration.js';
 import type { LayerServices } from './routing/layer-services.js';
 import type { LoadedRoute } from './routing/route.js';
-import { isAnonymous, routeAccess } from './routing/route-access.js';
+import { isAnonymous, permissionNames, routeAccess } from './routing/route-access.js';
 import { runRoute } from './routing/run-route.js';
 import type { UniqueKey } from './storage/unique-violation.js';
 
@@ -40,14 +41,16 @@ export type App = Koa<AppState, AppExtensions>;
 /**
  * The Koa application: request metrics (when served) → front door (request id, security headers, error boundary,
  * request log) → CORS → query limit → browser app (when enabled) → cookie sessions (variant A) → router. Each
- * route's own chain is what routing/route-access.ts makes of its options: the caller/role gate (bearer token, else
- * cookie session) unless anonymous, [JSON body] when it takes one, [Idempotency-Key] on a secured POST, then the
+ * route's own chain is what routing/route-access.ts makes of its options: the caller/permission gate (bearer token,
+ * else cookie session) unless anonymous, [JSON body] when it takes one, [Idempotency-Key] on a secured POST, then the
  * envelope runner. Middleware get what they need here, as arguments; routes get `services` only.
  */
 export function createApp({ config, services, infrastructure, routes, log, uniqueKeys }: AppOptions): App {
   const app: App = new Koa<AppState, AppExtensions>();
   app.context.services = services;
-  app.context.server = { config, routes };
+  // Every permission a route names is resolved for each set of roles once, when first seen (lib/auth/permission-grants.ts).
+  const grants = new RoleGrants(config.Authorization.Roles, permissionNames(routes));
+  app.context.server = { config, routes, grants };
   app.context.log = log;
   app.context.parseError = createErrorParser({ production: config.env === 'production', uniqueKeys });
   // Errors are answered and logged by the boundary; Koa's own printer would only add noise.
@@ -80,17 +83,17 @@ export function createApp({ config, services, infrastructure, routes, log, uniqu
   // A repeat waits as long as the first request is given to answer, then answers 409 Request_InProgress.
   // Expired keys go once a minute (or once per keep period, when that is shorter), a batch at a time.
   const idempotency = idempotencyKeys(keys, { waitMs: timeoutMs, purgeEveryMs: Math.min(60_000, keepMs), log });
-  const caller = (roles: readonly string[], optional = false) =>
-    requireCaller(verify, infrastructure.access, roles, optional ? { ...callerOptions, optional } : callerOptions);
+  const caller = (permission: string | undefined, optional = false) =>
+    requireCaller(verify, infrastructure.access, grants, permission, optional ? { ...callerOptions, optional } : callerOptions);
   const settingsOfAccess = { variant: auth.Variant, publicDocs: config.RestAPI.PublicDocs };
   for (const { path, verb, route } of routes) {
     const access = routeAccess(route, verb, settingsOfAccess);
     // The other variant's routes do not exist: they answer 404 like any unknown path.
     if (!access.served) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
-    if (access.gate === 'operator') chain.push(operatorOrCaller(settings, access.operator!, prefix, caller(access.roles)));
-    else if (access.gate === 'caller') chain.push(caller(access.roles));
-    else if (access.gate === 'identify') chain.push(caller([], true));
+    if (access.gate === 'operator') chain.push(operatorOrCaller(settings, access.operator!, prefix, caller(access.permission), access.permission));
+    else if (access.gate === 'caller') chain.push(caller(access.permission));
+    else if (access.gate === 'identify') chain.push(caller(undefined, true));
     if (access.privateAnswer) chain.push(privateAnswer);
     if (verb === 'PATCH') chain.push(mergePatchType);
     if (access.bodyLimit) chain.push(bodies[access.bodyLimit]);
@@ -99,7 +102,7 @@ export function createApp({ config, services, infrastructure, routes, log, uniqu
     chain.push(runRoute(route, prefix, timeoutMs));
     router.register(path, [verb], chain);
   }
-  registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [caller([])]);
+  registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [caller(undefined)]);
 
   // Outside the front door, so the time and status are those of the answer the error boundary settled on.
   if (config.Metrics.Port) app.use(requestDuration(infrastructure.metrics, prefix));

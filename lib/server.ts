@@ -51,7 +51,7 @@ export interface StartOptions {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config, log, application } = options;
   // Route files are checked before anything is opened, so a broken one stops startup cheaply.
-  const routes = await applicationRoutes(application);
+  const routes = await applicationRoutes(application, config.Authorization.Roles);
   const modules = allModules(application.modules);
   const metricsOn = config.Metrics.Port !== 0;
   const metrics = createMetrics({ processMetrics: metricsOn });

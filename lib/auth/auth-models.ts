@@ -1,8 +1,13 @@
 import type { Infer } from 'superstruct';
 import { array, model, oneOf, optional, text } from '../validation/fields.js';
 
-/** The authenticated user as the login routes answer it. */
-export const UserInfo = model({ userName: text(), name: text(), roles: array(text()), authenticationType: oneOf(['Cookies', 'Bearer']) });
+/**
+ * The authenticated user as the login routes answer it. `permissions`: every permission name of the server the user's
+ * roles grant (wildcards expanded, sorted), so a browser app offers only what the user may do.
+ */
+export const UserInfo = model({
+  userName: text(), name: text(), roles: array(text()), permissions: array(text()), authenticationType: oneOf(['Cookies', 'Bearer']),
+});
 export type UserInfo = Infer<typeof UserInfo>;
 
 /**
@@ -16,8 +21,8 @@ export interface TokenSubject {
   stamp: string;
 }
 
-/** What a successful login checked: the user as answered, and its stamp. */
-export interface LoggedInUser extends UserInfo {
+/** What a successful login checked: the user (the routes add the permissions of the server's roles), and its stamp. */
+export interface LoggedInUser extends Omit<UserInfo, 'permissions'> {
   stamp: string;
 }
 

@@ -7,6 +7,7 @@ import { keysCommand } from './keys.js';
 import { lookupCommand } from './lookup.js';
 import { newCommand } from './new-service.js';
 import { openapiCommand } from './openapi.js';
+import { routesCommand } from './routes.js';
 import { packageVersion } from './package-version.js';
 import { serveCommand } from './serve.js';
 import { printJson } from './service-context.js';
@@ -48,6 +49,7 @@ export async function runCli(application: Application, options: RunCliOptions = 
   tokenCommand(program);
   lookupCommand(program);
   openapiCommand(program);
+  routesCommand(program);
   newCommand(program);
 
   const argv = [...(options.argv ?? process.argv)];

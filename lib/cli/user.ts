@@ -2,12 +2,11 @@ import type { Command } from 'commander';
 import { validateInput } from '../validation/validate.js';
 import { NewPassword, NewRoles, NewUser } from '../auth/auth-models.js';
 import { Output } from '../envelope/output.js';
-import { applicationRoutes } from '../routing/application-routes.js';
-import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
 import { collect, required } from './options.js';
 import type { LayerServices } from '../routing/layer-services.js';
+import type { AppConfig } from '../config/schema.js';
 import { signOperatorToken } from '../auth/operator-token.js';
 import { tokenSettings } from '../auth/token-keys.js';
 import { URL_OPTION_HELP, callServer, serverApiBase } from './server-api.js';
@@ -27,19 +26,15 @@ async function passwordFrom(opts: { passwordStdin?: boolean; password?: string }
   return opts.passwordStdin ? readStdin() : opts.password!;
 }
 
-/** The layer's two conventional roles: Administrator guards its lookup-table routes, User is every ordinary caller's. */
-const LAYER_ROLES = ['Administrator', 'User'];
-
 /**
- * Roles a route requires, a user already holds, or the layer names; a role outside them (a typo, most likely) is
- * still given, with a warning, since a team may add the routes that use it later. Roles match case-sensitively.
+ * Roles `Authorization:Roles` configures or a user already holds; a role outside them (a typo, most likely) is still
+ * given, with a warning, since a team may configure it later. Roles match case-sensitively.
  */
-async function warnUnknownRoles(services: LayerServices, roles: string[]) {
-  const known = new Set(LAYER_ROLES);
-  for (const { route } of await applicationRoutes(cliApplication())) for (const r of route.roles ?? []) known.add(r);
+async function warnUnknownRoles(services: LayerServices, config: AppConfig, roles: string[]) {
+  const known = new Set(Object.keys(config.Authorization.Roles));
   for (const u of (await services.users.list()).result ?? []) for (const r of u.roles) known.add(r);
   for (const role of roles.filter((r) => !known.has(r))) {
-    process.stderr.write(line`warning: role '${role}' is required by no route and held by no user (known roles: ${[...known].sort().join(', ')}); it is given all the same`);
+    process.stderr.write(line`warning: role '${role}' is configured in no Authorization:Roles and held by no user (known roles: ${[...known].sort().join(', ')}); it is given all the same`);
   }
 }
 
@@ -89,8 +84,8 @@ export function userCommand(program: Command) {
       const password = await passwordFrom(opts);
       const checked = validateInput(NewUser, { userName: name, name: opts.displayName, roles, password });
       if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
-      const created = await runOperation(async (s) => {
-        await warnUnknownRoles(s, checked.value.roles);
+      const created = await runOperation(async (s, config) => {
+        await warnUnknownRoles(s, config, checked.value.roles);
         return s.users.add(checked.value, attributes);
       });
       if (opts.json) printJson(created);
@@ -176,8 +171,8 @@ export function userCommand(program: Command) {
       const roles = required(opts.role, '--role <role>');
       const checked = validateInput(NewRoles, { userName: name, roles });
       if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
-      const changed = await runOperation(async (s) => {
-        await warnUnknownRoles(s, checked.value.roles);
+      const changed = await runOperation(async (s, config) => {
+        await warnUnknownRoles(s, config, checked.value.roles);
         return s.users.setRoles(name, checked.value.roles);
       });
       const given = [...new Set(checked.value.roles)];

@@ -66,6 +66,7 @@ function setPath(target: JsonObject, path: string[], value: Json) {
 function fromEnvironment(env: NodeJS.ProcessEnv, problems: string[]): JsonObject {
   const out: JsonObject = {};
   const lists = new Map<string, Map<number, JsonObject | string>>();
+  const roleEntries: RoleEntries = new Map();
   for (const [name, raw] of Object.entries(env)) {
     if (raw === undefined || !name.includes('__')) continue;
     const parts = name.split('__');
@@ -77,6 +78,10 @@ function fromEnvironment(env: NodeJS.ProcessEnv, problems: string[]): JsonObject
       continue;
     }
     const rest = parts.slice(leaf.path.length);
+    if (leaf.format === 'role-map') {
+      roleFromEnvironment(out, leaf.path, name, rest, raw, problems, roleEntries);
+      continue;
+    }
     if (rest.length === 0) {
       setPath(out, leaf.path, raw);
       continue;
@@ -102,7 +107,48 @@ function fromEnvironment(env: NodeJS.ProcessEnv, problems: string[]): JsonObject
   for (const [key, entries] of lists) {
     setPath(out, key.split('.'), [...entries.entries()].sort(([a], [b]) => a - b).map(([, v]) => v));
   }
+  for (const [role, entries] of roleEntries) {
+    setPath(out, ['Authorization', 'Roles', role], [...entries.entries()].sort(([a], [b]) => a - b).map(([, v]) => v));
+  }
   return out;
+}
+
+/** One role's entries from `Authorization__Roles__ROLE__N` variables, by index. */
+type RoleEntries = Map<string, Map<number, string>>;
+
+/**
+ * `Authorization__Roles__Auditor__0=customer.read` (one entry), `Authorization__Roles__Auditor=customer.read,*.read`
+ * (the role's list) or `Authorization__Roles={"Auditor":["customer.read"]}` (roles as JSON): each sets the roles it
+ * names and leaves the others (and their defaults) alone, as a configuration file does.
+ */
+function roleFromEnvironment(out: JsonObject, path: string[], name: string, rest: string[], raw: string, problems: string[], entries: RoleEntries) {
+  if (rest.length === 0) {
+    const roles = parseJson(raw);
+    if (typeof roles === 'object' && roles !== null && !Array.isArray(roles)) {
+      for (const [role, grants] of Object.entries(roles)) setPath(out, [...path, role], grants);
+    } else setPath(out, path, raw);
+    return;
+  }
+  const [role, index, ...more] = rest;
+  if (!role || more.length || (index !== undefined && !/^\d+$/.test(index))) {
+    problems.push(`${[...path, ...rest].join(':')}: no such configuration key (from environment variable ${name}; `
+      + `a role's permissions are ${path.join('__')}__ROLE__0, __1, ...)`);
+    return;
+  }
+  if (index === undefined) {
+    setPath(out, [...path, role], raw.trim().startsWith('[') ? parseJson(raw) ?? raw : raw.split(',').map((s) => s.trim()).filter(Boolean));
+    return;
+  }
+  const list = entries.get(role) ?? entries.set(role, new Map()).get(role)!;
+  list.set(Number(index), raw);
+}
+
+function parseJson(text: string): Json | undefined {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
 }
 
 function getPath(obj: JsonObject, path: string): Json | undefined {

@@ -86,6 +86,42 @@ convict.addFormat({
 });
 
 /**
+ * A grant of `Authorization:Roles`: a permission pattern of segments (lower-case words, or `*` for any one segment)
+ * joined by dots, and optionally `:scope`, the record scope it is limited to. Captures: the pattern, the scope.
+ */
+export const GRANT_SYNTAX = /^((?:\*|[a-z0-9][a-z0-9-]*)(?:\.(?:\*|[a-z0-9][a-z0-9-]*))+)(?::([A-Za-z][A-Za-z0-9_-]*))?$/;
+
+/** Role name → its grants. */
+export type RoleMap = Record<string, string[]>;
+
+/** The roles every server knows unless `Authorization:Roles` sets them otherwise (contract part 10). */
+export const DEFAULT_ROLES: RoleMap = {
+  Administrator: ['*.*'],
+  Clerk: ['sales-order.*', 'customer.*'],
+  Viewer: ['*.read'],
+  SalesPerson: ['sales-order.read:own', 'sales-order.update:own', 'customer.read:own'],
+};
+
+convict.addFormat({
+  name: 'role-map',
+  validate(v: unknown) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('must map role names to lists of permissions, e.g. { "Auditor": ["*.read"] }');
+    for (const [role, grants] of Object.entries(v)) {
+      if (!role.trim()) throw new Error('a role name must not be empty');
+      if (!Array.isArray(grants) || grants.some((g) => typeof g !== 'string')) throw new Error(`${role}: must be a list of permissions`);
+      const bad = grants.filter((g: string) => !GRANT_SYNTAX.test(g));
+      if (bad.length) {
+        throw new Error(`${role}: ${bad.map((g) => JSON.stringify(g)).join(', ')} ${bad.length > 1 ? 'are not permissions' : 'is not a permission'} `
+          + '(service.operation, * for a whole segment, optionally :scope, e.g. sales-order.read:own)');
+      }
+    }
+  },
+  // A whole map from one variable (`Authorization__Roles='{"Auditor":["*.read"]}'`); one role's list comes from
+  // `Authorization__Roles__Auditor__0=...` (lib/config/load.ts).
+  coerce: (v: string) => parseJsonOr(v, v),
+});
+
+/**
  * The values of Storage:Provider, and what choosing one means for the configuration: the key it cannot do without
  * (with an example value), and whether it is a store shared between machines, as on a deployment. How each opens is
  * lib/storage/providers.ts's.
@@ -194,6 +230,14 @@ export const schema = {
       },
     },
   },
+  Authorization: {
+    Roles: {
+      doc: 'Role name → the permissions it grants (service.operation; * for a whole segment: sales-order.*, *.read; :scope limits a grant '
+        + 'to a record scope: sales-order.read:own). Roles set here replace those of the same name; the other defaults stay '
+        + '(Administrator *.*; Clerk sales-order.*, customer.*; Viewer *.read; SalesPerson sales-order.read:own, sales-order.update:own, customer.read:own).',
+      format: 'role-map', default: DEFAULT_ROLES,
+    },
+  },
   AuthConfig: {
     SigningKey: { doc: 'Variant B signing secret (UTF-8).', format: String, default: '', sensitive: true },
     Issuer: { doc: 'Variant B token issuer.', format: String, default: 'restlayer' },
@@ -256,13 +300,14 @@ type Leaf<T> = { default: T };
 type Shape<S> = { [K in keyof S]: S[K] extends Leaf<infer T> ? (T extends readonly (infer E)[] ? E[] : Widen<T>) : Shape<S[K]> };
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T;
 
-export type AppConfig = Omit<Shape<typeof schema>, 'env' | 'Server' | 'RestAPI' | 'Authentication' | 'Storage' | 'Log'> & {
+export type AppConfig = Omit<Shape<typeof schema>, 'env' | 'Server' | 'RestAPI' | 'Authentication' | 'Authorization' | 'Storage' | 'Log'> & {
   env: 'production' | 'development' | 'test';
   /** Host is settled by loadConfig: unset, it follows the environment. */
   Server: Omit<Shape<typeof schema.Server>, 'Host'> & { Host: string };
   /** PublicDocs is settled by loadConfig: unset, it follows the environment. */
   RestAPI: Omit<Shape<typeof schema.RestAPI>, 'PublicDocs'> & { PublicDocs: boolean };
   Authentication: Shape<typeof schema.Authentication> & { Variant: 'A' | 'B' };
+  Authorization: { Roles: RoleMap };
   Storage: Shape<typeof schema.Storage> & { Provider: keyof typeof storageProviders };
   Log: { Level: 'debug' | 'info' | 'warn' | 'error' };
 };

@@ -211,10 +211,13 @@ function operation(path: string, verb: Verb, route: Route, access: RouteAccess, 
   responses.default = ref('responses', 'Error');
   op.responses = responses;
   op.security = access.secured ? secured : [];
-  if (route.roles?.length) {
-    op['x-roles'] = [...route.roles];
-    op.description = `Requires one of the roles: ${route.roles.join(', ')}.`;
-  }
+  // Who may call it (contract part 10): the permission, and the record scopes that may limit it.
+  if (access.permission) {
+    op['x-permission'] = access.permission;
+    if (route.scopes?.length) op['x-scopes'] = [...route.scopes];
+    const scoped = route.scopes?.length ? `; a role may limit it to records of scope ${route.scopes.join(', ')}` : '';
+    op.description = `Requires the permission ${access.permission}${scoped}.`;
+  } else if (access.secured) op.description = 'Any authenticated caller, whatever their permissions.';
   return op;
 }
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type LoadedRoute, loadRoutes } from './load-routes.js';
+import { type LoadedRoute, checkRoleScopes, loadRoutes } from './load-routes.js';
 
 /**
  * The layer's own route files (login, logout and refresh, health, lookup tables, the OpenAPI document): every
@@ -7,7 +7,12 @@ import { type LoadedRoute, loadRoutes } from './load-routes.js';
  */
 export const layerRoutesDir = fileURLToPath(new URL('../layer-routes/', import.meta.url));
 
-/** What a server of `application` serves: the layer's routes and the application's own, loaded and checked together. */
-export function applicationRoutes(application: { routesDir: string }): Promise<LoadedRoute[]> {
-  return loadRoutes([layerRoutesDir, application.routesDir]);
+/**
+ * What a server of `application` serves: the layer's routes and the application's own, loaded and checked together;
+ * with `roles` (`Authorization:Roles`), also that every scoped grant is one the routes of its permissions apply.
+ */
+export async function applicationRoutes(application: { routesDir: string }, roles?: Readonly<Record<string, readonly string[]>>): Promise<LoadedRoute[]> {
+  const routes = await loadRoutes([layerRoutesDir, application.routesDir]);
+  if (roles) checkRoleScopes(routes, roles);
+  return routes;
 }

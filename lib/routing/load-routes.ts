@@ -56,6 +56,38 @@ function check(file: string, path: string, verb: Verb, route: Route) {
   if (route.anonymous && route.documentation) {
     throw new RouteFileError(file, `${verb}: a documentation route is anonymous only when RestAPI:PublicDocs says so; drop anonymous`);
   }
+  checkAccess(file, verb, route);
+}
+
+/** A permission a route names: `<service>.<operation>` (lower-case words), no wildcard. */
+const PERMISSION_NAME = /^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$/;
+const SCOPE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** Every route says who may call it (contract part 10): secured by default means a permission, unless it says otherwise. */
+function checkAccess(file: string, verb: Verb, route: Route) {
+  const open = route.anonymous || route.documentation;
+  if (route.authenticated !== undefined && route.authenticated !== true) throw new RouteFileError(file, `${verb}: authenticated must be true or absent`);
+  if (route.permission !== undefined) {
+    if (typeof route.permission !== 'string' || !PERMISSION_NAME.test(route.permission)) {
+      throw new RouteFileError(file, `${verb}: permission ${JSON.stringify(route.permission)} is not a permission name (service.operation, e.g. sales-order.read)`);
+    }
+    if (open || route.authenticated) {
+      throw new RouteFileError(file, `${verb}: a permission together with ${route.anonymous ? 'anonymous' : route.documentation ? 'documentation' : 'authenticated'} says two things; keep one`);
+    }
+  } else if (!open && !route.authenticated) {
+    throw new RouteFileError(file, `${verb} names no permission: add permission: '<service>.<operation>' (e.g. sales-order.read), `
+      + 'or authenticated: true for any signed-in caller, or anonymous: true');
+  }
+  if (route.authenticated && open) throw new RouteFileError(file, `${verb}: authenticated together with ${route.anonymous ? 'anonymous' : 'documentation'} says two things; keep one`);
+  if (route.scopes !== undefined) {
+    if (route.permission === undefined) throw new RouteFileError(file, `${verb}: scopes limit a permission; this route names none`);
+    if (!Array.isArray(route.scopes) || route.scopes.some((s) => typeof s !== 'string' || !SCOPE_NAME.test(s))) {
+      throw new RouteFileError(file, `${verb}: scopes must be a list of scope names (e.g. ['own'])`);
+    }
+  }
+  if (route.operator !== undefined && route.permission === undefined) {
+    throw new RouteFileError(file, `${verb}: a route an operator token may call (operator) names the permission of its other callers`);
+  }
 }
 
 /**
@@ -95,4 +127,39 @@ export async function loadRoutes(dirs: string | readonly string[]): Promise<Load
   }
   const rank = (path: string) => path.split('/').map((s) => (s.startsWith(':') ? '1' : '0')).join('');
   return routes.sort((a, b) => rank(a.path).localeCompare(rank(b.path)) || a.path.localeCompare(b.path));
+}
+
+/** A role's grant that a route cannot honour; startup stops with this message. */
+export class RoleGrantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RoleGrantError';
+  }
+}
+
+/**
+ * Refuses a role that grants a permission limited to a record scope which a route of that permission does not apply
+ * (it lists the scopes it applies in `scopes`): the route would give that role every record. `roles` is
+ * `Authorization:Roles`, already checked for syntax by the configuration.
+ */
+export function checkRoleScopes(routes: readonly LoadedRoute[], roles: Readonly<Record<string, readonly string[]>>): void {
+  const problems: string[] = [];
+  for (const [role, grants] of Object.entries(roles)) {
+    for (const grant of grants) {
+      const [pattern, scope] = grant.split(':');
+      if (scope === undefined) continue;
+      const segments = pattern.split('.');
+      for (const { file, verb, path, route } of routes) {
+        const permission = route.permission;
+        if (!permission) continue;
+        const names = permission.split('.');
+        if (names.length !== segments.length || !segments.every((s, i) => s === '*' || s === names[i])) continue;
+        if (!route.scopes?.includes(scope)) {
+          problems.push(`Authorization:Roles:${role}: "${grant}" limits ${permission} to the scope ${scope}, which ${verb} ${path} (routes/${file}) `
+            + `does not apply (its scopes: ${route.scopes?.length ? route.scopes.join(', ') : 'none'}); grant it without the scope or add the scope to the route`);
+        }
+      }
+    }
+  }
+  if (problems.length) throw new RoleGrantError(problems.join('\n'));
 }

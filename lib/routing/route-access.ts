@@ -10,7 +10,7 @@ export interface AccessSettings {
   publicDocs: boolean;
 }
 
-type AccessOptions = Pick<RouteSpec<unknown, unknown, unknown, unknown>, 'anonymous' | 'identifies' | 'documentation' | 'roles' | 'operator' | 'variant' | 'body'>;
+type AccessOptions = Pick<RouteSpec<unknown, unknown, unknown, unknown>, 'anonymous' | 'identifies' | 'documentation' | 'permission' | 'operator' | 'variant' | 'body'>;
 
 /**
  * What a route's options mean, computed once for both readers: the router builds the route's middleware chain from
@@ -22,10 +22,12 @@ export interface RouteAccess {
   served: boolean;
   /**
    * Who gets in: `anyone` (anonymous), `identify` (anonymous, but valid credentials make the caller the principal),
-   * `caller` (a caller with one of `roles`, when any), `operator` (a caller, or an operator token for `operator`).
+   * `caller` (a caller holding `permission`, when the route names one), `operator` (such a caller, or an operator
+   * token for `operator`).
    */
   gate: 'anyone' | 'identify' | 'caller' | 'operator';
-  roles: readonly string[];
+  /** The permission the gate requires of a caller; undefined on anonymous routes and those for any authenticated caller. */
+  permission?: string;
   operator?: OperatorAction;
   /** The answer varies by caller on an anonymous route: it must not be cached by shared caches. */
   privateAnswer: boolean;
@@ -35,7 +37,7 @@ export interface RouteAccess {
   idempotencyKey: boolean;
   /** Bearer token (and in variant A the session cookie) required: the document's `security`. */
   secured: boolean;
-  /** What the gate itself may answer: 401 without valid credentials, 403 for a missing role or a cross-site change. */
+  /** What the gate itself may answer: 401 without valid credentials, 403 for a missing permission or a cross-site change. */
   gateStatuses: readonly (401 | 403)[];
 }
 
@@ -48,14 +50,14 @@ export function isAnonymous(route: Pick<AccessOptions, 'anonymous' | 'documentat
 
 export function routeAccess(route: AccessOptions, verb: Verb, settings: AccessSettings): RouteAccess {
   const anonymous = isAnonymous(route, settings.publicDocs);
-  const roles = route.roles ?? [];
+  const permission = anonymous ? undefined : route.permission;
   const gate = route.operator ? 'operator' : anonymous ? (route.identifies ? 'identify' : 'anyone') : 'caller';
-  // 403: a role the caller lacks, or (variant A) a cookie caller's unsafe request from another origin.
-  const forbidden = !anonymous && (roles.length > 0 || (settings.variant === 'A' && unsafe.has(verb)));
+  // 403: a permission the caller lacks, or (variant A) a cookie caller's unsafe request from another origin.
+  const forbidden = !anonymous && (permission !== undefined || (settings.variant === 'A' && unsafe.has(verb)));
   return {
     served: !route.variant || route.variant === settings.variant,
     gate,
-    roles,
+    ...(permission ? { permission } : {}),
     ...(route.operator ? { operator: route.operator } : {}),
     privateAnswer: gate === 'identify',
     ...(route.body ? { bodyLimit: anonymous ? 'anonymous' as const : 'secured' as const } : {}),
@@ -63,4 +65,9 @@ export function routeAccess(route: AccessOptions, verb: Verb, settings: AccessSe
     secured: !anonymous,
     gateStatuses: anonymous ? [] : forbidden ? [401, 403] : [401],
   };
+}
+
+/** Every permission the routes name, each once: what the server resolves roles against. */
+export function permissionNames(routes: readonly { route: Pick<RouteSpec<unknown, unknown, unknown, unknown>, 'permission'> }[]): string[] {
+  return [...new Set(routes.flatMap(({ route }) => (route.permission ? [route.permission] : [])))].sort();
 }

@@ -1,5 +1,6 @@
 import type { Struct } from 'superstruct';
 import type { OperatorAction } from '../auth/operator-action.js';
+import type { RoleGrants } from '../auth/permission-grants.js';
 import type { Principal } from '../auth/principal.js';
 import type { Logger } from '../log.js';
 import type { Output } from '../envelope/output.js';
@@ -23,6 +24,8 @@ declare module '../http/context.js' {
 export interface ServerDescription {
   readonly config: AppConfig;
   readonly routes: readonly LoadedRoute[];
+  /** `Authorization:Roles` resolved against the routes' permissions: what a caller with given roles may do. */
+  readonly grants: RoleGrants;
 }
 
 /** A route as the loader found it (lib/routing/load-routes.ts). */
@@ -123,8 +126,6 @@ export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> 
    * does not apply.
    */
   scopes?: readonly string[];
-  /** @deprecated The roles that were allowed before permissions; going away (issue 24). */
-  roles?: readonly string[];
   /**
    * An action the CLI may do here with an operator token (lib/auth/operator-token.ts) instead of a caller with
    * `permission`: a token for this action and this server's URL, without roles, valid a few seconds.

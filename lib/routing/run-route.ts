@@ -1,7 +1,7 @@
 import type { Next } from 'koa';
 import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
-import { withErrorScope } from '../envelope/request-scope.js';
+import { setAccess, withErrorScope } from '../envelope/request-scope.js';
 import { derivedStatus } from '../envelope/error-list.js';
 import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import type { AppContext } from '../http/context.js';
@@ -70,8 +70,21 @@ function paramsValidator(struct: Route['params']) {
  */
 export function runRoute(route: Route, prefix: string, timeoutMs: number) {
   const validParams = paramsValidator(route.params);
+  const { permission } = route;
   return (ctx: AppContext, _next: Next) =>
     withErrorScope(async (errors) => {
+      // What the caller may do, for the services (record scopes, audit): the gate resolved the caller's grants.
+      const { principal, grants } = ctx.state;
+      if (permission !== undefined && principal && grants) {
+        setAccess({
+          userName: principal.userName,
+          attributes: principal.attributes,
+          permission,
+          scopes: grants.scopesOf(permission),
+          holds: grants.holds,
+          scopesOf: grants.scopesOf,
+        });
+      }
       const problems: ErrorMessage[] = [];
       const check = <T>(result: { ok: true; value: T } | { ok: false; messages: ErrorMessage[] }): T | undefined => {
         if (result.ok) return result.value;

@@ -80,7 +80,7 @@ export interface TestServer<S extends LayerServices = LayerServices> extends Omi
   databaseUrl?: string;
   /** Log lines the server wrote, parsed. */
   logs: Record<string, unknown>[];
-  /** An access token this server accepts, signed with its key: user `tester`, role User, unless `claims` say otherwise. */
+  /** An access token this server accepts, signed with its key: user `tester`, role Administrator, unless `claims` say otherwise. */
   token(claims?: Partial<AccessTokenClaims>, lifetimeSeconds?: number): string;
   /** Calls the API; `path` is below the prefix. */
   call<R = any>(path: string, init?: CallInit): Promise<TestReply<R>>;
@@ -162,7 +162,7 @@ export async function startTestServer<S extends LayerServices = LayerServices>(o
     const running = await startServer({ application: options.application, config, log, port: 0, host: '127.0.0.1' });
     const settings = tokenSettings(config);
     const token = (claims: Partial<AccessTokenClaims> = {}, lifetimeSeconds?: number) =>
-      signAccessToken(settings, { sub: 'tester', name: 'Test User', role: ['User'], ...claims }, lifetimeSeconds);
+      signAccessToken(settings, { sub: 'tester', name: 'Test User', role: ['Administrator'], ...claims }, lifetimeSeconds);
     const defaultToken = token();
 
     const call = async <R>(path: string, init: CallInit = {}): Promise<TestReply<R>> => {

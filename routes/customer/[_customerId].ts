@@ -6,6 +6,8 @@ import {
 
 export const GET = route({
   summary: 'Read one customer.',
+  permission: 'customer.read',
+  scopes: ['own'],
   operation: 'ICustomerService.read',
   params: CustomerKey,
   result: CustomerRead,
@@ -15,6 +17,8 @@ export const GET = route({
 
 export const PUT = route({
   summary: 'Update a customer; a stale revisionNumber is a 409.',
+  permission: 'customer.update',
+  scopes: ['own'],
   operation: 'ICustomerService.update',
   params: CustomerKey,
   body: CustomerUpdateData,
@@ -25,6 +29,8 @@ export const PUT = route({
 
 export const PATCH = route({
   summary: 'Change only the fields the body names (JSON merge patch; null clears an optional field); a stale revisionNumber is a 409.',
+  permission: 'customer.update',
+  scopes: ['own'],
   operation: 'ICustomerService.patch',
   params: CustomerKey,
   body: CustomerPatchData,
@@ -35,6 +41,8 @@ export const PATCH = route({
 
 export const DELETE = route({
   summary: 'Delete a customer.',
+  permission: 'customer.delete',
+  scopes: ['own'],
   operation: 'ICustomerService.delete',
   params: CustomerKey,
   // 409 Entity_InUse while orders still reference the customer.

@@ -7,6 +7,8 @@ import {
 
 export const GET = route({
   summary: 'List customer records matching the criteria.',
+  permission: 'customer.read',
+  scopes: ['own'],
   operation: 'ICustomerService.readList',
   query: customerCriteria,
   result: array(CustomerListItem),
@@ -15,6 +17,8 @@ export const GET = route({
 
 export const POST = route({
   summary: 'Create a customer.',
+  permission: 'customer.create',
+  scopes: ['own'],
   operation: 'ICustomerService.create',
   body: CustomerCreateData,
   result: CustomerCreateResult,

@@ -5,6 +5,8 @@ import {
 
 export const GET = route({
   summary: 'Read one sales order.',
+  permission: 'sales-order.read',
+  scopes: ['own'],
   operation: 'ISalesOrderService.read',
   params: SalesOrderKey,
   result: SalesOrderRead,
@@ -14,6 +16,8 @@ export const GET = route({
 
 export const PUT = route({
   summary: 'Update a sales order; a stale revisionNumber is a 409.',
+  permission: 'sales-order.update',
+  scopes: ['own'],
   operation: 'ISalesOrderService.update',
   params: SalesOrderKey,
   body: SalesOrderUpdateData,
@@ -24,6 +28,8 @@ export const PUT = route({
 
 export const PATCH = route({
   summary: 'Change only the fields the body names (JSON merge patch; null clears an optional field); a stale revisionNumber is a 409.',
+  permission: 'sales-order.update',
+  scopes: ['own'],
   operation: 'ISalesOrderService.patch',
   params: SalesOrderKey,
   body: SalesOrderPatchData,
@@ -34,6 +40,8 @@ export const PATCH = route({
 
 export const DELETE = route({
   summary: 'Delete a sales order.',
+  permission: 'sales-order.delete',
+  scopes: ['own'],
   operation: 'ISalesOrderService.delete',
   params: SalesOrderKey,
   answers: [404],

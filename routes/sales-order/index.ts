@@ -6,6 +6,8 @@ import {
 
 export const GET = route({
   summary: 'List sales orders matching the criteria.',
+  permission: 'sales-order.read',
+  scopes: ['own'],
   operation: 'ISalesOrderService.readList',
   query: salesOrderCriteria,
   result: array(SalesOrderListItem),
@@ -14,6 +16,8 @@ export const GET = route({
 
 export const POST = route({
   summary: 'Create a sales order.',
+  permission: 'sales-order.create',
+  scopes: ['own'],
   operation: 'ISalesOrderService.create',
   body: SalesOrderCreateData,
   result: SalesOrderCreateResult,

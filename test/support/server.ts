@@ -58,7 +58,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const key = Buffer.from(TEST_KEY, 'base64');
   const token = (claims: Record<string, unknown> = {}, signOptions: jwt.SignOptions = {}) =>
-    jwt.sign({ sub: 'tester', name: 'Test User', role: ['User'], ...claims }, key, {
+    jwt.sign({ sub: 'tester', name: 'Test User', role: ['Administrator'], ...claims }, key, {
       algorithm: 'HS256', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, expiresIn: 600, ...signOptions,
     });
   const defaultToken = token();

@@ -14,10 +14,10 @@ export interface MintOptions {
   sign?: jwt.SignOptions;
 }
 
-/** An HS256 token for user `tester` with role User, 10 minutes of lifetime unless `sign` says otherwise. */
+/** An HS256 token for user `tester` with role Administrator, 10 minutes of lifetime unless `sign` says otherwise. */
 export function mint(options: MintOptions): string {
   const key = Buffer.isBuffer(options.key) ? options.key : Buffer.from(options.key, options.utf8 ? 'utf8' : 'base64');
-  return jwt.sign({ sub: 'tester', name: 'Test User', role: ['User'], ...options.claims }, key, {
+  return jwt.sign({ sub: 'tester', name: 'Test User', role: ['Administrator'], ...options.claims }, key, {
     algorithm: 'HS256',
     expiresIn: 600,
     ...(options.issuer !== undefined ? { issuer: options.issuer } : {}),

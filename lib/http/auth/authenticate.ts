@@ -7,6 +7,7 @@ import type { AppContext, AppExtensions, AppState } from '../context.js';
 import { respond } from '../respond.js';
 import { cookieSession, endCookieSession, hasCookieSessions } from './cookie-sessions.js';
 import type { Credential } from '../../auth/credential-stamp.js';
+import type { CallerGrants, RoleGrants } from '../../auth/permission-grants.js';
 import { type Principal, principalFromClaims, type TokenClaims } from '../../auth/principal.js';
 import type { ITokenService } from '../../auth/token-service.js';
 import { type TokenSettings, candidateKeys } from '../../auth/token-keys.js';
@@ -23,6 +24,8 @@ declare module '../context.js' {
     claims?: TokenClaims;
     /** Set by koa-jwt when a bearer token was present but did not verify. */
     jwtOriginalError?: Error;
+    /** What the caller may do (their roles' grants, or an operator token's action), once the gate let them in. */
+    grants?: CallerGrants;
   }
 }
 
@@ -160,10 +163,13 @@ function reject(ctx: AppContext, m: ErrorMessage, error?: string) {
 
 /**
  * The secured-by-default gate of one route: a caller is required (bearer token first, else the cookie session) whose
- * user's credentials have not ended since, a cookie caller's unsafe request must come from an allowed origin, and one
- * of `roles` when the route names any.
+ * user's credentials have not ended since, a cookie caller's unsafe request must come from an allowed origin, and
+ * the caller's roles must grant `permission` when the route names one (403 before anything of the operation runs:
+ * its body is not even read). The caller's grants are kept in `ctx.state.grants` for the route runner.
  */
-export function requireCaller(verifyBearer: BearerVerification, access: Pick<IUserAccess, 'check'>, roles: readonly string[], options: CallerOptions): Middleware<AppState, AppExtensions> {
+export function requireCaller(
+  verifyBearer: BearerVerification, access: Pick<IUserAccess, 'check'>, roleGrants: RoleGrants, permission: string | undefined, options: CallerOptions,
+): Middleware<AppState, AppExtensions> {
   const allowedOrigins = new Set(options.allowedOrigins);
   return async (ctx: AppContext, next: Next) => {
     const refuse = (m: ErrorMessage, error?: string) => (options.optional ? next() : reject(ctx, m, error));
@@ -196,7 +202,9 @@ export function requireCaller(verifyBearer: BearerVerification, access: Pick<IUs
       }
       ctx.state.principal = principal;
     }
-    if (roles.length && !roles.some((r) => ctx.state.principal!.roles.includes(r))) return respond(ctx, [authMessages.forbidden()]);
+    // Resolved once per distinct set of roles (lib/auth/permission-grants.ts): a map lookup here.
+    const grants = (ctx.state.grants ??= roleGrants.forRoles(ctx.state.principal!.roles));
+    if (permission !== undefined && !grants.holds(permission)) return respond(ctx, [authMessages.forbidden()]);
     await next();
   };
 }

@@ -6,6 +6,7 @@ import type { AppContext, AppExtensions, AppState } from '../context.js';
 import { respond } from '../respond.js';
 import { authMessages } from './authenticate.js';
 import { NO_ATTRIBUTES } from '../../auth/user-attributes.js';
+import { RoleGrants } from '../../auth/permission-grants.js';
 
 function bearerToken(ctx: AppContext): string | undefined {
   const authorization = ctx.get('Authorization');
@@ -15,9 +16,13 @@ function bearerToken(ctx: AppContext): string | undefined {
 /**
  * The gate of a route an operator token may call: a bearer token whose audience says "operator" must be one for
  * `action` at this server's API base (as the request reached it: protocol, host and prefix), else 401; any other
- * caller goes through `callerGate`, the route's ordinary gate. The operator is a principal without roles or user.
+ * caller goes through `callerGate`, the route's ordinary gate. The operator is a principal without roles or user,
+ * holding the route's permission (`permission`; the action's name when the route names none) and nothing else.
  */
-export function operatorOrCaller(settings: TokenSettings, action: OperatorAction, prefix: string, callerGate: Middleware<AppState, AppExtensions>): Middleware<AppState, AppExtensions> {
+export function operatorOrCaller(
+  settings: TokenSettings, action: OperatorAction, prefix: string, callerGate: Middleware<AppState, AppExtensions>, permission: string = action,
+): Middleware<AppState, AppExtensions> {
+  const operatorGrants = RoleGrants.only(permission);
   return (ctx: AppContext, next: Next) => {
     const token = bearerToken(ctx);
     if (!token || !claimsOperator(token)) return callerGate(ctx, next);
@@ -28,6 +33,7 @@ export function operatorOrCaller(settings: TokenSettings, action: OperatorAction
       return Promise.resolve();
     }
     ctx.state.principal = { userName: 'restlayer-cli', name: 'restlayer CLI', roles: [], authenticationType: 'Bearer', attributes: NO_ATTRIBUTES };
+    ctx.state.grants = operatorGrants;
     return next();
   };
 }

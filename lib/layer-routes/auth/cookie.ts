@@ -17,6 +17,7 @@ export const POST = route({
     // The stamp stays in the server-side session; the answer is the user alone.
     const { stamp, ...user } = output.result;
     await call.signIn({ userName: user.userName, name: user.name, roles: user.roles, stamp });
-    return new Output(user, output.messages);
+    const permissions = [...call.server.grants.forRoles(user.roles).permissions];
+    return new Output<UserInfo>({ ...user, permissions }, output.messages);
   },
 });

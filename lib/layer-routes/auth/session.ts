@@ -13,9 +13,10 @@ export const GET = route({
   anonymous: true,
   identifies: true,
   result: UserInfo,
-  async handle({ principal }) {
+  async handle({ principal, server }) {
     if (!principal) return Output.of<UserInfo | undefined>(undefined);
     const { userName, name, roles, authenticationType } = principal;
-    return Output.of<UserInfo | undefined>({ userName, name, roles, authenticationType });
+    const permissions = [...server.grants.forRoles(roles).permissions];
+    return Output.of<UserInfo | undefined>({ userName, name, roles, permissions, authenticationType });
   },
 });

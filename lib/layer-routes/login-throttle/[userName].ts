@@ -11,7 +11,7 @@ const UnlockResult = model({ userName: text(), cleared: boolean() });
  */
 export const DELETE = route({
   summary: 'Clear the failed logins counted against an account (login throttling); cleared says whether any were counted.',
-  roles: ['Administrator'],
+  permission: 'login-throttle.unlock',
   operator: 'login-throttle.unlock',
   params: model({ userName: text({ min: 1, max: 100 }) }),
   result: UnlockResult,

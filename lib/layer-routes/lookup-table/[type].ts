@@ -17,6 +17,8 @@ function serialised(table: LookupTable): RawJson {
 export const GET = route({
   summary: 'A lookup table from the global cache; answers 304 to a matching If-None-Match.',
   operation: 'ILookupService.read',
+  // Reference data every screen needs (statuses, territories, products): any signed-in caller, whatever their roles.
+  authenticated: true,
   params: LookupTableKey,
   result: LookupTableResult,
   // 304 to a matching If-None-Match; 404 LookupTable_NotFound.
@@ -32,7 +34,7 @@ export const GET = route({
 export const DELETE = route({
   summary: 'Drop a lookup table from the cache of every running instance.',
   operation: 'ILookupService.remove',
-  roles: ['Administrator'],
+  permission: 'lookup-table.flush',
   operator: 'lookup-table.flush',
   params: LookupTableKey,
   handle: ({ params, services }) => services.lookup.remove(params.type),

@@ -3,7 +3,7 @@ import { route } from '../../routing/route.js';
 export const DELETE = route({
   summary: 'Drop every lookup table from the cache of every running instance.',
   operation: 'ILookupService.removeAll',
-  roles: ['Administrator'],
+  permission: 'lookup-table.flush',
   operator: 'lookup-table.flush',
   handle: ({ services }) => services.lookup.removeAll(),
 });

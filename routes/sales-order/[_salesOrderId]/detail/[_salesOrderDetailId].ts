@@ -6,6 +6,8 @@ import {
 
 export const GET = route({
   summary: 'Read one line of a sales order; a line of another order is a 404.',
+  permission: 'sales-order.read',
+  scopes: ['own'],
   operation: 'ISalesOrderService.readLine',
   params: SalesOrderDetailKey,
   result: SalesOrderDetailRead,
@@ -15,6 +17,8 @@ export const GET = route({
 
 export const PUT = route({
   summary: 'Replace a line (unitPrice absent: the product\'s listPrice); answers the order\'s new totals and revision; a stale revisionNumber is a 409.',
+  permission: 'sales-order.update',
+  scopes: ['own'],
   operation: 'ISalesOrderService.updateLine',
   params: SalesOrderDetailKey,
   body: SalesOrderDetailUpdateData,
@@ -25,6 +29,8 @@ export const PUT = route({
 
 export const PATCH = route({
   summary: 'Change only the line fields the body names (JSON merge patch); answers as PUT; a stale revisionNumber is a 409.',
+  permission: 'sales-order.update',
+  scopes: ['own'],
   operation: 'ISalesOrderService.patchLine',
   params: SalesOrderDetailKey,
   body: SalesOrderDetailPatchData,
@@ -35,6 +41,8 @@ export const PATCH = route({
 
 export const DELETE = route({
   summary: 'Remove a line; the query parameter revisionNumber (the order\'s, optional) is checked: a stale one is a 409.',
+  permission: 'sales-order.update',
+  scopes: ['own'],
   operation: 'ISalesOrderService.deleteLine',
   params: SalesOrderDetailKey,
   query: SalesOrderDetailDeleteQuery,

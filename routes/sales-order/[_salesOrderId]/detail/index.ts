@@ -6,6 +6,8 @@ import {
 
 export const GET = route({
   summary: 'List the lines of a sales order, by salesOrderDetailId.',
+  permission: 'sales-order.read',
+  scopes: ['own'],
   operation: 'ISalesOrderService.readLines',
   params: SalesOrderKey,
   result: array(SalesOrderDetailRead),
@@ -15,6 +17,8 @@ export const GET = route({
 
 export const POST = route({
   summary: 'Add a line to a sales order: answers the line\'s id and total and the order\'s new totals and revision; a stale revisionNumber (the order\'s) is a 409.',
+  permission: 'sales-order.update',
+  scopes: ['own'],
   operation: 'ISalesOrderService.createLine',
   params: SalesOrderKey,
   body: SalesOrderDetailCreateData,
