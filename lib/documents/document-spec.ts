@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import type { RecordScopes } from '../storage/record-scope.js';
 
 /**
  * A document: a parent record (a sales order) and its children (its lines), changed together. The parent carries a
@@ -13,6 +14,12 @@ export interface DocumentSpec<DB, W = Readonly<Record<string, unknown>>> {
   readonly modified?: string;
   /** The children's table, key column, the column naming their parent, and their messages' name ("Sales order line"). */
   readonly child: { readonly table: string; readonly key: string; readonly parentKey: string; readonly entity: string };
+  /**
+   * The parent's record scopes (lib/storage/record-scope.ts), their conditions written on the parent's table name:
+   * a parent out of the caller's scope is locked by no write (404 Entity_NotFound, like an unknown id), and a write
+   * or create that would leave it out of scope is a 403 Security_Forbidden with nothing written.
+   */
+  readonly scopes?: RecordScopes;
   /**
    * The parent's derived columns, read from its children inside the write's transaction (after the children changed):
    * column → stored value. A total out of range is reported here on `currentErrors()` with its property; the write then

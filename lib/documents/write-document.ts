@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, type Transaction, sql } from 'kysely';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import { currentErrors } from '../envelope/request-scope.js';
 import type { Storage } from '../storage/storage.js';
+import { assertInScope, scopeCondition } from '../storage/record-scope.js';
 import { inTransaction } from '../storage/transaction.js';
 import type { DocumentSpec } from './document-spec.js';
 
@@ -28,7 +29,8 @@ export interface DocumentWrite<T, W = Readonly<Record<string, unknown>>> {
  * the parent, runs `work` (the child insert, update or delete; or a change of the parent's own fields), recomputes
  * the parent's totals from its children, bumps its revision and modified date. Any problem recorded on
  * `currentErrors()` inside stops the write (`abortIfHasErrors`) and rolls everything back. Answers undefined when the
- * parent or child is missing or the revision is stale (the message is recorded).
+ * parent or child is missing (or out of the caller's scope: spec.scopes) or the revision is stale (the message is
+ * recorded); a write that leaves the parent out of the caller's scope is a 403, rolled back.
  */
 export async function writeDocument<DB, T, W>(
   storage: Storage, db: Kysely<DB>, spec: DocumentSpec<DB, W>, target: DocumentTarget,
@@ -40,8 +42,11 @@ export async function writeDocument<DB, T, W>(
   const modified = spec.modified ?? 'modified_date';
   return inTransaction(db, async (trx) => {
     const lock = storage.dialect.locksRows ? sql` for update` : sql``;
+    // The caller's scope is part of the lock's condition: a parent out of it is not found, and nothing is locked.
+    const scope = scopeCondition(spec.scopes, parent.table);
+    const inScope = scope ? sql` and ${scope}` : sql``;
     const row = (await sql<{ revision: number }>`select ${sql.ref(revision)} as revision from ${sql.table(parent.table)}
-      where ${sql.ref(parent.key)} = ${target.parentId}${lock}`.execute(trx)).rows[0];
+      where ${sql.ref(`${parent.table}.${parent.key}`)} = ${target.parentId}${inScope}${lock}`.execute(trx)).rows[0];
     if (!row) {
       errors.add(MESSAGES.Entity_NotFound({ entity: parent.entity, id: target.parentId }));
       return undefined;
@@ -67,6 +72,8 @@ export async function writeDocument<DB, T, W>(
       sql`${sql.ref(revision)} = ${sql.ref(revision)} + 1`,
       sql`${sql.ref(modified)} = ${storage.values.date(now)}`,
     ]);
+    // Last, so the check sees the parent as it will be committed (its own fields and its totals).
+    await assertInScope(trx, spec.scopes, { table: parent.table, key: parent.key, id: target.parentId });
     return { result, totals: settled.wire, revisionNumber: Number(row.revision) + 1, modifiedDate: now };
   });
 }

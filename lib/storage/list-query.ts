@@ -6,6 +6,7 @@ import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
 import type { StorageDialect } from './dialects/dialect.js';
 import { cannotMatch } from './list-text-bounds.js';
+import { type RecordScopes, scopeCondition, scopeReads } from './record-scope.js';
 import { CURSOR_EDITED, CursorError, type CursorKeys, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
 import type { Storage } from './storage.js';
 
@@ -49,6 +50,13 @@ export interface ListDefinition<F extends string> {
    * (lib/storage/list-text-bounds.ts) answers an empty list without reading anything.
    */
   maxLength?: { readonly [K in F]?: number };
+  /**
+   * The record scopes that may limit the caller (lib/storage/record-scope.ts): the current caller's condition joins
+   * the filters in the page's keys and in the count, so a record out of scope is in no page, no count, no cursor's
+   * page and no deep page read from the end. Conditions name the listed table's alias only (or read other tables in
+   * a subquery): the keys need no join for them.
+   */
+  scopes?: RecordScopes;
 }
 
 /** The criteria a list takes: filters by field name plus paging, count and sort. */
@@ -96,7 +104,9 @@ export function listSql<F extends string, R>(
 ): ListSql<R> {
   const fields = Object.keys(def.columns) as F[];
   const filters = fields.filter((name) => criteria[name]).map((name) => ({ name, criterion: criteria[name] as FieldCriterion<unknown> }));
-  const plain = filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, dialect));
+  const scope = scopeCondition(def.scopes, def.alias);
+  // The scope is one more condition, in every query of the list: taken with the filters by every index choice.
+  const plain = [...filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, dialect)), ...(scope ? [scope] : [])];
   const trigram = filters.flatMap(({ name, criterion }) => containsIndex(def, name, criterion, dialect));
   const indexed = [...plain, ...trigram];
   const conditions = fullTextPage ? indexed : plain;
@@ -209,7 +219,8 @@ export async function readListRows<F extends string, R>(
   if (filtered.some((name) => criteria[name] && cannotMatch(criteria[name] as FieldCriterion<unknown>, def.maxLength?.[name]))) {
     return { rows: [], totalCount: criteria.getTotalCount ? 0 : undefined };
   }
-  const tables = [def.table, ...(def.joins ?? []).map((j) => j.table)];
+  // A kept count follows the tables the caller's scope reads too (customers through their orders).
+  const tables = [...new Set([def.table, ...(def.joins ?? []).map((j) => j.table), ...scopeReads(def.scopes)])];
   const total = query.count && (await exactCount(db, query.count, tables, storage.dialect.readBudget));
   const fromTheEnd = deep && total !== undefined && skip > total / 2;
   const fewMatches = total !== undefined && total <= FULL_TEXT_PAGE_MATCHES;

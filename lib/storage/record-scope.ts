@@ -1,5 +1,6 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import { currentAccess } from '../envelope/request-scope.js';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { MESSAGES } from '../envelope/message-catalogue.js';
+import { currentAccess, currentErrors } from '../envelope/request-scope.js';
 
 /**
  * How a record scope limits a service's records: a condition on its table, from the caller's user attributes. A
@@ -45,4 +46,28 @@ export function scopeCondition(scopes: RecordScopes | undefined, alias: string):
 export function scopeReads(scopes: RecordScopes | undefined): readonly string[] {
   const names = currentAccess()?.scopes;
   return names ? names.flatMap((name) => scopes?.[name]?.reads ?? []) : [];
+}
+
+/** A record a scoped write checks: its table (also the condition's alias), key column and id. */
+export interface ScopedRecord {
+  table: string;
+  key: string;
+  id: number;
+}
+
+/**
+ * Inside a write's transaction, after the write: whether the record is still in the current caller's scope. A write
+ * that would move it out (or create it out) is refused with 403 Security_Forbidden, and the thrown ServiceError
+ * rolls the transaction back, so nothing is written. A caller not limited by a scope passes without a query.
+ */
+export async function assertInScope<DB>(trx: Kysely<DB>, scopes: RecordScopes | undefined, record: ScopedRecord): Promise<void> {
+  const condition = scopeCondition(scopes, record.table);
+  if (!condition) return;
+  const { rows } = await sql<{ n: number }>`select 1 as n from ${sql.table(record.table)}
+    where ${sql.ref(`${record.table}.${record.key}`)} = ${record.id} and ${condition}`.execute(trx);
+  if (!rows.length) {
+    const errors = currentErrors();
+    errors.add(MESSAGES.Security_Forbidden());
+    errors.abortIfHasErrors();
+  }
 }

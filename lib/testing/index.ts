@@ -12,5 +12,6 @@ export {
 } from './test-stores.js';
 export { type Message, type QueryValue, expectError, expectErrors, expectOk, qs } from './assertions.js';
 export { type ProxyUnderTest, driftProblems, methodsOf, proxyDrift } from './drift.js';
+export { type CallerAccess, asCaller } from './as-caller.js';
 export { applicationRoutes } from '../routing/application-routes.js';
 export type { LoadedRoute } from '../routing/load-routes.js';

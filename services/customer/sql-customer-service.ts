@@ -1,7 +1,7 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
 import {
   type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output, type Selectable, type Storage,
-  type Tables, applyMergePatch, currentErrors, readListRows, sql, updateFieldsOf,
+  type Tables, applyMergePatch, currentAccess, currentErrors, readListRows, scopeCondition, sql, updateFieldsOf,
 } from 'restlayer';
 import type {
   CustomerFilterField, CustomerSortField,
@@ -9,6 +9,7 @@ import type {
   Customer_PatchInput_Data, Customer_ReadOutput, Customer_UpdateInput_Data, Customer_UpdateOutput,
 } from './customer-models.js';
 import { CustomerUpdateData } from './customer-models.js';
+import { customerScopes } from './customer-scopes.js';
 import type { ICustomerService } from './customer-service.js';
 import type { CustomerTable, CustomerTables } from './customer-tables.js';
 
@@ -32,7 +33,11 @@ export const customerList: ListDefinition<CustomerSortField | CustomerFilterFiel
   notNull: ['customerId', 'name'],
   fullText: ['name'],
   maxLength: { name: 100, accountNumber: 15 },
+  scopes: customerScopes,
 };
+
+/** The current caller's scope condition on customers (undefined when not limited): in every query that reaches one. */
+const customersInScope = () => scopeCondition(customerScopes, 'customer');
 
 export type CustomerServiceOptions = ListLimits;
 
@@ -64,6 +69,7 @@ export class SqlCustomerService implements ICustomerService {
     const r = await this.db.selectFrom('customer')
       .select([...listColumns, 'revision_number', 'modified_date'])
       .where('customer_id', '=', customerId)
+      .$call((q) => { const scope = customersInScope(); return scope ? q.where(scope) : q; })
       .executeTakeFirst();
     if (!r) {
       this.notFound(customerId);
@@ -116,6 +122,12 @@ export class SqlCustomerService implements ICustomerService {
   }
 
   async create(data: Customer_CreateInput_Data): Promise<Output<Customer_CreateOutput>> {
+    // A new customer has no orders, so no scope of customers (`own`: those with the caller's orders) reaches it: a
+    // scoped caller's create would leave the record out of their scope at once, a 403 with nothing written.
+    if (currentAccess()?.scopes) {
+      currentErrors().add(MESSAGES.Security_Forbidden());
+      return Output.of();
+    }
     await this.checkData(data);
     const now = new Date();
     const { customer_id } = await this.db.insertInto('customer')
@@ -130,16 +142,21 @@ export class SqlCustomerService implements ICustomerService {
     const now = new Date();
     const v = this.storage.values;
     const { revisionNumber } = data;
+    // Out of the caller's scope, the customer is not found. A customer's own fields do not decide its scope (its
+    // orders do), so an update that reaches it leaves it in scope.
+    const scope = customersInScope();
     // The revision in the WHERE makes check-and-write one atomic step: of concurrent writers, one wins.
     const updated = await this.db.updateTable('customer')
       .set((eb) => ({ ...this.columnsOf(data), revision_number: eb('revision_number', '+', 1), modified_date: v.date(now) }))
       .where('customer_id', '=', customerId)
+      .$call((q) => (scope ? q.where(scope) : q))
       .$if(revisionNumber != null, (q) => q.where('revision_number', '=', revisionNumber!))
       .returning(['revision_number', 'modified_date'])
       .executeTakeFirst();
     if (updated) return Output.of({ revisionNumber: updated.revision_number, modifiedDate: v.toDate(updated.modified_date) });
 
-    const current = await this.db.selectFrom('customer').select('revision_number').where('customer_id', '=', customerId).executeTakeFirst();
+    const current = await this.db.selectFrom('customer').select('revision_number').where('customer_id', '=', customerId)
+      .$call((q) => (scope ? q.where(scope) : q)).executeTakeFirst();
     if (!current) this.notFound(customerId);
     else {
       currentErrors().add(MESSAGES.Entity_Concurrency({
@@ -164,8 +181,10 @@ export class SqlCustomerService implements ICustomerService {
    */
   async delete(customerId: number): Promise<Output> {
     let deleted: bigint;
+    const scope = customersInScope();
     try {
-      deleted = (await this.db.deleteFrom('customer').where('customer_id', '=', customerId).executeTakeFirst()).numDeletedRows;
+      deleted = (await this.db.deleteFrom('customer').where('customer_id', '=', customerId).$call((q) => (scope ? q.where(scope) : q))
+        .executeTakeFirst()).numDeletedRows;
     } catch (err) {
       if (!isForeignKeyViolation(err)) throw err;
       const { count } = await this.db.withTables<{ sales_order: { customer_id: number } }>().selectFrom('sales_order')

@@ -1,4 +1,5 @@
 import { Decimal, type DocumentSpec, MESSAGES, MONEY_LIMIT, type Storage, type Tables, currentErrors, fitsMoney } from 'restlayer';
+import { salesOrderScopes } from './sales-order-scopes.js';
 import type { SalesTables } from './sales-order-tables.js';
 
 /** The order's totals as its writes answer them. */
@@ -17,6 +18,8 @@ export function orderDocument(storage: Storage): DocumentSpec<Tables & SalesTabl
   return {
     parent: { table: 'sales_order', key: 'sales_order_id', entity: 'Sales order' },
     child: { table: 'sales_order_detail', key: 'sales_order_detail_id', parentKey: 'sales_order_id', entity: 'Sales order line' },
+    // Every line write and header update locks the order through the caller's scope (404 outside it).
+    scopes: salesOrderScopes,
     async totals(trx, salesOrderId) {
       const header = await trx.selectFrom('sales_order').select(['tax_amt', 'freight'])
         .where('sales_order_id', '=', salesOrderId).executeTakeFirstOrThrow();

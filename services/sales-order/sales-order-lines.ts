@@ -1,9 +1,10 @@
 import {
   type DocumentSpec, type Kysely, type LookupCache, MESSAGES, Output, type Storage, type Tables, type Transaction,
-  applyMergePatch, currentErrors, updateFieldsOf, writeDocument,
+  applyMergePatch, currentErrors, scopeCondition, updateFieldsOf, writeDocument,
 } from 'restlayer';
 import { type LineInput, type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
+import { salesOrderScopes } from './sales-order-scopes.js';
 import type {
   SalesOrderDetail_CreateInput_Data, SalesOrderDetail_PatchInput_Data, SalesOrderDetail_ReadOutput,
   SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput,
@@ -90,6 +91,7 @@ export class SalesOrderLines {
       .leftJoin('product as p', 'p.product_id', 'd.product_id')
       .select(lineColumns)
       .where('so.sales_order_id', '=', salesOrderId)
+      .$call((q) => { const scope = scopeCondition(salesOrderScopes, 'so'); return scope ? q.where(scope) : q; })
       .orderBy('d.sales_order_detail_id')
       .execute();
     if (!rows.length) {
@@ -100,15 +102,19 @@ export class SalesOrderLines {
   }
 
   private async readWithOrder(salesOrderId: number, salesOrderDetailId: number): Promise<LineWithOrder | undefined> {
+    // A line of an order out of the caller's scope is not found, nor is that order.
+    const scope = scopeCondition(salesOrderScopes, 'so');
     const r = await this.selectLines()
       .innerJoin('sales_order as so', 'so.sales_order_id', 'd.sales_order_id')
       .select(lineColumns)
       .select(['so.revision_number', 'so.sub_total', 'so.total_due'])
       .where('d.sales_order_id', '=', salesOrderId)
       .where('d.sales_order_detail_id', '=', salesOrderDetailId)
+      .$call((q) => (scope ? q.where(scope) : q))
       .executeTakeFirst();
     if (!r) {
-      const order = await this.db.selectFrom('sales_order').select('sales_order_id').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+      const order = await this.db.selectFrom('sales_order as so').select('so.sales_order_id').where('so.sales_order_id', '=', salesOrderId)
+        .$call((q) => (scope ? q.where(scope) : q)).executeTakeFirst();
       if (order) this.lineNotFound(salesOrderDetailId);
       else this.orderNotFound(salesOrderId);
       return undefined;

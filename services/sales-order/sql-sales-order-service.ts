@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   type DbMoney, type DocumentSpec, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
-  type Storage, type Tables, applyMergePatch, createDocument, currentErrors, inTransaction, itemProperty, readListRows,
-  updateFieldsOf, writeDocument,
+  type Storage, type Tables, applyMergePatch, createDocument, currentAccess, currentErrors, inTransaction, itemProperty, readListRows,
+  scopeCondition, updateFieldsOf, writeDocument,
 } from 'restlayer';
 import { type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
@@ -15,6 +15,7 @@ import type {
 import { SalesOrderUpdateData } from './sales-order-models.js';
 import { type LineRow, SalesOrderLines, lineColumns, lineItem, lineValues } from './sales-order-lines.js';
 import type { ISalesOrderService } from './sales-order-service.js';
+import { salesOrderScopes, salesPersonOf } from './sales-order-scopes.js';
 import type { SalesTables } from './sales-order-tables.js';
 
 const DAY = 86_400_000;
@@ -49,7 +50,11 @@ export const salesOrderList: ListDefinition<SalesOrderSortField> = {
   // The customer's name has a trigram index (services/customer/migrations.ts, 0005-name-contains).
   fullText: ['customerName'],
   maxLength: { salesOrderNumber: 25, customerName: 100 },
+  scopes: salesOrderScopes,
 };
+
+/** The current caller's scope condition on orders under `alias` (undefined when not limited): in every query that reaches an order. */
+const ordersInScope = (alias: string) => scopeCondition(salesOrderScopes, alias);
 
 export type SalesOrderServiceOptions = ListLimits;
 
@@ -104,6 +109,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
       .select(['so.purchase_order_number', 'so.account_number', 'so.comment', 'so.revision_number', 'so.modified_date', 'so.sub_total', 'so.tax_amt', 'so.freight'])
       .select(lineColumns)
       .where('so.sales_order_id', '=', salesOrderId)
+      .$call((q) => { const scope = ordersInScope('so'); return scope ? q.where(scope) : q; })
       .orderBy('d.sales_order_detail_id')
       .execute();
     const r = rows[0];
@@ -171,6 +177,14 @@ export class SqlSalesOrderService implements ISalesOrderService {
   async create(data: SalesOrder_CreateInput_Data): Promise<Output<SalesOrder_CreateOutput>> {
     const errors = currentErrors();
     const now = new Date();
+    // A scoped caller (a SalesPerson granted sales-order.create:own) creates their own orders: the order gets their
+    // sales person, and createDocument refuses it (403, nothing stored) if their scope still does not reach it.
+    const access = currentAccess();
+    const salesPersonId = access?.scopes ? salesPersonOf(access.attributes) : null;
+    if (salesPersonId === undefined) {
+      errors.add(MESSAGES.Security_Forbidden());
+      return Output.of();
+    }
     const customer = await this.db.selectFrom('customer').selectAll().where('customer_id', '=', data.customerId).executeTakeFirst();
     if (!customer) errors.error('Validation', 'SalesOrder_UnknownCustomer', `Customer with id ${data.customerId} not found.`, { property: 'customerId' });
     await this.checkData(data, now);
@@ -187,7 +201,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
         due_date: v.date(data.dueDate ?? new Date(now.getTime() + 12 * DAY)),
         customer_id: data.customerId,
         territory_id: customer!.territory_id,
-        sales_person_id: null,
+        sales_person_id: salesPersonId,
         sub_total: 0,
         total_due: 0,
         account_number: data.accountNumber ?? customer!.account_number,
@@ -206,7 +220,9 @@ export class SqlSalesOrderService implements ISalesOrderService {
 
   async update(salesOrderId: number, data: SalesOrder_UpdateInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
     const errors = currentErrors();
-    const current = await this.db.selectFrom('sales_order').select(['order_date', 'revision_number']).where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+    const scope = ordersInScope('sales_order');
+    const current = await this.db.selectFrom('sales_order').select(['order_date', 'revision_number']).where('sales_order_id', '=', salesOrderId)
+      .$call((q) => (scope ? q.where(scope) : q)).executeTakeFirst();
     if (!current) {
       this.notFound(salesOrderId);
       return Output.of();
@@ -235,9 +251,13 @@ export class SqlSalesOrderService implements ISalesOrderService {
 
   async delete(salesOrderId: number): Promise<Output> {
     // The order with its lines (their foreign key cascades too; said here so it does not rest on that alone).
+    // An order out of the caller's scope is not found: its lines go only with an order the scope reaches.
+    const scope = ordersInScope('sales_order');
     const deleted = await inTransaction(this.db, async (trx) => {
-      await trx.deleteFrom('sales_order_detail').where('sales_order_id', '=', salesOrderId).execute();
-      return trx.deleteFrom('sales_order').where('sales_order_id', '=', salesOrderId).executeTakeFirst();
+      await trx.deleteFrom('sales_order_detail').where('sales_order_id', '=', salesOrderId)
+        .$call((q) => (scope ? q.where('sales_order_id', 'in', (eb) => eb.selectFrom('sales_order').select('sales_order_id').where('sales_order_id', '=', salesOrderId).where(scope)) : q))
+        .execute();
+      return trx.deleteFrom('sales_order').where('sales_order_id', '=', salesOrderId).$call((q) => (scope ? q.where(scope) : q)).executeTakeFirst();
     });
     if (deleted.numDeletedRows === 0n) this.notFound(salesOrderId);
     return Output.of();
