@@ -7,7 +7,7 @@
  *             lib/telemetry (no lib imports but core)           leaves: the envelope, input checks, logging
  *   config    lib/config                                       the schema and loading
  *   storage   lib/storage                                      the store, its dialects, migrator, lists
- *   domain    lib/auth, lib/lookup, lib/documents              users, passwords, tokens, sessions, lookups, documents — never Koa
+ *   domain    lib/auth, lib/lookup, lib/documents, lib/audit   users, passwords, tokens, sessions, lookups, documents, audit — never Koa
  *   platform  lib/shared, lib/metrics                          shared state (memory, cluster, Redis), metrics
  *   http      lib/http, lib/idempotency                        Koa adapters: front door, body, auth middleware
  *   routing   lib/routing                                      route(), its access, the loader, the runner
@@ -23,7 +23,7 @@ const layers = [
   ['core', '^lib/(envelope|validation|telemetry)/|^lib/(log|bounded-map|etag|http-verbs|restart-backoff|worker-exit)\\.ts$'],
   ['config', '^lib/config/'],
   ['storage', '^lib/storage/'],
-  ['domain', '^lib/(auth|lookup|documents)/'],
+  ['domain', '^lib/(auth|lookup|documents|audit)/'],
   ['platform', '^lib/(shared|metrics)/'],
   ['http', '^lib/(http|idempotency)/'],
   ['routing', '^lib/routing/'],

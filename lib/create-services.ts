@@ -1,3 +1,4 @@
+import { auditMigrations } from './audit/migrations.js';
 import { authMigrations } from './auth/migrations.js';
 import type { ICookieSessionStore } from './auth/cookie-session-store.js';
 import { SqlCookieSessionStore } from './auth/cookie-session-store.js';
@@ -41,6 +42,7 @@ export interface LayerInfrastructure {
 const layerModules: readonly ServiceModule[] = [
   { name: 'auth', migrations: authMigrations },
   { name: 'idempotency', migrations: idempotencyMigrations },
+  { name: 'audit', migrations: auditMigrations },
 ];
 
 /** The layer's own modules first, then the application's, each name once (a name keys a migration history). */

@@ -110,6 +110,19 @@ export { type DocumentTarget, type DocumentWrite, settleTotals, writeDocument } 
 export { createDocument } from './documents/create-document.js';
 export { itemProperty } from './documents/item-property.js';
 
+// Audit history (docs/audit.md): recordAudit in a write's own transaction, diffChanges of a record's wire fields
+// before and after, readHistory for a `GET …/{id}/history` route with historyQuery, the entry model for its result.
+export {
+  type AuditChange, AuditChangeModel, type AuditEntry, AuditEntryModel, type AuditOperation, type AuditValue, type HistoryPage,
+} from './audit/audit-models.js';
+export { type AuditRecord, SYSTEM_USER, recordAudit } from './audit/record-audit.js';
+export { type AuditState, type FieldValue, auditValue, diffChanges, prefixed } from './audit/diff.js';
+export { type HistorySource, readHistory } from './audit/read-history.js';
+export { historyQuery } from './audit/history-query.js';
+export { REDACTED, isSecretField } from './audit/secrets.js';
+export { pruneAudit } from './audit/retention.js';
+export type { AuditEntryTable, AuditTables } from './audit/audit-tables.js';
+
 // Lookup tables.
 export { type CachedTable, LookupCache } from './lookup/lookup-cache.js';
 export type { LookupItem, LookupLoader, LookupTable } from './lookup/lookup-table.js';

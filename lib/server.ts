@@ -12,6 +12,7 @@ import { type LayerInfrastructure, allModules, createServices } from './create-s
 import type { LayerServices } from './routing/layer-services.js';
 import { openSharedState } from './shared/shared-state.js';
 import { openStorage } from './storage/open-storage.js';
+import { startAuditRetention } from './audit/retention.js';
 
 /** What the application brings to the layer: its service modules and the folder of its route files. */
 export interface Application {
@@ -97,6 +98,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw err;
   }
   const { port } = server.address() as AddressInfo;
+  // Audit:RetentionDays: old audit entries go at startup and then daily (nothing while it is 0, the default).
+  const retention = startAuditRetention(storage, config.Audit.RetentionDays, log);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 
   let closed: Promise<void> | undefined;
@@ -113,6 +116,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await done;
     }
     clearInterval(sweep);
+    await retention.stop();
     await shared.close();
     await storage.close();
     await metricsListener?.close();

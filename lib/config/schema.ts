@@ -288,6 +288,12 @@ export const schema = {
     Port: { doc: 'Port of the Prometheus metrics listener (GET /metrics), never the API\'s; 0 turns metrics off.', format: 'port', default: 9464 },
     Host: { doc: 'Address of the metrics listener.', format: String, default: '127.0.0.1' },
   },
+  Audit: {
+    RetentionDays: {
+      doc: 'Audit entries older than this many days are deleted, at startup and then daily; 0 keeps them forever.',
+      format: 'nat', default: 0,
+    },
+  },
   Web: {
     Enabled: { doc: 'Serve the browser app (dist/web) at / beside the API (restlayer serve --web); an empty RestAPI:Path then becomes /api.', format: 'bool', default: false },
   },

@@ -1,6 +1,6 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
 import {
-  type Criteria, INT32, type Infer, type PatchOf, date, defineCriteria, field, integer, maybe, model, optional,
+  AuditEntryModel, type AuditEntry, type HistoryPage, type Criteria, INT32, type Infer, type PatchOf, date, defineCriteria, field, integer, maybe, model, optional,
   patchModel, text,
 } from 'restlayer';
 
@@ -70,3 +70,9 @@ export type Customer_CreateInput_Data = Infer<typeof CustomerCreateData>;
 
 /** The route parameter naming one customer. */
 export const CustomerKey = model({ _customerId: id() });
+
+/** One entry of a customer's history (`GET …/history`), newest first: the layer's audit entry (docs/audit.md). */
+export const CustomerHistoryEntry = AuditEntryModel;
+export type Customer_HistoryOutput = AuditEntry;
+/** The page of a history: `skip`, `take`. */
+export type Customer_HistoryInput = HistoryPage;

@@ -1,7 +1,7 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
 import { type DateKeys, type OperationTable, type Output, type RestClient, criteriaToQuery } from 'restlayer/client';
 import type {
-  Customer_CreateInput_Data, Customer_CreateOutput, Customer_ReadListInput_Criteria, Customer_ReadListOutput,
+  Customer_CreateInput_Data, Customer_CreateOutput, Customer_HistoryInput, Customer_HistoryOutput, Customer_ReadListInput_Criteria, Customer_ReadListOutput,
   Customer_PatchInput_Data, Customer_ReadOutput, Customer_UpdateInput_Data, Customer_UpdateOutput,
 } from './customer-models.js';
 import type { ICustomerService } from './customer-service.js';
@@ -17,6 +17,7 @@ const operations = {
   update: { verb: 'PUT', path: '/customer/{_customerId}' },
   patch: { verb: 'PATCH', path: '/customer/{_customerId}' },
   delete: { verb: 'DELETE', path: '/customer/{_customerId}' },
+  history: { verb: 'GET', path: '/customer/{_customerId}/history' },
 } as const satisfies OperationTable<ICustomerService>;
 
 /** The result properties that are dates; the check below fails to compile when a model gains a Date property not listed. */
@@ -55,5 +56,11 @@ export class CustomerProxy implements ICustomerService {
 
   delete(customerId: number): Promise<Output> {
     return this.client.call(operations.delete, { params: { _customerId: customerId } });
+  }
+
+  /** The customer's history, newest first; `at` is a Date. */
+  history(customerId: number, page: Customer_HistoryInput = {}): Promise<Output<Customer_HistoryOutput[]>> {
+    const query = new URLSearchParams(Object.entries(page).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    return this.client.call(operations.history, { params: { _customerId: customerId }, query, dates: ['at'] });
   }
 }

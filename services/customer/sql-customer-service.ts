@@ -1,13 +1,14 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
 import {
-  type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output, type Selectable, type Storage,
-  type Tables, applyMergePatch, currentAccess, currentErrors, readListRows, scopeCondition, sql, updateFieldsOf,
+  type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output, type Selectable, type Storage,
+  type Tables, applyMergePatch, currentAccess, currentErrors, inTransaction, readHistory, readListRows, scopeCondition, sql, updateFieldsOf,
 } from 'restlayer';
 import type {
   CustomerFilterField, CustomerSortField,
   Customer_CreateInput_Data, Customer_CreateOutput, Customer_ReadListInput_Criteria, Customer_ReadListOutput,
-  Customer_PatchInput_Data, Customer_ReadOutput, Customer_UpdateInput_Data, Customer_UpdateOutput,
+  Customer_HistoryOutput, Customer_PatchInput_Data, Customer_ReadOutput, Customer_UpdateInput_Data, Customer_UpdateOutput,
 } from './customer-models.js';
+import { CustomerAudit, customerHistory } from './customer-audit.js';
 import { CustomerUpdateData } from './customer-models.js';
 import { customerScopes } from './customer-scopes.js';
 import type { ICustomerService } from './customer-service.js';
@@ -195,6 +196,10 @@ export class SqlCustomerService implements ICustomerService {
     }
     if (deleted === 0n) this.notFound(customerId);
     return Output.of();
+  }
+
+  history(customerId: number, page: HistoryPage = {}): Promise<Output<Customer_HistoryOutput[]>> {
+    return readHistory(this.storage, customerHistory, customerId, page, this.options.maxRows);
   }
 }
 

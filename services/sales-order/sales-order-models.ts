@@ -1,5 +1,5 @@
 import {
-  type Criteria, INT32, type Infer, type PatchOf, array, boolean, date, defineCriteria, field, integer, maybe,
+  AuditEntryModel, type AuditEntry, type HistoryPage, type Criteria, INT32, type Infer, type PatchOf, array, boolean, date, defineCriteria, field, integer, maybe,
   model, money, optional, patchModel, type QuerySchema, text, validateInput,
 } from 'restlayer';
 
@@ -164,3 +164,9 @@ export const SalesOrderDetailDeleteQuery: QuerySchema<{ revisionNumber?: number 
     return validateInput(deleteQuery, input);
   },
 };
+
+/** One entry of an order's history (`GET …/history`), newest first: the layer's audit entry (docs/audit.md). */
+export const SalesOrderHistoryEntry = AuditEntryModel;
+export type SalesOrder_HistoryOutput = AuditEntry;
+/** The page of a history: `skip`, `take`. */
+export type SalesOrder_HistoryInput = HistoryPage;

@@ -3,7 +3,8 @@ import {
 } from 'restlayer/client';
 import type {
   SalesOrderDetail_CreateInput_Data, SalesOrderDetail_PatchInput_Data, SalesOrderDetail_ReadOutput,
-  SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
+  SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput,
+  SalesOrder_HistoryInput, SalesOrder_HistoryOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
   SalesOrder_PatchInput_Data, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
 } from './sales-order-models.js';
 import type { ISalesOrderService } from './sales-order-service.js';
@@ -22,6 +23,7 @@ const operations = {
   update: { verb: 'PUT', path: '/sales-order/{_salesOrderId}' },
   patch: { verb: 'PATCH', path: '/sales-order/{_salesOrderId}' },
   delete: { verb: 'DELETE', path: '/sales-order/{_salesOrderId}' },
+  history: { verb: 'GET', path: '/sales-order/{_salesOrderId}/history' },
   readLines: { verb: 'GET', path: '/sales-order/{_salesOrderId}/detail' },
   readLine: { verb: 'GET', path: '/sales-order/{_salesOrderId}/detail/{_salesOrderDetailId}' },
   createLine: { verb: 'POST', path: '/sales-order/{_salesOrderId}/detail' },
@@ -68,6 +70,11 @@ export class SalesOrderProxy implements ISalesOrderService {
     return this.client.call(operations.delete, { params: { _salesOrderId: salesOrderId } });
   }
 
+  /** The order's history, newest first; `at` is a Date. */
+  history(salesOrderId: number, page: SalesOrder_HistoryInput = {}): Promise<Output<SalesOrder_HistoryOutput[]>> {
+    return this.client.call(operations.history, { params: { _salesOrderId: salesOrderId }, query: pageQuery(page), dates: ['at'] });
+  }
+
   // Order lines: every write answers the order's new totals and revision (SalesOrderDetail_WriteOutput); a write that
   // carries the order's revisionNumber and finds a newer one is an Output with Entity_Concurrency (409).
 
@@ -105,3 +112,8 @@ export class SalesOrderProxy implements ISalesOrderService {
 
 /** The route parameters of one line of one order. */
 const line = (salesOrderId: number, salesOrderDetailId: number) => ({ _salesOrderId: salesOrderId, _salesOrderDetailId: salesOrderDetailId });
+
+/** A history page as its query string: `skip` and `take`, those given. */
+function pageQuery(page: SalesOrder_HistoryInput): URLSearchParams {
+  return new URLSearchParams(Object.entries(page).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+}

@@ -2,7 +2,7 @@ import type { Output } from 'restlayer';
 import type {
   SalesOrderDetail_CreateInput_Data, SalesOrderDetail_PatchInput_Data, SalesOrderDetail_ReadOutput,
   SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput,
-  SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
+  SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_HistoryInput, SalesOrder_HistoryOutput, SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput,
   SalesOrder_PatchInput_Data, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
 } from './sales-order-models.js';
 
@@ -17,6 +17,11 @@ export interface ISalesOrderService {
   patch(salesOrderId: number, data: SalesOrder_PatchInput_Data): Promise<Output<SalesOrder_UpdateOutput>>;
   /** Removes the order with its lines. */
   delete(salesOrderId: number): Promise<Output>;
+  /**
+   * The order's change history, newest first (its line writes included): who changed which fields from what to what.
+   * A deleted order's history stays readable by callers holding sales-order.delete.
+   */
+  history(salesOrderId: number, page?: SalesOrder_HistoryInput): Promise<Output<SalesOrder_HistoryOutput[]>>;
   /** Housekeeping for administrators' jobs; deliberately not exposed via REST. Answers how many were removed. */
   purgeCancelled(orderedBefore: Date): Promise<Output<number>>;
 

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import {
-  type DbMoney, type DocumentSpec, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
-  type Storage, type Tables, applyMergePatch, createDocument, currentAccess, currentErrors, inTransaction, itemProperty, readListRows,
+  type DbMoney, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
+  type Storage, type Tables, applyMergePatch, createDocument, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
   scopeCondition, updateFieldsOf, writeDocument,
 } from 'restlayer';
 import { type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
+import { OrderAudit, salesOrderHistory } from './sales-order-audit.js';
 import type {
   SalesOrderDetail_CreateInput_Data, SalesOrderDetail_PatchInput_Data, SalesOrderDetail_ReadOutput,
   SalesOrderDetail_UpdateInput_Data, SalesOrderDetail_WriteOutput,
   SalesOrderSortField, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria,
-  SalesOrder_PatchInput_Data, SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
+  SalesOrder_HistoryOutput, SalesOrder_PatchInput_Data, SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
 } from './sales-order-models.js';
 import { SalesOrderUpdateData } from './sales-order-models.js';
 import { type LineRow, SalesOrderLines, lineColumns, lineItem, lineValues } from './sales-order-lines.js';
@@ -261,6 +262,10 @@ export class SqlSalesOrderService implements ISalesOrderService {
     });
     if (deleted.numDeletedRows === 0n) this.notFound(salesOrderId);
     return Output.of();
+  }
+
+  history(salesOrderId: number, page: HistoryPage = {}): Promise<Output<SalesOrder_HistoryOutput[]>> {
+    return readHistory(this.storage, salesOrderHistory, salesOrderId, page, this.options.maxRows);
   }
 
   async purgeCancelled(orderedBefore: Date): Promise<Output<number>> {

@@ -28,6 +28,7 @@ export function proxies(client: RestClient): ProxyUnderTest[] {
         update: () => salesOrder.update(43659, { status: 2, onlineOrderFlag: false, shipDate: new Date(), revisionNumber: 3, purchaseOrderNumber: 'PO-1' }),
         patch: () => salesOrder.patch(43659, { comment: null, revisionNumber: 3 }),
         delete: () => salesOrder.delete(43659),
+        history: () => salesOrder.history(43659, { skip: 2, take: 5 }),
         purgeCancelled: () => salesOrder.purgeCancelled(new Date()),
         readLines: () => salesOrder.readLines(43659),
         readLine: () => salesOrder.readLine(43659, 7),

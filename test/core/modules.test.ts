@@ -56,7 +56,7 @@ describe('service modules: migrations per module', () => {
 
   it('records each module in a history of its own and applies nothing twice', async () => {
     const applied = await migrateModules(modules);
-    expect(applied).to.deep.equal(['auth/0002-auth', 'auth/0004-ending-access', 'auth/0005-user-attributes', 'idempotency/0001-idempotency-key', 'sales-order/0001-sales', 'sales-order/0003-list-indexes', 'sales-order/0004-list-keys', 'sales-order/0005-list-changes', 'sales-order/0006-key-index', 'sales-order/0007-order-lines', 'customer/0001-customer', 'customer/0002-list-keys', 'customer/0003-list-changes', 'customer/0004-key-index', 'customer/0005-name-contains', 'customer/0006-account-number-unique']);
+    expect(applied).to.deep.equal(['auth/0002-auth', 'auth/0004-ending-access', 'auth/0005-user-attributes', 'idempotency/0001-idempotency-key', 'audit/0001-audit-entry', 'sales-order/0001-sales', 'sales-order/0003-list-indexes', 'sales-order/0004-list-keys', 'sales-order/0005-list-changes', 'sales-order/0006-key-index', 'sales-order/0007-order-lines', 'customer/0001-customer', 'customer/0002-list-keys', 'customer/0003-list-changes', 'customer/0004-key-index', 'customer/0005-name-contains', 'customer/0006-account-number-unique']);
     expect(await names(db(), historyTable('auth'))).to.deep.equal(['0002-auth', '0004-ending-access', '0005-user-attributes']);
     expect(await names(db(), historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index', '0007-order-lines']);
     expect(await migrateModules(modules)).to.deep.equal([]);

@@ -27,6 +27,7 @@ export function driftProxy(client: RestClient): ProxyUnderTest {
       update: () => proxy.update(1, { ...data, revisionNumber: 3 }),
       patch: () => proxy.patch(1, { accountNumber: null, revisionNumber: 3 }),
       delete: () => proxy.delete(1),
+      history: () => proxy.history(1, { skip: 2, take: 5 }),
     },
   };
 }
