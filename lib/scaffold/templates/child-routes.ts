@@ -1,6 +1,7 @@
 import type { ChildSpec, ServiceSpec } from '../spec.js';
 import { type FileContext, type Template, header, importLine, lines, lowerHuman } from './code.js';
 import { aChild } from './child-models.js';
+import { permissionOf } from './routes.js';
 
 /** The child of a spec that has one (the writer asks for these files only then). */
 function childOf(spec: ServiceSpec): ChildSpec {
@@ -24,6 +25,7 @@ export const childListRouteFile: Template = (spec: ServiceSpec, at: FileContext)
     '',
     'export const GET = route({',
     `  summary: 'List the ${child.plural} of ${aOrAn(human)}, by id.',`,
+    `  permission: '${permissionOf(spec, 'GET', true)}',`,
     `  operation: 'I${pascal}Service.${readAllName(child)}',`,
     `  params: ${pascal}Key,`,
     `  result: array(${child.pascal}Read),`,
@@ -33,6 +35,7 @@ export const childListRouteFile: Template = (spec: ServiceSpec, at: FileContext)
     '',
     'export const POST = route({',
     `  summary: 'Add ${aChild(child)} to ${aOrAn(human)}; answers its id and the ${human}\\'s new totals and revision (a stale revisionNumber is a 409).',`,
+    `  permission: '${permissionOf(spec, 'POST', true)}',`,
     `  operation: 'I${pascal}Service.create${child.short}',`,
     `  params: ${pascal}Key,`,
     `  body: ${child.pascal}CreateData,`,
@@ -59,6 +62,7 @@ export const childItemRouteFile: Template = (spec: ServiceSpec, at: FileContext)
   const verb = (name: string, summary: string, method: string, extra: string[], answers: string, [args, call]: [string, string]) => lines(
     `export const ${name} = route({`,
     `  summary: '${summary.replace(/'/g, "\\'")}',`,
+    `  permission: '${permissionOf(spec, name, true)}',`,
     `  operation: 'I${pascal}Service.${method}',`,
     `  params: ${child.pascal}Key,`,
     ...extra.map((e) => `  ${e},`),
