@@ -1,4 +1,5 @@
 import type { ServiceSpec } from '../spec.js';
+import { routeScopesName } from './scopes.js';
 import { type FileContext, header, lines, lowerHuman } from './code.js';
 
 /** `an invoice`, `a purchase order`: the indefinite article by the first letter (a vowel's sound, as nearly always). */
@@ -22,10 +23,12 @@ export function listRouteFile(spec: ServiceSpec, at: FileContext): string {
     "import { array } from 'restlayer';",
     `import { route } from '${at.modules}';`,
     `import { ${pascal}CreateData, ${pascal}CreateResult, ${pascal}ListItem, ${camel}Criteria } from '${at.service(`${kebab}-models`)}';`,
+    `import { ${routeScopesName(spec)} } from '${at.service(`${kebab}-scopes`)}';`,
     '',
     'export const GET = route({',
     `  summary: 'List ${lowerHuman(spec)} records matching the criteria.',`,
     `  permission: '${kebab}.read',`,
+    `  ...${routeScopesName(spec)},`,
     `  operation: 'I${pascal}Service.readList',`,
     `  query: ${camel}Criteria,`,
     `  result: array(${pascal}ListItem),`,
@@ -35,6 +38,7 @@ export function listRouteFile(spec: ServiceSpec, at: FileContext): string {
     'export const POST = route({',
     `  summary: 'Create ${aOrAn(lowerHuman(spec))}.',`,
     `  permission: '${kebab}.create',`,
+    `  ...${routeScopesName(spec)},`,
     `  operation: 'I${pascal}Service.create',`,
     `  body: ${pascal}CreateData,`,
     `  result: ${pascal}CreateResult,`,
@@ -56,6 +60,7 @@ export function itemRouteFile(spec: ServiceSpec, at: FileContext): string {
     `export const ${name} = route({`,
     `  summary: '${summary}',`,
     `  permission: '${permissionOf(spec, name)}',`,
+    `  ...${routeScopesName(spec)},`,
     `  operation: 'I${pascal}Service.${operation}',`,
     `  params: ${pascal}Key,`,
     body && `  body: ${body},`,
@@ -68,6 +73,7 @@ export function itemRouteFile(spec: ServiceSpec, at: FileContext): string {
     header(spec).trimEnd(),
     `import { route } from '${at.modules}';`,
     `import { ${pascal}Key, ${pascal}PatchData, ${pascal}Read, ${pascal}UpdateData, ${pascal}UpdateResult } from '${at.service(`${kebab}-models`)}';`,
+    `import { ${routeScopesName(spec)} } from '${at.service(`${kebab}-scopes`)}';`,
     '',
     verb('GET', `Read one ${human}.`, 'read', false, `${pascal}Read`, '404', `read(params.${idParam})`),
     '',
