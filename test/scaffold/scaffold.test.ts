@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
@@ -92,9 +92,77 @@ const requiredOnly = ['new', 'service', 'stock-level', '--field', 'code:text:req
 
 const generatedFiles = (name: string, id: string) => [
   `services/${name}/${name}-models.ts`, `services/${name}/${name}-service.ts`, `services/${name}/sql-${name}-service.ts`,
-  `services/${name}/${name}-proxy.ts`, `services/${name}/${name}-tables.ts`, `services/${name}/migrations.ts`, `services/${name}/module.ts`,
-  `routes/${name}/index.ts`, `routes/${name}/[_${id}].ts`, `test/${name}/${name}.test.ts`, `test/${name}/${name}-data.ts`, `test/${name}/${name}.drift.ts`,
+  `services/${name}/${name}-proxy.ts`, `services/${name}/${name}-tables.ts`, `services/${name}/${name}-scopes.ts`, `services/${name}/${name}-audit.ts`,
+  `services/${name}/migrations.ts`, `services/${name}/module.ts`, `routes/${name}/index.ts`, `routes/${name}/[_${id}].ts`, `routes/${name}/[_${id}]/history.ts`,
+  `test/${name}/${name}.test.ts`, `test/${name}/${name}-data.ts`, `test/${name}/${name}.drift.ts`,
 ];
+
+/**
+ * A scope added to stock-level's generated hook as its comment shows (a column and a user attribute), and a test of
+ * what it must then do over HTTP: the routes name it, and the service applies it in every query of the list, reads,
+ * writes, deletes and history, refusing a write that would leave the caller's scope.
+ */
+const stockLevelOwn = [
+  '  own: {',
+  "    description: \"stock levels whose code is the caller's user attribute code\",",
+  '    where(alias, attributes) {',
+  '      const code = attributes.code?.trim();',
+  '      if (!code) return NOTHING;',
+  '      return sql<boolean>`${sql.ref(`${alias}.code`)} = ${code}`;',
+  '    },',
+  '  },',
+].join('\n');
+const stockLevelScopeTest = `import { expect } from 'chai';
+import { withErrorScope } from 'restlayer';
+import { type TestServer, expectError, expectOk, startTestServer } from 'restlayer/testing';
+import { application } from '../../services/index.js';
+
+describe('stock level with a scope added to its hook', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let keeper: string;
+  before(async () => {
+    server = await startTestServer({
+      application, config: { Authentication: { PasswordHashCost: 10 }, Authorization: { Roles: { Keeper: ['stock-level.*:own'] } } },
+    });
+    const added = await withErrorScope(() => server.services.users.add({ userName: 'keeper', password: 'keeper-password-1', roles: ['Keeper'] }, { code: 'AAA' }));
+    expect(added.messages).to.deep.equal([]);
+    keeper = server.token({ sub: 'keeper', name: 'keeper', role: ['Keeper'] });
+  });
+  after(() => server?.stop());
+
+  const create = async (code: string, onHand: number, token?: string) =>
+    expectOk(await server.call('/stock-level', { method: 'POST', body: { code, onHand }, token }), 201).result.stockLevelId as number;
+
+  it('limits the list and its count, reads, writes, deletes and history; a write leaving the scope is a 403 with nothing written', async () => {
+    const mine = [await create('AAA', 1), await create('AAA', 2)];
+    const theirs = await create('BBB', 3);
+    const list = expectOk(await server.call('/stock-level?getTotalCount=true', { token: keeper }));
+    expect((list.result as { stockLevelId: number }[]).map((r) => r.stockLevelId)).to.deep.equal(mine);
+    expect(list.totalCount).to.equal(2);
+    expectOk(await server.call(\`/stock-level/\${mine[0]}\`, { token: keeper }));
+    const outside = [
+      await server.call(\`/stock-level/\${theirs}\`, { token: keeper }),
+      await server.call(\`/stock-level/\${theirs}\`, { method: 'PUT', body: { code: 'BBB', onHand: 9 }, token: keeper }),
+      await server.call(\`/stock-level/\${theirs}\`, { method: 'PATCH', body: { onHand: 9 }, token: keeper }),
+      await server.call(\`/stock-level/\${theirs}/history\`, { token: keeper }),
+      await server.call(\`/stock-level/\${theirs}\`, { method: 'DELETE', token: keeper }),
+    ];
+    for (const reply of outside) expectError(reply, 404, 'Entity_NotFound');
+    expectError(await server.call(\`/stock-level/\${mine[0]}\`, { method: 'PATCH', body: { code: 'BBB' }, token: keeper }), 403, 'Security_Forbidden');
+    expectError(await server.call('/stock-level', { method: 'POST', body: { code: 'BBB', onHand: 4 }, token: keeper }), 403, 'Security_Forbidden');
+    expect(expectOk(await server.call('/stock-level?take=0&getTotalCount=true')).totalCount).to.equal(3);
+    expect(expectOk(await server.call(\`/stock-level/\${mine[0]}\`)).result).to.include({ code: 'AAA', revisionNumber: 1 });
+    expect(expectOk(await server.call(\`/stock-level/\${theirs}\`)).result).to.include({ code: 'BBB', onHand: 3, revisionNumber: 1 });
+    expectOk(await server.call(\`/stock-level/\${mine[0]}\`, { method: 'PATCH', body: { onHand: 7 }, token: keeper }));
+    const history = expectOk(await server.call(\`/stock-level/\${mine[0]}/history\`, { token: keeper })).result as { user: string; operation: string }[];
+    expect(history.map((e) => \`\${e.operation} by \${e.user}\`)).to.deep.equal(['patch by keeper', 'create by tester']);
+    await create('AAA', 5, keeper);
+    expectOk(await server.call(\`/stock-level/\${mine[1]}\`, { method: 'DELETE', token: keeper }));
+    expect(expectOk(await server.call('/stock-level?take=0&getTotalCount=true', { token: keeper })).totalCount).to.equal(2);
+  });
+});
+`;
 
 /** The tests of the generated services plus the drift test, which must find their proxies by itself. */
 const generatedTests = [
@@ -131,6 +199,11 @@ describe('restlayer new service: the scaffold', function () {
     generated = (async () => {
       const full = await newService(fullService, built);
       const others = [await newService(optionalOnly, built), await newService(requiredOnly, built)];
+      // stock-level gets a scope in its hook, and a test of it beside its generated ones.
+      const scopes = join(built, 'services/stock-level/stock-level-scopes.ts');
+      writeFileSync(scopes, readFileSync(scopes, 'utf8').replace("import type { RecordScopes } from 'restlayer';", "import { NOTHING, type RecordScopes, sql } from 'restlayer';")
+        .replace('export const stockLevelScopes: RecordScopes = {};', `export const stockLevelScopes: RecordScopes = {\n${stockLevelOwn}\n};`));
+      writeFileSync(join(built, 'test/stock-level/stock-level-scope.test.ts'), stockLevelScopeTest);
       const document = await newService(documentService, built);
       others.push(await newService(plainDocument, built));
       const build = await runNode(built, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], childEnv(), 540_000);
@@ -169,6 +242,8 @@ describe('restlayer new service: the scaffold', function () {
       ['a child field without --child', ['new', 'service', 'widget', '--field', 'title:text', '--child-field', 'line:amount:money'],
         '--child-field and --child-total need a --child <name> to belong to'],
       ['a child without fields', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line'], 'give the fields of child line: --child-field line:name:type'],
+      ['a child named as the history route', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'history', '--child-field', 'history:note:text'],
+        "--child 'history': /<name>/{id}/history is the record's change history; name the child otherwise"],
       ['two child collections', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line', '--child', 'note', '--child-field', 'line:amount:money'],
         "--child is given twice ('line', 'note'): a service has one child collection"],
       ['a child field of another child', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line', '--child-field', 'item:amount:money'],
@@ -418,6 +493,31 @@ describe('restlayer new service: the scaffold', function () {
       for (const file of files) {
         const text = readFileSync(join(built, file), 'utf8');
         expect(text, file).to.not.match(/:\s*any\b|\bas any\b|<any>|@ts-|eslint-disable/);
+      }
+    });
+
+    it("names a permission on every route (<service>.read, .create, .update, .delete; a child's writes update) and the hook's scopes, none while it has none", async function () {
+      if (build.code !== 0) this.skip();
+      const listed = await runCli(['routes', '--json'], { cli: join(built, 'dist/bin/restlayer.js'), cwd: built, env: childEnv(), timeoutMs: 60_000 });
+      expect(listed.code, listed.stderr).to.equal(0);
+      const routes = (JSON.parse(listed.stdout) as { verb: string; path: string; permission: string; scopes: string[] }[])
+        .map((r) => `${r.verb} ${r.path} ${r.permission}${r.scopes.length ? `:${r.scopes.join(',')}` : ''}`);
+      const of = (prefix: string) => routes.filter((r) => r.split(' ')[1].startsWith(prefix)).sort();
+      expect(of('/purchase-order')).to.deep.equal([
+        'DELETE /purchase-order/{purchaseOrderId} purchase-order.delete', 'GET /purchase-order purchase-order.read',
+        'GET /purchase-order/{purchaseOrderId} purchase-order.read', 'GET /purchase-order/{purchaseOrderId}/history purchase-order.read',
+        'PATCH /purchase-order/{purchaseOrderId} purchase-order.update', 'POST /purchase-order purchase-order.create',
+        'PUT /purchase-order/{purchaseOrderId} purchase-order.update',
+      ]);
+      expect(of('/sales-invoice/{salesInvoiceId}/line')).to.deep.equal([
+        'DELETE /sales-invoice/{salesInvoiceId}/line/{salesInvoiceLineId} sales-invoice.update', 'GET /sales-invoice/{salesInvoiceId}/line sales-invoice.read',
+        'GET /sales-invoice/{salesInvoiceId}/line/{salesInvoiceLineId} sales-invoice.read', 'PATCH /sales-invoice/{salesInvoiceId}/line/{salesInvoiceLineId} sales-invoice.update',
+        'POST /sales-invoice/{salesInvoiceId}/line sales-invoice.update', 'PUT /sales-invoice/{salesInvoiceId}/line/{salesInvoiceLineId} sales-invoice.update',
+      ]);
+      // stock-level's hook got a scope (above): every one of its routes names it.
+      expect(of('/stock-level')).to.have.length(7).and.satisfy((all: string[]) => all.every((r) => r.endsWith(':own')));
+      for (const file of ['services/purchase-order/purchase-order-scopes.ts', 'services/purchase-order/purchase-order-audit.ts', 'routes/purchase-order/[_purchaseOrderId]/history.ts']) {
+        expect(lines(readFileSync(join(built, file), 'utf8'))[0], file).to.match(/^\/\/ Made by `restlayer new service purchase-order /);
       }
     });
 
