@@ -112,6 +112,72 @@ const stockLevelOwn = [
   '    },',
   '  },',
 ].join('\n');
+/** The same for a document: checklist's hook gets a scope on its name, and a test of the record and its entries under it. */
+const checklistOwn = [
+  '  own: {',
+  "    description: \"checklists whose name is the caller's user attribute list\",",
+  '    where: (alias, attributes) => (attributes.list ? sql<boolean>`${sql.ref(`${alias}.name`)} = ${attributes.list}` : NOTHING),',
+  '  },',
+].join('\n');
+const checklistScopeTest = `import { expect } from 'chai';
+import { withErrorScope } from 'restlayer';
+import { type TestServer, expectError, expectOk, startTestServer } from 'restlayer/testing';
+import { application } from '../../services/index.js';
+
+describe('checklist with a scope added to its hook', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let keeper: string;
+  before(async () => {
+    server = await startTestServer({
+      application, config: { Authentication: { PasswordHashCost: 10 }, Authorization: { Roles: { Keeper: ['checklist.*:own'] } } },
+    });
+    const added = await withErrorScope(() => server.services.users.add({ userName: 'keeper', password: 'keeper-password-1', roles: ['Keeper'] }, { list: 'Mine' }));
+    expect(added.messages).to.deep.equal([]);
+    keeper = server.token({ sub: 'keeper', name: 'keeper', role: ['Keeper'] });
+  });
+  after(() => server?.stop());
+
+  const create = async (name: string, token?: string) =>
+    expectOk(await server.call('/checklist', { method: 'POST', body: { name, entries: [{ done: true, label: name }] }, token }), 201).result.checklistId as number;
+  const entryOf = async (id: number) => (expectOk(await server.call(\`/checklist/\${id}/entry\`)).result as { checklistEntryId: number }[])[0].checklistEntryId;
+
+  it('limits the record, its entries and their writes, and its history; a create or write leaving the scope is a 403 with nothing written', async () => {
+    const mine = await create('Mine');
+    const theirs = await create('Theirs');
+    const [myEntry, theirEntry] = [await entryOf(mine), await entryOf(theirs)];
+    const list = expectOk(await server.call('/checklist?getTotalCount=true', { token: keeper }));
+    expect([(list.result as { checklistId: number }[]).map((r) => r.checklistId), list.totalCount]).to.deep.equal([[mine], 1]);
+    const at = \`/checklist/\${theirs}/entry/\${theirEntry}\`;
+    const outside = [
+      await server.call(\`/checklist/\${theirs}\`, { token: keeper }),
+      await server.call(\`/checklist/\${theirs}/entry\`, { token: keeper }),
+      await server.call(at, { token: keeper }),
+      await server.call(\`/checklist/\${theirs}/entry\`, { method: 'POST', body: { done: false }, token: keeper }),
+      await server.call(at, { method: 'PUT', body: { done: false }, token: keeper }),
+      await server.call(at, { method: 'PATCH', body: { label: 'x' }, token: keeper }),
+      await server.call(at, { method: 'DELETE', token: keeper }),
+      await server.call(\`/checklist/\${theirs}/history\`, { token: keeper }),
+      await server.call(\`/checklist/\${theirs}\`, { method: 'PATCH', body: { name: 'Mine' }, token: keeper }),
+      await server.call(\`/checklist/\${theirs}\`, { method: 'DELETE', token: keeper }),
+    ];
+    for (const reply of outside) expectError(reply, 404, 'Entity_NotFound');
+    expect(expectOk(await server.call(\`/checklist/\${theirs}\`)).result).to.include({ name: 'Theirs', revisionNumber: 1 });
+    expect(expectOk(await server.call(\`/checklist/\${mine}/entry\`, { token: keeper })).result).to.have.length(1);
+    expectOk(await server.call(\`/checklist/\${mine}/entry/\${myEntry}\`, { token: keeper }));
+    expectOk(await server.call(\`/checklist/\${mine}/entry\`, { method: 'POST', body: { done: false, label: 'new' }, token: keeper }), 201);
+    expectOk(await server.call(\`/checklist/\${mine}/entry/\${myEntry}\`, { method: 'PATCH', body: { label: 'changed' }, token: keeper }));
+    expectError(await server.call(\`/checklist/\${mine}\`, { method: 'PATCH', body: { name: 'Other' }, token: keeper }), 403, 'Security_Forbidden');
+    expectError(await server.call('/checklist', { method: 'POST', body: { name: 'Other', entries: [{ done: true }] }, token: keeper }), 403, 'Security_Forbidden');
+    expect(expectOk(await server.call('/checklist?take=0&getTotalCount=true')).totalCount).to.equal(2);
+    expect(expectOk(await server.call(\`/checklist/\${mine}\`)).result).to.include({ name: 'Mine', revisionNumber: 3 });
+    const history = expectOk(await server.call(\`/checklist/\${mine}/history\`, { token: keeper })).result as { user: string; operation: string }[];
+    expect(history.map((e) => \`\${e.operation} by \${e.user}\`)).to.deep.equal(['line-patch by keeper', 'line-create by keeper', 'create by tester']);
+    await create('Mine', keeper);
+    expectOk(await server.call(\`/checklist/\${mine}\`, { method: 'DELETE', token: keeper }));
+  });
+});
+`;
 const stockLevelScopeTest = `import { expect } from 'chai';
 import { withErrorScope } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer } from 'restlayer/testing';
@@ -206,6 +272,10 @@ describe('restlayer new service: the scaffold', function () {
       writeFileSync(join(built, 'test/stock-level/stock-level-scope.test.ts'), stockLevelScopeTest);
       const document = await newService(documentService, built);
       others.push(await newService(plainDocument, built));
+      const checklistScopes = join(built, 'services/checklist/checklist-scopes.ts');
+      writeFileSync(checklistScopes, readFileSync(checklistScopes, 'utf8').replace("import type { RecordScopes } from 'restlayer';", "import { NOTHING, type RecordScopes, sql } from 'restlayer';")
+        .replace('export const checklistScopes: RecordScopes = {};', `export const checklistScopes: RecordScopes = {\n${checklistOwn}\n};`));
+      writeFileSync(join(built, 'test/checklist/checklist-scope.test.ts'), checklistScopeTest);
       const build = await runNode(built, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], childEnv(), 540_000);
       return { full, document, others, build };
     })();
@@ -582,8 +652,10 @@ describe('restlayer new service: the scaffold', function () {
       const counts = mochaCounts(run);
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(counts.failing).to.equal(0);
-      expect(counts.passing).to.be.at.least(50);
+      expect(counts.passing).to.be.at.least(150);
       expect(run.stdout).to.include('no drift between proxies and routes');
+      expect(run.stdout).to.include('stock level with a scope added to its hook').and.include('checklist with a scope added to its hook')
+        .and.include("a Viewer (role Viewer: every *.read) reads the list").and.include("each changed field; a refused one none");
       expect(run.stderr).to.not.match(stackLine);
     });
 
@@ -599,7 +671,8 @@ describe('restlayer new service: the scaffold', function () {
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(counts.failing).to.equal(0);
       expect(counts.pending).to.equal(0);
-      expect(counts.passing).to.be.at.least(50);
+      expect(run.stdout).to.include('stock level with a scope added to its hook').and.include('checklist with a scope added to its hook');
+      expect(counts.passing).to.be.at.least(150);
     });
   });
 });

@@ -37,7 +37,8 @@ export function childDeclarations(spec: ServiceSpec, child: ChildSpec): string {
     '  return {',
     `    parent: { table: '${table}', key: '${idColumn}', entity: '${spec.human}' },`,
     `    child: { table: '${child.table}', key: '${child.idColumn}', parentKey: '${idColumn}', entity: '${child.human}' },`,
-    `    // Every ${child.segment} write locks the ${spec.human.toLowerCase()} through the caller's scope (404 outside it); a create or write leaving it out is a 403.`,
+    `    // Every ${child.segment} write locks the ${spec.human.toLowerCase()} through the caller's scope (404 outside it);`,
+    '    // a create or write that would leave it out of the scope is a 403, with nothing written.',
     `    scopes: ${scopesName(spec)},`,
     child.totals.length
       ? lines(
