@@ -82,7 +82,7 @@ export function auditFile(spec: ServiceSpec): string {
     );
   }
   return lines(
-    head([`/** Which ${child.plural} a state holds: every one (create, delete), one (a ${child.segment} write), or none (a write of the record's own fields). */`,
+    head([`/** Which ${child.plural} a state holds: every one (create, delete), one (${anOf(child.segment)} write), or none (the record's own writes). */`,
       "export type ChildrenOf = 'all' | 'none' | number;", '']),
     '/**',
     ` * The audit of ${human} records: the record's fields and ${child.plural} as on the wire (\`${child.plural}[<${child.id}>].${child.fields[0].name}\`),`,
