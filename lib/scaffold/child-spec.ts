@@ -39,6 +39,8 @@ export function childSpec(parent: ServiceNames & { fields: FieldSpec[] }, args: 
   }
   if (more.length) throw usage(`--child is given twice ('${segment}', '${more[0]}'): a service has one child collection`);
   if (!kebabName.test(segment)) throw usage(`--child '${segment}' must be kebab-case: lower-case words joined by '-' (e.g. line)`);
+  // /<name>/{id}/history is the record's change history (the audit the scaffold generates).
+  if (segment === 'history') throw usage("--child 'history': /<name>/{id}/history is the record's change history; name the child otherwise");
   const names = serviceNames(`${parent.kebab}-${segment}`);
   const own = serviceNames(segment);
   const plural = pluralOf(own.camel);

@@ -3,11 +3,14 @@ import type { ServiceSpec } from './spec.js';
 import type { Template } from './templates/code.js';
 import { childItemRouteFile, childListRouteFile } from './templates/child-routes.js';
 import { childTestFile } from './templates/child-test.js';
+import { auditFile } from './templates/audit.js';
 import { driftFile } from './templates/drift.js';
+import { historyRouteFile } from './templates/history-route.js';
 import { migrationsFile } from './templates/migrations.js';
 import { modelsFile } from './templates/models.js';
 import { moduleFile } from './templates/module.js';
 import { proxyFile } from './templates/proxy.js';
+import { scopesFile } from './templates/scopes.js';
 import { itemRouteFile, listRouteFile } from './templates/routes.js';
 import { serviceFile } from './templates/service.js';
 import { sqlServiceFile } from './templates/sql-service.js';
@@ -35,10 +38,13 @@ export function serviceFiles(spec: ServiceSpec, layout: ProjectLayout): Generate
     [`${service}/sql-${kebab}-service.ts`, sqlServiceFile],
     [`${service}/${kebab}-proxy.ts`, proxyFile],
     [`${service}/${kebab}-tables.ts`, tablesFile],
+    [`${service}/${kebab}-scopes.ts`, scopesFile],
+    [`${service}/${kebab}-audit.ts`, auditFile],
     [`${service}/migrations.ts`, migrationsFile],
     [`${service}/module.ts`, moduleFile],
     [`${routes}/index.ts`, listRouteFile],
     [`${routes}/[${spec.idParam}].ts`, itemRouteFile],
+    [`${routes}/[${spec.idParam}]/history.ts`, historyRouteFile],
     [`${tests}/${kebab}.test.ts`, testFile],
     [`${tests}/${kebab}-data.ts`, testDataFile],
     [`${tests}/${kebab}.drift.ts`, driftFile],

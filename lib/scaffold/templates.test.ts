@@ -19,6 +19,15 @@ describe('restlayer new service: what the templates write', () => {
   });
 
 
+  it('names each route\'s permission: <service>.read, .create, .update (PUT, PATCH and every child write), .delete; spreads the hook\'s scopes', () => {
+    const spec = documentSpec('invoice', ['title:text'], 'restlayer new service invoice', { child: ['line'], childField: ['line:amount:money'] });
+    const at = { modules: '../../services/index.js', service: (name: string) => `../../services/invoice/${name}.js` };
+    const permissions = (text: string) => [...text.matchAll(/export const (\w+) = route\(\{\n.*\n {2}permission: '([^']+)',\n {2}\.\.\.invoiceRouteScopes,/g)].map((m) => `${m[1]} ${m[2]}`);
+    expect(permissions(listRouteFile(spec, at))).to.deep.equal(['GET invoice.read', 'POST invoice.create']);
+    expect(permissions(itemRouteFile(spec, at))).to.deep.equal(['GET invoice.read', 'PUT invoice.update', 'PATCH invoice.update', 'DELETE invoice.delete']);
+    expect(permissions(childItemRouteFile(spec, at))).to.deep.equal(['GET invoice.read', 'PUT invoice.update', 'PATCH invoice.update', 'DELETE invoice.update']);
+  });
+
   describe('CN on long text fields through a trigram index', () => {
     const spec = serviceSpec('widget', [
       'title:text:max=50:filterable', 'code:text:max=49:sortable:filterable', 'note:text:filterable', 'remark:text:max=200:sortable',
@@ -30,7 +39,7 @@ describe('restlayer new service: what the templates write', () => {
     });
 
     it('names those fields in the list definition\'s fullText, and a service without one has none', () => {
-      expect(sqlServiceFile(spec)).to.include("\n  fullText: ['title', 'note'],\n  maxLength: { title: 50, code: 49 },\n};\n");
+      expect(sqlServiceFile(spec)).to.include("\n  fullText: ['title', 'note'],\n  maxLength: { title: 50, code: 49 },\n").and.include('\n  scopes: widgetScopes,\n};\n');
       const short = serviceSpec('widget', ['code:text:max=49:filterable'], 'restlayer new service widget');
       expect(sqlServiceFile(short)).to.not.include('fullText');
       expect(migrationsFile(short)).to.not.include('createFullTextIndex');

@@ -327,7 +327,8 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
       expect(scaffolded.code, failure('restlayer new service', scaffolded)).to.equal(0);
       const files = listFiles(join(app, 'src')).filter((f) => /(^|\/)invoice\b/.test(f)).sort();
       expect(files).to.deep.equal([
-        'routes/invoice/[_invoiceId].ts', 'routes/invoice/index.ts', 'services/invoice/invoice-models.ts', 'services/invoice/invoice-proxy.ts',
+        'routes/invoice/[_invoiceId].ts', 'routes/invoice/[_invoiceId]/history.ts', 'routes/invoice/index.ts', 'services/invoice/invoice-audit.ts',
+        'services/invoice/invoice-models.ts', 'services/invoice/invoice-proxy.ts', 'services/invoice/invoice-scopes.ts',
         'services/invoice/invoice-service.ts', 'services/invoice/invoice-tables.ts', 'services/invoice/migrations.ts', 'services/invoice/module.ts',
         'services/invoice/sql-invoice-service.ts', 'test/invoice/invoice-data.ts', 'test/invoice/invoice-race.test.ts', 'test/invoice/invoice.drift.ts',
         'test/invoice/invoice.test.ts',
@@ -344,8 +345,9 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
       expect(documentScaffolded.code, failure('restlayer new service (master-detail)', documentScaffolded)).to.equal(0);
       const files = listFiles(join(app, 'src')).filter((f) => /(^|\/)order\b/.test(f)).sort();
       expect(files).to.deep.equal([
-        'routes/order/[_orderId].ts', 'routes/order/[_orderId]/line/[_orderLineId].ts', 'routes/order/[_orderId]/line/index.ts', 'routes/order/index.ts',
-        'services/order/migrations.ts', 'services/order/module.ts', 'services/order/order-models.ts', 'services/order/order-proxy.ts',
+        'routes/order/[_orderId].ts', 'routes/order/[_orderId]/history.ts', 'routes/order/[_orderId]/line/[_orderLineId].ts',
+        'routes/order/[_orderId]/line/index.ts', 'routes/order/index.ts', 'services/order/migrations.ts', 'services/order/module.ts',
+        'services/order/order-audit.ts', 'services/order/order-models.ts', 'services/order/order-proxy.ts', 'services/order/order-scopes.ts',
         'services/order/order-service.ts', 'services/order/order-tables.ts', 'services/order/sql-order-service.ts', 'test/order/order-data.ts',
         'test/order/order-line.test.ts', 'test/order/order.drift.ts', 'test/order/order.test.ts',
       ]);

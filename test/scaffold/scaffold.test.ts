@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
@@ -92,9 +92,143 @@ const requiredOnly = ['new', 'service', 'stock-level', '--field', 'code:text:req
 
 const generatedFiles = (name: string, id: string) => [
   `services/${name}/${name}-models.ts`, `services/${name}/${name}-service.ts`, `services/${name}/sql-${name}-service.ts`,
-  `services/${name}/${name}-proxy.ts`, `services/${name}/${name}-tables.ts`, `services/${name}/migrations.ts`, `services/${name}/module.ts`,
-  `routes/${name}/index.ts`, `routes/${name}/[_${id}].ts`, `test/${name}/${name}.test.ts`, `test/${name}/${name}-data.ts`, `test/${name}/${name}.drift.ts`,
+  `services/${name}/${name}-proxy.ts`, `services/${name}/${name}-tables.ts`, `services/${name}/${name}-scopes.ts`, `services/${name}/${name}-audit.ts`,
+  `services/${name}/migrations.ts`, `services/${name}/module.ts`, `routes/${name}/index.ts`, `routes/${name}/[_${id}].ts`, `routes/${name}/[_${id}]/history.ts`,
+  `test/${name}/${name}.test.ts`, `test/${name}/${name}-data.ts`, `test/${name}/${name}.drift.ts`,
 ];
+
+/**
+ * A scope added to stock-level's generated hook as its comment shows (a column and a user attribute), and a test of
+ * what it must then do over HTTP: the routes name it, and the service applies it in every query of the list, reads,
+ * writes, deletes and history, refusing a write that would leave the caller's scope.
+ */
+const stockLevelOwn = [
+  '  own: {',
+  "    description: \"stock levels whose code is the caller's user attribute code\",",
+  '    where(alias, attributes) {',
+  '      const code = attributes.code?.trim();',
+  '      if (!code) return NOTHING;',
+  '      return sql<boolean>`${sql.ref(`${alias}.code`)} = ${code}`;',
+  '    },',
+  '  },',
+].join('\n');
+/** The same for a document: checklist's hook gets a scope on its name, and a test of the record and its entries under it. */
+const checklistOwn = [
+  '  own: {',
+  "    description: \"checklists whose name is the caller's user attribute list\",",
+  '    where: (alias, attributes) => (attributes.list ? sql<boolean>`${sql.ref(`${alias}.name`)} = ${attributes.list}` : NOTHING),',
+  '  },',
+].join('\n');
+const checklistScopeTest = `import { expect } from 'chai';
+import { withErrorScope } from 'restlayer';
+import { type TestServer, expectError, expectOk, startTestServer } from 'restlayer/testing';
+import { application } from '../../services/index.js';
+
+describe('checklist with a scope added to its hook', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let keeper: string;
+  before(async () => {
+    server = await startTestServer({
+      application, config: { Authentication: { PasswordHashCost: 10 }, Authorization: { Roles: { Keeper: ['checklist.*:own'] } } },
+    });
+    const added = await withErrorScope(() => server.services.users.add({ userName: 'keeper', password: 'keeper-password-1', roles: ['Keeper'] }, { list: 'Mine' }));
+    expect(added.messages).to.deep.equal([]);
+    keeper = server.token({ sub: 'keeper', name: 'keeper', role: ['Keeper'] });
+  });
+  after(() => server?.stop());
+
+  const create = async (name: string, token?: string) =>
+    expectOk(await server.call('/checklist', { method: 'POST', body: { name, entries: [{ done: true, label: name }] }, token }), 201).result.checklistId as number;
+  const entryOf = async (id: number) => (expectOk(await server.call(\`/checklist/\${id}/entry\`)).result as { checklistEntryId: number }[])[0].checklistEntryId;
+
+  it('limits the record, its entries and their writes, and its history; a create or write leaving the scope is a 403 with nothing written', async () => {
+    const mine = await create('Mine');
+    const theirs = await create('Theirs');
+    const [myEntry, theirEntry] = [await entryOf(mine), await entryOf(theirs)];
+    const list = expectOk(await server.call('/checklist?getTotalCount=true', { token: keeper }));
+    expect([(list.result as { checklistId: number }[]).map((r) => r.checklistId), list.totalCount]).to.deep.equal([[mine], 1]);
+    const at = \`/checklist/\${theirs}/entry/\${theirEntry}\`;
+    const outside = [
+      await server.call(\`/checklist/\${theirs}\`, { token: keeper }),
+      await server.call(\`/checklist/\${theirs}/entry\`, { token: keeper }),
+      await server.call(at, { token: keeper }),
+      await server.call(\`/checklist/\${theirs}/entry\`, { method: 'POST', body: { done: false }, token: keeper }),
+      await server.call(at, { method: 'PUT', body: { done: false }, token: keeper }),
+      await server.call(at, { method: 'PATCH', body: { label: 'x' }, token: keeper }),
+      await server.call(at, { method: 'DELETE', token: keeper }),
+      await server.call(\`/checklist/\${theirs}/history\`, { token: keeper }),
+      await server.call(\`/checklist/\${theirs}\`, { method: 'PATCH', body: { name: 'Mine' }, token: keeper }),
+      await server.call(\`/checklist/\${theirs}\`, { method: 'DELETE', token: keeper }),
+    ];
+    for (const reply of outside) expectError(reply, 404, 'Entity_NotFound');
+    expect(expectOk(await server.call(\`/checklist/\${theirs}\`)).result).to.include({ name: 'Theirs', revisionNumber: 1 });
+    expect(expectOk(await server.call(\`/checklist/\${mine}/entry\`, { token: keeper })).result).to.have.length(1);
+    expectOk(await server.call(\`/checklist/\${mine}/entry/\${myEntry}\`, { token: keeper }));
+    expectOk(await server.call(\`/checklist/\${mine}/entry\`, { method: 'POST', body: { done: false, label: 'new' }, token: keeper }), 201);
+    expectOk(await server.call(\`/checklist/\${mine}/entry/\${myEntry}\`, { method: 'PATCH', body: { label: 'changed' }, token: keeper }));
+    expectError(await server.call(\`/checklist/\${mine}\`, { method: 'PATCH', body: { name: 'Other' }, token: keeper }), 403, 'Security_Forbidden');
+    expectError(await server.call('/checklist', { method: 'POST', body: { name: 'Other', entries: [{ done: true }] }, token: keeper }), 403, 'Security_Forbidden');
+    expect(expectOk(await server.call('/checklist?take=0&getTotalCount=true')).totalCount).to.equal(2);
+    expect(expectOk(await server.call(\`/checklist/\${mine}\`)).result).to.include({ name: 'Mine', revisionNumber: 3 });
+    const history = expectOk(await server.call(\`/checklist/\${mine}/history\`, { token: keeper })).result as { user: string; operation: string }[];
+    expect(history.map((e) => \`\${e.operation} by \${e.user}\`)).to.deep.equal(['line-patch by keeper', 'line-create by keeper', 'create by tester']);
+    await create('Mine', keeper);
+    expectOk(await server.call(\`/checklist/\${mine}\`, { method: 'DELETE', token: keeper }));
+  });
+});
+`;
+const stockLevelScopeTest = `import { expect } from 'chai';
+import { withErrorScope } from 'restlayer';
+import { type TestServer, expectError, expectOk, startTestServer } from 'restlayer/testing';
+import { application } from '../../services/index.js';
+
+describe('stock level with a scope added to its hook', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let keeper: string;
+  before(async () => {
+    server = await startTestServer({
+      application, config: { Authentication: { PasswordHashCost: 10 }, Authorization: { Roles: { Keeper: ['stock-level.*:own'] } } },
+    });
+    const added = await withErrorScope(() => server.services.users.add({ userName: 'keeper', password: 'keeper-password-1', roles: ['Keeper'] }, { code: 'AAA' }));
+    expect(added.messages).to.deep.equal([]);
+    keeper = server.token({ sub: 'keeper', name: 'keeper', role: ['Keeper'] });
+  });
+  after(() => server?.stop());
+
+  const create = async (code: string, onHand: number, token?: string) =>
+    expectOk(await server.call('/stock-level', { method: 'POST', body: { code, onHand }, token }), 201).result.stockLevelId as number;
+
+  it('limits the list and its count, reads, writes, deletes and history; a write leaving the scope is a 403 with nothing written', async () => {
+    const mine = [await create('AAA', 1), await create('AAA', 2)];
+    const theirs = await create('BBB', 3);
+    const list = expectOk(await server.call('/stock-level?getTotalCount=true', { token: keeper }));
+    expect((list.result as { stockLevelId: number }[]).map((r) => r.stockLevelId)).to.deep.equal(mine);
+    expect(list.totalCount).to.equal(2);
+    expectOk(await server.call(\`/stock-level/\${mine[0]}\`, { token: keeper }));
+    const outside = [
+      await server.call(\`/stock-level/\${theirs}\`, { token: keeper }),
+      await server.call(\`/stock-level/\${theirs}\`, { method: 'PUT', body: { code: 'BBB', onHand: 9 }, token: keeper }),
+      await server.call(\`/stock-level/\${theirs}\`, { method: 'PATCH', body: { onHand: 9 }, token: keeper }),
+      await server.call(\`/stock-level/\${theirs}/history\`, { token: keeper }),
+      await server.call(\`/stock-level/\${theirs}\`, { method: 'DELETE', token: keeper }),
+    ];
+    for (const reply of outside) expectError(reply, 404, 'Entity_NotFound');
+    expectError(await server.call(\`/stock-level/\${mine[0]}\`, { method: 'PATCH', body: { code: 'BBB' }, token: keeper }), 403, 'Security_Forbidden');
+    expectError(await server.call('/stock-level', { method: 'POST', body: { code: 'BBB', onHand: 4 }, token: keeper }), 403, 'Security_Forbidden');
+    expect(expectOk(await server.call('/stock-level?take=0&getTotalCount=true')).totalCount).to.equal(3);
+    expect(expectOk(await server.call(\`/stock-level/\${mine[0]}\`)).result).to.include({ code: 'AAA', revisionNumber: 1 });
+    expect(expectOk(await server.call(\`/stock-level/\${theirs}\`)).result).to.include({ code: 'BBB', onHand: 3, revisionNumber: 1 });
+    expectOk(await server.call(\`/stock-level/\${mine[0]}\`, { method: 'PATCH', body: { onHand: 7 }, token: keeper }));
+    const history = expectOk(await server.call(\`/stock-level/\${mine[0]}/history\`, { token: keeper })).result as { user: string; operation: string }[];
+    expect(history.map((e) => \`\${e.operation} by \${e.user}\`)).to.deep.equal(['patch by keeper', 'create by tester']);
+    await create('AAA', 5, keeper);
+    expectOk(await server.call(\`/stock-level/\${mine[1]}\`, { method: 'DELETE', token: keeper }));
+    expect(expectOk(await server.call('/stock-level?take=0&getTotalCount=true', { token: keeper })).totalCount).to.equal(2);
+  });
+});
+`;
 
 /** The tests of the generated services plus the drift test, which must find their proxies by itself. */
 const generatedTests = [
@@ -131,8 +265,17 @@ describe('restlayer new service: the scaffold', function () {
     generated = (async () => {
       const full = await newService(fullService, built);
       const others = [await newService(optionalOnly, built), await newService(requiredOnly, built)];
+      // stock-level gets a scope in its hook, and a test of it beside its generated ones.
+      const scopes = join(built, 'services/stock-level/stock-level-scopes.ts');
+      writeFileSync(scopes, readFileSync(scopes, 'utf8').replace("import type { RecordScopes } from 'restlayer';", "import { NOTHING, type RecordScopes, sql } from 'restlayer';")
+        .replace('export const stockLevelScopes: RecordScopes = {};', `export const stockLevelScopes: RecordScopes = {\n${stockLevelOwn}\n};`));
+      writeFileSync(join(built, 'test/stock-level/stock-level-scope.test.ts'), stockLevelScopeTest);
       const document = await newService(documentService, built);
       others.push(await newService(plainDocument, built));
+      const checklistScopes = join(built, 'services/checklist/checklist-scopes.ts');
+      writeFileSync(checklistScopes, readFileSync(checklistScopes, 'utf8').replace("import type { RecordScopes } from 'restlayer';", "import { NOTHING, type RecordScopes, sql } from 'restlayer';")
+        .replace('export const checklistScopes: RecordScopes = {};', `export const checklistScopes: RecordScopes = {\n${checklistOwn}\n};`));
+      writeFileSync(join(built, 'test/checklist/checklist-scope.test.ts'), checklistScopeTest);
       const build = await runNode(built, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], childEnv(), 540_000);
       return { full, document, others, build };
     })();
@@ -169,6 +312,8 @@ describe('restlayer new service: the scaffold', function () {
       ['a child field without --child', ['new', 'service', 'widget', '--field', 'title:text', '--child-field', 'line:amount:money'],
         '--child-field and --child-total need a --child <name> to belong to'],
       ['a child without fields', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line'], 'give the fields of child line: --child-field line:name:type'],
+      ['a child named as the history route', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'history', '--child-field', 'history:note:text'],
+        "--child 'history': /<name>/{id}/history is the record's change history; name the child otherwise"],
       ['two child collections', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line', '--child', 'note', '--child-field', 'line:amount:money'],
         "--child is given twice ('line', 'note'): a service has one child collection"],
       ['a child field of another child', ['new', 'service', 'widget', '--field', 'title:text', '--child', 'line', '--child-field', 'item:amount:money'],
@@ -421,6 +566,31 @@ describe('restlayer new service: the scaffold', function () {
       }
     });
 
+    it("names a permission on every route (<service>.read, .create, .update, .delete; a child's writes update) and the hook's scopes, none while it has none", async function () {
+      if (build.code !== 0) this.skip();
+      const listed = await runCli(['routes', '--json'], { cli: join(built, 'dist/bin/restlayer.js'), cwd: built, env: childEnv(), timeoutMs: 60_000 });
+      expect(listed.code, listed.stderr).to.equal(0);
+      const routes = (JSON.parse(listed.stdout) as { verb: string; path: string; permission: string; scopes: string[] }[])
+        .map((r) => `${r.verb} ${r.path} ${r.permission}${r.scopes.length ? `:${r.scopes.join(',')}` : ''}`);
+      const of = (prefix: string) => routes.filter((r) => r.split(' ')[1].startsWith(prefix)).sort();
+      expect(of('/purchase-order')).to.deep.equal([
+        'DELETE /purchase-order/{purchaseOrderId} purchase-order.delete', 'GET /purchase-order purchase-order.read',
+        'GET /purchase-order/{purchaseOrderId} purchase-order.read', 'GET /purchase-order/{purchaseOrderId}/history purchase-order.read',
+        'PATCH /purchase-order/{purchaseOrderId} purchase-order.update', 'POST /purchase-order purchase-order.create',
+        'PUT /purchase-order/{purchaseOrderId} purchase-order.update',
+      ]);
+      expect(of('/sales-invoice/{salesInvoiceId}/line')).to.deep.equal([
+        'DELETE /sales-invoice/{salesInvoiceId}/line/{salesInvoiceLineId} sales-invoice.update', 'GET /sales-invoice/{salesInvoiceId}/line sales-invoice.read',
+        'GET /sales-invoice/{salesInvoiceId}/line/{salesInvoiceLineId} sales-invoice.read', 'PATCH /sales-invoice/{salesInvoiceId}/line/{salesInvoiceLineId} sales-invoice.update',
+        'POST /sales-invoice/{salesInvoiceId}/line sales-invoice.update', 'PUT /sales-invoice/{salesInvoiceId}/line/{salesInvoiceLineId} sales-invoice.update',
+      ]);
+      // stock-level's hook got a scope (above): every one of its routes names it.
+      expect(of('/stock-level')).to.have.length(7).and.satisfy((all: string[]) => all.every((r) => r.endsWith(':own')));
+      for (const file of ['services/purchase-order/purchase-order-scopes.ts', 'services/purchase-order/purchase-order-audit.ts', 'routes/purchase-order/[_purchaseOrderId]/history.ts']) {
+        expect(lines(readFileSync(join(built, file), 'utf8'))[0], file).to.match(/^\/\/ Made by `restlayer new service purchase-order /);
+      }
+    });
+
     it('keeps lib/ free of imports from services/ and routes/ (the templates build those paths)', () => {
       const layer = [...snapshot(join(built, 'lib'))];
       expect(layer.filter(([file]) => file.startsWith('scaffold/'))).to.not.be.empty;
@@ -482,8 +652,10 @@ describe('restlayer new service: the scaffold', function () {
       const counts = mochaCounts(run);
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(counts.failing).to.equal(0);
-      expect(counts.passing).to.be.at.least(50);
+      expect(counts.passing).to.be.at.least(150);
       expect(run.stdout).to.include('no drift between proxies and routes');
+      expect(run.stdout).to.include('stock level with a scope added to its hook').and.include('checklist with a scope added to its hook')
+        .and.include("a Viewer (role Viewer: every *.read) reads the list").and.include("each changed field; a refused one none");
       expect(run.stderr).to.not.match(stackLine);
     });
 
@@ -499,7 +671,8 @@ describe('restlayer new service: the scaffold', function () {
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(counts.failing).to.equal(0);
       expect(counts.pending).to.equal(0);
-      expect(counts.passing).to.be.at.least(50);
+      expect(run.stdout).to.include('stock level with a scope added to its hook').and.include('checklist with a scope added to its hook');
+      expect(counts.passing).to.be.at.least(150);
     });
   });
 });

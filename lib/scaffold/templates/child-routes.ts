@@ -1,6 +1,8 @@
 import type { ChildSpec, ServiceSpec } from '../spec.js';
 import { type FileContext, type Template, header, importLine, lines, lowerHuman } from './code.js';
 import { aChild } from './child-models.js';
+import { permissionOf } from './routes.js';
+import { routeScopesName } from './scopes.js';
 
 /** The child of a spec that has one (the writer asks for these files only then). */
 function childOf(spec: ServiceSpec): ChildSpec {
@@ -21,9 +23,12 @@ export const childListRouteFile: Template = (spec: ServiceSpec, at: FileContext)
     "import { array } from 'restlayer';",
     `import { route } from '${at.modules}';`,
     importLine([`${pascal}Key`, `${child.pascal}CreateData`, `${child.pascal}Read`, `${child.pascal}WriteResult`], at.service(`${kebab}-models`)),
+    `import { ${routeScopesName(spec)} } from '${at.service(`${kebab}-scopes`)}';`,
     '',
     'export const GET = route({',
     `  summary: 'List the ${child.plural} of ${aOrAn(human)}, by id.',`,
+    `  permission: '${permissionOf(spec, 'GET', true)}',`,
+    `  ...${routeScopesName(spec)},`,
     `  operation: 'I${pascal}Service.${readAllName(child)}',`,
     `  params: ${pascal}Key,`,
     `  result: array(${child.pascal}Read),`,
@@ -33,6 +38,8 @@ export const childListRouteFile: Template = (spec: ServiceSpec, at: FileContext)
     '',
     'export const POST = route({',
     `  summary: 'Add ${aChild(child)} to ${aOrAn(human)}; answers its id and the ${human}\\'s new totals and revision (a stale revisionNumber is a 409).',`,
+    `  permission: '${permissionOf(spec, 'POST', true)}',`,
+    `  ...${routeScopesName(spec)},`,
     `  operation: 'I${pascal}Service.create${child.short}',`,
     `  params: ${pascal}Key,`,
     `  body: ${child.pascal}CreateData,`,
@@ -59,6 +66,8 @@ export const childItemRouteFile: Template = (spec: ServiceSpec, at: FileContext)
   const verb = (name: string, summary: string, method: string, extra: string[], answers: string, [args, call]: [string, string]) => lines(
     `export const ${name} = route({`,
     `  summary: '${summary.replace(/'/g, "\\'")}',`,
+    `  permission: '${permissionOf(spec, name, true)}',`,
+    `  ...${routeScopesName(spec)},`,
     `  operation: 'I${pascal}Service.${method}',`,
     `  params: ${child.pascal}Key,`,
     ...extra.map((e) => `  ${e},`),
@@ -73,6 +82,7 @@ export const childItemRouteFile: Template = (spec: ServiceSpec, at: FileContext)
     importLine([
       `${child.pascal}DeleteQuery`, `${child.pascal}Key`, `${child.pascal}PatchData`, `${child.pascal}Read`, `${child.pascal}UpdateData`, `${child.pascal}WriteResult`,
     ], at.service(`${kebab}-models`)),
+    `import { ${routeScopesName(spec)} } from '${at.service(`${kebab}-scopes`)}';`,
     '',
     verb('GET', `Read one ${child.segment} of ${aOrAn(human)}; one of another ${human} is a 404.`, `read${child.short}`, [`result: ${child.pascal}Read`], '404',
       handle('params, services', `read${child.short}(${ids})`)),

@@ -71,6 +71,7 @@ export function driftFile(spec: ServiceSpec, at: FileContext): string {
     '      update: () => proxy.update(1, { ...data, revisionNumber: 3 }),',
     `      patch: () => proxy.patch(1, { ${patch}, revisionNumber: 3 }),`,
     '      delete: () => proxy.delete(1),',
+    '      history: () => proxy.history(1, { skip: 2, take: 5 }),',
     ...(child
       ? [
         `      ${readAllName(child)}: () => proxy.${readAllName(child)}(1),`,

@@ -4,6 +4,8 @@ import {
   criterionOf, filterableFields, header, importLine, lines, lookupFields, lowerHuman, optionalFields, resultStructOf, sortableFields, structOf,
 } from './code.js';
 
+const aOrAn = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
 /** services/<name>/<name>-models.ts: the wire models, the list criteria and the bodies of POST, PUT and PATCH. */
 export function modelsFile(spec: ServiceSpec): string {
   const { pascal, camel, id, idParam } = spec;
@@ -18,7 +20,7 @@ export function modelsFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     importLine([
-      'type Criteria', 'type Infer', 'type PatchOf', child && 'type QuerySchema', child && 'array', 'defineCriteria', filterable.length > 0 && 'field', 'patchModel',
+      'AuditEntryModel', 'type AuditEntry', 'type Criteria', 'type HistoryPage', 'type Infer', 'type PatchOf', child && 'type QuerySchema', child && 'array', 'defineCriteria', filterable.length > 0 && 'field', 'patchModel',
       'INT32', 'integer', 'maybe', 'model', 'optional', types.has('text') && 'text', types.has('decimal') && 'decimal', types.has('money') && 'money',
       'date', types.has('boolean') && 'boolean', child && 'validateInput',
     ], 'restlayer'),
@@ -94,6 +96,12 @@ export function modelsFile(spec: ServiceSpec): string {
     '',
     `/** The route parameter naming one ${lowerHuman(spec)}. */`,
     `export const ${pascal}Key = model({ ${idParam}: id() });`,
+    '',
+    `/** One entry of ${aOrAn(lowerHuman(spec))}'s history (\`GET …/history\`), newest first: the layer's audit entry. */`,
+    `export const ${pascal}HistoryEntry = AuditEntryModel;`,
+    `export type ${pascal}_HistoryOutput = AuditEntry;`,
+    '/** The page of a history: `skip`, `take`. */',
+    `export type ${pascal}_HistoryInput = HistoryPage;`,
     '',
   );
 }

@@ -2,7 +2,7 @@ import type { ServiceSpec } from '../spec.js';
 import { dateFields, header, importLine, lines, quoted } from './code.js';
 import { childModelTypes } from './child-service.js';
 import { readAllName } from './child-routes.js';
-import { modelTypesImport } from './service.js';
+import { historyTypes, modelTypesImport } from './service.js';
 
 /** services/<name>/<name>-proxy.ts: the service's interface over HTTP, for clients (browser-safe: no node: imports). */
 export function proxyFile(spec: ServiceSpec): string {
@@ -12,7 +12,7 @@ export function proxyFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     importLine(['type DateKeys', 'type OperationTable', 'type Output', 'type RestClient', 'criteriaToQuery'], 'restlayer/client'),
-    modelTypesImport(spec, child ? childModelTypes(child) : []),
+    modelTypesImport(spec, [...(child ? childModelTypes(child) : []), ...historyTypes(pascal)]),
     `import type { I${pascal}Service } from './${kebab}-service.js';`,
     '',
     '/**',
@@ -26,6 +26,7 @@ export function proxyFile(spec: ServiceSpec): string {
     `  update: { verb: 'PUT', path: '/${kebab}/{${idParam}}' },`,
     `  patch: { verb: 'PATCH', path: '/${kebab}/{${idParam}}' },`,
     `  delete: { verb: 'DELETE', path: '/${kebab}/{${idParam}}' },`,
+    `  history: { verb: 'GET', path: '/${kebab}/{${idParam}}/history' },`,
     ...(child
       ? [
         `  ${readAllName(child)}: { verb: 'GET', path: '/${kebab}/{${idParam}}/${child.segment}' },`,
@@ -74,6 +75,12 @@ export function proxyFile(spec: ServiceSpec): string {
     '',
     `  delete(${id}: number): Promise<Output> {`,
     `    return this.client.call(operations.delete, ${params} });`,
+    '  }',
+    '',
+    "  /** The record's history, newest first; `at` is a Date. */",
+    `  history(${id}: number, page: ${pascal}_HistoryInput = {}): Promise<Output<${pascal}_HistoryOutput[]>> {`,
+    '    const query = new URLSearchParams(Object.entries(page).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));',
+    `    return this.client.call(operations.history, ${params}, query, dates: ['at'] });`,
     '  }',
     child && childProxyMethods(spec),
     '}',

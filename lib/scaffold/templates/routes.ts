@@ -1,8 +1,19 @@
 import type { ServiceSpec } from '../spec.js';
+import { routeScopesName } from './scopes.js';
 import { type FileContext, header, lines, lowerHuman } from './code.js';
 
 /** `an invoice`, `a purchase order`: the indefinite article by the first letter (a vowel's sound, as nearly always). */
 const aOrAn = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
+/**
+ * The permission a verb of the record's routes needs (`<service>.<operation>`): GET reads, POST creates, PUT and
+ * PATCH update (a child's writes too: they change the record), DELETE deletes. The layer's default roles grant them
+ * by pattern (Administrator `*.*`, Viewer `*.read`); a team grants them to its own roles by configuration.
+ */
+export function permissionOf(spec: ServiceSpec, verb: string, child = false): string {
+  const operation = verb === 'GET' ? 'read' : child || verb === 'PUT' || verb === 'PATCH' ? 'update' : verb === 'POST' ? 'create' : 'delete';
+  return `${spec.kebab}.${operation}`;
+}
 
 /** routes/<name>/index.ts: the list and create. */
 export function listRouteFile(spec: ServiceSpec, at: FileContext): string {
@@ -12,9 +23,12 @@ export function listRouteFile(spec: ServiceSpec, at: FileContext): string {
     "import { array } from 'restlayer';",
     `import { route } from '${at.modules}';`,
     `import { ${pascal}CreateData, ${pascal}CreateResult, ${pascal}ListItem, ${camel}Criteria } from '${at.service(`${kebab}-models`)}';`,
+    `import { ${routeScopesName(spec)} } from '${at.service(`${kebab}-scopes`)}';`,
     '',
     'export const GET = route({',
     `  summary: 'List ${lowerHuman(spec)} records matching the criteria.',`,
+    `  permission: '${kebab}.read',`,
+    `  ...${routeScopesName(spec)},`,
     `  operation: 'I${pascal}Service.readList',`,
     `  query: ${camel}Criteria,`,
     `  result: array(${pascal}ListItem),`,
@@ -23,6 +37,8 @@ export function listRouteFile(spec: ServiceSpec, at: FileContext): string {
     '',
     'export const POST = route({',
     `  summary: 'Create ${aOrAn(lowerHuman(spec))}.',`,
+    `  permission: '${kebab}.create',`,
+    `  ...${routeScopesName(spec)},`,
     `  operation: 'I${pascal}Service.create',`,
     `  body: ${pascal}CreateData,`,
     `  result: ${pascal}CreateResult,`,
@@ -43,6 +59,8 @@ export function itemRouteFile(spec: ServiceSpec, at: FileContext): string {
   const verb = (name: string, summary: string, operation: string, body: string | false, result: string | false, answers: string, call: string) => lines(
     `export const ${name} = route({`,
     `  summary: '${summary}',`,
+    `  permission: '${permissionOf(spec, name)}',`,
+    `  ...${routeScopesName(spec)},`,
     `  operation: 'I${pascal}Service.${operation}',`,
     `  params: ${pascal}Key,`,
     body && `  body: ${body},`,
@@ -55,6 +73,7 @@ export function itemRouteFile(spec: ServiceSpec, at: FileContext): string {
     header(spec).trimEnd(),
     `import { route } from '${at.modules}';`,
     `import { ${pascal}Key, ${pascal}PatchData, ${pascal}Read, ${pascal}UpdateData, ${pascal}UpdateResult } from '${at.service(`${kebab}-models`)}';`,
+    `import { ${routeScopesName(spec)} } from '${at.service(`${kebab}-scopes`)}';`,
     '',
     verb('GET', `Read one ${human}.`, 'read', false, `${pascal}Read`, '404', `read(params.${idParam})`),
     '',

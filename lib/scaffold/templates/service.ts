@@ -8,6 +8,9 @@ export const modelTypes = (pascal: string) => [
   `${pascal}_PatchInput_Data`, `${pascal}_ReadOutput`, `${pascal}_UpdateInput_Data`, `${pascal}_UpdateOutput`,
 ];
 
+/** The history's model types, which the interface and the proxy import besides the others. */
+export const historyTypes = (pascal: string) => [`${pascal}_HistoryInput`, `${pascal}_HistoryOutput`];
+
 /** The model types imported over a few lines, as the sample does; `extra` names go first, on a line of their own. */
 export function modelTypesImport(spec: ServiceSpec, extra: string[] = []): string {
   const names = modelTypes(spec.pascal);
@@ -26,9 +29,9 @@ export function serviceFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     "import type { Output } from 'restlayer';",
-    modelTypesImport(spec, child ? childModelTypes(child) : []),
+    modelTypesImport(spec, [...(child ? childModelTypes(child) : []), ...historyTypes(pascal)]),
     '',
-    `/** ${spec.human} records: read, list, create, update, patch, delete. It knows nothing of HTTP; problems go to the current ErrorList. */`,
+    `/** ${spec.human} records: read, list, create, update, patch, delete, history. It knows nothing of HTTP; problems go to the current ErrorList. */`,
     `export interface I${pascal}Service {`,
     `  read(${id}: number): Promise<Output<${pascal}_ReadOutput>>;`,
     `  readList(criteria: ${pascal}_ReadListInput_Criteria): Promise<Output<${pascal}_ReadListOutput[]>>;`,
@@ -37,6 +40,8 @@ export function serviceFile(spec: ServiceSpec): string {
     '  /** Changes only the fields `data` names (JSON merge patch); answers what update answers. */',
     `  patch(${id}: number, data: ${pascal}_PatchInput_Data): Promise<Output<${pascal}_UpdateOutput>>;`,
     `  delete(${id}: number): Promise<Output>;`,
+    `  /** The record's change history, newest first; a deleted record's stays readable by holders of ${spec.kebab}.delete. */`,
+    `  history(${id}: number, page?: ${pascal}_HistoryInput): Promise<Output<${pascal}_HistoryOutput[]>>;`,
     child && childMethods(spec),
     '}',
     '',
