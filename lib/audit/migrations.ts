@@ -10,7 +10,7 @@ export function auditMigrations(dialect: StorageDialect): Record<string, Migrati
     '0001-audit-entry': {
       async up(db: Kysely<unknown>) {
         await db.schema.createTable('audit_entry')
-          .addColumn('id', 'integer', (c) => dialect.identity(c))
+          .addColumn('id', dialect.types.bigId, (c) => dialect.identity(c))
           .addColumn('entity', 'varchar(64)', (c) => c.notNull())
           .addColumn('record_id', 'varchar(100)', (c) => c.notNull())
           .addColumn('at', dialect.types.date, (c) => c.notNull())

@@ -18,6 +18,11 @@ export interface StorageDialect extends SqlValues {
     /** A floating-point number. */
     readonly number: ColumnDataType;
     /**
+     * A 64-bit identity for tables that outgrow 2^31 rows (the audit trail): bigint in PostgreSQL; integer in SQLite,
+     * which is 64-bit already and must be spelled so for an autoincrement key. Read back as a JS number (exact to 2^53).
+     */
+    readonly bigId: ColumnDataType;
+    /**
      * An exact amount (money fields): PostgreSQL's numeric(15,4); SQLite's integer of ten-thousandths (exact,
      * indexable, summed exactly). Written through `money()` and read through `toMoney()` (docs/money.md).
      */

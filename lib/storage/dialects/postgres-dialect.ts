@@ -13,7 +13,7 @@ const FOLD_EVERY = 256;
 /** The scale-out store: concurrent writers, heap tables, native dates and booleans. */
 export const postgresDialect: StorageDialect = {
   ...postgresValues,
-  types: { date: 'timestamptz', bool: 'boolean', number: 'double precision', money: 'numeric(15, 4)' },
+  types: { date: 'timestamptz', bool: 'boolean', number: 'double precision', bigId: 'bigint', money: 'numeric(15, 4)' },
   identity: (c) => c.primaryKey().generatedByDefaultAsIdentity(),
   // Explicit ids bypass the identity's sequence; it moves past them. NULL (a no-op) where the column has no sequence.
   async syncIdentity(db, table, column) {

@@ -8,7 +8,7 @@ const fullTextTable = (table: string, column: string) => sql.table(`${table}_${c
 /** The embedded store: one writer at a time, rowid tables, dates as ISO text and booleans as 0/1. */
 export const sqliteDialect: StorageDialect = {
   ...sqliteValues,
-  types: { date: 'text', bool: 'integer', number: 'real', money: 'integer' },
+  types: { date: 'text', bool: 'integer', number: 'real', bigId: 'integer', money: 'integer' },
   identity: (c) => c.primaryKey().autoIncrement(),
   // An autoincrement column numbers from the largest id it has seen, explicit ones included.
   syncIdentity: async () => {},
