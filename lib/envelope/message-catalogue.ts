@@ -138,7 +138,8 @@ export const CATALOGUE = {
     description: 'The access token is not valid here (signature, algorithm, issuer, audience, no exp, malformed, or its user is ended).',
   },
   Security_Forbidden: {
-    type: 'Security', status: 403, text: 'You are not allowed to perform this operation.', description: 'The caller lacks the permission the route needs.',
+    type: 'Security', status: 403, text: 'You are not allowed to perform this operation.',
+    description: 'The caller lacks the permission the route needs, or a create or update would leave the record outside the caller\'s record scope.',
   },
   Security_CsrfRejected: {
     type: 'Security', status: 403,
