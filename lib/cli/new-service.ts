@@ -59,6 +59,9 @@ export function newCommand(program: Command) {
           `  3. change the schema with a new migration in ${layout.services}/${spec.kebab}/migrations.ts (0002-...), never by editing 0001`,
           "  4. the application's serve (its own CLI, runCli({ application }); in a dependent project not `npx restlayer serve`,",
           '     which serves restlayer\'s sample) creates the table on its next start',
+          `  5. who may use it: its routes need ${spec.kebab}.read, .create, .update, .delete; Administrator and Viewer (*.read) reach`,
+          `     them by default, other roles once Authorization:Roles grants them (e.g. "${spec.kebab}.*"); a record scope goes in`,
+          `     ${spec.kebab}-scopes.ts (docs/access.md, docs/record-scopes.md)`,
           '',
         ].join('\n'));
       } catch (err) {
