@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type QueryExecutorProvider, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import { currentAccess, currentErrors } from '../envelope/request-scope.js';
 
@@ -60,7 +60,7 @@ export interface ScopedRecord {
  * that would move it out (or create it out) is refused with 403 Security_Forbidden, and the thrown ServiceError
  * rolls the transaction back, so nothing is written. A caller not limited by a scope passes without a query.
  */
-export async function assertInScope<DB>(trx: Kysely<DB>, scopes: RecordScopes | undefined, record: ScopedRecord): Promise<void> {
+export async function assertInScope(trx: QueryExecutorProvider, scopes: RecordScopes | undefined, record: ScopedRecord): Promise<void> {
   const condition = scopeCondition(scopes, record.table);
   if (!condition) return;
   const { rows } = await sql<{ n: number }>`select 1 as n from ${sql.table(record.table)}

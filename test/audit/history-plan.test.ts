@@ -1,29 +1,13 @@
 import { expect } from 'chai';
-import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { historyPageSql } from 'restlayer';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { planOf } from '../support/query-plans.js';
 import { testProvider } from '../support/test-stores.js';
 
 /** Records and entries enough that a scan of the table, or a sort of a record's entries, shows in the plan. */
 const RECORDS = 2_000;
 const PER_RECORD = 25;
-
-/** One plan's steps as text: SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's node types with their relation and index. */
-async function planOf(db: Kysely<unknown>, query: CompiledQuery): Promise<string[]> {
-  if (testProvider === 'postgres') {
-    const { rows } = await db.executeQuery<{ 'QUERY PLAN': { Plan: PgNode }[] }>(CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
-    const steps: string[] = [];
-    const walk = (node: PgNode) => {
-      steps.push([node['Node Type'], node['Relation Name'] && `on ${node['Relation Name']}`, node['Index Name'] && `using ${node['Index Name']}`].filter(Boolean).join(' '));
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    walk(rows[0]['QUERY PLAN'][0].Plan);
-    return steps;
-  }
-  const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
-  return rows.map((r) => r.detail);
-}
-interface PgNode { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PgNode[] }
 
 describe(`audit: a history page reads the index (entity, record_id, id) (${testProvider})`, function () {
   this.timeout(300_000);

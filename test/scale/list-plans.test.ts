@@ -8,6 +8,7 @@ import { salesOrderCriteria } from '../../services/sales-order/sales-order-model
 import { salesOrderList } from '../../services/sales-order/sql-sales-order-service.js';
 import { growOrders } from '../support/grow-orders.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { planOf } from '../support/query-plans.js';
 import { testProvider } from '../support/test-stores.js';
 
 /** Enough orders that a scan of them, or of their customers, shows in the plan. */
@@ -73,32 +74,6 @@ const shapes: Shape[] = [
   // The caller's customers come from their orders (the sales person's index), then are sorted: a sales person's customers are few.
   { name: 'scoped: customers by name, with the count', service: 'customer', query: 'sort[0].fieldName=name&getTotalCount=true', scansCustomers: true, scoped: true },
 ];
-
-/** One plan's steps, as text: SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's node types with their relation and index. */
-async function planOf(db: Kysely<unknown>, query: CompiledQuery): Promise<string[]> {
-  if (testProvider === 'postgres') {
-    const { rows } = await db.executeQuery<{ 'QUERY PLAN': PgPlan[] }>(CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
-    const steps: string[] = [];
-    const walk = (node: PgNode) => {
-      steps.push([node['Node Type'], node['Relation Name'] && `on ${node['Relation Name']}`, node['Index Name'] && `using ${node['Index Name']}`].filter(Boolean).join(' '));
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    walk(rows[0]['QUERY PLAN'][0].Plan);
-    return steps;
-  }
-  const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
-  return rows.map((r) => r.detail);
-}
-
-interface PgNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PgNode[];
-}
-interface PgPlan {
-  Plan: PgNode;
-}
 
 /** The index conditions of a plan, as text: PostgreSQL's Index Cond lines, SQLite's SEARCH steps. */
 async function seekConditions(db: Kysely<unknown>, query: CompiledQuery): Promise<string[]> {
