@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import convict from 'convict';
 import {
-  type AppConfig, type SigningKeyConfig, type StorageProviderSettings, environmentOnly, schema, signingKeyProperties, storageProviders,
+  DEFAULT_ROLES, type AppConfig, type SigningKeyConfig, type StorageProviderSettings, environmentOnly, schema, signingKeyProperties, storageProviders,
 } from './schema.js';
 import { UntrustedKeysFile, developmentKeys, existingDevelopmentKeys } from './development-keys.js';
 import { secretVariable } from './secrets.js';
@@ -125,11 +125,12 @@ function roleFromEnvironment(out: JsonObject, path: string[], name: string, rest
   if (rest.length === 0) {
     const roles = parseJson(raw);
     if (typeof roles === 'object' && roles !== null && !Array.isArray(roles)) {
-      for (const [role, grants] of Object.entries(roles)) setPath(out, [...path, role], grants);
+      for (const [role, grants] of Object.entries(roles)) setPath(out, [...path, knownRoleName(role)!], grants);
     } else setPath(out, path, raw);
     return;
   }
-  const [role, index, ...more] = rest;
+  const [named, index, ...more] = rest;
+  const role = knownRoleName(named);
   if (!role || more.length || (index !== undefined && !/^\d+$/.test(index))) {
     problems.push(`${[...path, ...rest].join(':')}: no such configuration key (from environment variable ${name}; `
       + `a role's permissions are ${path.join('__')}__ROLE__0, __1, ...)`);
@@ -141,6 +142,15 @@ function roleFromEnvironment(out: JsonObject, path: string[], name: string, rest
   }
   const list = entries.get(role) ?? entries.set(role, new Map()).get(role)!;
   list.set(Number(index), raw);
+}
+
+/**
+ * A role named in an environment variable, spelled as the default role it matches ignoring case: variable names are
+ * matched ignoring case like every key (`AUTHORIZATION__ROLES__VIEWER`), and a second role `viewer` beside the
+ * default `Viewer` would leave the one operators meant to narrow unchanged, silently.
+ */
+function knownRoleName(role: string | undefined): string | undefined {
+  return role && (Object.keys(DEFAULT_ROLES).find((r) => r.toLowerCase() === role.toLowerCase()) ?? role);
 }
 
 function parseJson(text: string): Json | undefined {

@@ -219,6 +219,21 @@ describe('access: permissions per route (contract part 10)', function () {
       await expectGate(server, server.token({ role: ['Administrator'] }), ALL, 'Administrator (default)');
     });
 
+    it('a role named in an environment variable in another case sets the default role of that name, not a second role', () => {
+      const { config } = loadConfig({
+        env: {
+          NODE_ENV: 'test', Storage__Sqlite__Path: join(makeTempDir(), 'never.db'),
+          AUTHORIZATION__ROLES__VIEWER: 'customer.read',
+          authorization__roles__salesperson__0: 'sales-order.read:own',
+        },
+      });
+      const roles = config.Authorization.Roles;
+      expect(roles.Viewer).to.deep.equal(['customer.read']);
+      expect(roles.SalesPerson).to.deep.equal(['sales-order.read:own']);
+      expect(roles.Clerk).to.deep.equal(['sales-order.*', 'customer.*']);
+      expect(Object.keys(roles).sort()).to.deep.equal(['Administrator', 'Clerk', 'SalesPerson', 'Viewer']);
+    });
+
     it('a wildcard *.read grants every read permission, and only those', async () => {
       await expectGate(server, server.token({ role: ['Auditor'] }), ['customer.read', 'sales-order.read'], 'Auditor');
       await expectGate(server, server.token({ role: ['Flusher'] }), ['lookup-table.flush'], 'Flusher');
