@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { LoadedConfig } from '../config/load.js';
 import { variantSecrets } from '../config/secrets.js';
+import { applicationRoutes } from '../routing/application-routes.js';
+import { cliApplication } from './application-context.js';
 import { configOrFail } from './config-context.js';
 
 /** Whether each secret the configured variant needs is set, never what it is. */
@@ -18,9 +20,12 @@ export function configCommand(program: Command) {
     .command('check')
     .description('validate the configuration (files and __ environment variables) and print it with secrets redacted')
     .option('--json', 'machine-readable output')
-    .action((opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean }) => {
       // A check changes nothing: development keys are read when kept, never made (the server makes them).
       const loaded = configOrFail({ writeNothing: true });
+      // The roles against the routes, as `serve` checks them at startup: a scoped grant that a route of its permission
+      // does not apply passes the schema but stops the server, and a check that said "valid" then misled.
+      await applicationRoutes(cliApplication(), loaded.config.Authorization.Roles);
       const { redacted, warnings } = loaded;
       const secrets = secretStates(loaded);
       if (opts.json) {

@@ -161,5 +161,5 @@ export function checkRoleScopes(routes: readonly LoadedRoute[], roles: Readonly<
       }
     }
   }
-  if (problems.length) throw new RoleGrantError(problems.join('\n'));
+  if (problems.length) throw new RoleGrantError(problems.join('; '));
 }

@@ -81,4 +81,11 @@ describe('restlayer routes', function () {
       Auditor: ['customer.read'],
     });
   });
+
+  it('restlayer config check refuses a scoped grant that a route of its permission does not apply, as serve does (exit 1)', async () => {
+    const run = await runCli(['config', 'check'], { env: childEnv({ Authorization__Roles__Viewer: 'lookup-table.flush:own' }) });
+    expectCliFailure(run, 1);
+    expect(run.stderr).to.include('Authorization:Roles:Viewer: "lookup-table.flush:own" limits lookup-table.flush to the scope own');
+    expect(run.stdout).to.not.include('configuration is valid');
+  });
 });
