@@ -101,7 +101,10 @@ export class SqlCustomerService implements ICustomerService {
         .$if(customerId !== undefined, (q) => q.where('customer_id', '<>', customerId!))
         .executeTakeFirst();
       if (taken) {
-        errors.error('Concurrency', 'Entity_Duplicate', `accountNumber: customer ${taken.customer_id} already has account number ${data.accountNumber}; it must be unique.`,
+        // A caller limited by a scope learns that the number is taken, not which customer has it: that one may be out
+        // of their reach, where it does not exist for them.
+        const owner = customersInScope() ? 'another customer' : `customer ${taken.customer_id}`;
+        errors.error('Concurrency', 'Entity_Duplicate', `accountNumber: ${owner} already has account number ${data.accountNumber}; it must be unique.`,
           { property: 'accountNumber', status: 409 });
         errors.abortIfHasErrors();
       }
@@ -211,8 +214,9 @@ export class SqlCustomerService implements ICustomerService {
       if (!isForeignKeyViolation(err)) throw err;
       const { count } = await this.db.withTables<{ sales_order: { customer_id: number } }>().selectFrom('sales_order')
         .select((eb) => eb.fn.countAll<number | string>().as('count')).where('customer_id', '=', customerId).executeTakeFirstOrThrow();
-      currentErrors().error('Functional', 'Entity_InUse',
-        `Customer ${customerId} cannot be deleted: ${Number(count)} sales order${Number(count) === 1 ? ' refers' : 's refer'} to it.`, { status: 409 });
+      // The count covers every order, also those out of a scoped caller's reach: such a caller is told only that orders refer to it.
+      const orders = scope ? 'sales orders refer' : `${Number(count)} sales order${Number(count) === 1 ? ' refers' : 's refer'}`;
+      currentErrors().error('Functional', 'Entity_InUse', `Customer ${customerId} cannot be deleted: ${orders} to it.`, { status: 409 });
       return Output.of();
     }
     if (deleted === 0n) this.notFound(customerId);

@@ -37,6 +37,28 @@ describe(`record scopes: creates and changed attributes (${testProvider})`, func
 
   const newOrder = (customerId: number) => ({ customerId, status: 1, onlineOrderFlag: false, lines: [{ productId: 707, orderQty: 2 }] });
 
+  it('a scoped caller\'s 409s do not name what is out of their reach: not the customer that has an account number, not orders of others', async () => {
+    const mine = listOf<{ customerId: number }>(await as(field)('/customer?take=1')).items[0].customerId;
+    const accountNumber = `AX-${Date.now() % 1_000_000}`;
+    const created = await server.call('/customer', { method: 'POST', body: { name: 'Out of reach', accountNumber } });
+    expect(created.status, created.text).to.equal(201);
+    const theirs = (created.body.result as { customerId: number }).customerId;
+    expectNotFound(await as(field)(`/customer/${theirs}`), 'the other customer, for the scoped caller');
+
+    const duplicate = await as(field)(`/customer/${mine}`, { method: 'PATCH', body: { accountNumber } });
+    expect(duplicate.status, duplicate.text).to.equal(409);
+    expect(duplicate.body.messages.map((m) => m.code)).to.deep.equal(['Entity_Duplicate']);
+    expect(duplicate.body.messages[0].message).to.include('another customer').and.not.include(String(theirs));
+    // An unscoped caller is told which customer it is.
+    const told = await server.call(`/customer/${mine}`, { method: 'PATCH', body: { accountNumber } });
+    expect(told.body.messages[0].message, told.text).to.include(`customer ${theirs}`);
+
+    const inUse = await as(field)(`/customer/${mine}`, { method: 'DELETE' });
+    expect(inUse.status, inUse.text).to.equal(409);
+    expect(inUse.body.messages[0].message).to.match(/cannot be deleted: sales orders refer to it\.$/);
+    expect((await server.call(`/customer/${mine}`, { method: 'DELETE' })).body.messages[0].message).to.match(/cannot be deleted: \d+ sales orders? refers? to it\.$/);
+  });
+
   it('a scoped create of an order makes it the caller\'s: it carries their sales person, and they read, change and delete it', async () => {
     const customerId = listOf<{ customerId: number }>(await server.call('/customer?take=1')).items[0].customerId;
     const created = await as(field)('/sales-order', { method: 'POST', body: newOrder(customerId) });
