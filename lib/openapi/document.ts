@@ -103,10 +103,11 @@ export const documentedParam = (name: string) => name.replace(/^_+/, '');
 export const documentedPath = (path: string) => path.replace(/:([\w$]+)/g, (_, name: string) => `{${documentedParam(name)}}`);
 
 /**
- * Whether a route answers 201 on success: a POST whose operation is a create (`<Service>.create`, as every service of
- * the sample and of `restlayer new service` names it) calls `created()`, which sets 201 and Location.
+ * Whether a route answers 201 on success: a POST whose operation is a create (`<Service>.create`, or of a child,
+ * `<Service>.createLine`, as every service of the sample and of `restlayer new service` names them) calls
+ * `created()`, which sets 201 and Location.
  */
-const creates = (verb: Verb, route: Route) => verb === 'POST' && /\.create$/.test(route.operation ?? '');
+const creates = (verb: Verb, route: Route) => verb === 'POST' && /\.create([A-Z]\w*)?$/.test(route.operation ?? '');
 
 /** OpenAPI's license object: `identifier` only for an SPDX expression (`MIT`, `(MIT OR Apache-2.0)`), not `UNLICENSED` or a text. */
 const licenseOf = (license: string) =>

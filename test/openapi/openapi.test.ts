@@ -193,8 +193,11 @@ describe('OpenAPI 3.1 document', () => {
         expect(statuses('/sales-order', 'post')).to.include('201').and.not.include('200');
         expect(doc.paths['/sales-order'].post.responses['201'].headers.Location).to.deep.equal({ $ref: '#/components/headers/Location' });
         for (const ops of Object.values(doc.paths)) {
-          for (const op of Object.values(ops)) expect(Object.keys(op.responses).filter((s) => /^2/.test(s)), op.operationId).to.have.members([op.operationId.endsWith('.create') ? '201' : '200']);
+          for (const op of Object.values(ops)) expect(Object.keys(op.responses).filter((s) => /^2/.test(s)), op.operationId).to.have.members([/\.create([A-Z]\w*)?$/.test(op.operationId) ? '201' : '200']);
         }
+        // A child's create too: adding a line answers 201 with the line's Location (test/sales-order/order-lines.test.ts).
+        expect(statuses('/sales-order/{salesOrderId}/detail', 'post')).to.include('201').and.not.include('200');
+        expect(doc.paths['/sales-order/{salesOrderId}/detail'].post.responses['201'].headers.Location).to.deep.equal({ $ref: '#/components/headers/Location' });
         // Headers the server always sends are required, so contract tools check them.
         for (const name of ['RequestId', 'ETag', 'Location', 'WWWAuthenticate', 'RetryAfter']) expect(doc.components.headers[name].required, name).to.equal(true);
         expect(doc.components.responses.Unauthenticated.headers['WWW-Authenticate']).to.deep.equal({ $ref: '#/components/headers/WWWAuthenticate' });
