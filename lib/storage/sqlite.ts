@@ -14,6 +14,7 @@ import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
 import { type FaultLog, StorageFaultWatch, storageFaultCode } from './sqlite-faults.js';
 import { withStatementCache } from './sqlite-statements.js';
+import { avoidNeedlessSkipScans } from './sqlite-statistics.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
 import type { StorageProvider } from './storage-provider.js';
 import type { Tables } from './tables.js';
@@ -206,6 +207,7 @@ function prepareConnection(database: Database.Database, path: string, lockWaitMs
     // Statistics for the query planner, kept as SQLite advises: ANALYZE where a table has none or grew much since, within
     // a bounded effort (analysis_limit). Without any, SQLite guesses every range and join alike.
     database.pragma('optimize = 0x10002');
+    avoidNeedlessSkipScans(database);
     if (path !== ':memory:' && path !== '') database.pragma(`user_version = ${Math.trunc(Number(database.pragma('user_version', { simple: true })))}`);
     // From now on, waits happen in WaitingConnection, without stopping the process.
     database.pragma('busy_timeout = 0');

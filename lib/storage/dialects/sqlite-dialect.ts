@@ -1,5 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { sqliteValues } from '../sql-values.js';
+import { NEEDLESS_SKIP_SCANS, RELOAD_STATISTICS } from '../sqlite-statistics.js';
 import type { StorageDialect } from './dialect.js';
 
 /** The FTS5 table of `createFullTextIndex`. */
@@ -21,6 +22,9 @@ export const sqliteDialect: StorageDialect = {
   tuneForLists: async () => {},
   async refreshStatistics(db) {
     await sql`analyze`.execute(db);
+    // ANALYZE wrote sqlite_stat1 anew: mark the skip-scans no query needs again (lib/storage/sqlite-statistics.ts).
+    const { numAffectedRows } = await sql.raw(NEEDLESS_SKIP_SCANS).execute(db);
+    if (numAffectedRows) await sql.raw(RELOAD_STATISTICS).execute(db);
   },
 
   // One writer at a time: a write bumps the table's base row, per row written (SQLite's triggers run per row).
