@@ -8,6 +8,7 @@ import { listenForMetrics, registrySource } from './metrics/listener.js';
 import { createMetrics } from './metrics/metrics.js';
 import type { ServiceModule } from './modules.js';
 import { applicationRoutes } from './routing/application-routes.js';
+import { grantsMatchingNothing } from './routing/load-routes.js';
 import { type LayerInfrastructure, allModules, createServices } from './create-services.js';
 import type { LayerServices } from './routing/layer-services.js';
 import { openSharedState } from './shared/shared-state.js';
@@ -53,6 +54,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { config, log, application } = options;
   // Route files are checked before anything is opened, so a broken one stops startup cheaply.
   const routes = await applicationRoutes(application, config.Authorization.Roles);
+  for (const warning of grantsMatchingNothing(routes, config.Authorization.Roles)) log.warn(warning);
   const modules = allModules(application.modules);
   const metricsOn = config.Metrics.Port !== 0;
   const metrics = createMetrics({ processMetrics: metricsOn });

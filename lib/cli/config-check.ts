@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { LoadedConfig } from '../config/load.js';
 import { variantSecrets } from '../config/secrets.js';
 import { applicationRoutes } from '../routing/application-routes.js';
+import { grantsMatchingNothing } from '../routing/load-routes.js';
 import { cliApplication } from './application-context.js';
 import { configOrFail } from './config-context.js';
 
@@ -25,8 +26,9 @@ export function configCommand(program: Command) {
       const loaded = configOrFail({ writeNothing: true });
       // The roles against the routes, as `serve` checks them at startup: a scoped grant that a route of its permission
       // does not apply passes the schema but stops the server, and a check that said "valid" then misled.
-      await applicationRoutes(cliApplication(), loaded.config.Authorization.Roles);
-      const { redacted, warnings } = loaded;
+      const routes = await applicationRoutes(cliApplication(), loaded.config.Authorization.Roles);
+      const { redacted } = loaded;
+      const warnings = [...loaded.warnings, ...grantsMatchingNothing(routes, loaded.config.Authorization.Roles)];
       const secrets = secretStates(loaded);
       if (opts.json) {
         process.stdout.write(JSON.stringify({ valid: true, warnings, secrets, config: JSON.parse(redacted()) }, null, 2) + '\n');

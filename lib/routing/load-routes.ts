@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Verb, VERBS } from '../http-verbs.js';
+import { DEFAULT_ROLES } from '../config/schema.js';
 import { type LoadedRoute, type Route, isRoute } from './route.js';
 
 export type { LoadedRoute } from './route.js';
@@ -162,4 +163,24 @@ export function checkRoleScopes(routes: readonly LoadedRoute[], roles: Readonly<
     }
   }
   if (problems.length) throw new RoleGrantError(problems.join('; '));
+}
+
+/**
+ * The grants of `Authorization:Roles` that match no permission any route names (`sales-order.raed`, a service's name
+ * mistyped, three segments): each grants nothing, which is safe but surely not meant. Startup and `restlayer config
+ * check` warn about them, naming the role and the grant. A role left at its default is not checked: the defaults
+ * name the sample's services, which a team's own application may not serve.
+ */
+export function grantsMatchingNothing(routes: readonly LoadedRoute[], roles: Readonly<Record<string, readonly string[]>>): string[] {
+  const permissions = [...new Set(routes.flatMap(({ route }) => (route.permission ? [route.permission.split('.')] : [])))];
+  const warnings: string[] = [];
+  for (const [role, grants] of Object.entries(roles)) {
+    if (JSON.stringify(grants) === JSON.stringify(DEFAULT_ROLES[role])) continue;
+    for (const grant of grants) {
+      const segments = grant.split(':')[0].split('.');
+      const matches = permissions.some((names) => names.length === segments.length && segments.every((s, i) => s === '*' || s === names[i]));
+      if (!matches) warnings.push(`Authorization:Roles:${role}: "${grant}" matches no permission of this server's routes; it grants nothing`);
+    }
+  }
+  return warnings;
 }

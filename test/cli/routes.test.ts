@@ -88,4 +88,14 @@ describe('restlayer routes', function () {
     expect(run.stderr).to.include('Authorization:Roles:Viewer: "lookup-table.flush:own" limits lookup-table.flush to the scope own');
     expect(run.stdout).to.not.include('configuration is valid');
   });
+
+  it('restlayer config check warns about a grant that matches no permission (a typo grants nothing), naming role and grant; defaults are not checked', async () => {
+    const run = await runCli(['config', 'check', '--json'], { env: childEnv({ Authorization__Roles__Auditor: 'sales-order.raed,customer.read,*.*.read' }) });
+    expect(run.code, run.stderr).to.equal(0);
+    const { warnings } = JSON.parse(run.stdout) as { warnings: string[] };
+    expect(warnings.filter((w) => w.startsWith('Authorization:Roles'))).to.deep.equal([
+      'Authorization:Roles:Auditor: "sales-order.raed" matches no permission of this server\'s routes; it grants nothing',
+      'Authorization:Roles:Auditor: "*.*.read" matches no permission of this server\'s routes; it grants nothing',
+    ]);
+  });
 });
