@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Verb, VERBS } from '../http-verbs.js';
+import { covers, parseGrant } from '../auth/permissions.js';
 import { DEFAULT_ROLES } from '../config/schema.js';
 import { type LoadedRoute, type Route, isRoute } from './route.js';
 
@@ -146,19 +147,13 @@ export class RoleGrantError extends Error {
 export function checkRoleScopes(routes: readonly LoadedRoute[], roles: Readonly<Record<string, readonly string[]>>): void {
   const problems: string[] = [];
   for (const [role, grants] of Object.entries(roles)) {
-    for (const grant of grants) {
-      const [pattern, scope] = grant.split(':');
-      if (scope === undefined) continue;
-      const segments = pattern.split('.');
+    for (const text of grants) {
+      const grant = parseGrant(text);
+      if (grant?.scope === undefined) continue;
       for (const { file, verb, path, route } of routes) {
-        const permission = route.permission;
-        if (!permission) continue;
-        const names = permission.split('.');
-        if (names.length !== segments.length || !segments.every((s, i) => s === '*' || s === names[i])) continue;
-        if (!route.scopes?.includes(scope)) {
-          problems.push(`Authorization:Roles:${role}: "${grant}" limits ${permission} to the scope ${scope}, which ${verb} ${path} (routes/${file}) `
-            + `does not apply (its scopes: ${route.scopes?.length ? route.scopes.join(', ') : 'none'}); grant it without the scope or add the scope to the route`);
-        }
+        if (!route.permission || !covers(grant, route.permission) || route.scopes?.includes(grant.scope)) continue;
+        problems.push(`Authorization:Roles:${role}: "${text}" limits ${route.permission} to the scope ${grant.scope}, which ${verb} ${path} (routes/${file}) `
+          + `does not apply (its scopes: ${route.scopes?.length ? route.scopes.join(', ') : 'none'}); grant it without the scope or add the scope to the route`);
       }
     }
   }
@@ -172,14 +167,15 @@ export function checkRoleScopes(routes: readonly LoadedRoute[], roles: Readonly<
  * name the sample's services, which a team's own application may not serve.
  */
 export function grantsMatchingNothing(routes: readonly LoadedRoute[], roles: Readonly<Record<string, readonly string[]>>): string[] {
-  const permissions = [...new Set(routes.flatMap(({ route }) => (route.permission ? [route.permission.split('.')] : [])))];
+  const permissions = [...new Set(routes.flatMap(({ route }) => (route.permission ? [route.permission] : [])))];
   const warnings: string[] = [];
   for (const [role, grants] of Object.entries(roles)) {
     if (JSON.stringify(grants) === JSON.stringify(DEFAULT_ROLES[role])) continue;
-    for (const grant of grants) {
-      const segments = grant.split(':')[0].split('.');
-      const matches = permissions.some((names) => names.length === segments.length && segments.every((s, i) => s === '*' || s === names[i]));
-      if (!matches) warnings.push(`Authorization:Roles:${role}: "${grant}" matches no permission of this server's routes; it grants nothing`);
+    for (const text of grants) {
+      const grant = parseGrant(text);
+      if (grant && !permissions.some((permission) => covers(grant, permission))) {
+        warnings.push(`Authorization:Roles:${role}: "${text}" matches no permission of this server's routes; it grants nothing`);
+      }
     }
   }
   return warnings;
