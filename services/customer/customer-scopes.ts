@@ -1,23 +1,20 @@
 import { NOTHING, type RecordScopes, sql } from 'restlayer';
-
-/** The user attribute naming the caller's sales person: the sales order service's scope reads the same one. */
-const SALES_PERSON_ATTRIBUTE = 'salesPersonId';
+import { SALES_PERSON_ATTRIBUTE, ownOrders, salesPersonOf } from '../sales-order/sales-order-scopes.js';
 
 /**
  * The record scopes of customers. `own`: the customers with at least one order of the caller's sales person
- * (`salesPersonId`), so a sales person sees exactly the customers of the orders they see. The condition reads the
- * orders table (a count of customers kept by the layer follows its changes too: `reads`), through the orders'
- * index on sales_person_id.
+ * (`salesPersonId`), so a sales person sees exactly the customers of the orders they see — the orders' own scope
+ * decides which orders those are. The condition reads the orders table (a count of customers kept by the layer
+ * follows its changes too: `reads`), through the orders' index on sales_person_id.
  */
 export const customerScopes: RecordScopes = {
   own: {
     description: `customers with an order whose sales person is the caller's user attribute ${SALES_PERSON_ATTRIBUTE}`,
     reads: ['sales_order'],
     where(alias, attributes) {
-      const value = attributes[SALES_PERSON_ATTRIBUTE]?.trim();
-      if (value === undefined || !/^\d{1,9}$/.test(value)) return NOTHING;
+      if (salesPersonOf(attributes) === undefined) return NOTHING;
       return sql<boolean>`${sql.ref(`${alias}.customer_id`)} in (select scope_order.customer_id from sales_order as scope_order
-        where scope_order.sales_person_id = ${Number(value)})`;
+        where ${ownOrders('scope_order', attributes)})`;
     },
   },
 };
