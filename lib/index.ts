@@ -60,6 +60,7 @@ export { INT32, ISO_DATE, array, boolean, date, decimal, integer, maybe, model, 
 export { MONEY_LIMIT, type MoneyOptions, type MoneyRules, fitsMoney, money } from './validation/money.js';
 export { Decimal, MONEY_PRECISION, MONEY_SCALE, fractionDigits, roundMoney } from './validation/decimal.js';
 export { type ValidationResult, validateInput } from './validation/validate.js';
+export { modelQuery } from './validation/model-query.js';
 export {
   type AnyFieldSpec, type Criteria, CriteriaSchema, type FieldCriterion, type FieldKind, type FieldSpec, type ListOptions, OPERATORS,
   type Operator, type SortDirection, type SortField, arityOf, defineCriteria, field,

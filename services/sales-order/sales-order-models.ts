@@ -1,6 +1,6 @@
 import {
   AuditEntryModel, type AuditEntry, type HistoryPage, type Criteria, INT32, type Infer, type PatchOf, array, boolean, date, defineCriteria, field, integer, maybe,
-  model, money, optional, patchModel, type QuerySchema, text, validateInput,
+  model, money, optional, modelQuery, patchModel, type QuerySchema, text,
 } from 'restlayer';
 
 /** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */
@@ -150,20 +150,8 @@ export type SalesOrder_CreateInput_Data = Infer<typeof SalesOrderCreateData>;
 
 export const SalesOrderKey = model({ _salesOrderId: id() });
 
-/**
- * The query of DELETE of a line: the order's `revisionNumber`, optional (names match case-insensitively; a name given
- * twice or an unknown one is a 400 on it, as in bodies).
- */
-const deleteQuery = model({ revisionNumber: optional(id()) });
-export const SalesOrderDetailDeleteQuery: QuerySchema<{ revisionNumber?: number }> = {
-  model: deleteQuery,
-  parse(search) {
-    const values = new Map<string, string[]>();
-    for (const [key, value] of search) values.set(key, [...(values.get(key) ?? []), value]);
-    const input = Object.fromEntries([...values].map(([key, list]) => [key, list.length === 1 ? list[0] : list]));
-    return validateInput(deleteQuery, input);
-  },
-};
+/** The query of DELETE of a line: the order's `revisionNumber`, optional. */
+export const SalesOrderDetailDeleteQuery: QuerySchema<{ revisionNumber?: number }> = modelQuery(model({ revisionNumber: optional(id()) }));
 
 /** One entry of an order's history (`GET …/history`), newest first: the layer's audit entry (docs/audit.md). */
 export const SalesOrderHistoryEntry = AuditEntryModel;

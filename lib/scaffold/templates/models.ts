@@ -22,7 +22,7 @@ export function modelsFile(spec: ServiceSpec): string {
     importLine([
       'AuditEntryModel', 'type AuditEntry', 'type Criteria', 'type HistoryPage', 'type Infer', 'type PatchOf', child && 'type QuerySchema', child && 'array', 'defineCriteria', filterable.length > 0 && 'field', 'patchModel',
       'INT32', 'integer', 'maybe', 'model', 'optional', types.has('text') && 'text', types.has('decimal') && 'decimal', types.has('money') && 'money',
-      'date', types.has('boolean') && 'boolean', child && 'validateInput',
+      'date', types.has('boolean') && 'boolean', child && 'modelQuery',
     ], 'restlayer'),
     '',
     '/** Ids and revisions are SQL `integer` columns: a larger number is refused here, not by the store (PostgreSQL). */',
