@@ -16,7 +16,7 @@ import { idempotencyMigrations } from './idempotency/migrations.js';
 import { CachedLookupService } from './lookup/cached-lookup-service.js';
 import { LookupCache } from './lookup/lookup-cache.js';
 import { registerOperatorsTable } from './lookup/operators-table.js';
-import { type Metrics, createMetrics } from './metrics/metrics.js';
+import { type Metrics, countStatements, createMetrics } from './metrics/metrics.js';
 import type { ServiceModule } from './modules.js';
 import type { LayerServices } from './routing/layer-services.js';
 import { storesHealth } from './shared/health.js';
@@ -70,6 +70,7 @@ export function createServices<S extends LayerServices = LayerServices>(
   modules: readonly ServiceModule[], storage: Storage, config: AppConfig, shared: SharedState,
   metrics: Metrics = createMetrics({ processMetrics: false }),
 ): CreatedServices<S> {
+  countStatements(metrics, storage.statements);
   const lookups = registerOperatorsTable(new LookupCache(shared.bus, (type) => metrics.lookupLoads.inc({ type })));
   const auth = config.Authentication;
   const users = new UserStore(storage);

@@ -109,6 +109,7 @@ export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 export type { DocumentSpec, DocumentTotals } from './documents/document-spec.js';
 export { type DocumentTarget, type DocumentWrite, settleTotals, writeDocument } from './documents/write-document.js';
 export { createDocument } from './documents/create-document.js';
+export { type ParentChange, type ParentWrite, type StoredRow, writeParent } from './documents/write-parent.js';
 export { itemProperty } from './documents/item-property.js';
 
 // Audit history (docs/audit.md): recordAudit in a write's own transaction, diffChanges of a record's wire fields

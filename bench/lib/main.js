@@ -5,11 +5,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { runLoad } from './load.js';
 import { canPin, cpuTicks, killAll, machineBusyTicks, pinSelf, startProcess, waitIdle } from './processes.js';
 import { issueTargets, markdown, ratios, summarise, table, versusNest } from './report.js';
-import { benchPassword, benchUser, prepareRestlayer, startRestlayer } from './restlayer.js';
+import { benchPassword, benchUser, pgAdmin, pgAdminUrl, prepareRestlayer, startRestlayer } from './restlayer.js';
 import { copyDatabase } from './restlayer.js';
 import { benchDir, nestMain, projectRoot, resultsDir } from './setup.js';
 
@@ -56,17 +55,6 @@ const nestWork = {
   put: 'body through the ValidationPipe (class-validator DTO), `findOne` of the revision and order date, status checked against the active statuses read at start, `update` with the revision read in the WHERE (`revision_number + 1`): 2 queries',
 };
 
-const pgAdminUrl = process.env.RESTLAYER_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function pgAdmin(statement) {
-  const client = new pg.Client({ connectionString: pgAdminUrl });
-  await client.connect();
-  try {
-    return await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 function options() {
   const { values } = parseArgs({
@@ -171,7 +159,10 @@ export async function main() {
     const auth = { authorization: `Bearer ${prepared.accessToken}` };
 
     const wanted = (name) => !o.only || o.only.some((w) => (w.endsWith('*') ? name.startsWith(w.slice(0, -1)) : name === w));
-    const restlayerNames = ['restlayer-lookup', 'restlayer-get', 'restlayer-list', 'restlayer-put', 'restlayer-login'];
+    // The *-own targets are the same workloads with every feature on (issue 25): a SalesPerson caller, so the permission
+    // check passes through a scoped grant and the record scope applies to the read, the list and the write (the PUT
+    // records its audit entry either way).
+    const restlayerNames = ['restlayer-lookup', 'restlayer-get', 'restlayer-list', 'restlayer-put', 'restlayer-get-own', 'restlayer-list-own', 'restlayer-put-own', 'restlayer-login'];
     const rl = {};
     // The lookup instance always runs: it supplies the payload the peers serve.
     for (const name of restlayerNames) {
@@ -194,6 +185,10 @@ export async function main() {
     // The orders that GET and PUT rotate over: 1,000 of the sample's, in id order.
     const { body: idsBody } = await fetchChecked(`${rl['restlayer-lookup'].url}/sales-order?take=1000&skip=500`, { headers: auth }, 'ids');
     const ids = JSON.parse(idsBody.toString('utf8')).result.map((r) => r.salesOrderId);
+    // The scoped caller's: up to 1,000 orders of their sales person.
+    const ownAuth = { authorization: `Bearer ${prepared.salesPersonToken}` };
+    const { body: ownBody } = await fetchChecked(`${rl['restlayer-lookup'].url}/sales-order?take=1000&salesPersonId=${prepared.salesPersonId}`, { headers: auth }, 'own ids');
+    const ownIds = JSON.parse(ownBody.toString('utf8')).result.map((r) => r.salesOrderId);
 
     const peers = {};
     for (const peer of peerTargets.filter((p) => wanted(p.name))) {
@@ -253,20 +248,20 @@ export async function main() {
     // One request of each workload: `load` for autocannon (GET and PUT rotate over the ids), `check` for the answer check.
     const workload = {
       lookup: () => ({ load: { request: lookupRequest }, check: { method: 'GET', path: lookupPath } }),
-      get: () => {
+      get: (headers = auth, over = ids) => {
         let next = 0;
         return {
-          load: { requests: [{ method: 'GET', headers: auth, setupRequest: (req) => ({ ...req, path: `/sales-order/${ids[next++ % ids.length]}` }) }] },
-          check: { method: 'GET', path: `/sales-order/${ids[0]}` },
+          load: { requests: [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/sales-order/${over[next++ % over.length]}` }) }] },
+          check: { method: 'GET', path: `/sales-order/${over[0]}`, headers },
         };
       },
-      list: () => ({ load: { request: { method: 'GET', path: listPath, headers: auth } }, check: { method: 'GET', path: listPath } }),
-      put: () => {
+      list: (headers = auth) => ({ load: { request: { method: 'GET', path: listPath, headers } }, check: { method: 'GET', path: listPath, headers } }),
+      put: (headers = auth, over = ids) => {
         let next = 0;
-        const headers = { ...auth, 'content-type': 'application/json' };
+        const sent = { ...headers, 'content-type': 'application/json' };
         return {
-          load: { requests: [{ method: 'PUT', headers, body: putBody, setupRequest: (req) => ({ ...req, path: `/sales-order/${ids[next++ % ids.length]}` }) }] },
-          check: { method: 'PUT', path: `/sales-order/${ids[0]}`, headers, body: putBody },
+          load: { requests: [{ method: 'PUT', headers: sent, body: putBody, setupRequest: (req) => ({ ...req, path: `/sales-order/${over[next++ % over.length]}` }) }] },
+          check: { method: 'PUT', path: `/sales-order/${over[0]}`, headers: sent, body: putBody },
         };
       },
     };
@@ -312,6 +307,18 @@ export async function main() {
         kind: 'put', ...workload.put(),
       });
     }
+    const own = `as a SalesPerson (grants \`sales-order.read:own\`, \`sales-order.update:own\`; attribute salesPersonId ${prepared.salesPersonId}), so the record scope applies`;
+    for (const kind of ['get', 'list', 'put']) {
+      const name = `restlayer-${kind}-own`;
+      if (!rl[name]) continue;
+      const plain = targets.find((t) => t.name === `restlayer-${kind}`);
+      targets.push({
+        name, server: rl[name], kind, own: true,
+        request: { get: `GET /sales-order/{id} (SalesPerson, ${ownIds.length} own ids in turn)`, list: 'GET /sales-order?take=50&status=5&sort by orderDate desc&getTotalCount=true (SalesPerson)', put: `PUT /sales-order/{id} (SalesPerson, ${ownIds.length} own ids in turn)` }[kind],
+        description: `${plain ? `\`restlayer-${kind}\`` : `restlayer's ${kind}`} with every feature on: ${own}${kind === 'list' ? ' (their orders of status 5: a different page than the others answer)' : kind === 'get' ? ' (the order read through the scope)' : ' (the lock, the write and its scope check through the scope; the audit entry as always)'}`,
+        ...workload[kind](ownAuth, ownIds),
+      });
+    }
     if (rl['restlayer-login']) {
       targets.push({
         name: 'restlayer-login', server: rl['restlayer-login'], request: 'POST /auth/jwt',
@@ -340,7 +347,11 @@ export async function main() {
     for (const t of ordered) {
       const { method, path, headers = auth, body: sent } = t.check;
       const { response, body } = await fetchChecked(t.load.url + path, { method, headers, body: sent }, t.name);
-      if (reference[t.kind] && !body.equals(reference[t.kind])) throw new Error(`${t.name} does not answer \`${method} ${path}\` with the same bytes as restlayer:\n${body.toString().slice(0, 2000)}\n${reference[t.kind].toString().slice(0, 2000)}`);
+      if (t.own && t.kind !== 'put') {
+        const { result } = JSON.parse(body.toString('utf8'));
+        const rows = Array.isArray(result) ? result : [result];
+        if (!rows.length || rows.some((r) => r.salesOrderId == null || r.salesPersonId !== prepared.salesPersonId)) throw new Error(`${t.name} answers orders of other sales people:\n${body.toString().slice(0, 2000)}`);
+      } else if (reference[t.kind] && !body.equals(reference[t.kind])) throw new Error(`${t.name} does not answer \`${method} ${path}\` with the same bytes as restlayer:\n${body.toString().slice(0, 2000)}\n${reference[t.kind].toString().slice(0, 2000)}`);
       if (t.kind === 'put') {
         const keys = Object.keys(JSON.parse(body.toString('utf8')).result ?? {}).join();
         if (keys !== 'revisionNumber,modifiedDate') throw new Error(`${t.name} answers the PUT with ${body}`);
@@ -412,7 +423,7 @@ export async function main() {
     console.log(table(report.targets));
     console.log('');
     for (const c of report.issueTargets) console.log(`${c.met ? 'met    ' : 'NOT met'}  ${c.target}: ${c.value}`);
-    for (const c of report.versusNest) console.log(`restlayer vs ${c.peer}: ${c.value}`);
+    for (const c of report.versusNest) console.log(`vs ${c.peer}: ${c.value}`);
 
     mkdirSync(resultsDir, { recursive: true });
     const suffix = o.out === 'quick' ? '.tmp' : '';

@@ -5,10 +5,14 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { cliPath, projectRoot } from './setup.js';
 import { startProcess } from './processes.js';
 
 export const benchUser = 'bench';
+/** The scoped caller of the "features on" targets (issue 25): role SalesPerson, their own orders only. */
+export const salesPersonUser = 'bench-sales-person';
 export const benchPassword = 'bench-password-' + randomBytes(6).toString('hex');
 
 function runCli(args, env, input) {
@@ -51,12 +55,53 @@ export async function prepareRestlayer(dir, { tokenMinutes = 240, postgresUrl } 
   const basePath = join(dir, 'base.db');
   const env = restlayerEnv(keys, basePath, postgresUrl);
   await runCli(['user', 'add', benchUser, '--role', 'Administrator', '--password-stdin'], env, benchPassword + '\n');
-  return { dir, keys, basePath, postgresUrl, accessToken: await issueToken(env, tokenMinutes) };
+  // The sales person with the most orders, whose orders the scoped caller reaches (`own`: sales_person_id = theirs).
+  const salesPersonId = await busiestSalesPerson(basePath, postgresUrl);
+  await runCli(['user', 'add', salesPersonUser, '--role', 'SalesPerson', '--password-stdin'], env, benchPassword + '\n');
+  await runCli(['user', 'set-attribute', salesPersonUser, 'salesPersonId', String(salesPersonId)], env);
+  return {
+    dir, keys, basePath, postgresUrl, salesPersonId,
+    accessToken: await issueToken(env, tokenMinutes),
+    salesPersonToken: await issueToken(env, tokenMinutes, salesPersonUser),
+  };
 }
 
-/** A new access token of the bench user (its session in the database `env` names), good for `minutes`. */
-export async function issueToken(env, minutes = 240) {
-  return JSON.parse(await runCli(['token', 'issue', '--user', benchUser, '--minutes', String(minutes), '--json'], env)).accessToken;
+export const pgAdminUrl = process.env.RESTLAYER_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Runs one statement on the PostgreSQL server's admin database (creating and dropping scratch databases). */
+export async function pgAdmin(statement) {
+  const client = new pg.Client({ connectionString: pgAdminUrl });
+  await client.connect();
+  try {
+    return await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The id of the sales person with the most orders in the seeded database (read directly: no route answers it). */
+async function busiestSalesPerson(basePath, postgresUrl) {
+  const query = 'select sales_person_id as id, count(*) as n from sales_order where sales_person_id is not null group by sales_person_id order by n desc, id limit 1';
+  if (postgresUrl) {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      return Number((await client.query(query)).rows[0].id);
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(basePath, { readonly: true });
+  try {
+    return Number(db.prepare(query).get().id);
+  } finally {
+    db.close();
+  }
+}
+
+/** A new access token of `user` (its session in the database `env` names), good for `minutes`. */
+export async function issueToken(env, minutes = 240, user = benchUser) {
+  return JSON.parse(await runCli(['token', 'issue', '--user', user, '--minutes', String(minutes), '--json'], env)).accessToken;
 }
 
 /** A copy of the base database for one instance (the CLI closed it, so the WAL is checkpointed, but copy it anyway). */

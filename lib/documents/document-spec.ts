@@ -26,6 +26,13 @@ export interface DocumentSpec<DB, W = Readonly<Record<string, unknown>>> {
    * stops and nothing is stored. Answers what the service wants to answer with them (the wire totals).
    */
   totals(trx: Transaction<DB>, parentId: number): Promise<DocumentTotals<W>>;
+  /**
+   * The same derived columns when only the parent's own fields change (writeParent): computed from the parent's row as
+   * it will be stored (the locked row with the write's columns), its children unchanged, so the write reads nothing
+   * more. A total out of range is reported as in `totals`. Without it, writeParent reads them with `totals` after its
+   * update and stores them with a second one.
+   */
+  parentTotals?(row: Readonly<Record<string, unknown>>): DocumentTotals<W>;
 }
 
 /** The parent's derived columns to store, and the same values as the service answers them. */

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type Transaction, sql } from 'kysely';
+import { type Kysely, type QueryExecutorProvider, type RawBuilder, type Transaction, sql } from 'kysely';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import { currentErrors } from '../envelope/request-scope.js';
 import type { Storage } from '../storage/storage.js';
@@ -41,16 +41,8 @@ export async function writeDocument<DB, T, W>(
   const revision = spec.revision ?? 'revision_number';
   const modified = spec.modified ?? 'modified_date';
   return inTransaction(db, async (trx) => {
-    const lock = storage.dialect.locksRows ? sql` for update` : sql``;
-    // The caller's scope is part of the lock's condition: a parent out of it is not found, and nothing is locked.
-    const scope = scopeCondition(spec.scopes, parent.table);
-    const inScope = scope ? sql` and ${scope}` : sql``;
-    const row = (await sql<{ revision: number }>`select ${sql.ref(revision)} as revision from ${sql.table(parent.table)}
-      where ${sql.ref(`${parent.table}.${parent.key}`)} = ${target.parentId}${inScope}${lock}`.execute(trx)).rows[0];
-    if (!row) {
-      errors.add(MESSAGES.Entity_NotFound({ entity: parent.entity, id: target.parentId }));
-      return undefined;
-    }
+    const row = await lockParent<{ revision: number }>(trx, storage, spec, target.parentId, sql`${sql.ref(revision)} as revision`);
+    if (!row) return undefined;
     if (target.childId !== undefined) {
       const found = (await sql<{ n: number }>`select 1 as n from ${sql.table(child.table)}
         where ${sql.ref(child.key)} = ${target.childId} and ${sql.ref(child.parentKey)} = ${target.parentId}`.execute(trx)).rows[0];
@@ -59,12 +51,7 @@ export async function writeDocument<DB, T, W>(
         return undefined;
       }
     }
-    if (target.revisionNumber != null && target.revisionNumber !== Number(row.revision)) {
-      errors.add(MESSAGES.Entity_Concurrency({
-        record: `${parent.entity} ${target.parentId}`, sent: target.revisionNumber, now: Number(row.revision), property: 'revisionNumber',
-      }));
-      return undefined;
-    }
+    if (isStale(spec, target, row.revision)) return undefined;
     const result = await work(trx);
     errors.abortIfHasErrors();
     const now = new Date();
@@ -76,6 +63,34 @@ export async function writeDocument<DB, T, W>(
     await assertInScope(trx, spec.scopes, { table: parent.table, key: parent.key, id: target.parentId });
     return { result, totals: settled.wire, revisionNumber: Number(row.revision) + 1, modifiedDate: now };
   });
+}
+
+/**
+ * Reads the parent `parentId` through the caller's scope and locks it for the rest of the transaction (PostgreSQL:
+ * FOR UPDATE; SQLite's transactions begin IMMEDIATE and hold the only writer); undefined, with Entity_NotFound
+ * recorded, when it is missing or out of scope. `columns` is the select list.
+ */
+export async function lockParent<Row>(
+  trx: QueryExecutorProvider, storage: Storage, spec: Pick<DocumentSpec<unknown>, 'parent' | 'scopes'>, parentId: number, columns: RawBuilder<unknown>,
+): Promise<Row | undefined> {
+  const { parent } = spec;
+  const lock = storage.dialect.locksRows ? sql` for update` : sql``;
+  // The caller's scope is part of the lock's condition: a parent out of it is not found, and nothing is locked.
+  const scope = scopeCondition(spec.scopes, parent.table);
+  const inScope = scope ? sql` and ${scope}` : sql``;
+  const row = (await sql<Row>`select ${columns} from ${sql.table(parent.table)}
+    where ${sql.ref(`${parent.table}.${parent.key}`)} = ${parentId}${inScope}${lock}`.execute(trx)).rows[0];
+  if (!row) currentErrors().add(MESSAGES.Entity_NotFound({ entity: parent.entity, id: parentId }));
+  return row;
+}
+
+/** Whether the caller sent a revision other than the parent's `current` one: then Entity_Concurrency is recorded (409). */
+export function isStale(spec: Pick<DocumentSpec<unknown>, 'parent'>, target: DocumentTarget, current: unknown): boolean {
+  if (target.revisionNumber == null || target.revisionNumber === Number(current)) return false;
+  currentErrors().add(MESSAGES.Entity_Concurrency({
+    record: `${spec.parent.entity} ${target.parentId}`, sent: target.revisionNumber, now: Number(current), property: 'revisionNumber',
+  }));
+  return true;
 }
 
 /**

@@ -37,14 +37,23 @@ function timeoutMessage(method: string, ms: number): ErrorMessage {
 
 /**
  * Aborted when the client hangs up before its answer is sent: reads made only for that answer are stopped then
- * (a SQLite reader process is freed for other requests rather than running on to its time limit).
+ * (a SQLite reader process is freed for other requests rather than running on to its time limit). Made when a read
+ * first asks for it (currentSignal), once per request.
  */
-function hangUpSignal(ctx: AppContext): AbortSignal {
-  const controller = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) controller.abort();
-  });
-  return controller.signal;
+function hangUpSignal(ctx: AppContext): () => AbortSignal {
+  let signal: AbortSignal | undefined;
+  return () => {
+    if (signal) return signal;
+    const controller = new AbortController();
+    signal = controller.signal;
+    const abort = () => {
+      if (!ctx.res.writableFinished) controller.abort();
+    };
+    // Asked for once the client has already gone: aborted at once.
+    if (ctx.res.closed) abort();
+    else ctx.res.once('close', abort);
+    return signal;
+  };
 }
 
 /**

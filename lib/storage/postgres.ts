@@ -5,6 +5,7 @@ import { faultEpisodes } from './fault-episodes.js';
 import { boundedPool } from './postgres-pool.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
 import type { StorageProvider } from './storage-provider.js';
+import { StatementCount } from './statement-count.js';
 import { StoreUnavailableError } from './store-faults.js';
 import type { Tables } from './tables.js';
 
@@ -42,11 +43,13 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
     onAnswer: () => episodes.answered(),
     onIdleError: (err) => episodes.fault(`idle connection lost (${err.message})`),
   });
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(10) }) });
-  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(5, timeoutMs) }) });
+  const count = new StatementCount();
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(10) }), log: count.log });
+  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(5, timeoutMs) }), log: count.log });
   return {
     db,
     reader,
+    statements: count,
     dialect: postgresDialect,
     values: postgresDialect,
     async ping() {

@@ -1,5 +1,5 @@
 import {
-  type CompiledQuery, type DatabaseConnection, type Dialect, type Driver, Kysely, type QueryResult, SqliteAdapter, SqliteIntrospector,
+  type CompiledQuery, type DatabaseConnection, type Dialect, type Driver, Kysely, type LogEvent, type QueryResult, SqliteAdapter, SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
 import type { Tables } from './tables.js';
@@ -31,12 +31,12 @@ class RunDriver implements Driver {
 }
 
 /** A Kysely for SQLite queries run by `run` (the reader processes): it compiles as SQLite and only reads. */
-export function sqliteReaderKysely(run: (query: CompiledQuery) => Promise<unknown[]>): Kysely<Tables> {
+export function sqliteReaderKysely(log: (event: LogEvent) => void, run: (query: CompiledQuery) => Promise<unknown[]>): Kysely<Tables> {
   const dialect: Dialect = {
     createAdapter: () => new SqliteAdapter(),
     createDriver: () => new RunDriver(run),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db) => new SqliteIntrospector(db),
   };
-  return new Kysely<Tables>({ dialect });
+  return new Kysely<Tables>({ dialect, log });
 }

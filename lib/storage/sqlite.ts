@@ -10,6 +10,7 @@ import { currentSignal } from '../envelope/request-scope.js';
 import { sqliteDialect } from './dialects/sqlite-dialect.js';
 import { keepDatabasePrivate } from './private-file.js';
 import { sqliteReaderKysely } from './reader-dialect.js';
+import { StatementCount } from './statement-count.js';
 import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
 import { type FaultLog, StorageFaultWatch, storageFaultCode } from './sqlite-faults.js';
@@ -230,7 +231,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   const statements = withStatementCache(database);
   const use: ConnectionUse = { holders: 0 };
   const faults = new StorageFaultWatch(path, options.faultLog);
-  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, database, lockWaitMs, use, faults) });
+  const count = new StatementCount();
+  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, database, lockWaitMs, use, faults), log: count.log });
   // A private database (in memory, or a temporary one) has no file another connection could open.
   const readers = path === ':memory:' || path === '' || options.readers === 0 ? undefined
     : new SqliteReaderPool(path, { size: options.readers ?? 2, timeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, lockWaitMs });
@@ -249,7 +251,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   let reader: Kysely<Tables> = db;
   if (readers) {
     const budget = new MainReadBudget(database, options.mainThreadReadMs ?? 2);
-    reader = sqliteReaderKysely((query) => {
+    reader = sqliteReaderKysely(count.log, (query) => {
       const rows = budget.tryRun(query, readNow);
       // The request's signal: a client that hung up frees the reader running its query.
       return rows ? Promise.resolve(rows) : readers.run(query, currentSignal());
@@ -260,9 +262,14 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   return {
     db,
     reader,
+    statements: count,
     dialect: sqliteDialect,
     values: sqliteDialect,
-    readNow,
+    readNow(query) {
+      const rows = readNow(query);
+      if (rows) count.add();
+      return rows;
+    },
     /**
      * Readiness: a write, committed, because `select 1` never touches the file and reads go on while every write fails
      * (a full disk, an unwritable -wal or -shm). It rewrites the header's user_version with its own value (nothing any

@@ -1,3 +1,4 @@
+import type { StatementCount } from './statement-count.js';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { StorageDialect } from './dialects/dialect.js';
 import type { SqlValues } from './sql-values.js';
@@ -24,6 +25,8 @@ export interface Storage {
    * (no other connection can see it). PostgreSQL: a pool of its own whose sessions carry statement_timeout.
    */
   readonly reader: Kysely<Tables>;
+  /** The statements run through `db`, `reader` and `readNow` since the store opened (lib/storage/statement-count.ts). */
+  readonly statements: StatementCount;
   /** Runs `fn` while no other process runs its own `exclusive` work on this database (schema setup, seeding). */
   exclusive<T>(fn: (db: Kysely<Tables>) => Promise<T>): Promise<T>;
   /**

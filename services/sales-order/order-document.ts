@@ -1,4 +1,4 @@
-import { Decimal, type DocumentSpec, MESSAGES, MONEY_LIMIT, type Storage, type Tables, currentErrors, fitsMoney } from 'restlayer';
+import { type DbMoney, Decimal, type DocumentSpec, type DocumentTotals, MESSAGES, MONEY_LIMIT, type Storage, type Tables, currentErrors, fitsMoney } from 'restlayer';
 import { salesOrderScopes } from './sales-order-scopes.js';
 import type { SalesTables } from './sales-order-tables.js';
 
@@ -25,19 +25,26 @@ export function orderDocument(storage: Storage): DocumentSpec<Tables & SalesTabl
         .where('sales_order_id', '=', salesOrderId).executeTakeFirstOrThrow();
       const { sum } = await trx.selectFrom('sales_order_detail').select((eb) => eb.fn.sum<number | string | null>('line_total').as('sum'))
         .where('sales_order_id', '=', salesOrderId).executeTakeFirstOrThrow();
-      const subTotal = new Decimal(v.toMoney(sum));
-      const totalDue = subTotal.plus(v.toMoney(header.tax_amt)).plus(v.toMoney(header.freight));
-      const errors = currentErrors();
-      for (const [property, amount] of [['subTotal', subTotal], ['totalDue', totalDue]] as const) {
-        if (!fitsMoney(amount)) {
-          errors.add(MESSAGES.Amount_TooLarge({ amount: amount.toFixed(), limit: MONEY_LIMIT.toFixed(), property }));
-          return { columns: {}, wire: { subTotal: 0, totalDue: 0 } };
-        }
-      }
-      return {
-        columns: { sub_total: v.money(subTotal), total_due: v.money(totalDue) },
-        wire: { subTotal: subTotal.toNumber(), totalDue: totalDue.toNumber() },
-      };
+      return totalsOf(sum, header.tax_amt, header.freight);
     },
+    // A header write keeps the lines, so subTotal stays what every line write stored.
+    parentTotals: (row) => totalsOf(row.sub_total as DbMoney, row.tax_amt as DbMoney, row.freight as DbMoney),
   };
+
+  /** subTotal (Σ lineTotal, stored form) and totalDue = subTotal + taxAmt + freight, exactly; refused beyond the money range. */
+  function totalsOf(subTotalStored: DbMoney | null, taxAmt: DbMoney, freight: DbMoney): DocumentTotals<OrderTotals> {
+    const subTotal = new Decimal(v.toMoney(subTotalStored));
+    const totalDue = subTotal.plus(v.toMoney(taxAmt)).plus(v.toMoney(freight));
+    const errors = currentErrors();
+    for (const [property, amount] of [['subTotal', subTotal], ['totalDue', totalDue]] as const) {
+      if (!fitsMoney(amount)) {
+        errors.add(MESSAGES.Amount_TooLarge({ amount: amount.toFixed(), limit: MONEY_LIMIT.toFixed(), property }));
+        return { columns: {}, wire: { subTotal: 0, totalDue: 0 } };
+      }
+    }
+    return {
+      columns: { sub_total: v.money(subTotal), total_due: v.money(totalDue) },
+      wire: { subTotal: subTotal.toNumber(), totalDue: totalDue.toNumber() },
+    };
+  }
 }

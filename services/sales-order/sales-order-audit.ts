@@ -152,6 +152,11 @@ export class OrderAudit {
     return result;
   }
 
+  /** Records a header write's entry from the order's rows before and after it (writeParent's): nothing more is read. */
+  recordHeader(trx: Kysely<Db>, salesOrderId: number, operation: AuditOperation, before: Selectable<SalesOrderTable>, after: Selectable<SalesOrderTable>): Promise<void> {
+    return this.record(trx, salesOrderId, operation, this.headerState(before), this.headerState(after));
+  }
+
   /** Records the write's entry in its transaction: the fields that differ between `before` and `after`. */
   record(trx: Kysely<Db>, salesOrderId: number, operation: AuditOperation, before?: AuditState, after?: AuditState): Promise<void> {
     return recordAudit(trx, { entity: salesOrderHistory.entity, recordId: salesOrderId, operation, changes: diffChanges(before, after) });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type DbMoney, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
   type Storage, type Tables, applyMergePatch, createDocument, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
-  scopeCondition, updateFieldsOf, writeDocument,
+  type LookupItem, type Selectable, scopeCondition, updateFieldsOf, writeParent,
 } from 'restlayer';
 import { type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
@@ -17,7 +17,7 @@ import { SalesOrderUpdateData } from './sales-order-models.js';
 import { type LineRow, SalesOrderLines, lineColumns, lineItem, lineValues } from './sales-order-lines.js';
 import type { ISalesOrderService } from './sales-order-service.js';
 import { salesOrderScopes, salesPersonOf } from './sales-order-scopes.js';
-import type { SalesTables } from './sales-order-tables.js';
+import type { SalesOrderTable, SalesTables } from './sales-order-tables.js';
 
 const DAY = 86_400_000;
 const updateFields = updateFieldsOf(SalesOrderUpdateData);
@@ -141,11 +141,20 @@ export class SqlSalesOrderService implements ISalesOrderService {
     return Output.of(rows.map((r) => this.listItem(r)), totalCount, nextCursor);
   }
 
-  /** Business rules shared by create and update; structural checks already ran in the route. */
-  private async checkData(data: SalesOrder_UpdateInput_Data, orderDate: Date) {
-    const errors = currentErrors();
+  /** The sales order statuses (a cached lookup table), read before a write's transaction: see checkData. */
+  private async statuses(): Promise<readonly LookupItem[]> {
     const statuses = await this.lookups.get('sales-order-status');
-    const status = statuses && (await statuses).table.data.find((s) => s.id === data.status);
+    return statuses ? (await statuses).table.data : [];
+  }
+
+  /**
+   * Business rules shared by create and update; structural checks already ran in the route. Synchronous, with the
+   * statuses read beforehand, so it may run inside a write's transaction: on SQLite a lookup table loaded there would
+   * wait for the connection the transaction holds.
+   */
+  private checkData(data: SalesOrder_UpdateInput_Data, orderDate: Date, statuses: readonly LookupItem[]) {
+    const errors = currentErrors();
+    const status = statuses.find((s) => s.id === data.status);
     if (!status || !status.isActive) {
       errors.error('Validation', 'SalesOrder_InvalidStatus', `Status ${data.status} is not a valid sales order status.`, { property: 'status' });
     }
@@ -193,7 +202,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
     }
     const customer = await this.db.selectFrom('customer').selectAll().where('customer_id', '=', data.customerId).executeTakeFirst();
     if (!customer) errors.error('Validation', 'SalesOrder_UnknownCustomer', `Customer with id ${data.customerId} not found.`, { property: 'customerId' });
-    await this.checkData(data, now);
+    this.checkData(data, now, await this.statuses());
     const lines = await this.priceLines(data);
     errors.abortIfHasErrors();
     const v = this.storage.values;
@@ -231,23 +240,19 @@ export class SqlSalesOrderService implements ISalesOrderService {
 
   /** PUT, and PATCH once merged: `operation` names it in the order's history. */
   private async write(salesOrderId: number, data: SalesOrder_UpdateInput_Data, operation: 'update' | 'patch'): Promise<Output<SalesOrder_UpdateOutput>> {
-    const errors = currentErrors();
-    const scope = ordersInScope('sales_order');
-    const current = await this.db.selectFrom('sales_order').select(['order_date', 'revision_number']).where('sales_order_id', '=', salesOrderId)
-      .$call((q) => (scope ? q.where(scope) : q)).executeTakeFirst();
-    if (!current) {
-      this.notFound(salesOrderId);
-      return Output.of();
-    }
-    await this.checkData(data, this.storage.values.toDate(current.order_date));
-    errors.abortIfHasErrors();
     const v = this.storage.values;
-    // Through the document: the order locked, its revision checked, totalDue recomputed with the new taxAmt and freight.
-    const write = await writeDocument(this.storage, this.db, this.document, { parentId: salesOrderId, revisionNumber: data.revisionNumber },
-      (trx) => this.audit.audited(trx, salesOrderId, operation, 'none', () => trx.updateTable('sales_order')
-        .set((eb) => ({ ...this.columnsOf(data), due_date: data.dueDate ? v.date(data.dueDate) : eb.ref('due_date') }))
-        .where('sales_order_id', '=', salesOrderId)
-        .execute()));
+    const statuses = await this.statuses();
+    // The order's own fields: locked and read through the caller's scope, checked, its revision checked, then one
+    // update of what changed with totalDue recomputed from the new taxAmt and freight, and its audit entry from the
+    // rows before and after (lib/documents/write-parent.ts).
+    const write = await writeParent<Tables & SalesTables, Selectable<SalesOrderTable>, OrderTotals>(this.storage, this.db, this.document,
+      { parentId: salesOrderId, revisionNumber: data.revisionNumber }, {
+        columns: (locked) => {
+          this.checkData(data, v.toDate(locked.order_date), statuses);
+          return { ...this.columnsOf(data), ...(data.dueDate ? { due_date: v.date(data.dueDate) } : {}) };
+        },
+        written: (trx, before, after) => this.audit.recordHeader(trx, salesOrderId, operation, before, after),
+      });
     if (!write) return Output.of();
     return Output.of({ revisionNumber: write.revisionNumber, modifiedDate: write.modifiedDate });
   }

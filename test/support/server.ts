@@ -34,6 +34,8 @@ export interface TestServerOptions {
   sampleData?: boolean;
   routesDir?: string;
   logLevel?: LogLevel;
+  /** Serve Prometheus metrics on a port of their own (`metricsUrl`). */
+  metrics?: boolean;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...env,
     },
     config: options.config,
+    metrics: options.metrics,
   });
   const key = Buffer.from(TEST_KEY, 'base64');
   const token = (claims: Record<string, unknown> = {}, signOptions: jwt.SignOptions = {}) =>

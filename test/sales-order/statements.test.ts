@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import { scopedUser } from '../access/support.js';
+import { sampleSum, scrape } from '../support/metrics.js';
+import { type Reply, type TestServer, startTestServer } from '../support/server.js';
+import { testProvider } from '../support/test-stores.js';
+
+/**
+ * Issue 25: the speed of the hot routes rests on how many statements each request sends to the store, so each is
+ * held to its count here, read from `restlayer_db_statements_total` (scraped over HTTP) around the request. A route that starts
+ * sending one more statement fails this test long before a benchmark would show it. Each count is the fewest of
+ * three tries: a session recheck (Authentication:SessionRecheckSeconds) may add a read to any one request. A
+ * transaction's BEGIN and COMMIT (or ROLLBACK) are counted: on PostgreSQL the count is the round trips.
+ */
+describe(`statements per request (${testProvider})`, function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let salesPerson: string;
+  let ownIds: number[];
+
+  const statements = async () => sampleSum((await scrape(server.metricsUrl!)).text, 'restlayer_db_statements_total');
+
+  /** The fewest statements `request` sent over three tries (try 0, 1, 2), each answered with `status`. */
+  async function fewest(status: number, request: (attempt: number) => Promise<Reply>): Promise<number> {
+    const counts: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const before = await statements();
+      const reply = await request(attempt);
+      expect(reply.status, reply.text).to.equal(status);
+      counts.push((await statements()) - before);
+    }
+    return Math.min(...counts);
+  }
+
+  before(async () => {
+    server = await startTestServer({ logLevel: 'error', metrics: true });
+    const people = (await server.call('/sales-order?take=1&salesPersonId.operator=NNL')).body.result as { salesPersonId: number }[] | undefined;
+    const me = people?.[0]?.salesPersonId ?? 275;
+    salesPerson = await scopedUser(server, 'sally', ['SalesPerson'], { salesPersonId: String(me) });
+    ownIds = ((await server.call(`/sales-order?take=3&salesPersonId=${me}`)).body.result as { salesOrderId: number }[]).map((o) => o.salesOrderId);
+    expect(ownIds).to.have.length(3);
+    // Warm what is loaded once (lookup tables, the caller's session), so the counts are a request's own.
+    for (const token of [undefined, salesPerson]) {
+      await server.call(`/sales-order/${ownIds[0]}`, { token });
+      await server.call('/lookup-table/sales-order-status', { token });
+    }
+  });
+  after(() => server?.stop());
+
+  const put = (id: number, body: object, token?: string) => server.call(`/sales-order/${id}`, { method: 'PUT', body, token });
+
+  it('counts every statement, and serves the count as restlayer_db_statements_total', async () => {
+    const before = await statements();
+    expect(before).to.be.greaterThan(0);
+    await server.call('/sales-order?take=1');
+    expect(await statements()).to.be.greaterThan(before);
+  });
+
+  it('PUT of an order: 5 (BEGIN, the order locked and read, one UPDATE … RETURNING, the audit entry, COMMIT)', async () => {
+    expect(await fewest(200, (i) => put(ownIds[i], { status: 2 + (i % 2), onlineOrderFlag: i % 2 === 0, freight: 10 + i }))).to.equal(5);
+  });
+
+  it('PUT as a SalesPerson on their own order: 6 (and the scope check of the row as written)', async () => {
+    expect(await fewest(200, (i) => put(ownIds[i], { status: 2, onlineOrderFlag: false, comment: `try ${i}` }, salesPerson))).to.equal(6);
+  });
+
+  it('PUT with a stale revision: 3 (BEGIN, the locked read, ROLLBACK), nothing written', async () => {
+    expect(await fewest(409, (i) => put(ownIds[i], { status: 2, onlineOrderFlag: false, revisionNumber: 1 }))).to.equal(3);
+  });
+
+  it('PUT with a bad status: 3 (BEGIN, the locked read, ROLLBACK), nothing written', async () => {
+    expect(await fewest(400, (i) => put(ownIds[i], { status: 99, onlineOrderFlag: false }))).to.equal(3);
+  });
+
+  it('GET of an order, with its customer and lines: 1 statement, scoped or not', async () => {
+    expect(await fewest(200, (i) => server.call(`/sales-order/${ownIds[i]}`))).to.equal(1);
+    expect(await fewest(200, (i) => server.call(`/sales-order/${ownIds[i]}`, { token: salesPerson }))).to.equal(1);
+  });
+
+  it('a lookup table: no statement (served from the cache)', async () => {
+    expect(await fewest(200, () => server.call('/lookup-table/sales-order-status'))).to.equal(0);
+  });
+});
