@@ -1,4 +1,4 @@
-import { type QueryExecutorProvider, sql } from 'kysely';
+import { type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
 import { currentAccess } from '../envelope/request-scope.js';
 import type { AuditChange, AuditOperation } from './audit-models.js';
 import { redacted } from './secrets.js';
@@ -29,10 +29,19 @@ export interface AuditRecord {
  * secrets (password, hash, token, key, salt…) are replaced by `[redacted]`.
  */
 export async function recordAudit(trx: QueryExecutorProvider, record: AuditRecord): Promise<void> {
+  await auditInsert(record).execute(trx);
+}
+
+/**
+ * The INSERT of one audit entry (recordAudit runs it): on its own, or, with `from`, one row for each row of `from`
+ * (a WITH query's name), so that a write and its entry are one statement (writeParent on PostgreSQL).
+ */
+export function auditInsert(record: AuditRecord, from?: RawBuilder<unknown>): RawBuilder<unknown> {
   // Plain SQL: `trx` is any service's transaction (or store), whatever tables its type names.
   const user = (record.user ?? currentAccess()?.userName ?? SYSTEM_USER).slice(0, 100);
   // ISO text: SQLite's date columns hold exactly this, PostgreSQL's timestamptz takes it.
   const at = (record.at ?? new Date()).toISOString();
-  await sql`insert into audit_entry (entity, record_id, at, user_name, operation, changes)
-    values (${record.entity}, ${String(record.recordId)}, ${at}, ${user}, ${record.operation}, ${JSON.stringify(record.changes.map(redacted))})`.execute(trx);
+  const values = sql.join([record.entity, String(record.recordId), at, user, record.operation, JSON.stringify(record.changes.map(redacted))]);
+  const columns = sql`audit_entry (entity, record_id, at, user_name, operation, changes)`;
+  return from ? sql`insert into ${columns} select ${values} from ${from}` : sql`insert into ${columns} values (${values})`;
 }

@@ -67,19 +67,20 @@ export async function writeDocument<DB, T, W>(
 
 /**
  * Reads the parent `parentId` through the caller's scope and locks it for the rest of the transaction (PostgreSQL:
- * FOR UPDATE; SQLite's transactions begin IMMEDIATE and hold the only writer); undefined, with Entity_NotFound
- * recorded, when it is missing or out of scope. `columns` is the select list.
+ * FOR UPDATE, unless `lock` is false; SQLite's transactions begin IMMEDIATE and hold the only writer); undefined, with
+ * Entity_NotFound recorded, when it is missing or out of scope. `columns` is the select list.
  */
 export async function lockParent<Row>(
   trx: QueryExecutorProvider, storage: Storage, spec: Pick<DocumentSpec<unknown>, 'parent' | 'scopes'>, parentId: number, columns: RawBuilder<unknown>,
+  lock = true,
 ): Promise<Row | undefined> {
   const { parent } = spec;
-  const lock = storage.dialect.locksRows ? sql` for update` : sql``;
+  const forUpdate = lock && storage.dialect.locksRows ? sql` for update` : sql``;
   // The caller's scope is part of the lock's condition: a parent out of it is not found, and nothing is locked.
   const scope = scopeCondition(spec.scopes, parent.table);
   const inScope = scope ? sql` and ${scope}` : sql``;
   const row = (await sql<Row>`select ${columns} from ${sql.table(parent.table)}
-    where ${sql.ref(`${parent.table}.${parent.key}`)} = ${parentId}${inScope}${lock}`.execute(trx)).rows[0];
+    where ${sql.ref(`${parent.table}.${parent.key}`)} = ${parentId}${inScope}${forUpdate}`.execute(trx)).rows[0];
   if (!row) currentErrors().add(MESSAGES.Entity_NotFound({ entity: parent.entity, id: parentId }));
   return row;
 }

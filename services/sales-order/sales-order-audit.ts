@@ -1,5 +1,5 @@
 import {
-  type AuditOperation, type AuditState, type DocumentSpec, type FieldValue, type HistorySource, type Kysely, type Selectable,
+  type AuditOperation, type AuditRecord, type AuditState, type DocumentSpec, type FieldValue, type HistorySource, type Kysely, type Selectable,
   type Storage, type Tables, type Transaction, Decimal, currentErrors, diffChanges, prefixed, recordAudit,
 } from 'restlayer';
 import type { OrderTotals } from './order-document.js';
@@ -152,9 +152,9 @@ export class OrderAudit {
     return result;
   }
 
-  /** Records a header write's entry from the order's rows before and after it (writeParent's): nothing more is read. */
-  recordHeader(trx: Kysely<Db>, salesOrderId: number, operation: AuditOperation, before: Selectable<SalesOrderTable>, after: Selectable<SalesOrderTable>): Promise<void> {
-    return this.record(trx, salesOrderId, operation, this.headerState(before), this.headerState(after));
+  /** A header write's entry, from the order's rows before and after it (writeParent stores it with the write). */
+  headerEntry(salesOrderId: number, operation: AuditOperation, before: Selectable<SalesOrderTable>, after: Selectable<SalesOrderTable>): AuditRecord {
+    return { entity: salesOrderHistory.entity, recordId: salesOrderId, operation, changes: diffChanges(this.headerState(before), this.headerState(after)) };
   }
 
   /** Records the write's entry in its transaction: the fields that differ between `before` and `after`. */

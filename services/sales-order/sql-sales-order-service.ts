@@ -242,16 +242,16 @@ export class SqlSalesOrderService implements ISalesOrderService {
   private async write(salesOrderId: number, data: SalesOrder_UpdateInput_Data, operation: 'update' | 'patch'): Promise<Output<SalesOrder_UpdateOutput>> {
     const v = this.storage.values;
     const statuses = await this.statuses();
-    // The order's own fields: locked and read through the caller's scope, checked, its revision checked, then one
-    // update of what changed with totalDue recomputed from the new taxAmt and freight, and its audit entry from the
-    // rows before and after (lib/documents/write-parent.ts).
+    // The order's own fields: read through the caller's scope, checked, its revision checked, then one update of what
+    // changed with totalDue recomputed from the new taxAmt and freight, and its audit entry from the rows before and
+    // after (lib/documents/write-parent.ts: five statements, or two on PostgreSQL).
     const write = await writeParent<Tables & SalesTables, Selectable<SalesOrderTable>, OrderTotals>(this.storage, this.db, this.document,
       { parentId: salesOrderId, revisionNumber: data.revisionNumber }, {
         columns: (locked) => {
           this.checkData(data, v.toDate(locked.order_date), statuses);
           return { ...this.columnsOf(data), ...(data.dueDate ? { due_date: v.date(data.dueDate) } : {}) };
         },
-        written: (trx, before, after) => this.audit.recordHeader(trx, salesOrderId, operation, before, after),
+        audit: (before, after) => this.audit.headerEntry(salesOrderId, operation, before, after),
       });
     if (!write) return Output.of();
     return Output.of({ revisionNumber: write.revisionNumber, modifiedDate: write.modifiedDate });

@@ -175,6 +175,35 @@ describe('audit: sales orders and their lines', function () {
     patches.slice(1).forEach((entry, i) => expect(entry.changes.find((c) => c.field === 'comment')?.old).to.equal(comments[i]));
   });
 
+  it('concurrent PUTs without a revision all succeed, each audited once, old and new values chained', async () => {
+    const id = await orderWith(server, [{ productId: product.id, orderQty: 1 }]);
+    const n = 12;
+    const replies = await Promise.all(Array.from({ length: n }, (_, i) =>
+      server.call(path(id), { method: 'PUT', body: { status: 1 + (i % 5), onlineOrderFlag: i % 2 === 0, comment: `writer ${i}`, freight: i } })));
+    for (const reply of replies) expect(reply.status, reply.text).to.equal(200);
+    expect(replies.map((r) => r.body.result.revisionNumber).sort((a: number, b: number) => a - b)).to.deep.equal(Array.from({ length: n }, (_, i) => i + 2));
+    const updates = (await history(server, path(id))).filter((e) => e.operation === 'update').reverse();
+    expect(updates).to.have.length(n);
+    updates.forEach((entry, i) => expect(entry.changes).to.deep.include({ field: 'revisionNumber', old: i + 1, new: i + 2 }));
+    // Each entry's old values are the ones the entry before it wrote: no write slipped between a read and its update.
+    const comments = updates.map((e) => e.changes.find((c) => c.field === 'comment')?.new);
+    updates.slice(1).forEach((entry, i) => expect(entry.changes.find((c) => c.field === 'comment')?.old).to.equal(comments[i]));
+    const order = await read(server, path(id));
+    expect(order.comment).to.equal(comments[n - 1]);
+    expect(order.totalDue).to.be.closeTo(order.subTotal + order.taxAmt + order.freight, 1e-6);
+  });
+
+  it('concurrent PUTs with the same revision: exactly one succeeds and is audited, the others are 409 and write nothing', async () => {
+    const id = await orderWith(server, [{ productId: product.id, orderQty: 1 }]);
+    const count = await auditCount(server);
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      server.call(path(id), { method: 'PUT', body: { status: 2, onlineOrderFlag: false, comment: `writer ${i}`, revisionNumber: 1 } })));
+    expect(replies.filter((r) => r.status === 200)).to.have.length(1);
+    for (const reply of replies.filter((r) => r.status !== 200)) expectError(reply, 409, 'Entity_Concurrency', 'revisionNumber');
+    expect(await auditCount(server)).to.equal(count + 1);
+    expect((await read(server, path(id))).revisionNumber).to.equal(2);
+  });
+
   it('a write made outside a request (a job, the CLI) records the user "system"', async () => {
     const id = await orderWith(server, [{ productId: product.id, orderQty: 1 }]);
     const services = server.services as unknown as { salesOrder: { patch(id: number, data: object): Promise<{ result?: unknown }> } };

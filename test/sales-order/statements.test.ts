@@ -55,20 +55,24 @@ describe(`statements per request (${testProvider})`, function () {
     expect(await statements()).to.be.greaterThan(before);
   });
 
-  it('PUT of an order: 5 (BEGIN, the order locked and read, one UPDATE … RETURNING, the audit entry, COMMIT)', async () => {
-    expect(await fewest(200, (i) => put(ownIds[i], { status: 2 + (i % 2), onlineOrderFlag: i % 2 === 0, freight: 10 + i }))).to.equal(5);
+  const postgres = testProvider === 'postgres';
+
+  it(postgres
+    ? 'PUT of an order: 2 (the order read; its UPDATE on the revision read, with the audit INSERT in the same statement)'
+    : 'PUT of an order: 5 (BEGIN, the order locked and read, its UPDATE, the audit INSERT, COMMIT)', async () => {
+    expect(await fewest(200, (i) => put(ownIds[i], { status: 2 + (i % 2), onlineOrderFlag: i % 2 === 0, freight: 10 + i }))).to.equal(postgres ? 2 : 5);
   });
 
-  it('PUT as a SalesPerson on their own order: 6 (and the scope check of the row as written)', async () => {
+  it('PUT as a SalesPerson on their own order: 6 (BEGIN, the locked read through the scope, UPDATE, the scope check of the row as written, the audit INSERT, COMMIT)', async () => {
     expect(await fewest(200, (i) => put(ownIds[i], { status: 2, onlineOrderFlag: false, comment: `try ${i}` }, salesPerson))).to.equal(6);
   });
 
-  it('PUT with a stale revision: 3 (BEGIN, the locked read, ROLLBACK), nothing written', async () => {
-    expect(await fewest(409, (i) => put(ownIds[i], { status: 2, onlineOrderFlag: false, revisionNumber: 1 }))).to.equal(3);
+  it(`PUT with a stale revision: ${postgres ? '1, the read' : '3 (BEGIN, the locked read, ROLLBACK)'}, nothing written`, async () => {
+    expect(await fewest(409, (i) => put(ownIds[i], { status: 2, onlineOrderFlag: false, revisionNumber: 1 }))).to.equal(postgres ? 1 : 3);
   });
 
-  it('PUT with a bad status: 3 (BEGIN, the locked read, ROLLBACK), nothing written', async () => {
-    expect(await fewest(400, (i) => put(ownIds[i], { status: 99, onlineOrderFlag: false }))).to.equal(3);
+  it(`PUT with a bad status: ${postgres ? '1, the read' : '3 (BEGIN, the locked read, ROLLBACK)'}, nothing written`, async () => {
+    expect(await fewest(400, (i) => put(ownIds[i], { status: 99, onlineOrderFlag: false }))).to.equal(postgres ? 1 : 3);
   });
 
   it('GET of an order, with its customer and lines: 1 statement, scoped or not', async () => {
