@@ -188,7 +188,7 @@ describe('audit: sales orders and their lines', function () {
     // Each entry's old values are the ones the entry before it wrote: no write slipped between a read and its update.
     const comments = updates.map((e) => e.changes.find((c) => c.field === 'comment')?.new);
     updates.slice(1).forEach((entry, i) => expect(entry.changes.find((c) => c.field === 'comment')?.old).to.equal(comments[i]));
-    const order = await read(server, path(id));
+    const order = await read(server, path(id)) as { comment: string; subTotal: number; taxAmt: number; freight: number; totalDue: number };
     expect(order.comment).to.equal(comments[n - 1]);
     expect(order.totalDue).to.be.closeTo(order.subTotal + order.taxAmt + order.freight, 1e-6);
   });
