@@ -80,6 +80,14 @@ describe(`statements per request (${testProvider})`, function () {
     expect(await fewest(200, (i) => server.call(`/sales-order/${ownIds[i]}`, { token: salesPerson }))).to.equal(1);
   });
 
+  it('a list page with its total count: 2 (the page, and the kept count with its generation), scoped or not', async () => {
+    const list = '/sales-order?take=50&status=5&sort[0].fieldName=orderDate&sort[0].sortDirection=Descending&getTotalCount=true';
+    for (const token of [undefined, salesPerson]) {
+      await server.call(list, { token });
+      expect(await fewest(200, () => server.call(list, { token }))).to.equal(2);
+    }
+  });
+
   it('a lookup table: no statement (served from the cache)', async () => {
     expect(await fewest(200, () => server.call('/lookup-table/sales-order-status'))).to.equal(0);
   });
