@@ -40,7 +40,8 @@ const scope = new AsyncLocalStorage<RequestScope>();
 
 /**
  * Runs `fn` with a fresh error list that service code reaches through `currentErrors()`, and `signal` (or the signal it
- * makes when first asked for; by default the enclosing scope's) through `currentSignal()`. The caller's access is the enclosing scope's until `setAccess`.
+ * makes when first asked for; by default the enclosing scope's) through `currentSignal()`. The caller's access is the
+ * enclosing scope's until `setAccess`.
  */
 export function withErrorScope<T>(fn: (errors: ErrorList) => Promise<T>, signal?: AbortSignal | (() => AbortSignal)): Promise<T> {
   const errors = new ErrorList();
