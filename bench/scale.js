@@ -15,9 +15,8 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { killAll, startProcess } from './lib/processes.js';
-import { issueToken, prepareRestlayer, restlayerEnv } from './lib/restlayer.js';
+import { issueToken, pgAdmin, pgAdminUrl, prepareRestlayer, restlayerEnv } from './lib/restlayer.js';
 import { cliPath, projectRoot, resultsDir } from './lib/setup.js';
 
 const { values: args } = parseArgs({
@@ -35,7 +34,6 @@ const { values: args } = parseArgs({
 const sizes = args.sizes.split(',').map(Number);
 const runs = Number(args.runs);
 const stallMs = Number(args['stall-seconds']) * 1000;
-const pgAdminUrl = process.env.RESTLAYER_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** The issue's bounds at 1M orders. */
 const target = { medianMs: 50, growth: 5 };
 
@@ -238,26 +236,17 @@ function grownCache(store, admin, scratch) {
 async function measureStore(store) {
   const dir = mkdtempSync(join(tmpdir(), `restlayer-scale-${store}-`));
   const scratch = `restlayer_scale_${process.pid}`;
-  const admin = async (statement) => {
-    const c = new pg.Client({ connectionString: pgAdminUrl });
-    await c.connect();
-    try {
-      return await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
   let postgresUrl;
   if (store === 'postgres') {
     const url = new URL(pgAdminUrl);
     url.pathname = `/${scratch}`;
     postgresUrl = url.toString();
-    await admin(`CREATE DATABASE ${scratch}`);
+    await pgAdmin(`CREATE DATABASE ${scratch}`);
   }
   try {
     const prepared = await prepareRestlayer(dir, { postgresUrl });
     const env = restlayerEnv(prepared.keys, prepared.basePath, postgresUrl);
-    const cache = grownCache(store, admin, scratch);
+    const cache = grownCache(store, pgAdmin, scratch);
     let token = prepared.accessToken;
     const results = [];
     for (const size of sizes) {
@@ -315,7 +304,7 @@ async function measureStore(store) {
   } finally {
     killAll();
     rmSync(dir, { recursive: true, force: true });
-    if (postgresUrl) await admin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+    if (postgresUrl) await pgAdmin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
   }
 }
 
