@@ -1,5 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import pg from 'pg';
 import { type AuditRecord, auditInsert, recordAudit } from '../audit/record-audit.js';
+import { MESSAGES } from '../envelope/message-catalogue.js';
 import { currentErrors } from '../envelope/request-scope.js';
 import type { Storage } from '../storage/storage.js';
 import { assertInScope, scopeCondition } from '../storage/record-scope.js';
@@ -83,20 +85,20 @@ function plan<DB, Row extends StoredRow, W>(
  * the columns that differ from the stored ones with the derived totals (spec.parentTotals), the next revision and the
  * modified date, and the audit entry (`change.audit`).
  *
- * - SQLite, a caller limited by a record scope, or a spec without parentTotals: one transaction with the parent locked
- *   (PostgreSQL: FOR UPDATE; SQLite holds the only writer): BEGIN, the read, the UPDATE, the scope check of the row as
- *   written (403, rolled back; only with a scope), the audit INSERT, COMMIT — five statements, six with a scope.
+ * - SQLite, or a spec without parentTotals: one transaction with the parent locked (PostgreSQL: FOR UPDATE; SQLite
+ *   holds the only writer): BEGIN, the read, the UPDATE, the scope check of the row as written (403, rolled back; only
+ *   for a caller limited by a record scope), the audit INSERT, COMMIT — five statements, six with a scope.
  * - PostgreSQL otherwise: no lock and no transaction, two statements. The read, then the UPDATE on the condition that
- *   the revision is still the one read, with the audit INSERT in the same statement (a WITH query), so both or neither
- *   commit. Every write bumps the revision, so the row updated is exactly the row read and checked. A write that
- *   comes between is seen (nothing updated) and the whole is tried again on the newer row: a caller's stale revision
- *   then answers 409, a deleted parent 404; after three such tries the write takes the locked way.
+ *   the revision is still the one read, with the audit INSERT and the scope check of the row as written in the same
+ *   statement (a WITH query), so all or nothing commits. Every write bumps the revision, so the row updated is exactly
+ *   the row read and checked. A write that comes between is seen (nothing updated) and the whole is tried again on the
+ *   newer row: a caller's stale revision then answers 409, a deleted parent (or one moved out of the caller's scope)
+ *   404; after three such tries the write takes the locked way.
  */
 export async function writeParent<DB, Row extends StoredRow, W>(
   storage: Storage, db: Kysely<DB>, spec: DocumentSpec<DB, W>, target: Omit<DocumentTarget, 'childId'>, change: ParentChange<Row>,
 ): Promise<ParentWrite<Row, W> | undefined> {
-  const scoped = scopeCondition(spec.scopes, spec.parent.table) !== undefined;
-  if (storage.dialect.locksRows && !scoped && spec.parentTotals) return writeUnlocked(storage, db, spec, target, change);
+  if (storage.dialect.locksRows && spec.parentTotals) return writeUnlocked(storage, db, spec, target, change);
   return writeLocked(storage, db, spec, target, change);
 }
 
@@ -131,11 +133,19 @@ async function writeUnlocked<DB, Row extends StoredRow, W>(
     if (!before) return undefined;
     const planned = plan(storage, spec, target, change, before);
     if (!planned) return undefined;
+    // A caller limited by a record scope may not move the parent out of it: the row as written (RETURNING) is checked
+    // in the same statement, and one out of scope fails the whole statement, so neither the update nor its audit
+    // entry commits. PostgreSQL has no way to raise an error in plain SQL; a cast of a marked text does, and its
+    // text depends on the row, so the planner cannot fold it.
+    const scope = scopeCondition(spec.scopes, 'after');
     const update = sql`update ${sql.table(parent.table)} set ${sql.join(planned.assignments)}
-      where ${sql.ref(parent.key)} = ${target.parentId} and ${sql.ref(revision)} = ${before[revision]} returning 1`;
+      where ${sql.ref(parent.key)} = ${target.parentId} and ${sql.ref(revision)} = ${before[revision]} returning ${scope ? sql`*` : sql`1`}`;
+    const inScope = scope
+      ? sql` where case when ${scope} then true else cast((${OUT_OF_SCOPE} || ${sql.ref(`after.${parent.key}`)}) as integer) = 0 end`
+      : sql``;
     const entry = change.audit?.(before, planned.after);
     const audit = entry ? sql`, audit as (${auditInsert(entry, sql`after`)})` : sql``;
-    const { rows } = await sql<{ n: string | number }>`with after as (${update})${audit} select count(*) as n from after`.execute(db);
+    const rows = await refusedOutOfScope(sql<{ n: string | number }>`with after as (${update})${audit} select count(*) as n from after${inScope}`.execute(db));
     if (Number(rows[0]?.n) === 1) {
       return { before, after: planned.after, totals: planned.totals!, revisionNumber: Number(before[revision]) + 1, modifiedDate: planned.now };
     }
@@ -143,5 +153,24 @@ async function writeUnlocked<DB, Row extends StoredRow, W>(
     // (or 404); without one, the change applies to the newer row. A parent written that often at once is written
     // locked, waiting its turn, as on SQLite: a PUT without a revision never fails for being concurrent.
     if (attempt === ATTEMPTS) return writeLocked(storage, db, spec, target, change);
+  }
+}
+
+/** The text whose failed cast refuses an unlocked write out of the caller's scope (see writeUnlocked). */
+const OUT_OF_SCOPE = 'restlayer: written out of the caller\'s record scope: ';
+
+/**
+ * The rows of the unlocked write's statement. When its scope check refused it, nothing was written and
+ * Security_Forbidden (403) is thrown, as the locked way's assertInScope throws it.
+ */
+async function refusedOutOfScope<R>(statement: Promise<{ rows: R[] }>): Promise<R[]> {
+  try {
+    return (await statement).rows;
+  } catch (err) {
+    if (!(err instanceof pg.DatabaseError && err.code === '22P02' && err.message.includes(OUT_OF_SCOPE))) throw err;
+    const errors = currentErrors();
+    errors.add(MESSAGES.Security_Forbidden());
+    errors.abortIfHasErrors();
+    throw err;
   }
 }

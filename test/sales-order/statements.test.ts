@@ -63,8 +63,10 @@ describe(`statements per request (${testProvider})`, function () {
     expect(await fewest(200, (i) => put(ownIds[i], { status: 2 + (i % 2), onlineOrderFlag: i % 2 === 0, freight: 10 + i }))).to.equal(postgres ? 2 : 5);
   });
 
-  it('PUT as a SalesPerson on their own order: 6 (BEGIN, the locked read through the scope, UPDATE, the scope check of the row as written, the audit INSERT, COMMIT)', async () => {
-    expect(await fewest(200, (i) => put(ownIds[i], { status: 2, onlineOrderFlag: false, comment: `try ${i}` }, salesPerson))).to.equal(6);
+  it(postgres
+    ? 'PUT as a SalesPerson on their own order: 2 (the read through the scope; the UPDATE with the audit INSERT and the scope check of the row as written)'
+    : 'PUT as a SalesPerson on their own order: 6 (BEGIN, the locked read through the scope, UPDATE, the scope check of the row as written, the audit INSERT, COMMIT)', async () => {
+    expect(await fewest(200, (i) => put(ownIds[i], { status: 2, onlineOrderFlag: false, comment: `try ${i}` }, salesPerson))).to.equal(postgres ? 2 : 6);
   });
 
   it(`PUT with a stale revision: ${postgres ? '1, the read' : '3 (BEGIN, the locked read, ROLLBACK)'}, nothing written`, async () => {
