@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
+import { postgresTypes } from './postgres-types.js';
 import { StoreOutcomeUnknownError, StoreUnavailableError } from './store-faults.js';
 
 export interface BoundedPoolOptions {
@@ -36,6 +37,7 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
     connectionTimeoutMillis: options.acquireTimeoutMs,
     idleTimeoutMillis: 30_000,
     query_timeout: options.queryTimeoutMs,
+    types: postgresTypes,
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     // Idle flows that a NAT or firewall dropped are found by the kernel instead of at the next query.
     keepAlive: true,
