@@ -65,7 +65,7 @@ export {
   type AnyFieldSpec, type Criteria, CriteriaSchema, type FieldCriterion, type FieldKind, type FieldSpec, type ListOptions, OPERATORS,
   type Operator, type SortDirection, type SortField, arityOf, defineCriteria, field,
 } from './validation/criteria.js';
-export { type MergePatchOperation, type PatchOf, applyMergePatch, patchModel, updateFieldsOf } from './validation/merge-patch.js';
+export { type MergePatchOperation, type PatchOf, applyMergePatch, mergePatch, patchModel, updateFieldsOf } from './validation/merge-patch.js';
 // A model's TypeScript type: `type NoteInput = Infer<typeof NoteInput>`.
 export type { Infer } from 'superstruct';
 

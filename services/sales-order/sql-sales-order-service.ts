@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   type DbMoney, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
-  type Storage, type Tables, applyMergePatch, createDocument, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
-  type LookupItem, type Selectable, scopeCondition, updateFieldsOf, writeParent,
+  type Storage, type Tables, applyMergePatch, createDocument, mergePatch, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
+  type LookupItem, type Selectable, scopeCondition, writeParent,
 } from 'restlayer';
 import { type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
@@ -13,14 +13,14 @@ import type {
   SalesOrderSortField, SalesOrder_CreateInput_Data, SalesOrder_CreateOutput, SalesOrder_ReadListInput_Criteria,
   SalesOrder_HistoryOutput, SalesOrder_PatchInput_Data, SalesOrder_ReadListOutput, SalesOrder_ReadOutput, SalesOrder_UpdateInput_Data, SalesOrder_UpdateOutput,
 } from './sales-order-models.js';
-import { SalesOrderUpdateData } from './sales-order-models.js';
 import { type LineRow, SalesOrderLines, lineColumns, lineItem, lineValues } from './sales-order-lines.js';
 import type { ISalesOrderService } from './sales-order-service.js';
 import { salesOrderScopes, salesPersonOf } from './sales-order-scopes.js';
 import type { SalesOrderTable, SalesTables } from './sales-order-tables.js';
 
 const DAY = 86_400_000;
-const updateFields = updateFieldsOf(SalesOrderUpdateData);
+/** The columns of the order's fields that PUT replaces (updateInputOf). */
+type UpdateColumn = 'status' | 'online_order_flag' | 'purchase_order_number' | 'account_number' | 'ship_date' | 'due_date' | 'comment' | 'tax_amt' | 'freight' | 'revision_number';
 
 const listColumns = [
   'so.sales_order_id', 'so.sales_order_number', 'so.status', 'so.order_date', 'so.due_date', 'so.ship_date',
@@ -124,16 +124,28 @@ export class SqlSalesOrderService implements ISalesOrderService {
     const v = this.storage.values;
     return Output.of({
       ...this.listItem(r),
-      purchaseOrderNumber: r.purchase_order_number ?? undefined,
-      accountNumber: r.account_number ?? undefined,
-      comment: r.comment ?? undefined,
+      ...this.updateInputOf(r),
       subTotal: v.toMoney(r.sub_total),
-      taxAmt: v.toMoney(r.tax_amt),
-      freight: v.toMoney(r.freight),
       lines: rows.filter((l) => l.sales_order_detail_id != null).map((l) => lineItem(this.storage, l as LineRow)),
-      revisionNumber: r.revision_number,
       modifiedDate: v.toDate(r.modified_date),
     });
+  }
+
+  /** The order's fields that PUT replaces, as the wire has them: part of the read, and what a PATCH is merged into. */
+  private updateInputOf(r: Pick<Selectable<SalesOrderTable>, UpdateColumn>) {
+    const v = this.storage.values;
+    return {
+      status: r.status,
+      onlineOrderFlag: v.toBool(r.online_order_flag),
+      purchaseOrderNumber: r.purchase_order_number ?? undefined,
+      accountNumber: r.account_number ?? undefined,
+      shipDate: r.ship_date == null ? undefined : v.toDate(r.ship_date),
+      dueDate: v.toDate(r.due_date),
+      comment: r.comment ?? undefined,
+      taxAmt: v.toMoney(r.tax_amt),
+      freight: v.toMoney(r.freight),
+      revisionNumber: r.revision_number,
+    };
   }
 
   async readList(criteria: SalesOrder_ReadListInput_Criteria): Promise<Output<SalesOrder_ReadListOutput[]>> {
@@ -235,21 +247,28 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   update(salesOrderId: number, data: SalesOrder_UpdateInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
-    return this.write(salesOrderId, data, 'update');
+    return this.write(salesOrderId, data.revisionNumber, () => data, 'update');
   }
 
   /** PUT, and PATCH once merged: `operation` names it in the order's history. */
-  private async write(salesOrderId: number, data: SalesOrder_UpdateInput_Data, operation: 'update' | 'patch'): Promise<Output<SalesOrder_UpdateOutput>> {
+  /**
+   * The order's own fields: read through the caller's scope, checked, its revision checked, then one update of what
+   * changed with totalDue recomputed from the new taxAmt and freight, and its audit entry from the rows before and
+   * after (lib/documents/write-parent.ts: five statements, or two on PostgreSQL). `data` is the PUT's body, or for a
+   * PATCH the body merged into the order as this write reads it.
+   */
+  private async write(
+    salesOrderId: number, revisionNumber: number | null | undefined, data: (stored: Selectable<SalesOrderTable>) => SalesOrder_UpdateInput_Data,
+    operation: 'update' | 'patch',
+  ): Promise<Output<SalesOrder_UpdateOutput>> {
     const v = this.storage.values;
     const statuses = await this.statuses();
-    // The order's own fields: read through the caller's scope, checked, its revision checked, then one update of what
-    // changed with totalDue recomputed from the new taxAmt and freight, and its audit entry from the rows before and
-    // after (lib/documents/write-parent.ts: five statements, or two on PostgreSQL).
     const write = await writeParent<Tables & SalesTables, Selectable<SalesOrderTable>, OrderTotals>(this.storage, this.db, this.document,
-      { parentId: salesOrderId, revisionNumber: data.revisionNumber }, {
-        columns: (locked) => {
-          this.checkData(data, v.toDate(locked.order_date), statuses);
-          return { ...this.columnsOf(data), ...(data.dueDate ? { due_date: v.date(data.dueDate) } : {}) };
+      { parentId: salesOrderId, revisionNumber }, {
+        columns: (stored) => {
+          const merged = data(stored);
+          this.checkData(merged, v.toDate(stored.order_date), statuses);
+          return { ...this.columnsOf(merged), ...(merged.dueDate ? { due_date: v.date(merged.dueDate) } : {}) };
         },
         audit: (before, after) => this.audit.headerEntry(salesOrderId, operation, before, after),
       });
@@ -258,11 +277,11 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   patch(salesOrderId: number, data: SalesOrder_PatchInput_Data): Promise<Output<SalesOrder_UpdateOutput>> {
+    // Merged into the row the write reads and checks the revision of: no read before the write, no lost update.
     return applyMergePatch({
       patch: data,
       read: () => this.read(salesOrderId),
-      toUpdate: updateFields,
-      update: (merged) => this.write(salesOrderId, merged, 'patch'),
+      write: (patch) => this.write(salesOrderId, patch.revisionNumber, (stored) => mergePatch<SalesOrder_UpdateInput_Data>(this.updateInputOf(stored), patch), 'patch'),
     });
   }
 

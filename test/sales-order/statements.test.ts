@@ -69,6 +69,14 @@ describe(`statements per request (${testProvider})`, function () {
     expect(await fewest(200, (i) => put(ownIds[i], { status: 2, onlineOrderFlag: false, comment: `try ${i}` }, salesPerson))).to.equal(postgres ? 2 : 6);
   });
 
+  it(postgres
+    ? 'PATCH of an order: 2, as its PUT (merged into the order as the write reads it: no read before)'
+    : 'PATCH of an order: 5, as its PUT (merged into the order as the write reads it: no read before)', async () => {
+    expect(await fewest(200, (i) => server.call(`/sales-order/${ownIds[i]}`, {
+      method: 'PATCH', body: { comment: `patched ${i} ${Date.now()}` },
+    }))).to.equal(postgres ? 2 : 5);
+  });
+
   it(`PUT with a stale revision: ${postgres ? '1, the read' : '3 (BEGIN, the locked read, ROLLBACK)'}, nothing written`, async () => {
     expect(await fewest(409, (i) => put(ownIds[i], { status: 2, onlineOrderFlag: false, revisionNumber: 1 }))).to.equal(postgres ? 1 : 3);
   });
