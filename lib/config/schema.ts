@@ -271,7 +271,14 @@ export const schema = {
         format: 'count', default: 2,
       },
     },
-    Postgres: { Url: { doc: 'PostgreSQL connection URL.', format: String, default: '', sensitive: true } },
+    Postgres: {
+      Url: { doc: 'PostgreSQL connection URL.', format: String, default: '', sensitive: true },
+      PreparedStatements: {
+        doc: 'Send statements as named prepared statements (each connection parses a statement once); false behind a pooler '
+          + 'that does not keep them (PgBouncer in transaction mode before 1.21).',
+        format: 'bool', default: true,
+      },
+    },
   },
   Cache: {
     Redis: {

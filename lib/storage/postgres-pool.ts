@@ -1,6 +1,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import { postgresTypes } from './postgres-types.js';
+import { MAX_PREPARED_PER_CONNECTION, isStalePlan, statementName } from './prepared-statements.js';
 import { StoreOutcomeUnknownError, StoreUnavailableError } from './store-faults.js';
 
 export interface BoundedPoolOptions {
@@ -12,6 +13,12 @@ export interface BoundedPoolOptions {
   queryTimeoutMs: number;
   /** Server-side statement_timeout of each session, when set (it answers SQLSTATE 57014 first). */
   statementTimeoutMs?: number;
+  /**
+   * Storage:Postgres:PreparedStatements: statements are sent named, so each connection parses each text once
+   * (prepared-statements.ts). Off for a pooler that does not keep a session's prepared statements (PgBouncer's
+   * transaction mode before 1.21).
+   */
+  prepare: boolean;
   /** Every fault, as the error the caller gets; the storage logs episodes from them. */
   onFault(err: StoreUnavailableError | StoreOutcomeUnknownError): void;
   /** A statement answered: an episode of faults is over. */
@@ -49,6 +56,8 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
    * would cost a request its whole bound. It is replaced on checkout instead.
    */
   const alive = new WeakMap<pg.PoolClient, number>();
+  /** The statement names each connection has prepared (pg sends Parse only for a name new to the connection). */
+  const preparedBy = new WeakMap<pg.PoolClient, Set<string>>();
   let lastFault = 0;
   pool.on('error', (err) => {
     lastFault = performance.now();
@@ -84,14 +93,41 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
       let broken: Error | undefined;
       /** Set once a COMMIT failed: the ROLLBACK Kysely then sends answers the same "outcome unknown". */
       let commitInDoubt: StoreOutcomeUnknownError | undefined;
+      let prepared = preparedBy.get(client);
+      if (!prepared) preparedBy.set(client, prepared = new Set());
+      /** Whether the connection goes when released: it prepared its share of statements, or holds a stale one. */
+      let retire = false;
+      let inTransaction = false;
+      const send = (text: string, parameters: unknown[], named: boolean) => {
+        if (!named) return client.query(text, parameters);
+        const name = statementName(text);
+        if (!prepared.has(name)) {
+          prepared.add(name);
+          retire ||= prepared.size > MAX_PREPARED_PER_CONNECTION;
+        }
+        return client.query({ name, text, values: parameters });
+      };
       const run = async <R>(text: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
         if (commitInDoubt) throw commitInDoubt;
         if (broken) throw fault(broken, 'connection lost', false);
+        if (/^\s*(begin|start)\b/i.test(text)) inTransaction = true;
+        else if (/^\s*(commit|rollback)\b/i.test(text)) inTransaction = false;
         try {
-          const result = await client.query(text, parameters as unknown[]) as unknown as PostgresQueryResult<R>;
+          let result;
+          try {
+            result = await send(text, parameters as unknown[], options.prepare);
+          } catch (err) {
+            if (!(err instanceof pg.DatabaseError && isStalePlan(err))) throw err;
+            // A migration changed what a prepared statement answers. Outside a transaction the statement failed
+            // alone and is sent again unprepared; inside one, the transaction is lost. Either way the connection,
+            // which may hold more such statements, is replaced when released.
+            retire = true;
+            if (inTransaction) throw err;
+            result = await send(text, parameters as unknown[], false);
+          }
           alive.set(client, performance.now());
           options.onAnswer();
-          return result;
+          return result as unknown as PostgresQueryResult<R>;
         } catch (err) {
           const serverAnswer = err instanceof pg.DatabaseError;
           if (serverAnswer && !isServerGoing(err.code)) {
@@ -113,8 +149,8 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
       }) as PostgresPoolClient['query'];
       return {
         query,
-        // A broken connection is destroyed (release with an error), so the pool opens a fresh one in its place.
-        release: () => client.release(broken ?? commitInDoubt),
+        // A broken or retired connection is destroyed (release with an error, or true), so the pool opens a fresh one in its place.
+        release: () => client.release(broken ?? commitInDoubt ?? retire),
       };
     },
     end: () => pool.end(),

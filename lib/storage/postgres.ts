@@ -28,6 +28,8 @@ export interface PostgresOptions {
    * statement, commit) for both pools, which holds when the server never hears or never answers.
    */
   queryTimeoutMs?: number;
+  /** Storage:Postgres:PreparedStatements (default true): see BoundedPoolOptions.prepare. */
+  preparedStatements?: boolean;
 }
 
 /** The scale-out store: a connection pool; every instance and worker shares the same database. */
@@ -36,7 +38,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
   const episodes = faultEpisodes('PostgreSQL', 'that the server runs and that the network between it and this host passes traffic (Storage:Postgres:Url)',
     options.warn ?? (() => {}));
   const pool = (max: number, statementTimeoutMs?: number) => boundedPool({
-    url, max, statementTimeoutMs,
+    url, max, statementTimeoutMs, prepare: options.preparedStatements ?? true,
     acquireTimeoutMs: timeoutMs + CLIENT_GRACE_MS,
     queryTimeoutMs: timeoutMs + CLIENT_GRACE_MS,
     onFault: (err) => episodes.fault(err.message),
@@ -87,7 +89,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
 
 /** Storage:Provider postgres: the database at Storage:Postgres:Url, shared by every instance. */
 export const postgresProvider: StorageProvider = {
-  open: (config, { warn }) => openPostgres(config.Storage.Postgres.Url, { warn, queryTimeoutMs: config.Storage.QueryTimeoutSeconds * 1000 }),
+  open: (config, { warn }) => openPostgres(config.Storage.Postgres.Url, {
+    warn, queryTimeoutMs: config.Storage.QueryTimeoutSeconds * 1000, preparedStatements: config.Storage.Postgres.PreparedStatements,
+  }),
   /**
    * The first query, made alone, so that a failure of it is the operator's to fix (server down, wrong host, database,
    * user or password), told as such with the key to look at; the URL is shown without its password.
