@@ -1,7 +1,7 @@
 // Server processes: spawned (optionally pinned to a CPU with taskset), waited for until they print their URL,
 // watched through /proc (RSS, CPU time) and stopped with SIGTERM (SIGKILL after a grace period).
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 
 const running = new Set();
 
@@ -39,7 +39,8 @@ export function startProcess({ name, nodeArgs, env, cwd, cpus, ready, stderrFile
   running.add(child);
   let stdout = '';
   let piped = '';
-  const stderr = () => (stderrFile ? readFileSync(stderrFile, 'utf8') : piped).slice(-20_000);
+  // The log may be gone already (the run's folder removed after a failure elsewhere): the error then says so.
+  const stderr = () => (stderrFile ? (existsSync(stderrFile) ? readFileSync(stderrFile, 'utf8') : `(${stderrFile} removed)`) : piped).slice(-20_000);
   const exited = new Promise((resolve) => child.once('close', (code, signal) => {
     running.delete(child);
     resolve({ code, signal });

@@ -122,11 +122,14 @@ export class SqlSalesOrderService implements ISalesOrderService {
       return Output.of();
     }
     const v = this.storage.values;
+    // The wire's order of properties (clients and caches compare bytes): the list's, the header's, then lines and revision.
+    const { purchaseOrderNumber, accountNumber, comment, taxAmt, freight, revisionNumber } = this.updateInputOf(r);
     return Output.of({
       ...this.listItem(r),
-      ...this.updateInputOf(r),
-      subTotal: v.toMoney(r.sub_total),
+      purchaseOrderNumber, accountNumber, comment,
+      subTotal: v.toMoney(r.sub_total), taxAmt, freight,
       lines: rows.filter((l) => l.sales_order_detail_id != null).map((l) => lineItem(this.storage, l as LineRow)),
+      revisionNumber,
       modifiedDate: v.toDate(r.modified_date),
     });
   }
