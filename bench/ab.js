@@ -18,7 +18,7 @@ ensureBuilt();
 const { runLoad } = await import('./lib/load.js');
 const { canPin, killAll, pinSelf } = await import('./lib/processes.js');
 const { median } = await import('./lib/report.js');
-const { pgAdmin, pgAdminUrl, prepareRestlayer, startRestlayer } = await import('./lib/restlayer.js');
+const { prepareRestlayer, scratchDatabase, startRestlayer } = await import('./lib/restlayer.js');
 
 const { values } = parseArgs({
   options: {
@@ -42,21 +42,15 @@ const sides = { A: settings(values['env-a']), B: settings(values['env-b']) };
 const pin = cpus().length >= 2 && canPin();
 if (pin) pinSelf('0');
 const work = mkdtempSync(join(tmpdir(), 'restlayer-ab-'));
-const scratch = `restlayer_ab_${process.pid}`;
-let postgresUrl;
-if (values.store === 'postgres') {
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${scratch}`;
-  postgresUrl = url.toString();
-  await pgAdmin(`CREATE DATABASE ${scratch}`);
-}
+const scratch = values.store === 'postgres' ? await scratchDatabase('ab') : undefined;
+const postgresUrl = scratch?.url;
 const servers = {};
 const cleanup = async () => {
   // Stopped before their folder goes: a killed server's start promise reads its log.
   await Promise.all(Object.values(servers).map((server) => server.stop()));
   killAll();
   rmSync(work, { recursive: true, force: true });
-  if (postgresUrl) await pgAdmin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+  await scratch?.drop();
 };
 process.once('SIGINT', () => cleanup().finally(() => process.exit(130)));
 

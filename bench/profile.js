@@ -18,7 +18,7 @@ ensureInstalled();
 ensureBuilt();
 const { runLoad } = await import('./lib/load.js');
 const { canPin, killAll, pinSelf } = await import('./lib/processes.js');
-const { benchPassword, benchUser, pgAdmin, pgAdminUrl, prepareRestlayer, startRestlayer } = await import('./lib/restlayer.js');
+const { benchPassword, benchUser, prepareRestlayer, scratchDatabase, startRestlayer } = await import('./lib/restlayer.js');
 const { accumulate, emptyAccumulator, summaryMarkdown } = await import('./profile-summary.js');
 
 const { values } = parseArgs({
@@ -37,18 +37,12 @@ const { values } = parseArgs({
 const pin = !values['no-pin'] && cpus().length >= 2 && canPin();
 if (pin) pinSelf('0');
 const work = mkdtempSync(join(tmpdir(), 'restlayer-bench-'));
-let postgresUrl;
-const scratch = `restlayer_profile_${process.pid}`;
-if (values.store === 'postgres') {
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${scratch}`;
-  postgresUrl = url.toString();
-  await pgAdmin(`CREATE DATABASE ${scratch}`);
-}
+const scratch = values.store === 'postgres' ? await scratchDatabase('profile') : undefined;
+const postgresUrl = scratch?.url;
 const cleanup = async () => {
   killAll();
   rmSync(work, { recursive: true, force: true });
-  if (postgresUrl) await pgAdmin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+  await scratch?.drop();
 };
 process.once('SIGINT', () => cleanup().finally(() => process.exit(130)));
 

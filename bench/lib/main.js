@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { runLoad } from './load.js';
 import { canPin, cpuTicks, killAll, machineBusyTicks, pinSelf, startProcess, waitIdle } from './processes.js';
 import { issueTargets, markdown, ratios, summarise, table, versusNest } from './report.js';
-import { benchPassword, benchUser, pgAdmin, pgAdminUrl, prepareRestlayer, startRestlayer } from './restlayer.js';
+import { benchPassword, benchUser, prepareRestlayer, scratchDatabase, startRestlayer } from './restlayer.js';
 import { copyDatabase } from './restlayer.js';
 import { benchDir, nestMain, projectRoot, resultsDir } from './setup.js';
 
@@ -134,19 +134,12 @@ export async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'restlayer-bench-'));
   const servers = [];
   // PostgreSQL: every server of the run reads the same scratch database, seeded from the sample by restlayer's CLI.
-  const scratch = `restlayer_bench_${process.pid}`;
-  let postgresUrl;
-  if (o.store === 'postgres') {
-    const url = new URL(pgAdminUrl);
-    url.pathname = `/${scratch}`;
-    postgresUrl = url.toString();
-    await pgAdmin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
-    await pgAdmin(`CREATE DATABASE ${scratch}`);
-  }
+  const scratch = o.store === 'postgres' ? await scratchDatabase('bench') : undefined;
+  const postgresUrl = scratch?.url;
   const cleanup = async () => {
     killAll();
     rmSync(dir, { recursive: true, force: true });
-    if (postgresUrl) await pgAdmin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`).catch((err) => console.warn(`bench: could not drop ${scratch}: ${err.message}`));
+    await scratch?.drop();
   };
   process.once('SIGINT', () => {
     cleanup().finally(() => process.exit(130));

@@ -79,6 +79,22 @@ export async function pgAdmin(statement) {
   }
 }
 
+/**
+ * A scratch PostgreSQL database named for `purpose` and this process, created (a leftover of a killed run dropped
+ * first): `{ url, drop }`. `drop` warns instead of failing, so a cleanup goes on.
+ */
+export async function scratchDatabase(purpose) {
+  const name = `restlayer_${purpose}_${process.pid}`;
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  await pgAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await pgAdmin(`CREATE DATABASE ${name}`);
+  return {
+    url: url.toString(),
+    drop: () => pgAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((err) => console.warn(`bench: could not drop ${name}: ${err.message}`)),
+  };
+}
+
 /** The id of the sales person with the most orders in the seeded database (read directly: no route answers it). */
 async function busiestSalesPerson(basePath, postgresUrl) {
   const query = 'select sales_person_id as id, count(*) as n from sales_order where sales_person_id is not null group by sales_person_id order by n desc, id limit 1';
