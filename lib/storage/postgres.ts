@@ -37,8 +37,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
   const timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   const episodes = faultEpisodes('PostgreSQL', 'that the server runs and that the network between it and this host passes traffic (Storage:Postgres:Url)',
     options.warn ?? (() => {}));
-  const pool = (max: number, statementTimeoutMs?: number) => boundedPool({
-    url, max, statementTimeoutMs, prepare: options.preparedStatements ?? true,
+  const pool = (max: number, statementTimeoutMs?: number, planEachRun = false) => boundedPool({
+    url, max, statementTimeoutMs, prepare: options.preparedStatements ?? true, planEachRun,
     acquireTimeoutMs: timeoutMs + CLIENT_GRACE_MS,
     queryTimeoutMs: timeoutMs + CLIENT_GRACE_MS,
     onFault: (err) => episodes.fault(err.message),
@@ -47,7 +47,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
   });
   const count = new StatementCount();
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(10) }), log: count.log });
-  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(5, timeoutMs) }), log: count.log });
+  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(5, timeoutMs, true) }), log: count.log });
   return {
     db,
     reader,
