@@ -253,12 +253,11 @@ export class SqlSalesOrderService implements ISalesOrderService {
     return this.write(salesOrderId, data.revisionNumber, () => data, 'update');
   }
 
-  /** PUT, and PATCH once merged: `operation` names it in the order's history. */
   /**
-   * The order's own fields: read through the caller's scope, checked, its revision checked, then one update of what
-   * changed with totalDue recomputed from the new taxAmt and freight, and its audit entry from the rows before and
-   * after (lib/documents/write-parent.ts: five statements, or two on PostgreSQL). `data` is the PUT's body, or for a
-   * PATCH the body merged into the order as this write reads it.
+   * PUT, and PATCH (`operation` names it in the order's history). The order's own fields: read through the caller's
+   * scope, checked, its revision checked, then one update of what changed with totalDue recomputed from the new taxAmt
+   * and freight, and its audit entry from the rows before and after (lib/documents/write-parent.ts: five statements,
+   * or two on PostgreSQL). `data` is the PUT's body, or for a PATCH the body merged into the order as this write reads it.
    */
   private async write(
     salesOrderId: number, revisionNumber: number | null | undefined, data: (stored: Selectable<SalesOrderTable>) => SalesOrder_UpdateInput_Data,
