@@ -6,6 +6,8 @@
 //   --route R        lookup, get, list, put, put-own (default put)
 //   --store S        sqlite (default) or postgres (a scratch database, created and dropped)
 //   --env-a / --env-b   settings of each side (restlayer's KEY__SUB=VALUE environment, comma-separated)
+//   --dist-a DIR     side A runs another build (DIR/bin/restlayer.js), e.g. main's, to measure a code change:
+//                    git worktree add /tmp/base main && (cd /tmp/base && npm ci && npx tsc -p .), then --dist-a /tmp/base/dist
 //   --rounds N       (default 6) · --duration S (default 8) · --warmup S (default 3) · --connections N (default 100)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     store: { type: 'string', default: 'sqlite' },
     'env-a': { type: 'string', default: '' },
     'env-b': { type: 'string', default: '' },
+    'dist-a': { type: 'string' },
     rounds: { type: 'string', default: '6' },
     duration: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '3' },
@@ -69,7 +72,8 @@ try {
   };
   const route = routes[values.route];
   if (!route) throw new Error(`unknown route ${values.route}: use ${Object.keys(routes).join(', ')}`);
-  for (const [side, env] of Object.entries(sides)) servers[side] = await startRestlayer(prepared, `ab-${side}`, { cpus: pin ? '1' : undefined, env });
+  const cli = { A: values['dist-a'] ? join(values['dist-a'], 'bin', 'restlayer.js') : undefined };
+  for (const [side, env] of Object.entries(sides)) servers[side] = await startRestlayer(prepared, `ab-${side}`, { cpus: pin ? '1' : undefined, env, cli: cli[side] });
   let requests;
   if (route.rotate) {
     const ids = (await (await fetch(`${servers.A.url}/sales-order?take=1000&${route.ids ?? 'skip=500'}`, { headers: auth })).json()).result.map((o) => o.salesOrderId);
@@ -92,7 +96,7 @@ try {
   const a = summary('A');
   const b = summary('B');
   console.log(`\n${values.route} on ${values.store}, ${values.rounds} rounds of ${values.duration} s, medians`);
-  console.log(`A ${JSON.stringify(sides.A)}: ${Math.round(a.rps)} req/s, ${Math.round(a.cpu)} µs/req`);
+  console.log(`A ${values['dist-a'] ?? ''}${JSON.stringify(sides.A)}: ${Math.round(a.rps)} req/s, ${Math.round(a.cpu)} µs/req`);
   console.log(`B ${JSON.stringify(sides.B)}: ${Math.round(b.rps)} req/s, ${Math.round(b.cpu)} µs/req`);
   console.log(`B ÷ A: req/s ${(b.rps / a.rps).toFixed(3)}, CPU per request ${(b.cpu / a.cpu).toFixed(3)}`);
 } finally {

@@ -76,9 +76,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const app = createApp({ config, services, infrastructure, routes, log, uniqueKeys: modules.flatMap((m) => m.uniqueKeys ?? []) });
 
   let closing = false;
-  app.middleware.unshift(async (ctx, next) => {
+  // Not async: an async layer would add a promise (and, with the request scope's hook, a hook call) to every request.
+  app.middleware.unshift((ctx, next) => {
     if (closing) ctx.set('Connection', 'close');
-    await next();
+    return next();
   });
   // Without a Host header node would answer a bare 400 itself; the app answers such requests like any other.
   const server = createServer({ maxHeaderSize: config.RestAPI.MaxHeaderBytes, requireHostHeader: false }, app.callback());

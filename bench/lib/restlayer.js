@@ -130,14 +130,14 @@ export function copyDatabase(prepared, name) {
 
 /**
  * Starts `restlayer serve` on its own database copy (SQLite) or on the run's PostgreSQL database; `nodeFlags` go before the script (e.g. --cpu-prof), `env` adds
- * settings. Its log (stderr) goes to NAME.log next to the database.
+ * settings; `cli` is another build's bin/restlayer.js (bench/ab.js --dist-a). Its log (stderr) goes to NAME.log next to the database.
  */
-export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extra = {} } = {}) {
+export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extra = {}, cli = cliPath } = {}) {
   const dbPath = prepared.postgresUrl ? undefined : copyDatabase(prepared, name);
   const env = { ...restlayerEnv(prepared.keys, dbPath, prepared.postgresUrl), ...extra };
   return startProcess({
     name,
-    nodeArgs: [...nodeFlags, cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'],
+    nodeArgs: [...nodeFlags, cli, 'serve', '--port', '0', '--host', '127.0.0.1'],
     env,
     cwd: projectRoot,
     cpus,
