@@ -36,6 +36,10 @@ const peerTargets = [
   { name: 'express-jwt', file: 'express.js', auth: true, description: 'Express 5 + express-jwt (HS256, issuer and audience checked; the key as a KeyObject, see peers/common.js)' },
   { name: 'fastify', file: 'fastify.js', auth: false, description: 'Fastify 5, no response schema (JSON.stringify)' },
   { name: 'fastify-jwt', file: 'fastify.js', auth: true, description: 'Fastify 5 + @fastify/jwt in an onRequest hook (HS256, issuer and audience checked)' },
+  {
+    name: 'fastify-jwt-list', file: 'fastify-list.js', auth: true, kind: 'list', sqliteOnly: true,
+    description: 'the list page hand-rolled: Fastify 5 + @fastify/jwt (onRequest hook) + better-sqlite3 prepared statements on its own copy of the file, the page and its count per request, pino on',
+  },
 ];
 
 const listPath = '/sales-order?take=50&status=5&sort[0].fieldName=orderDate&sort[0].sortDirection=Descending&getTotalCount=true';
@@ -187,7 +191,7 @@ export async function main() {
     const ownIds = JSON.parse(ownBody.toString('utf8')).result.map((r) => r.salesOrderId);
 
     const peers = {};
-    for (const peer of peerTargets.filter((p) => wanted(p.name))) {
+    for (const peer of peerTargets.filter((p) => wanted(p.name) && !(p.sqliteOnly && postgresUrl))) {
       peers[peer.name] = await startProcess({
         name: peer.name,
         nodeArgs: [join(benchDir, 'peers', peer.file)],
@@ -201,6 +205,7 @@ export async function main() {
           JWT_AUDIENCE: 'restlayer',
           // The peer with a logger of its own (Fastify's pino) logs every request, as restlayer does.
           LOG_FILE: join(dir, `${peer.name}.log`),
+          ...(peer.kind === 'list' ? { DATABASE_PATH: copyDatabase(prepared, peer.name) } : {}),
         },
         cwd: benchDir,
         cpus: serverCpus,
@@ -264,7 +269,9 @@ export async function main() {
     const storeName = o.store === 'postgres' ? 'PostgreSQL (one scratch database for every server)' : 'SQLite (a copy of the file per process)';
     const targets = [];
     for (const peer of peerTargets.filter((p) => peers[p.name])) {
-      targets.push({ ...peer, server: peers[peer.name], request: `GET ${lookupPath}`, kind: 'lookup', ...workload.lookup() });
+      const kind = peer.kind ?? 'lookup';
+      const request = kind === 'list' ? 'GET /sales-order?take=50&status=5&sort by orderDate desc&getTotalCount=true (bearer)' : `GET ${lookupPath}`;
+      targets.push({ ...peer, server: peers[peer.name], request, kind, ...workload[kind]() });
     }
     for (const name of nestTargets) {
       const [, adapter, kind] = name.split('-');

@@ -55,6 +55,12 @@ export function issueTargets(byName) {
     const byCpu = fastifyJwt.cpuMicrosPerRequest / lookup.cpuMicrosPerRequest;
     checks.push({ target: 'restlayer authenticated lookup ≥ 1.0 × Fastify + @fastify/jwt, req/s', value: `${value.toFixed(2)} × (by CPU per request: ${byCpu.toFixed(2)} ×)`, met: value >= 1.0 });
   }
+  const handRolledList = byName.get('fastify-jwt-list')?.summary;
+  if (list && handRolledList) {
+    const value = list.requestsPerSecond / handRolledList.requestsPerSecond;
+    const byCpu = handRolledList.cpuMicrosPerRequest / list.cpuMicrosPerRequest;
+    checks.push({ target: 'restlayer list page ≥ 1.0 × the same page hand-rolled on Fastify + @fastify/jwt + better-sqlite3, req/s', value: `${value.toFixed(2)} × (by CPU per request: ${byCpu.toFixed(2)} ×)`, met: value >= 1.0 });
+  }
   if (list) {
     checks.push({ target: 'restlayer list route p99 < 50 ms at the run\'s connections', value: `${list.p99Ms.toFixed(1)} ms`, met: list.p99Ms < 50 });
   }
