@@ -71,6 +71,8 @@ export interface ListSql<R> {
   /** What a cursor of this list must carry (lib/storage/list-cursor.ts), and how many order terms it holds. */
   fingerprint: string;
   terms: number;
+  /** Whether a criterion may read a trigram index (a CN on a `fullText` field): only then does `fullTextPage` change the SQL. */
+  fullText: boolean;
 }
 
 /** The rows a page reads: `limit` keys after `offset`, in the list's order or, from the end, in its reverse. */
@@ -149,7 +151,7 @@ export function listSql<F extends string, R>(
   const count = criteria.getTotalCount
     ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(indexed.length ? [...indexed, ...countBudget] : [])}`
     : undefined;
-  return { page, keys, count, fingerprint, terms: terms.length };
+  return { page, keys, count, fingerprint, terms: terms.length, fullText: trigram.length > 0 };
 }
 
 /** The trigram index's condition for a CN on a full-text field, where the dialect reads it apart from the LIKE (SQLite); nothing otherwise. */
@@ -223,7 +225,8 @@ export async function readListRows<F extends string, R>(
   const tables = [...new Set([def.table, ...(def.joins ?? []).map((j) => j.table), ...scopeReads(def.scopes)])];
   const total = query.count && (await exactCount(db, query.count, tables, storage.dialect.readBudget));
   const fromTheEnd = deep && total !== undefined && skip > total / 2;
-  const fewMatches = total !== undefined && total <= FULL_TEXT_PAGE_MATCHES;
+  // Built again only when that changes its SQL: a list with few matches and no trigram condition keeps its first build.
+  const fewMatches = query.fullText && total !== undefined && total <= FULL_TEXT_PAGE_MATCHES;
   if (fromTheEnd || fewMatches) {
     query = listSql(def, criteria, storage.dialect, take, fromTheEnd ? fromEnd(total, skip, take) : undefined, fewMatches, cursorKeys);
   }
