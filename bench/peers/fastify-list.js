@@ -2,10 +2,10 @@
 // writing that one endpoint by hand would serve. Prepared statements on the same SQLite file (its own copy, as every
 // process has), the page and its count per request, the same bytes as restlayer's answer; pino on (LOG_FILE) and the
 // token verified in an onRequest hook, as peers/fastify.js does.
-import fastifyJwt from '@fastify/jwt';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
-import { announce, host, jwtAudience, jwtIssuer, jwtKey, port, unauthorized } from './common.js';
+import { announce, host, port } from './common.js';
+import { verifyBearerTokens } from './fastify-jwt-hook.js';
 
 const db = new Database(process.env.DATABASE_PATH, { fileMustExist: true });
 db.pragma('journal_mode = WAL');
@@ -55,14 +55,7 @@ const badRequest = (message) => ({ messages: [{ code: 'Input_Invalid', message, 
 const wholeNumber = (text, fallback) => (text === undefined ? fallback : /^\d+$/.test(text) ? Number(text) : NaN);
 
 const app = Fastify({ logger: process.env.LOG_FILE ? { level: 'info', file: process.env.LOG_FILE } : false });
-await app.register(fastifyJwt, { secret: jwtKey, verify: { algorithms: ['HS256'], allowedIss: jwtIssuer, allowedAud: jwtAudience } });
-app.addHook('onRequest', async (request, reply) => {
-  try {
-    await request.jwtVerify();
-  } catch {
-    return reply.code(401).send(unauthorized);
-  }
-});
+await verifyBearerTokens(app);
 app.get('/sales-order', async (request, reply) => {
   const q = request.query;
   const take = wholeNumber(q.take, 100);

@@ -1,22 +1,13 @@
 // Fastify 5 (no response schema, so JSON.stringify like the others), optionally with @fastify/jwt verifying an HS256
 // bearer token in an onRequest hook; its request log on when LOG_FILE is set.
-import fastifyJwt from '@fastify/jwt';
 import Fastify from 'fastify';
-import { announce, host, jwtAudience, jwtIssuer, jwtKey, notFound, payloads, port, unauthorized, withJwt } from './common.js';
+import { announce, host, notFound, payloads, port, withJwt } from './common.js';
+import { verifyBearerTokens } from './fastify-jwt-hook.js';
 
 // Its pino logger on, as Fastify runs in production: a line when a request comes in and one when it is answered,
 // written to LOG_FILE (restlayer's log goes to a file as well).
 const app = Fastify({ logger: process.env.LOG_FILE ? { level: 'info', file: process.env.LOG_FILE } : false });
-if (withJwt) {
-  await app.register(fastifyJwt, { secret: jwtKey, verify: { algorithms: ['HS256'], allowedIss: jwtIssuer, allowedAud: jwtAudience } });
-  app.addHook('onRequest', async (request, reply) => {
-    try {
-      await request.jwtVerify();
-    } catch {
-      return reply.code(401).send(unauthorized);
-    }
-  });
-}
+if (withJwt) await verifyBearerTokens(app);
 app.get('/lookup-table/:type', async (request, reply) => {
   const table = payloads.get(request.params.type);
   reply.code(table ? 200 : 404).header('content-type', 'application/json; charset=utf-8');

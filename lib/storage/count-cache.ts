@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { BoundedMap } from '../bounded-map.js';
 import { LIST_CHANGE_TABLE, generationOf } from './list-changes.js';
 
@@ -29,6 +29,17 @@ function tracksChanges<DB>(db: Kysely<DB>, readBudget: readonly RawBuilder<SqlBo
 }
 
 /**
+ * Compiled once per database: a count's statement (a list's build, with its count, is reused for repeats of the same
+ * request: lib/storage/list-query.ts) and the check of the generation of a set of tables. Compiling them each time cost
+ * more than running them.
+ */
+const compiled = new WeakMap<object, { counts: WeakMap<Count, CompiledQuery>; generations: Map<string, CompiledQuery> }>();
+
+function compiledFor<DB>(db: Kysely<DB>) {
+  return compiled.get(db) ?? compiled.set(db, { counts: new WeakMap(), generations: new Map() }).get(db)!;
+}
+
+/**
  * The exact count of `count`'s rows. A count of most of a large table walks most of an index (~50 ms per million
  * entries on SQLite, more on PostgreSQL); this one is kept with the generation of `tables` it was read at
  * (lib/storage/list-changes.ts) and answered again while that generation stands, which a cheap primary-key read tells.
@@ -39,12 +50,18 @@ export async function exactCount<DB>(
   db: Kysely<DB>, count: Count, tables: readonly string[], readBudget: readonly RawBuilder<SqlBool>[] = [],
 ): Promise<number> {
   if (!(await tracksChanges(db, readBudget))) return Number((await count.execute(db)).rows[0].count);
-  const compiled = count.compile(db);
-  const key = `${compiled.sql}\n${JSON.stringify(compiled.parameters)}`;
+  const known = compiledFor(db);
+  let statement = known.counts.get(count);
+  if (!statement) known.counts.set(count, (statement = count.compile(db)));
+  const key = `${statement.sql}\n${JSON.stringify(statement.parameters)}`;
   const cache = caches.get(db) ?? caches.set(db, new BoundedMap(COUNTS_KEPT)).get(db)!;
   const kept = cache.get(key);
   if (kept) {
-    const { rows } = await sql<{ generation: string | number | null }>`select ${generationOf(tables, readBudget)} as generation`.execute(db);
+    // The tables a database's lists read are few (a service's own, their joins): one compiled check each.
+    const tablesKey = tables.join('\n');
+    let check = known.generations.get(tablesKey);
+    if (!check) known.generations.set(tablesKey, (check = sql`select ${generationOf(tables, readBudget)} as generation`.compile(db)));
+    const { rows } = await db.executeQuery(check as CompiledQuery<{ generation: string | number | null }>);
     if (rows[0]?.generation != null && String(rows[0].generation) === kept.generation) return kept.count;
   }
   // The generation without the budget term: the count alone decides where this statement runs. A count without the

@@ -16,7 +16,9 @@ export interface RecordScope {
   reads?: readonly string[];
   /**
    * The condition on the record's table under `alias` for a caller with `attributes`. A caller without the
-   * attribute the scope needs reaches nothing: answer `NOTHING`, never "no condition".
+   * attribute the scope needs reaches nothing: answer `NOTHING`, never "no condition". It must depend on its
+   * arguments only (or the caller's user name): a list's SQL is kept for repeats of the same request by the same
+   * scopes, attributes and user (lib/storage/list-query.ts), so a condition reading the clock or a setting would go stale.
    */
   where(alias: string, attributes: Readonly<Record<string, string>>): RawBuilder<SqlBool>;
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { withErrorScope } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
 import { type OrderItem, busiestSalesPerson, expectNotFound, growForScopes, listOf, scopedUser } from './support.js';
@@ -85,6 +86,30 @@ describe(`record scopes over HTTP (${testProvider})`, function () {
     expect((await count('salesPersonId.operator=NNL')).totalCount).to.equal(mine);
     expect((await count(`salesPersonId=${me}&salesPersonId.operator=LT`)).totalCount).to.equal(0);
     expect((await count(`salesPersonId=${me}&salesPersonId.operator=GE`)).totalCount).to.equal(mine);
+  });
+
+  it('the same list asked in turn by callers of other scopes, attributes or none: each gets their own, also after an attribute changes', async () => {
+    // A list's SQL is kept for repeats of the same request (lib/storage/list-query.ts); the caller's scope is part of it.
+    const other = me === 275 ? 276 : 275;
+    const tess = await scopedUser(server, 'tess', ['SalesPerson'], { salesPersonId: String(other) });
+    const query = '/sales-order?take=20&getTotalCount=true&status=5&sort[0].fieldName=orderDate&sort[0].sortDirection=Descending';
+    const of = (items: OrderItem[]) => new Set(items.map((o) => o.salesPersonId));
+    for (let round = 0; round < 2; round++) {
+      const mineList = listOf(await as(sam)(query));
+      const theirs = listOf(await as(tess)(query));
+      const none = listOf(await as(nobody)(query));
+      const all = listOf(await server.call(query));
+      expect([...of(mineList.items)], `round ${round}`).to.deep.equal([me]);
+      expect([...of(theirs.items)], `round ${round}`).to.deep.equal([other]);
+      expect(none.items).to.deep.equal([]);
+      expect(none.totalCount).to.equal(0);
+      expect(all.totalCount).to.be.greaterThan(mineList.totalCount! + theirs.totalCount!);
+    }
+    const before = listOf(await as(sam)(query));
+    expect((await withErrorScope(() => server.services.users.setAttribute('tess', 'salesPersonId', String(me)))).result).to.equal(true);
+    const after = listOf(await as(tess)(query));
+    expect(after.items).to.deep.equal(before.items);
+    expect(after.totalCount).to.equal(before.totalCount);
   });
 
   it('deep pages (skip past 1,000, read from the end) equal the administrator\'s filtered pages', async () => {
