@@ -202,11 +202,16 @@ interface ListBuild<R> {
 const BUILDS_KEPT = 500;
 const builds = new WeakMap<object, WeakMap<object, BoundedMap<string, ListBuild<unknown>>>>();
 
+function keptBuilds(db: object, def: object): BoundedMap<string, ListBuild<unknown>> {
+  const byDef = builds.get(db) ?? builds.set(db, new WeakMap()).get(db)!;
+  return byDef.get(def) ?? byDef.set(def, new BoundedMap(BUILDS_KEPT)).get(def)!;
+}
+
 /**
  * What a list's SQL depends on besides its definition and database: the criteria (their values too: they are the
  * statement's parameters), `take`, and the caller's record scopes with what a scope's condition may read (the
- * caller's attributes and user name). Undefined for a page
- * by cursor: its cursor is verified as the SQL is built, and must be each time (keys rotate).
+ * caller's attributes and user name). Undefined for a page by cursor: its cursor is verified as the SQL is built,
+ * and must be each time (keys rotate).
  */
 function buildKey<F extends string>(criteria: ListCriteria<F>, take: number): string | undefined {
   if (criteria.cursor != null) return undefined;
@@ -222,8 +227,7 @@ function listBuild<F extends string, R>(
   db: Storage['reader'], def: ListDefinition<F>, criteria: ListCriteria<F>, dialect: StorageDialect, take: number, cursorKeys?: CursorKeys,
 ): ListBuild<R> {
   const key = buildKey(criteria, take);
-  const byDef = key === undefined ? undefined : builds.get(db) ?? builds.set(db, new WeakMap()).get(db)!;
-  const kept = byDef?.get(def) ?? (byDef && byDef.set(def, new BoundedMap(BUILDS_KEPT)).get(def)!);
+  const kept = key === undefined ? undefined : keptBuilds(db, def);
   const found = key === undefined ? undefined : kept?.get(key);
   if (found) return found as ListBuild<R>;
   const query = listSql<F, R>(def, criteria, dialect, take, undefined, false, cursorKeys);
