@@ -226,14 +226,18 @@ function buildKey<F extends string>(criteria: ListCriteria<F>, take: number): st
 function listBuild<F extends string, R>(
   db: Storage['reader'], def: ListDefinition<F>, criteria: ListCriteria<F>, dialect: StorageDialect, take: number, cursorKeys?: CursorKeys,
 ): ListBuild<R> {
+  const build = (): ListBuild<R> => {
+    const query = listSql<F, R>(def, criteria, dialect, take, undefined, false, cursorKeys);
+    return { query, page: query.page.compile(db) };
+  };
   const key = buildKey(criteria, take);
-  const kept = key === undefined ? undefined : keptBuilds(db, def);
-  const found = key === undefined ? undefined : kept?.get(key);
-  if (found) return found as ListBuild<R>;
-  const query = listSql<F, R>(def, criteria, dialect, take, undefined, false, cursorKeys);
-  const build = { query, page: query.page.compile(db) };
-  if (key !== undefined) kept?.set(key, build as ListBuild<unknown>);
-  return build;
+  if (key === undefined) return build();
+  const kept = keptBuilds(db, def);
+  const found = kept.get(key) as ListBuild<R> | undefined;
+  if (found) return found;
+  const made = build();
+  kept.set(key, made as ListBuild<unknown>);
+  return made;
 }
 
 /**
