@@ -78,6 +78,8 @@ export { type SqlValues, StoredDate } from './storage/sql-values.js';
 export type { DbBool, DbDate, DbMoney, Tables } from './storage/tables.js';
 // Several writes that stand or fall together, on either store (docs/services.md, "Several writes in one transaction").
 export { inTransaction } from './storage/transaction.js';
+// A read by key built and compiled once, run with new values (docs/services.md, "Reads kept compiled").
+export { keptQuery } from './storage/kept-query.js';
 export { criterionSql } from './storage/criteria-sql.js';
 export { type UniqueKey, propertyOfColumn } from './storage/unique-violation.js';
 // The query builder the store is made of, so that migrations and queries use the very copy the layer runs.

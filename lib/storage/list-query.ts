@@ -1,13 +1,13 @@
 import { type CompiledQuery, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { BoundedMap } from '../bounded-map.js';
-import { currentAccess, currentErrors } from '../envelope/request-scope.js';
+import { currentErrors } from '../envelope/request-scope.js';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { FieldCriterion, ListOptions } from '../validation/criteria.js';
 import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
 import type { StorageDialect } from './dialects/dialect.js';
 import { cannotMatch } from './list-text-bounds.js';
-import { type RecordScopes, scopeCondition, scopeReads } from './record-scope.js';
+import { type RecordScopes, callerScopeKey, scopeCondition, scopeReads } from './record-scope.js';
 import { CURSOR_EDITED, CursorError, type CursorKeys, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
 import type { Storage } from './storage.js';
 
@@ -215,8 +215,7 @@ function keptBuilds(db: object, def: object): BoundedMap<string, ListBuild<unkno
  */
 function buildKey<F extends string>(criteria: ListCriteria<F>, take: number): string | undefined {
   if (criteria.cursor != null) return undefined;
-  const access = currentAccess();
-  return JSON.stringify([criteria, take, access?.scopes ? [access.scopes, access.attributes, access.userName] : null]);
+  return JSON.stringify([criteria, take, callerScopeKey()]);
 }
 
 /**

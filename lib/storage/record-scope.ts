@@ -44,6 +44,15 @@ export function scopeCondition(scopes: RecordScopes | undefined, alias: string):
   return conditions.length === 1 ? conditions[0] : sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
 }
 
+/**
+ * What a statement kept for repeats must be kept apart by, besides its own inputs: the current caller's record scopes
+ * and what their conditions may read (attributes, user name). '' for a caller no scope limits.
+ */
+export function callerScopeKey(): string {
+  const access = currentAccess();
+  return access?.scopes ? JSON.stringify([access.scopes, access.attributes, access.userName]) : '';
+}
+
 /** The tables the current caller's scopes read besides the record's own: what a kept count must follow. */
 export function scopeReads(scopes: RecordScopes | undefined): readonly string[] {
   const names = currentAccess()?.scopes;

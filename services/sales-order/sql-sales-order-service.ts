@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type DbMoney, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
   type Storage, type Tables, applyMergePatch, createDocument, mergePatch, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
-  type LookupItem, type Selectable, scopeCondition, writeParent,
+  type LookupItem, type Selectable, keptQuery, scopeCondition, writeParent,
 } from 'restlayer';
 import { type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
@@ -57,6 +57,25 @@ export const salesOrderList: ListDefinition<SalesOrderSortField> = {
 /** The current caller's scope condition on orders under `alias` (undefined when not limited): in every query that reaches an order. */
 const ordersInScope = (alias: string) => scopeCondition(salesOrderScopes, alias);
 
+/**
+ * The order with its lines in one statement (one row per line): one snapshot, so the totals read always match the
+ * lines read, even while another request adds a line (PostgreSQL's READ COMMITTED snapshots per statement). Kept
+ * compiled: the read of an order is the hottest statement there is.
+ */
+const orderWithLines = keptQuery((db: Kysely<Tables & SalesTables>, p: { salesOrderId: number }) => {
+  const scope = ordersInScope('so');
+  return db.selectFrom('sales_order as so')
+    .innerJoin('customer as c', 'c.customer_id', 'so.customer_id')
+    .leftJoin('sales_order_detail as d', 'd.sales_order_id', 'so.sales_order_id')
+    .leftJoin('product as p', 'p.product_id', 'd.product_id')
+    .select(listColumns)
+    .select(['so.purchase_order_number', 'so.account_number', 'so.comment', 'so.revision_number', 'so.modified_date', 'so.sub_total', 'so.tax_amt', 'so.freight'])
+    .select(lineColumns)
+    .where('so.sales_order_id', '=', p.salesOrderId)
+    .$call((q) => (scope ? q.where(scope) : q))
+    .orderBy('d.sales_order_detail_id');
+});
+
 export type SalesOrderServiceOptions = ListLimits;
 
 export class SqlSalesOrderService implements ISalesOrderService {
@@ -74,10 +93,6 @@ export class SqlSalesOrderService implements ISalesOrderService {
     this.document = orderDocument(storage);
     this.lines = new SalesOrderLines(storage, lookups);
     this.audit = new OrderAudit(storage, this.document);
-  }
-
-  private selectOrders() {
-    return this.db.selectFrom('sales_order as so').innerJoin('customer as c', 'c.customer_id', 'so.customer_id');
   }
 
   private listItem(r: ListRow): SalesOrder_ReadListOutput {
@@ -103,19 +118,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
   }
 
   async read(salesOrderId: number): Promise<Output<SalesOrder_ReadOutput>> {
-    const scope = ordersInScope('so');
-    // The header with its lines in one statement (one row per line): one snapshot, so the totals read always match
-    // the lines read, even while another request adds a line (PostgreSQL's READ COMMITTED snapshots per statement).
-    const rows = await this.selectOrders()
-      .leftJoin('sales_order_detail as d', 'd.sales_order_id', 'so.sales_order_id')
-      .leftJoin('product as p', 'p.product_id', 'd.product_id')
-      .select(listColumns)
-      .select(['so.purchase_order_number', 'so.account_number', 'so.comment', 'so.revision_number', 'so.modified_date', 'so.sub_total', 'so.tax_amt', 'so.freight'])
-      .select(lineColumns)
-      .where('so.sales_order_id', '=', salesOrderId)
-      .$call((q) => (scope ? q.where(scope) : q))
-      .orderBy('d.sales_order_detail_id')
-      .execute();
+    const rows = await orderWithLines(this.db, { salesOrderId });
     const r = rows[0];
     if (!r) {
       this.notFound(salesOrderId);

@@ -112,6 +112,23 @@ describe(`record scopes over HTTP (${testProvider})`, function () {
     expect(after.totalCount).to.equal(before.totalCount);
   });
 
+  it('the same order read in turn by callers of other scopes, attributes or none: each gets their own answer, also after an attribute changes', async () => {
+    // The order's read is kept compiled (keptQuery); the caller's scope is part of what it is kept by.
+    const other = me === 275 ? 276 : 275;
+    const tina = await scopedUser(server, 'tina', ['SalesPerson'], { salesPersonId: String(other) });
+    for (let round = 0; round < 2; round++) {
+      expect((await as(sam)(`/sales-order/${myOrder}`)).status, `round ${round}`).to.equal(200);
+      expectNotFound(await as(tina)(`/sales-order/${myOrder}`), `round ${round}: another sales person's order`);
+      expect((await as(tina)(`/sales-order/${otherOrder}`)).status, `round ${round}`).to.equal(200);
+      expectNotFound(await as(sam)(`/sales-order/${otherOrder}`), `round ${round}: another sales person's order`);
+      expectNotFound(await as(nobody)(`/sales-order/${myOrder}`), `round ${round}: no attribute`);
+      expect((await server.call(`/sales-order/${otherOrder}`)).status, `round ${round}`).to.equal(200);
+    }
+    expect((await withErrorScope(() => server.services.users.setAttribute('tina', 'salesPersonId', String(me)))).result).to.equal(true);
+    expect((await as(tina)(`/sales-order/${myOrder}`)).status).to.equal(200);
+    expectNotFound(await as(tina)(`/sales-order/${otherOrder}`), 'after the attribute changed');
+  });
+
   it('deep pages (skip past 1,000, read from the end) equal the administrator\'s filtered pages', async () => {
     for (const query of ['skip=1300', `skip=${mine - 10}`, 'skip=1000&sort[0].fieldName=totalDue&sort[0].sortDirection=Descending',
       'skip=1100&sort[0].fieldName=orderDate', `skip=${mine + 5}`]) {
