@@ -78,6 +78,9 @@ describe('restlayer new service: what the templates write', () => {
     });
 
     it('reads the record with its children and totals, and creates it with optional children', () => {
+      // The record's read by id is kept compiled, with its totals.
+      expect(sqlServiceFile(spec)).to.include("const invoiceById = keptQuery((db: Kysely<Tables & InvoiceTables>, p: { invoiceId: number }) => {")
+        .and.include(".select([...listColumns, 'amount_total', 'revision_number', 'modified_date'])").and.include('const [r] = await invoiceById(this.db, { invoiceId });');
       const models = modelsFile(spec);
       expect(models).to.include('  entries: array(InvoiceEntryRead),\n').and.include('  amountTotal: money(),\n')
         .and.include('export const InvoiceCreateData = model({ ...fields, entries: optional(array(InvoiceEntryItemData)) });');
