@@ -1,7 +1,7 @@
 // Made by `restlayer new service customer --field name:text:required:max=100:sortable:filterable --field accountNumber:text:max=15:sortable:filterable --field territoryId:lookup=sales-territory:sortable:filterable`; the code is yours to edit: nothing regenerates it.
 import {
   type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output, type Selectable, type Storage,
-  type Tables, applyMergePatch, currentAccess, currentErrors, inTransaction, readHistory, readListRows, scopeCondition, sql, updateFieldsOf,
+  type Tables, applyMergePatch, currentAccess, currentErrors, inTransaction, keptQuery, readHistory, readListRows, scopeCondition, sql, updateFieldsOf,
 } from 'restlayer';
 import type {
   CustomerFilterField, CustomerSortField,
@@ -40,6 +40,15 @@ export const customerList: ListDefinition<CustomerSortField | CustomerFilterFiel
 /** The current caller's scope condition on customers (undefined when not limited): in every query that reaches one. */
 const customersInScope = () => scopeCondition(customerScopes, 'customer');
 
+/** One record by id, through the caller's scope: kept compiled (restlayer's keptQuery), as clients read records again and again. */
+const customerById = keptQuery((db: Kysely<Tables & CustomerTables>, p: { customerId: number }) => {
+  const scope = customersInScope();
+  return db.selectFrom('customer')
+    .select([...listColumns, 'revision_number', 'modified_date'])
+    .where('customer_id', '=', p.customerId)
+    .$call((q) => (scope ? q.where(scope) : q));
+});
+
 export type CustomerServiceOptions = ListLimits;
 
 export class SqlCustomerService implements ICustomerService {
@@ -69,11 +78,7 @@ export class SqlCustomerService implements ICustomerService {
   }
 
   async read(customerId: number): Promise<Output<Customer_ReadOutput>> {
-    const r = await this.db.selectFrom('customer')
-      .select([...listColumns, 'revision_number', 'modified_date'])
-      .where('customer_id', '=', customerId)
-      .$call((q) => { const scope = customersInScope(); return scope ? q.where(scope) : q; })
-      .executeTakeFirst();
+    const [r] = await customerById(this.db, { customerId });
     if (!r) {
       this.notFound(customerId);
       return Output.of();
