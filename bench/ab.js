@@ -3,7 +3,7 @@
 // runs is larger than the difference (a log destination, a pool size). A is restlayer as `npm run bench` runs it;
 // B adds the environment given. Prints req/s and server CPU µs per request of each round and their medians.
 //
-//   --route R        lookup, get, list, put, put-own (default put)
+//   --route R        lookup, get, get-own, list, put, put-own (default put)
 //   --store S        sqlite (default) or postgres (a scratch database, created and dropped)
 //   --env-a / --env-b   settings of each side (restlayer's KEY__SUB=VALUE environment, comma-separated)
 //   --dist-a DIR     side A runs another build (DIR/bin/restlayer.js), e.g. main's, to measure a code change:
@@ -67,6 +67,7 @@ try {
     lookup: { request: { method: 'GET', path: '/lookup-table/operators', headers: auth } },
     list: { request: { method: 'GET', path: '/sales-order?take=50&status=5&sort[0].fieldName=orderDate&sort[0].sortDirection=Descending&getTotalCount=true', headers: auth } },
     get: { rotate: { method: 'GET', headers: auth } },
+    'get-own': { rotate: { method: 'GET', headers: own }, ids: `salesPersonId=${prepared.salesPersonId}` },
     put: { rotate: { method: 'PUT', headers: json(auth), body } },
     'put-own': { rotate: { method: 'PUT', headers: json(own), body }, ids: `salesPersonId=${prepared.salesPersonId}` },
   };
