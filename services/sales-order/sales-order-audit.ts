@@ -113,38 +113,42 @@ export class OrderAudit {
   }
 
   /**
-   * The order as a line write inside writeDocument leaves it, which stores the totals and the next revision after the
+   * The order as a write inside writeDocument leaves it, which stores the totals and the next revision after the
    * work: they follow here from the stored values, exactly as it computes them (subTotal = Σ lineTotal held before
-   * the write, so it moves by the written line's difference; totalDue = subTotal + taxAmt + freight). A line write
-   * changes no header field but those, and reads only its line. (Header writes go through writeParent, which takes
-   * their entry from the rows it reads and writes: headerEntry.)
+   * the write, so it moves by the written lines' difference; totalDue = subTotal + taxAmt + freight). A header write
+   * reads the header again; a line write changes no header field but those, and reads only its line.
    */
-  private async written(trx: Transaction<Db>, salesOrderId: number, line: number, before: AuditState): Promise<AuditState> {
+  private async written(trx: Transaction<Db>, salesOrderId: number, lines: LinesOf, before: AuditState): Promise<AuditState> {
     const lineTotals = (state: AuditState) => Object.entries(state)
       .filter(([field]) => field.endsWith('].lineTotal')).reduce((sum, [, total]) => sum.plus(Number(total)), new Decimal(0));
-    const header = Object.fromEntries(Object.entries(before).filter(([field]) => !field.startsWith('lines[')));
-    const now = await this.linesState(trx, salesOrderId, line);
-    const subTotal = new Decimal(Number(before.subTotal)).minus(lineTotals(before)).plus(lineTotals(now));
-    const totalDue = subTotal.plus(Number(header.taxAmt)).plus(Number(header.freight));
-    return { ...header, ...now, subTotal: subTotal.toNumber(), totalDue: totalDue.toNumber(), revisionNumber: Number(before.revisionNumber) + 1 };
+    let state: AuditState;
+    let subTotal: Decimal;
+    if (lines === 'none') {
+      state = (await this.state(trx, salesOrderId, 'none'))!;
+      subTotal = new Decimal(Number(state.subTotal));
+    } else {
+      const header = Object.fromEntries(Object.entries(before).filter(([field]) => !field.startsWith('lines[')));
+      const now = await this.linesState(trx, salesOrderId, lines);
+      state = { ...header, ...now };
+      subTotal = new Decimal(Number(before.subTotal)).minus(lineTotals(before)).plus(lineTotals(now));
+    }
+    const totalDue = subTotal.plus(Number(state.taxAmt)).plus(Number(state.freight));
+    return { ...state, subTotal: subTotal.toNumber(), totalDue: totalDue.toNumber(), revisionNumber: Number(before.revisionNumber) + 1 };
   }
 
   /**
-   * Runs `work`, a line write inside writeDocument (the order locked, its revision checked), between the order's state
-   * before and after it, and records their difference in the same transaction. `line`: the line the write touches,
-   * or 'new' for one it adds (`after` names it once the work answered). A write that recorded errors records nothing
+   * Runs `work`, a write inside writeDocument (the order locked, its revision checked), between the order's state
+   * before and after it, and records their difference in the same transaction. `lines`: the lines the write touches
+   * (`after` names them once the work answered, e.g. a new line's id). A write that recorded errors records nothing
    * (it is rolled back).
    */
   async audited<T>(
-    trx: Transaction<Db>, salesOrderId: number, operation: AuditOperation, line: number | 'new', work: () => Promise<T>,
-    after?: (result: T) => number,
+    trx: Transaction<Db>, salesOrderId: number, operation: AuditOperation, lines: LinesOf, work: () => Promise<T>,
+    after: (result: T) => LinesOf = () => lines,
   ): Promise<T> {
-    const before = (await this.state(trx, salesOrderId, line === 'new' ? 'none' : line))!;
+    const before = (await this.state(trx, salesOrderId, lines))!;
     const result = await work();
-    if (currentErrors().hasErrors) return result;
-    const touched = after?.(result) ?? line;
-    if (touched === 'new') throw new Error('audited: a write adding a line names it with `after`');
-    await this.record(trx, salesOrderId, operation, before, await this.written(trx, salesOrderId, touched, before));
+    if (!currentErrors().hasErrors) await this.record(trx, salesOrderId, operation, before, await this.written(trx, salesOrderId, after(result), before));
     return result;
   }
 

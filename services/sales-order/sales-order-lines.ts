@@ -143,7 +143,7 @@ export class SalesOrderLines {
     const priced = (await this.pricing())(data);
     currentErrors().abortIfHasErrors();
     const write = await writeDocument(this.storage, this.db, this.document, { parentId: salesOrderId, revisionNumber: data.revisionNumber },
-      (trx) => this.audit.audited(trx, salesOrderId, 'line-create', 'new', async () => (await trx.insertInto('sales_order_detail')
+      (trx) => this.audit.audited(trx, salesOrderId, 'line-create', 'none', async () => (await trx.insertInto('sales_order_detail')
         .values({ sales_order_id: salesOrderId, ...lineValues(this.storage, priced!) })
         .returning('sales_order_detail_id').executeTakeFirstOrThrow()).sales_order_detail_id, (id) => id));
     if (!write) return Output.of();
