@@ -10,6 +10,7 @@ import { expectError } from '../support/api.js';
 import { removeTempDirs } from '../support/temp.js';
 import { newKey } from '../support/tokens.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
+import { describeStores } from '../support/stores.js';
 
 const accessRoutesDir = fileURLToPath(new URL('../support/access-routes/', import.meta.url));
 
@@ -81,7 +82,7 @@ async function expectGate(server: TestServer, token: string, held: readonly stri
   }
 }
 
-describe('access: permissions per route (contract part 10)', function () {
+describeStores('access: permissions per route (contract part 10)', function () {
   this.timeout(120_000);
 
   describe('the default roles', () => {

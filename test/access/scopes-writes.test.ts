@@ -4,6 +4,7 @@ import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
 import { until } from '../support/wait.js';
 import { type OrderItem, expectForbidden, expectNotFound, listOf, scopedUser } from './support.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * Issue 24 item 2, creates and changes: a role configured to create within its scope (`FieldSales`:
@@ -11,7 +12,7 @@ import { type OrderItem, expectForbidden, expectNotFound, listOf, scopedUser } f
  * without the attribute, or for a record no scope of theirs can reach (a new customer has no orders), the create is a
  * 403 with nothing written. A changed attribute moves the scope within SessionRecheckSeconds.
  */
-describe(`record scopes: creates and changed attributes (${testProvider})`, function () {
+describeStores(`record scopes: creates and changed attributes (${testProvider})`, function () {
   this.timeout(120_000);
   let server: TestServer;
   let field: string;

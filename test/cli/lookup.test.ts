@@ -8,6 +8,7 @@ import { childEnv, killChildren, runCli } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { mint, newKey } from '../support/tokens.js';
 import { salesDb } from '../support/sales-db.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** A local port nothing listens on (it was free a moment ago). */
 async function closedPort(): Promise<number> {
@@ -18,7 +19,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('restlayer lookup flush (a real process against a running server)', function () {
+describeOneStore('restlayer lookup flush (a real process against a running server)', WHY_ONE_STORE.cli, function () {
   this.timeout(120_000);
   after(() => killChildren());
 

@@ -10,6 +10,7 @@ import { expectCliFailure, lines, stackLine } from '../support/cli-env.js';
 import { requireServices } from '../support/hooks.js';
 import { type CliResult, childEnv, projectRoot, runCli } from '../support/processes.js';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** A copy of the project as git sees it (tracked and new files, not ignored ones), sharing its node_modules. */
 function copyProject(): string {
@@ -123,8 +124,9 @@ const checklistScopeTest = `import { expect } from 'chai';
 import { withErrorScope } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer } from 'restlayer/testing';
 import { application } from '../../services/index.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
-describe('checklist with a scope added to its hook', function () {
+describeOneStore('checklist with a scope added to its hook', WHY_ONE_STORE.scaffold, function () {
   this.timeout(120_000);
   let server: TestServer;
   let keeper: string;
@@ -182,8 +184,9 @@ const stockLevelScopeTest = `import { expect } from 'chai';
 import { withErrorScope } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer } from 'restlayer/testing';
 import { application } from '../../services/index.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
-describe('stock level with a scope added to its hook', function () {
+describeOneStore('stock level with a scope added to its hook', WHY_ONE_STORE.scaffold, function () {
   this.timeout(120_000);
   let server: TestServer;
   let keeper: string;
@@ -249,7 +252,7 @@ interface Generated {
   build: CliResult;
 }
 
-describe('restlayer new service: the scaffold', function () {
+describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, function () {
   this.timeout(120_000);
   /** The copy the error cases run in (it must stay as it is). */
   let project: string;
