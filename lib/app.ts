@@ -102,7 +102,8 @@ export function createApp({ config, services, infrastructure, routes, log, uniqu
     chain.push(runRoute(route, prefix, timeoutMs));
     router.register(path, [verb], chain);
   }
-  registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [caller(undefined)]);
+  const docsPage = registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [caller(undefined)]);
+  if (!docsPage) log.warn('the docs page (GET /docs) needs the package swagger-ui-dist, which is not installed (npm install swagger-ui-dist); /openapi.json is served');
 
   // Outside the front door, so the time and status are those of the answer the error boundary settled on.
   if (config.Metrics.Port) app.use(requestDuration(infrastructure.metrics, prefix));
