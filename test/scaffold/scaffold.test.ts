@@ -267,13 +267,13 @@ describe('restlayer new service: the scaffold', function () {
       const others = [await newService(optionalOnly, built), await newService(requiredOnly, built)];
       // stock-level gets a scope in its hook, and a test of it beside its generated ones.
       const scopes = join(built, 'services/stock-level/stock-level-scopes.ts');
-      writeFileSync(scopes, readFileSync(scopes, 'utf8').replace("import type { RecordScopes } from 'restlayer';", "import { NOTHING, type RecordScopes, sql } from 'restlayer';")
+      writeFileSync(scopes, readFileSync(scopes, 'utf8').replace("import type { RecordReference, RecordScopes } from 'restlayer';", "import { NOTHING, type RecordReference, type RecordScopes, sql } from 'restlayer';")
         .replace('export const stockLevelScopes: RecordScopes = {};', `export const stockLevelScopes: RecordScopes = {\n${stockLevelOwn}\n};`));
       writeFileSync(join(built, 'test/stock-level/stock-level-scope.test.ts'), stockLevelScopeTest);
       const document = await newService(documentService, built);
       others.push(await newService(plainDocument, built));
       const checklistScopes = join(built, 'services/checklist/checklist-scopes.ts');
-      writeFileSync(checklistScopes, readFileSync(checklistScopes, 'utf8').replace("import type { RecordScopes } from 'restlayer';", "import { NOTHING, type RecordScopes, sql } from 'restlayer';")
+      writeFileSync(checklistScopes, readFileSync(checklistScopes, 'utf8').replace("import type { RecordReference, RecordScopes } from 'restlayer';", "import { NOTHING, type RecordReference, type RecordScopes, sql } from 'restlayer';")
         .replace('export const checklistScopes: RecordScopes = {};', `export const checklistScopes: RecordScopes = {\n${checklistOwn}\n};`));
       writeFileSync(join(built, 'test/checklist/checklist-scope.test.ts'), checklistScopeTest);
       const build = await runNode(built, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], childEnv(), 540_000);
