@@ -6,8 +6,17 @@
  * layer's own and may change.
  */
 
+import type { RunningServer, StartOptions } from './server.js';
+
 // Server, configuration, logging and the CLI.
-export { type Application, type RunningServer, type StartOptions, startServer } from './server.js';
+export type { Application, RunningServer, StartOptions } from './server.js';
+/**
+ * Starts the server (server.ts). The HTTP stack is imported on the first call: an application's modules import this
+ * package, and a CLI command that serves nothing (`user list`) then loads no Koa, router or metrics.
+ */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  return (await import('./server.js')).startServer(options);
+}
 export { ConfigError, type LoadOptions, type LoadedConfig, loadConfig } from './config/load.js';
 export type { AppConfig } from './config/schema.js';
 // Every setting the layer reads (convict schema: doc, default, env per key) and those read from the environment only.
@@ -26,7 +35,7 @@ export { allModules } from './create-services.js';
 // many run at once per process; the most seen waiting since a reset, for diagnostics).
 export type { Principal } from './auth/principal.js';
 export { Credentials, type UserInfo } from './auth/auth-models.js';
-export { SESSION_COOKIE } from './http/auth/cookie-sessions.js';
+export { SESSION_COOKIE } from './http/auth/session-cookie.js';
 export { signOperatorToken } from './auth/operator-token.js';
 export { tokenSettings } from './auth/token-keys.js';
 export { CHECKS_AT_ONCE, checksWaitingPeak, resetChecksWaitingPeak } from './auth/password.js';
