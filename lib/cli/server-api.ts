@@ -53,7 +53,13 @@ export async function callServer(base: string, method: string, path: string, tok
     const text = reply.messages?.map((m) => m.message).join(' ') || `the server answered ${response.status}`;
     // A 404 may be the operation's own (an unknown table or user); only a base where the API is not says to look at the URL.
     const misplaced = response.status === 404 && !(await servesApi(base));
-    throw new CliError(misplaced ? `${text} (${base} is not the API base of a restlayer server: give it with --url, or set RestAPI:Path as the server has it)` : text);
+    if (misplaced) throw new CliError(`${text} (${base} is not the API base of a restlayer server: give it with --url, or set RestAPI:Path as the server has it)`);
+    // An operator token refused: the server names its own URL differently, or another key signed it.
+    if (response.status === 401) {
+      throw new CliError(`${text} (the server at ${base} refused the CLI's token: it accepts one that names its Server:PublicUrl, or its `
+        + 'loopback address from its own host, signed with its key; check --url, Server:PublicUrl and the signing key)');
+    }
+    throw new CliError(text);
   }
   return reply.result;
 }

@@ -161,10 +161,11 @@ export async function unlockUser(name: string, opts: { url?: string; json?: bool
     });
   } else {
     // Without Redis the failed logins are counted in the memory of the running server (or its --workers
-    // primary), which only that server reaches: it is asked, with a token allowing this unlock alone.
+    // primary), which only that server reaches: it is asked, with a token allowing this unlock alone (of this
+    // user, once).
     const { config } = signingKeyOrFail(loaded);
     const base = await serverApiBase(config, opts.url);
-    const token = signOperatorToken(tokenSettings(config), 'login-throttle.unlock', base);
+    const token = signOperatorToken(tokenSettings(config), 'login-throttle.unlock', base, { userName: name });
     cleared = ((await callServer(base, 'DELETE', `/login-throttle/${encodeURIComponent(name)}`, token)) as { cleared: boolean }).cleared;
   }
   if (opts.json) return printJson({ userName: name, cleared });
