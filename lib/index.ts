@@ -31,12 +31,12 @@ export type { LayerServices } from './routing/layer-services.js';
 export { allModules } from './create-services.js';
 
 // Authentication: who calls, the login body, variant A's session cookie name, operator tokens (one action at one
-// server, what `restlayer lookup flush` sends, for a project's own tools), and the password checks' concurrency (how
-// many run at once per process; the most seen waiting since a reset, for diagnostics).
+// server, on one target, once: what `restlayer lookup flush` sends, for a project's own tools), and the password
+// checks' concurrency (how many run at once per process; the most seen waiting since a reset, for diagnostics).
 export type { Principal } from './auth/principal.js';
 export { Credentials, type UserInfo } from './auth/auth-models.js';
 export { SESSION_COOKIE } from './http/auth/session-cookie.js';
-export { signOperatorToken } from './auth/operator-token.js';
+export { type OperatorTarget, signOperatorToken } from './auth/operator-token.js';
 export { tokenSettings } from './auth/token-keys.js';
 export { CHECKS_AT_ONCE, checksWaitingPeak, resetChecksWaitingPeak } from './auth/password.js';
 
