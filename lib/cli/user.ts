@@ -8,7 +8,7 @@ import type { LayerServices } from '../routing/layer-services.js';
 import type { AppConfig } from '../config/schema.js';
 import { signOperatorToken } from '../auth/operator-token.js';
 import { tokenSettings } from '../auth/token-keys.js';
-import { callServer, serverApiBase } from './server-api.js';
+import { type ExpectedResult, callServer, serverApiBase } from './server-api.js';
 import { hasControlCharacters, line } from './terminal-text.js';
 import { attributeKeyProblem, attributeValueProblem } from '../auth/user-attributes.js';
 import { printJson } from './print-json.js';
@@ -149,6 +149,12 @@ export async function setRoles(name: string, opts: { role?: string[]; json?: boo
     : line`user ${name} already has roles ${given.join(', ')}; nothing changed`);
 }
 
+/** What the server's unlock answers: whether any failed logins were counted. */
+const UNLOCKED: ExpectedResult<{ cleared: boolean }> = {
+  what: 'cleared, true or false',
+  is: (result): result is { cleared: boolean } => typeof result === 'object' && result !== null && typeof (result as { cleared?: unknown }).cleared === 'boolean',
+};
+
 /** `user unlock <name>` (declared in commands.ts). */
 export async function unlockUser(name: string, opts: { url?: string; json?: boolean }): Promise<void> {
   const loaded = configOrFail();
@@ -161,11 +167,12 @@ export async function unlockUser(name: string, opts: { url?: string; json?: bool
     });
   } else {
     // Without Redis the failed logins are counted in the memory of the running server (or its --workers
-    // primary), which only that server reaches: it is asked, with a token allowing this unlock alone.
+    // primary), which only that server reaches: it is asked, with a token allowing this unlock alone (of this
+    // user, once).
     const { config } = signingKeyOrFail(loaded);
     const base = await serverApiBase(config, opts.url);
-    const token = signOperatorToken(tokenSettings(config), 'login-throttle.unlock', base);
-    cleared = ((await callServer(base, 'DELETE', `/login-throttle/${encodeURIComponent(name)}`, token)) as { cleared: boolean }).cleared;
+    const token = signOperatorToken(tokenSettings(config), 'login-throttle.unlock', base, { userName: name });
+    cleared = (await callServer(base, 'DELETE', `/login-throttle/${encodeURIComponent(name)}`, token, UNLOCKED)).cleared;
   }
   if (opts.json) return printJson({ userName: name, cleared });
   process.stdout.write(cleared ? line`login throttling of user ${name} cleared` : line`user ${name} had no failed logins counted; nothing changed`);

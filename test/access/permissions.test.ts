@@ -289,6 +289,14 @@ describeStores('access: permissions per route (contract part 10)', function () {
     it('a caller without the permission never reaches the operation', async () => {
       expectError(await probe(['Nothing']), 403, 'Security_Forbidden');
     });
+
+    it('a route naming no permission still hands the operation the caller\'s grants (what a reference it resolves may reach)', async () => {
+      const seen = async (role: string[]) => (await server.call('/access-probe-authenticated', { token: server.token({ role }) })).body.result;
+      expect(await seen(['SalesPerson'])).to.deep.equal({
+        userName: 'tester', permission: 'none', scopes: 'every record', holdsCustomerRead: true, customerReadScopes: ['own'],
+      });
+      expect(await seen(['Nothing'])).to.deep.include({ holdsCustomerRead: false });
+    });
   });
 
   describe('startup refuses a route or a role that does not say who may do what', () => {
