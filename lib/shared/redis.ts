@@ -1,4 +1,4 @@
-import type ioredis from 'ioredis';
+import type * as ioredis from 'ioredis';
 import type { Command, Redis, RedisOptions as ClientOptions } from 'ioredis';
 import { requireOptional } from '../optional-package.js';
 import { StoreUnavailableError } from '../storage/store-faults.js';

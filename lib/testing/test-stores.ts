@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type ioredis from 'ioredis';
+import type * as ioredis from 'ioredis';
 import type pg from 'pg';
 import { loadConfig } from '../config/load.js';
 import type { ServiceModule } from '../modules.js';
