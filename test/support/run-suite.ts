@@ -10,11 +10,11 @@
  * `dist/test/cli/user.test.js`). Each phase prints its time; the run exits non-zero when any phase failed.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EVERY_STORE, SERIAL } from 'restlayer/testing';
+import { EVERY_STORE, SERIAL, endTestRun, startTestRun } from 'restlayer/testing';
 
 type Store = 'sqlite' | 'postgres';
 
@@ -93,24 +93,56 @@ const phases: Phase[] = stores.flatMap((store): Phase[] => {
 });
 
 const mocha = join(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
+// This process owns the run: every mocha below shares its store templates, removed when the run ends.
+startTestRun();
+const work = mkdtempSync(join(tmpdir(), 'restlayer-run-'));
+// Each file's time, written by the root hooks (test/support/hooks.ts) of the parallel workers, and here for serial files.
+const times = join(work, 'times.jsonl');
 const took: string[] = [];
 let failed = false;
-for (const phase of phases) {
-  if (!phase.files.length) continue;
-  const env: NodeJS.ProcessEnv = { ...process.env };
+
+/** Runs mocha on `files`; true when every test passed. */
+function runMocha(phase: Phase, files: string[]): boolean {
+  const env: NodeJS.ProcessEnv = { ...process.env, RESTLAYER_TEST_TIMES: times };
   if (phase.store === 'postgres') Object.assign(env, { RESTLAYER_TEST_STORAGE: 'postgres', RESTLAYER_TEST_REDIS: 'true' });
   else for (const name of ['RESTLAYER_TEST_STORAGE', 'RESTLAYER_TEST_REDIS']) delete env[name];
   const mochaArgs = [
     ...(phase.parallel && jobs > 1 ? ['--parallel', '--jobs', String(jobs)] : []),
     '--grep', phase.grep, ...(phase.invert ? ['--invert'] : []),
-    ...phase.files.map((f) => relative(projectRoot, f)),
+    ...files.map((f) => relative(projectRoot, f)),
   ];
-  process.stdout.write(`\n== ${phase.name}: ${phase.files.length} file(s)${phase.parallel && jobs > 1 ? `, ${jobs} at a time` : ''}\n`);
-  const started = performance.now();
-  const run = spawnSync(process.execPath, [mocha, ...mochaArgs], { cwd: projectRoot, env, stdio: 'inherit' });
-  const seconds = (performance.now() - started) / 1000;
-  took.push(`${phase.name} ${seconds.toFixed(0)} s${run.status === 0 ? '' : ' (failed)'}`);
-  if (run.status !== 0) failed = true;
+  return spawnSync(process.execPath, [mocha, ...mochaArgs], { cwd: projectRoot, env, stdio: 'inherit' }).status === 0;
+}
+
+try {
+  for (const phase of phases) {
+    if (!phase.files.length) continue;
+    process.stdout.write(`\n== ${phase.name}: ${phase.files.length} file(s)${phase.parallel && jobs > 1 ? `, ${jobs} at a time` : ', one at a time'}\n`);
+    const started = performance.now();
+    let passed = true;
+    if (phase.parallel) passed = runMocha(phase, phase.files);
+    else {
+      // One mocha a file: the file's time is this run's (the root hooks time files only in parallel workers).
+      for (const file of phase.files) {
+        const fileStarted = performance.now();
+        passed = runMocha(phase, [file]) && passed;
+        appendFileSync(times, `${JSON.stringify({ file, ms: Math.round(performance.now() - fileStarted), store: phase.store })}\n`);
+      }
+    }
+    took.push(`${phase.name} ${((performance.now() - started) / 1000).toFixed(0)} s${passed ? '' : ' (failed)'}`);
+    if (!passed) failed = true;
+  }
+} finally {
+  await endTestRun();
+}
+
+const slowest = existsSync(times)
+  ? readFileSync(times, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { file: string; ms: number; store: Store })
+    .sort((a, b) => b.ms - a.ms).slice(0, 10)
+  : [];
+rmSync(work, { recursive: true, force: true });
+if (slowest.length) {
+  process.stdout.write(`\nrun-suite: the slowest files\n${slowest.map((t) => `  ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${relative(projectRoot, t.file)} (${t.store})`).join('\n')}\n`);
 }
 process.stdout.write(`\nrun-suite: ${took.join(', ')}\n`);
 process.exit(failed ? 1 : 0);
