@@ -295,6 +295,12 @@ export const schema = {
     Port: { doc: 'Port of the Prometheus metrics listener (GET /metrics), never the API\'s; 0 turns metrics off.', format: 'port', default: 9464 },
     Host: { doc: 'Address of the metrics listener.', format: String, default: '127.0.0.1' },
   },
+  Documents: {
+    MaxLines: {
+      doc: 'The most lines (children) one document holds: a create or line write that would pass it answers 400 Document_TooManyLines, and writes nothing.',
+      format: 'positive', default: 1000,
+    },
+  },
   Audit: {
     RetentionDays: {
       doc: 'Audit entries older than this many days are deleted, at startup and then daily; 0 keeps them forever.',

@@ -175,6 +175,12 @@ export const CATALOGUE = {
       : 'Another record already has these values; they must be unique.',
     description: 'A uniqueness rule refused the create or update; nothing was written.',
   },
+  Document_TooManyLines: {
+    type: 'Validation',
+    text: ({ entity, maxLines }: { entity: string; maxLines: number }) =>
+      `${entity} can hold at most ${maxLines} lines: this write would pass that, so nothing was written.`,
+    description: 'A create or line write would give a document more lines than Documents:MaxLines; nothing was written.',
+  },
   LookupTable_NotFound: {
     type: 'Data', text: ({ table }: { table: string }) => `Lookup table '${table}' is not found in the global lookup cache.`,
     description: 'No lookup table has this type.',
