@@ -121,6 +121,7 @@ export {
   type AuditChange, AuditChangeModel, type AuditEntry, AuditEntryModel, type AuditOperation, type AuditValue, type HistoryPage,
 } from './audit/audit-models.js';
 export { type AuditRecord, SYSTEM_USER, recordAudit } from './audit/record-audit.js';
+export { AUDIT_ENTRY_MAX_BYTES, AUDIT_TRUNCATED_FIELD, AUDIT_VALUE_MAX_CHARS } from './audit/entry-bound.js';
 export { type AuditState, type FieldValue, auditValue, diffChanges, prefixed } from './audit/diff.js';
 export { type HistorySource, historyPageSql, readHistory } from './audit/read-history.js';
 export { historyQuery } from './audit/history-query.js';
