@@ -111,7 +111,8 @@ export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 export type { DocumentSpec, DocumentTotals } from './documents/document-spec.js';
 export { type DocumentTarget, type DocumentWrite, settleTotals, writeDocument } from './documents/write-document.js';
 export { createDocument } from './documents/create-document.js';
-export { type DocumentLimits, documentLimits, tooManyChildren } from './documents/document-limits.js';
+export { type DocumentLimits, documentBody, documentLimits, tooManyChildren } from './documents/document-limits.js';
+export type { BodyLimit } from './validation/json-budget.js';
 export { type ParentChange, type ParentWrite, type StoredRow, writeParent } from './documents/write-parent.js';
 export { itemProperty } from './documents/item-property.js';
 

@@ -167,7 +167,18 @@ export const schema = {
   RestAPI: {
     Path: { doc: 'Prefix of every API route, e.g. /api.', format: 'url-path', default: '' },
     MaxRows: { doc: 'Default and maximum `take` of list operations.', format: 'positive', default: 1000 },
-    MaxBodyBytes: { doc: 'Largest accepted request body.', format: 'positive', default: 1048576 },
+    MaxBodyBytes: {
+      doc: 'Largest request body any route accepts: a route\'s own limit (its maxBody, or DefaultBodyBytes) is cut to it.',
+      format: 'positive', default: 1048576,
+    },
+    DefaultBodyBytes: {
+      doc: 'Body limit of a route that declares none (a record write); a route that takes more (a document\'s create) declares its own maxBody.',
+      format: 'positive', default: 65536,
+    },
+    DefaultBodyItems: {
+      doc: 'Keys and array elements in all that the body of a route declaring no maxBody may hold, counted before the body is parsed; more answers 413.',
+      format: 'positive', default: 1000,
+    },
     MaxAnonymousBodyBytes: {
       doc: 'Largest accepted body of an anonymous route (the logins): what anyone may send is kept small. The smaller of this and MaxBodyBytes applies.',
       format: 'positive', default: 16384,

@@ -51,9 +51,11 @@ export const CATALOGUE = {
   },
   Request_TooLarge: {
     type: 'Validation', status: 413,
-    text: ({ limitBytes }: { limitBytes?: number }) =>
-      `The request body is larger than ${limitBytes === undefined ? '' : `the ${limitBytes} bytes `}the server accepts.`,
-    description: 'The body is over RestAPI:MaxBodyBytes (RestAPI:MaxAnonymousBodyBytes on anonymous routes).',
+    text: ({ limitBytes, limitItems }: { limitBytes?: number; limitItems?: number }) => limitItems !== undefined
+      ? `The request body holds more than the ${limitItems} keys and array elements this operation accepts.`
+      : `The request body is larger than ${limitBytes === undefined ? '' : `the ${limitBytes} bytes `}the server accepts.`,
+    description: 'The body is over the operation\'s limit, in bytes or in keys and array elements (its own, else RestAPI:DefaultBodyBytes '
+      + 'and DefaultBodyItems; never more than RestAPI:MaxBodyBytes, nor RestAPI:MaxAnonymousBodyBytes on anonymous routes).',
   },
   Request_UnsupportedMediaType: {
     type: 'Validation', status: 415,
