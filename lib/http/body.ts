@@ -3,7 +3,7 @@ import { koaBody } from 'koa-body';
 import { ServiceError } from '../envelope/error-list.js';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import { type BodyLimit, measureJson } from '../validation/json-budget.js';
-import { noteRepeatedKeys } from '../validation/repeated-keys.js';
+import { noteJsonText } from '../validation/repeated-keys.js';
 import type { AppContext, AppExtensions, AppState } from './context.js';
 
 /** How deeply a JSON body may nest objects and arrays. Real inputs are a few levels deep. */
@@ -16,8 +16,8 @@ type JsonBody = AppContext['request']['body'];
  * The request's JSON text as a value. First its keys and array elements are counted from its tokens, and its nesting
  * (measureJson): a body past the route's budget is a 413 and one nested too deeply a 400, before anything walks it.
  * Then JSON.parse itself (not koa-body's parser, which reports a `__proto__` key as malformed JSON): such a key
- * becomes an own property, which `model()` refuses by name. Keys given twice are noted for `model()` too,
- * from the text, since the parsed value keeps only one of them.
+ * becomes an own property, which `model()` refuses by name. What the parsed value no longer shows is noted for
+ * `model()` from the text: keys given twice (it keeps one of them), and numbers it rounded (the digits of an amount).
  */
 function parseJson(text: string, limit: BodyLimit): JsonBody {
   // An empty body stays empty: a route whose body is optional (logout) takes it as "none".
@@ -31,7 +31,7 @@ function parseJson(text: string, limit: BodyLimit): JsonBody {
   } catch {
     throw new ServiceError([MESSAGES.Request_MalformedJson()]);
   }
-  noteRepeatedKeys(text, value);
+  noteJsonText(text, value);
   return value;
 }
 
