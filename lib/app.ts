@@ -79,14 +79,17 @@ export function createApp({ config, services, infrastructure, routes, log, uniqu
   const idempotency = idempotencyKeys(keys, { waitMs: timeoutMs, purgeEveryMs: Math.min(60_000, keepMs), log });
   const caller = (permission: string | undefined, optional = false) =>
     requireCaller(verify, infrastructure.access, grants, permission, optional ? { ...callerOptions, optional } : callerOptions);
+  // Operator tokens name the URL they were sent to: accepted only for this server's own (lib/http/auth/operator-gate.ts).
+  const operatorBases = { publicUrl: config.Server.PublicUrl, prefix };
   const settingsOfAccess = { variant: auth.Variant, publicDocs: config.RestAPI.PublicDocs };
   for (const { path, verb, route } of routes) {
     const access = routeAccess(route, verb, settingsOfAccess);
     // The other variant's routes do not exist: they answer 404 like any unknown path.
     if (!access.served) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
-    if (access.gate === 'operator') chain.push(operatorOrCaller(settings, access.operator!, prefix, caller(access.permission), access.permission));
-    else if (access.gate === 'caller') chain.push(caller(access.permission));
+    if (access.gate === 'operator') {
+      chain.push(operatorOrCaller(settings, access.operator!, operatorBases, infrastructure.shared.usedTokenIds, caller(access.permission), access.permission));
+    } else if (access.gate === 'caller') chain.push(caller(access.permission));
     else if (access.gate === 'identify') chain.push(caller(undefined, true));
     if (access.privateAnswer) chain.push(privateAnswer);
     if (verb === 'PATCH') chain.push(mergePatchType);
@@ -99,7 +102,8 @@ export function createApp({ config, services, infrastructure, routes, log, uniqu
     chain.push(runRoute(route, prefix, timeoutMs));
     router.register(path, [verb], chain);
   }
-  registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [caller(undefined)]);
+  const docsPage = registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [caller(undefined)]);
+  if (!docsPage) log.warn('the docs page (GET /docs) needs the package swagger-ui-dist, which is not installed (npm install swagger-ui-dist); /openapi.json is served');
 
   // Outside the front door, so the time and status are those of the answer the error boundary settled on.
   if (config.Metrics.Port) app.use(requestDuration(infrastructure.metrics, prefix));

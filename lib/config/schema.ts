@@ -44,6 +44,16 @@ convict.addFormat({
   },
 });
 convict.addFormat({
+  name: 'public-url',
+  validate(v: unknown) {
+    if (v === '') return;
+    const url = typeof v === 'string' && URL.canParse(v) ? new URL(v) : undefined;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+      throw new Error('must be empty or an http(s) URL without user, query or fragment, e.g. https://api.example.com');
+    }
+  },
+});
+convict.addFormat({
   name: 'signing-keys',
   validate(v: unknown) {
     if (!Array.isArray(v)) throw new Error('must be a list of { Issuer, Value }');
@@ -147,6 +157,13 @@ export const schema = {
       doc: 'Listening address (also HOST). Unset: 127.0.0.1 outside production (nothing else on the network reaches a development server), '
         + '0.0.0.0 (every interface) in production.',
       format: String, default: null as string | null, nullable: true,
+    },
+    PublicUrl: {
+      doc: 'The URL clients reach this server at, before RestAPI:Path (e.g. https://api.example.com). An operator token (lookup flush, '
+        + 'user unlock through the server) is accepted when it names this URL with RestAPI:Path, never by what the request\'s Host '
+        + 'or X-Forwarded-Host says; also when it names the loopback address and port of a connection that came over loopback '
+        + '(the CLI on the server\'s host). Empty: only that loopback way.',
+      format: 'public-url', default: '',
     },
     TrustProxy: { doc: 'Trust X-Forwarded-For/-Proto from a reverse proxy (client address, HTTPS detection).', format: 'bool', default: false },
     ProxyCount: {

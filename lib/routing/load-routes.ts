@@ -38,6 +38,11 @@ export function routePath(file: string): string {
   }).join('/');
 }
 
+/** The paths the route files of `dir` serve (`/auth/cookie`, `/lookup-table/:type`), from their names alone: nothing is loaded. */
+export function routePathsOf(dir: string): string[] {
+  return listFiles(dir).map((full) => routePath(relative(dir, full)));
+}
+
 function paramNames(path: string): string[] {
   return [...path.matchAll(/:([\w$]+)/g)].map((m) => m[1]);
 }

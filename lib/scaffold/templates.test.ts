@@ -7,6 +7,7 @@ import { proxyFile } from './templates/proxy.js';
 import { migrationsFile } from './templates/migrations.js';
 import { moduleFile } from './templates/module.js';
 import { childBytes, itemRouteFile, listRouteFile } from './templates/routes.js';
+import { scopesFile } from './templates/scopes.js';
 import { sqlServiceFile } from './templates/sql-service.js';
 
 /** The scaffold's templates as text (test/scaffold/ builds and runs what they write, in a project and in a packed one). */
@@ -27,6 +28,18 @@ describe('restlayer new service: what the templates write', () => {
     expect(permissions(listRouteFile(spec, at))).to.deep.equal(['GET invoice.read', 'POST invoice.create']);
     expect(permissions(itemRouteFile(spec, at))).to.deep.equal(['GET invoice.read', 'PUT invoice.update', 'PATCH invoice.update', 'DELETE invoice.delete']);
     expect(permissions(childItemRouteFile(spec, at))).to.deep.equal(['GET invoice.read', 'PUT invoice.update', 'PATCH invoice.update', 'DELETE invoice.update']);
+  });
+
+  it('declares how other services refer to its records: read with <service>.read and its scopes (resolveReference)', () => {
+    const text = scopesFile(serviceSpec('purchase-order', ['title:text'], 'restlayer new service purchase-order'));
+    expect(text).to.include([
+      'export const purchaseOrderReference: RecordReference = {',
+      "  table: 'purchase_order',",
+      "  key: 'purchase_order_id',",
+      "  readPermission: 'purchase-order.read',",
+      '  scopes: purchaseOrderScopes,',
+      '};',
+    ].join('\n')).and.include('resolveReference(db, purchaseOrderReference, id)');
   });
 
   describe('CN on long text fields through a trigram index', () => {

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ICookieSessionStore } from '../auth/cookie-session-store.js';
 import { RedisCookieSessionStore } from '../auth/redis-cookie-session-store.js';
 import { LoginThrottle, type ThrottleSettings } from '../auth/login-throttle.js';
+import { UsedTokenIds } from '../auth/used-token-ids.js';
 import type { AppConfig } from '../config/schema.js';
 import { type InvalidationBus, localBus } from '../lookup/lookup-cache.js';
 import { clusterWorkerBus } from './cluster-bus.js';
@@ -11,13 +12,16 @@ import { faultEpisodes } from '../storage/fault-episodes.js';
 import { connectRedis, pingRedis } from './redis.js';
 
 /**
- * What instances of one deployment must share: lookup flushes, login throttling and (with Redis) cookie sessions.
+ * What instances of one deployment must share: lookup flushes, login throttling, used operator tokens and (with
+ * Redis) cookie sessions.
  * With `Cache:Redis:Url` Redis holds them for every instance; without it, workers of one `serve --workers N`
  * share through their primary, and a single process keeps them in memory.
  */
 export interface SharedState {
   bus: InvalidationBus;
   throttle: LoginThrottle;
+  /** The ids of operator tokens already used: each is accepted once, by any instance or worker. */
+  usedTokenIds: UsedTokenIds;
   /** Where cookie sessions live when not in the database. */
   cookieSessions?: ICookieSessionStore;
   /** Rejects while a shared store is unreachable. */
@@ -38,6 +42,7 @@ export function openSharedState(config: AppConfig, log: (text: string) => void =
     return {
       bus: worker ? clusterWorkerBus() : localBus,
       throttle: worker ? LoginThrottle.inCluster(settings) : LoginThrottle.inMemory(settings),
+      usedTokenIds: worker ? UsedTokenIds.inCluster() : UsedTokenIds.inMemory(),
       ping: async () => {},
       close: async () => {},
     };
@@ -55,6 +60,7 @@ export function openSharedState(config: AppConfig, log: (text: string) => void =
   return {
     bus: redisBus(client, subscriber, `${prefix}lookup-flush`),
     throttle: LoginThrottle.inRedis(settings, client),
+    usedTokenIds: UsedTokenIds.inRedis(client),
     cookieSessions: new RedisCookieSessionStore(client),
     ping: () => pingRedis(client),
     async close() {

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import {
   type DbMoney, type DocumentLimits, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
   type Storage, type Tables, applyMergePatch, createDocument, mergePatch, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
-  type LookupItem, type Selectable, keptQuery, scopeCondition, tooManyChildren, writeParent,
+  type LookupItem, type Selectable, keptQuery, resolveReference, scopeCondition, tooManyChildren, writeParent,
 } from 'restlayer';
+import { customerReference } from '../customer/customer-scopes.js';
+import type { CustomerTable } from '../customer/customer-tables.js';
 import { type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
 import { OrderAudit, salesOrderHistory } from './sales-order-audit.js';
@@ -220,7 +222,9 @@ export class SqlSalesOrderService implements ISalesOrderService {
       errors.add(MESSAGES.Security_Forbidden());
       return Output.of();
     }
-    const customer = await this.db.selectFrom('customer').selectAll().where('customer_id', '=', data.customerId).executeTakeFirst();
+    // Resolved as the caller reads customers (customer.read and its scope): one out of their reach is answered as an
+    // unknown one, and does not join their scope through this order.
+    const customer = await resolveReference<Selectable<CustomerTable>>(this.db, customerReference, data.customerId);
     if (!customer) errors.error('Validation', 'SalesOrder_UnknownCustomer', `Customer with id ${data.customerId} not found.`, { property: 'customerId' });
     this.checkData(data, now, await this.statuses());
     const lines = await this.priceLines(data);

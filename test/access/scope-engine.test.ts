@@ -7,6 +7,7 @@ import type { SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput } fro
 import { growOrders } from '../support/grow-orders.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 
 type Criteria = SalesOrder_ReadListInput_Criteria;
 
@@ -15,7 +16,7 @@ type Criteria = SalesOrder_ReadListInput_Criteria;
  * person equals the unscoped list filtered by that sales person, for filters, sorts, offsets, deep pages read from
  * the end and cursors. The HTTP suites (scopes*.test.ts) prove the same through the routes.
  */
-describe(`record scopes in the list engine (${testProvider})`, function () {
+describeStores(`record scopes in the list engine (${testProvider})`, function () {
   this.timeout(120_000);
   let server: TestServer;
   let salesPersonId: number;

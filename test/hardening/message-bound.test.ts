@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Credentials, ErrorList, MAX_MESSAGES, derivedStatus, message } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH } from '../support/users.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** `{"k0":1,"k1":1,…}`: a JSON object of `count` properties no route knows. */
 const unknownKeys = (count: number, prefix = 'k') => `{${Array.from({ length: count }, (_, i) => `"${prefix}${i}":1`).join(',')}}`;
@@ -39,7 +40,7 @@ async function countWork(fn: () => Promise<Reply>): Promise<{ reply: Reply; entr
   }
 }
 
-describe(`an answer lists at most ${MAX_MESSAGES} messages, and one more saying that more were found (issue 20, defect 2)`, () => {
+describeOneStore(`an answer lists at most ${MAX_MESSAGES} messages, and one more saying that more were found (issue 20, defect 2)`, WHY_ONE_STORE.http, () => {
   let server: TestServer;
   before(async () => {
     // The anonymous body limit raised to the general one, and the budget of keys past 90,000: the bound is proven on
@@ -110,7 +111,7 @@ describe(`an answer lists at most ${MAX_MESSAGES} messages, and one more saying 
   });
 });
 
-describe('ErrorList past its bound', () => {
+describeOneStore('ErrorList past its bound', WHY_ONE_STORE.http, () => {
   const invalid = (i: number) => message('Validation', 'Input_Invalid', `problem ${i}`, { property: `p${i}` });
 
   it('stands for what it left out with one message as heavy as the heaviest of them: the status stays', () => {
@@ -134,7 +135,7 @@ describe('ErrorList past its bound', () => {
   });
 });
 
-describe('anonymous routes read small bodies only (RestAPI:MaxAnonymousBodyBytes, issue 20 defect 2)', () => {
+describeOneStore('anonymous routes read small bodies only (RestAPI:MaxAnonymousBodyBytes, issue 20 defect 2)', WHY_ONE_STORE.http, () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { ...FAST_HASH }, logLevel: 'error', sampleData: false });

@@ -1,3 +1,6 @@
+import { endTestRun, startTestRun } from 'restlayer/testing';
+// Every suite that makes a store must declare its stores (test/support/stores.ts registers the check).
+import './stores.js';
 import { dropTestDatabases, postgresProblem, redisProblem, testProvider, testRedis } from './test-stores.js';
 
 const underCi = /^(1|true)$/i.test(process.env.CI ?? '');
@@ -30,3 +33,10 @@ export const mochaHooks = {
     await dropTestDatabases();
   },
 };
+
+/**
+ * Once per run, in mocha's own process: the worker processes of `--parallel` share the run's store templates (one
+ * seeded SQLite file, one PostgreSQL template database), which the run removes at its end.
+ */
+export const mochaGlobalSetup = startTestRun;
+export const mochaGlobalTeardown = endTestRun;
