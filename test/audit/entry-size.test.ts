@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { AUDIT_ENTRY_MAX_BYTES, AUDIT_TRUNCATED_FIELD } from 'restlayer';
 import { expectOk } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
-import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 import { someProducts } from '../sales-order/lines-support.js';
 import { type Change, expectedChanges, history, orderFields, read } from './audit-support.js';
 
@@ -11,7 +11,7 @@ import { type Change, expectedChanges, history, orderFields, read } from './audi
  * changes. The changes past it are left out and the entry ends with the marker change
  * `{ field: AUDIT_TRUNCATED_FIELD, new: <how many were left out> }`; an entry within it is kept whole.
  */
-describe(`audit: one entry is bounded in size (${testProvider})`, function () {
+describeStores('audit: one entry is bounded in size', function () {
   this.timeout(120_000);
   let server: TestServer;
   let productId: number;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { expectError, expectOk, readOrder } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
-import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 import { someProducts } from '../sales-order/lines-support.js';
 
 /**
@@ -9,7 +9,7 @@ import { someProducts } from '../sales-order/lines-support.js';
  * them, not after JSON.parse rounded the number to a double (1.00000000000000000001 parses as 1). A whole number is
  * checked as sent too (1.0000000000000000001 is not one). Trailing zeros are no digits (1.50000 is 1.5).
  */
-describe(`amounts are checked as sent, before JSON.parse rounds them (${testProvider})`, function () {
+describeStores('amounts are checked as sent, before JSON.parse rounds them', function () {
   this.timeout(60_000);
   let server: TestServer;
   let productId: number;

@@ -3,6 +3,7 @@ import { busiestSalesPerson, scopedUser } from '../access/support.js';
 import { expectError, expectOk } from '../support/api.js';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { countRows, someProducts } from '../sales-order/lines-support.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** `{"k0":0,"k1":0,…}`: `count` properties no route knows. */
 const unknownKeys = (count: number) => `{${Array.from({ length: count }, (_, i) => `"k${i}":0`).join(',')}}`;
@@ -36,7 +37,7 @@ async function parsesOf(text: string, fn: () => Promise<Reply>): Promise<{ reply
  * far below 1 MB, a document's create sized from Documents:MaxLines — and up to a budget of keys and array elements
  * counted before anything walks the body. Over either: 413 Request_TooLarge, and the body is never parsed.
  */
-describe('per-route body limits and the budget of keys and elements (issue 37, finding 3)', function () {
+describeOneStore('per-route body limits and the budget of keys and elements (issue 37, finding 3)', WHY_ONE_STORE.http, function () {
   this.timeout(120_000);
   let server: TestServer;
   let salesPerson: string;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { expectError, expectOk, readOrder } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
-import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 import { type WireProduct, addLine, countRows, inconsistentOrders, someProducts } from './lines-support.js';
 
 /**
@@ -9,7 +9,7 @@ import { type WireProduct, addLine, countRows, inconsistentOrders, someProducts 
  * line write that would pass it is a 400 Document_TooManyLines on `lines`, and nothing is written — also when line
  * writes race at the cap (the document write locks the order first), on every store.
  */
-describe(`order lines are capped at Documents:MaxLines (${testProvider})`, function () {
+describeStores('order lines are capped at Documents:MaxLines', function () {
   this.timeout(120_000);
   let server: TestServer;
   let product: WireProduct;
@@ -88,7 +88,7 @@ describe(`order lines are capped at Documents:MaxLines (${testProvider})`, funct
   });
 });
 
-describe(`Documents:MaxLines set in configuration (${testProvider})`, function () {
+describeStores('Documents:MaxLines set in configuration', function () {
   this.timeout(60_000);
   let server: TestServer;
   let product: WireProduct;

@@ -275,7 +275,7 @@ export const childTestFile: Template = (spec: ServiceSpec, at: FileContext) => {
     '  });',
     '});',
     '',
-    `describe('${human} ${child.plural}: at most Documents:MaxLines of them', function () {`,
+    `describeStores('${human} ${child.plural}: at most Documents:MaxLines of them', function () {`,
     '  this.timeout(120_000);',
     '  let server: TestServer;',
     lookups && '  let ids: LookupIds;',
