@@ -124,6 +124,8 @@ export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 export type { DocumentSpec, DocumentTotals } from './documents/document-spec.js';
 export { type DocumentTarget, type DocumentWrite, settleTotals, writeDocument } from './documents/write-document.js';
 export { createDocument } from './documents/create-document.js';
+export { type DocumentLimits, documentBody, documentLimits, tooManyChildren } from './documents/document-limits.js';
+export type { BodyLimit } from './validation/json-budget.js';
 export { type ParentChange, type ParentWrite, type StoredRow, writeParent } from './documents/write-parent.js';
 export { itemProperty } from './documents/item-property.js';
 
@@ -133,6 +135,7 @@ export {
   type AuditChange, AuditChangeModel, type AuditEntry, AuditEntryModel, type AuditOperation, type AuditValue, type HistoryPage,
 } from './audit/audit-models.js';
 export { type AuditRecord, SYSTEM_USER, recordAudit } from './audit/record-audit.js';
+export { AUDIT_ENTRY_MAX_BYTES, AUDIT_TRUNCATED_FIELD, AUDIT_VALUE_MAX_CHARS } from './audit/entry-bound.js';
 export { type AuditState, type FieldValue, auditValue, diffChanges, prefixed } from './audit/diff.js';
 export { type HistorySource, historyPageSql, readHistory } from './audit/read-history.js';
 export { historyQuery } from './audit/history-query.js';

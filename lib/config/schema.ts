@@ -184,7 +184,18 @@ export const schema = {
   RestAPI: {
     Path: { doc: 'Prefix of every API route, e.g. /api.', format: 'url-path', default: '' },
     MaxRows: { doc: 'Default and maximum `take` of list operations.', format: 'positive', default: 1000 },
-    MaxBodyBytes: { doc: 'Largest accepted request body.', format: 'positive', default: 1048576 },
+    MaxBodyBytes: {
+      doc: 'Largest request body any route accepts: a route\'s own limit (its maxBody, or DefaultBodyBytes) is cut to it.',
+      format: 'positive', default: 1048576,
+    },
+    DefaultBodyBytes: {
+      doc: 'Body limit of a route that declares none (a record write); a route that takes more (a document\'s create) declares its own maxBody.',
+      format: 'positive', default: 65536,
+    },
+    DefaultBodyItems: {
+      doc: 'Keys and array elements in all that the body of a route declaring no maxBody may hold, counted before the body is parsed; more answers 413.',
+      format: 'positive', default: 1000,
+    },
     MaxAnonymousBodyBytes: {
       doc: 'Largest accepted body of an anonymous route (the logins): what anyone may send is kept small. The smaller of this and MaxBodyBytes applies.',
       format: 'positive', default: 16384,
@@ -311,6 +322,12 @@ export const schema = {
   Metrics: {
     Port: { doc: 'Port of the Prometheus metrics listener (GET /metrics), never the API\'s; 0 turns metrics off.', format: 'port', default: 9464 },
     Host: { doc: 'Address of the metrics listener.', format: String, default: '127.0.0.1' },
+  },
+  Documents: {
+    MaxLines: {
+      doc: 'The most lines (children) one document holds: a create or line write that would pass it answers 400 Document_TooManyLines, and writes nothing.',
+      format: 'positive', default: 1000,
+    },
   },
   Audit: {
     RetentionDays: {

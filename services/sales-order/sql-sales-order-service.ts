@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
-  type DbMoney, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
+  type DbMoney, type DocumentLimits, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
   type Storage, type Tables, applyMergePatch, createDocument, mergePatch, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
-  type LookupItem, type Selectable, keptQuery, resolveReference, scopeCondition, writeParent,
+  type LookupItem, type Selectable, keptQuery, resolveReference, scopeCondition, tooManyChildren, writeParent,
 } from 'restlayer';
 import { customerReference } from '../customer/customer-scopes.js';
 import type { CustomerTable } from '../customer/customer-tables.js';
@@ -78,7 +78,7 @@ const orderWithLines = keptQuery((db: Kysely<Tables & SalesTables>, p: { salesOr
     .orderBy('d.sales_order_detail_id');
 });
 
-export type SalesOrderServiceOptions = ListLimits;
+export type SalesOrderServiceOptions = ListLimits & DocumentLimits;
 
 export class SqlSalesOrderService implements ISalesOrderService {
   private readonly db: Kysely<Tables & SalesTables>;
@@ -92,8 +92,8 @@ export class SqlSalesOrderService implements ISalesOrderService {
     private readonly options: SalesOrderServiceOptions,
   ) {
     this.db = storage.db.withTables<SalesTables>();
-    this.document = orderDocument(storage);
-    this.lines = new SalesOrderLines(storage, lookups);
+    this.document = orderDocument(storage, options.maxLines);
+    this.lines = new SalesOrderLines(storage, lookups, this.document);
     this.audit = new OrderAudit(storage, this.document);
   }
 
@@ -200,9 +200,11 @@ export class SqlSalesOrderService implements ISalesOrderService {
     };
   }
 
-  /** Prices a new order's lines; each problem on its line's property (`lines[2].orderQty`). */
+  /** Prices a new order's lines; each problem on its line's property (`lines[2].orderQty`), too many on `lines`. */
   private async priceLines(data: SalesOrder_CreateInput_Data): Promise<PricedLine[]> {
     if (!data.lines?.length) return [];
+    // Refused before a line is priced: an order past the cap is never stored (createDocument counts again, as stored).
+    if (tooManyChildren(this.document, data.lines.length)) return [];
     const products = await productsById(this.lookups);
     return data.lines.flatMap((line, i) => priceLine(products, line, (name) => itemProperty('lines', i, name)) ?? []);
   }

@@ -75,7 +75,7 @@ describeStores(`record scopes in the list engine (${testProvider})`, function ()
     const other = salesPersonId === 275 ? 276 : 275;
     const thrown = await asCaller(
       { permission: 'sales-order.update', scopes: ['own'], attributes: { salesPersonId: String(salesPersonId) } },
-      () => writeDocument(storage, storage.db.withTables<SalesTables>(), orderDocument(storage), { parentId: id },
+      () => writeDocument(storage, storage.db.withTables<SalesTables>(), orderDocument(storage, server.config.Documents.MaxLines), { parentId: id },
         (trx) => sql`update sales_order set sales_person_id = ${other}, comment = 'moved' where sales_order_id = ${id}`.execute(trx)),
     ).then(() => undefined, (err: unknown) => err);
     expect(thrown).to.be.instanceOf(ServiceError);
@@ -95,7 +95,7 @@ describeStores(`record scopes in the list engine (${testProvider})`, function ()
     const audited = await entries();
     const caller = { permission: 'sales-order.update', scopes: ['own'], attributes: { salesPersonId: String(salesPersonId) } };
     const write = (salesPerson: number, comment: string) => asCaller(caller, () => writeParent(storage, storage.db.withTables<SalesTables>(),
-      orderDocument(storage), { parentId: id }, {
+      orderDocument(storage, server.config.Documents.MaxLines), { parentId: id }, {
         columns: () => ({ sales_person_id: salesPerson, comment }),
         audit: () => ({ entity: 'sales-order', recordId: id, operation: 'update', changes: [{ field: 'comment', new: comment }] }),
       }));
