@@ -11,6 +11,7 @@
  *   platform  lib/shared, lib/metrics                          shared state (memory, cluster, Redis), metrics
  *   http      lib/http, lib/idempotency                        Koa adapters: front door, body, auth middleware
  *   routing   lib/routing                                      route(), its access, the loader, the runner
+ *   resources lib/resources                                    declared resources and the one runtime that serves them
  *   openapi   lib/openapi, lib/docs                            the document and the docs page
  *   routes    lib/layer-routes                                 the layer's own route files
  *   wiring    lib/*.ts (app, server, create-services, ...), lib/cli, lib/testing, lib/scaffold
@@ -27,6 +28,7 @@ const layers = [
   ['platform', '^lib/(shared|metrics)/'],
   ['http', '^lib/(http|idempotency)/'],
   ['routing', '^lib/routing/'],
+  ['resources', '^lib/resources/'],
   ['openapi', '^lib/(openapi|docs)/'],
   ['routes', '^lib/layer-routes/'],
   ['wiring', '^lib/[^/]+\\.ts$|^lib/(cli|testing|scaffold)/'],
@@ -62,13 +64,15 @@ module.exports = {
     },
     {
       name: 'client-only-core-types',
-      comment: 'The client runs in browsers: besides itself it imports only types (of core, the wire models of auth and lookup, the config).',
+      comment: 'The client runs in browsers: besides itself it imports only types (of core, the wire models of auth, lookup and audit, the config, a resource\'s wire types).',
       severity: 'error',
       from: { path: '^lib/client/' },
       to: {
         path: '^lib/',
         pathNot: '^lib/client/|^lib/(envelope|validation)/|^lib/http-verbs\\.ts$|^lib/auth/auth-models\\.ts$|^lib/config/schema\\.ts$'
-          + '|^lib/lookup/lookup-(table|service|cache)\\.ts$',
+          + '|^lib/lookup/lookup-(table|service|cache)\\.ts$'
+          // A resource's declaration types: a proxy's methods follow from them (lib/client/resource-proxy.ts).
+          + '|^lib/resources/(wire-types|field)\\.ts$|^lib/audit/audit-models\\.ts$',
       },
     },
     {

@@ -22,6 +22,9 @@ import type { LayerServices } from './routing/layer-services.js';
 import { storesHealth } from './shared/health.js';
 import type { SharedState } from './shared/shared-state.js';
 import type { Storage } from './storage/storage.js';
+import { documentLimits } from './documents/document-limits.js';
+import { listLimits } from './storage/list-limits.js';
+import { referrersOf } from './resources/serving.js';
 
 /**
  * What the server runs on besides the services routes see: the middleware and the server itself get these as
@@ -100,9 +103,17 @@ export function createServices<S extends LayerServices = LayerServices>(
   };
   Object.assign(services, layer);
   const replaced = new Set<string>();
+  const resources = modules.flatMap((m) => m.resources ?? []);
+  const referrers = referrersOf(resources);
+  const limits = { ...listLimits(config), ...documentLimits(config) };
   for (const module of allModules(modules)) {
     module.lookups?.(lookups, storage);
-    const created = module.create?.({ storage, config, lookups, layer }) ?? {};
+    const created: Record<string, unknown> = { ...module.create?.({ storage, config, lookups, layer }) };
+    // Each resource runs on this store under its key: `call.services.customer`.
+    for (const resource of module.resources ?? []) {
+      if (resource.serviceKey in created) throw new Error(`service module '${module.name}' provides '${resource.serviceKey}' twice: by create and by a resource`);
+      created[resource.serviceKey] = resource.serve({ storage, lookups, limits, referrers: referrers.get(resource.model) ?? [] });
+    }
     for (const [key, service] of Object.entries(created)) {
       const replaces = replaceable.has(key) && !replaced.has(key);
       if (key in services && !replaces) throw new Error(`service module '${module.name}' provides '${key}', which another module or the layer already provides`);

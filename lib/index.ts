@@ -25,6 +25,16 @@ export { type LogFields, type LogLevel, type Logger, createLogger } from './log.
 export { type RunCliOptions, runCli } from './cli/run-cli.js';
 export { CliError } from './cli/cli-error.js';
 
+// Resources (docs/services.md): a service declared as data and a few functions; the layer runs every declaration.
+export { type AnyResource, type Resource, type ResourceRoutes, resource } from './resources/resource.js';
+export { type Actions, type ActionDeclaration, type Change, type ChildDeclaration, type Children, type ReferringTable, type ResourceDeclaration, type Rule, child } from './resources/declaration.js';
+export { type AnyField, type Derived, Field, type FieldSpec, type FieldTraits, type ValueContext, type ValueSource, type WireRecord, type WireValue, field } from './resources/field.js';
+export type {
+  ActionInputOf, ChildInputOf, ChildRead, ChildWriteOf, CreateOf, CreateOutputOf, CriteriaOf, Fields, ListItemOf, PatchInputOf, ReadOf, RecordOf,
+  ResourceService, Shape, StoredRecordOf, UpdateOf, UpdateOutput,
+} from './resources/wire-types.js';
+export { DeclarationError } from './resources/model.js';
+
 // Service modules and the services every application has (allModules: the layer's own modules, then these).
 export { type ModuleContext, type ServiceModule, type ServicesOf, serviceModule } from './modules.js';
 export type { LayerServices } from './routing/layer-services.js';
@@ -70,9 +80,10 @@ export { MONEY_LIMIT, type MoneyOptions, type MoneyRules, fitsMoney, money } fro
 export { Decimal, MONEY_PRECISION, MONEY_SCALE, fractionDigits, roundMoney } from './validation/decimal.js';
 export { type ValidationResult, validateInput } from './validation/validate.js';
 export { modelQuery } from './validation/model-query.js';
+// (The criteria's field kinds are `criterion.text()`, `criterion.list()`…: `field` is a resource's field.)
 export {
-  type AnyFieldSpec, type Criteria, CriteriaSchema, type FieldCriterion, type FieldKind, type FieldSpec, type ListOptions, OPERATORS,
-  type Operator, type SortDirection, type SortField, arityOf, defineCriteria, field,
+  type AnyFieldSpec as AnyCriterionSpec, type Criteria, CriteriaSchema, type FieldCriterion, type FieldKind, type FieldSpec as CriterionSpec, type ListOptions, OPERATORS,
+  type Operator, type SortDirection, type SortField, arityOf, defineCriteria, field as criterion,
 } from './validation/criteria.js';
 export { type MergePatchOperation, type PatchOf, applyMergePatch, mergePatch, patchModel, updateFieldsOf } from './validation/merge-patch.js';
 // A model's TypeScript type: `type NoteInput = Infer<typeof NoteInput>`.

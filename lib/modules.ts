@@ -1,10 +1,13 @@
 import type { Migration } from 'kysely';
+import type { AnyResource } from './resources/resource.js';
+import type { ResourceService, Shape } from './resources/wire-types.js';
 import type { AppConfig } from './config/schema.js';
 import type { LookupCache } from './lookup/lookup-cache.js';
 import type { LayerServices } from './routing/layer-services.js';
 import type { StorageDialect } from './storage/dialects/dialect.js';
 import type { Storage } from './storage/storage.js';
 import type { UniqueKey } from './storage/unique-violation.js';
+import { uniqueKeysOf } from './resources/serving.js';
 
 /** What a module's `create` gets: the open store, the configuration, the lookup cache and the layer's own services. */
 export interface ModuleContext {
@@ -19,7 +22,7 @@ export interface ModuleContext {
  * service objects routes reach as `call.services.<key>`. The application lists its modules once (services/index.ts);
  * the layer migrates, seeds, registers and creates them in that order.
  */
-export interface ServiceModule<S extends object = object> {
+export interface ServiceModule<S extends object = object, R extends readonly AnyResource[] = readonly AnyResource[]> {
   /** Unique and stable: it names the module's migration history in the database. */
   readonly name: string;
   /**
@@ -40,15 +43,28 @@ export interface ServiceModule<S extends object = object> {
   uniqueKeys?: readonly UniqueKey[];
   /** The module's services, keyed as routes reach them. */
   create?(context: ModuleContext): S;
+  /**
+   * The resources it serves (lib/resources): the layer runs each on the store under its service key
+   * (`call.services.customer`), and a violation of a unique field's index answers 409 Entity_Duplicate on the field.
+   */
+  readonly resources?: R;
 }
 
-type Created<M> = M extends ServiceModule<infer S> ? S : never;
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** The services of a module's resources: each under its service key. */
+type Served<R> = R extends readonly (infer X)[]
+  ? Intersection<X extends { readonly shape?: infer Sh extends Shape; readonly serviceKey: infer K extends string } ? { [P in K]: ResourceService<Sh> } : never> : never;
+type Created<M> = M extends ServiceModule<infer S, infer R> ? S & Served<R> : never;
 
 /** The services a list of modules provides, on top of the layer's: `ServicesOf<typeof modules>`. */
 export type ServicesOf<M extends readonly ServiceModule[]> = LayerServices & Intersection<Created<M[number]>>;
 
-/** Declares a module with its services' type inferred from `create`. */
-export function serviceModule<S extends object>(module: ServiceModule<S>): ServiceModule<S> {
+/** Declares a module with its services' type inferred from `create` and its `resources`. */
+export function serviceModule<S extends object = Record<never, never>, const R extends readonly AnyResource[] = readonly []>(module: ServiceModule<S, R>): ServiceModule<S, R> {
   return module;
+}
+
+/** A module's unique keys: those it declares, and those of its resources' unique fields. */
+export function moduleUniqueKeys(module: ServiceModule): UniqueKey[] {
+  return [...(module.uniqueKeys ?? []), ...(module.resources ?? []).flatMap(uniqueKeysOf)];
 }

@@ -6,7 +6,7 @@ import { answerClientError } from './http/client-errors.js';
 import type { Logger } from './log.js';
 import { listenForMetrics, registrySource } from './metrics/listener.js';
 import { countStatements, createMetrics } from './metrics/metrics.js';
-import type { ServiceModule } from './modules.js';
+import { type ServiceModule, moduleUniqueKeys } from './modules.js';
 import { applicationRoutes } from './routing/application-routes.js';
 import { grantsMatchingNothing } from './routing/load-routes.js';
 import { type LayerInfrastructure, allModules, createServices } from './create-services.js';
@@ -76,7 +76,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const created = createServices(application.modules, storage, config, shared, metrics);
   const { services } = created;
   const infrastructure = { ...created.infrastructure, metrics };
-  const app = createApp({ config, services, infrastructure, routes, log, uniqueKeys: modules.flatMap((m) => m.uniqueKeys ?? []) });
+  const app = createApp({ config, services, infrastructure, routes, log, uniqueKeys: modules.flatMap(moduleUniqueKeys) });
 
   let closing = false;
   // Not async: an async layer would add a promise (and, with the request scope's hook, a hook call) to every request.

@@ -1,8 +1,13 @@
 import { type Infer, boolean, number, string, union } from 'superstruct';
 import { array, date, model, optional, text } from '../validation/fields.js';
 
-/** The operations an audit entry records (contract part 11): the record's own writes and its lines'. */
-export type AuditOperation = 'create' | 'update' | 'patch' | 'delete' | 'line-create' | 'line-update' | 'line-patch' | 'line-delete';
+/**
+ * The operation an audit entry records (contract part 11): the record's own writes, its children's (`line-create`,
+ * named after the child), and any action a resource declares (`approve`, `pay`): open, so a payment is recorded as
+ * `pay`, not as an `update`. The layer's own are listed for the editor.
+ */
+export type AuditOperation =
+  | 'create' | 'update' | 'patch' | 'delete' | 'line-create' | 'line-update' | 'line-patch' | 'line-delete' | (string & Record<never, never>);
 
 /** A field's value as on the wire: text (dates as ISO 8601 text), a number (money too) or a boolean. */
 export type AuditValue = string | number | boolean;

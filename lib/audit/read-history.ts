@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import { Output } from '../envelope/output.js';
 import { currentAccess, currentErrors } from '../envelope/request-scope.js';
@@ -16,6 +16,11 @@ export interface HistorySource {
   key: string;
   /** The service's record scopes; the route's permission decides which apply to the caller (scopeCondition). */
   scopes?: RecordScopes;
+  /**
+   * The caller's condition on the records' table under `alias`, when more than the scopes decides it (a resource's
+   * reach, lib/resources/reach.ts); undefined: not limited. Given, it replaces `scopes`.
+   */
+  reach?(alias: string): RawBuilder<SqlBool> | undefined;
   /** Holders of this permission, unlimited by a scope, read the history of a deleted record: `sales-order.delete`. */
   deletePermission: string;
   /** The record's name in messages: `Sales order` (404 Entity_NotFound). */
@@ -44,7 +49,7 @@ export async function readHistory(
     currentErrors().add(MESSAGES.Entity_NotFound({ entity: source.name, id: recordId }));
     return Output.of<AuditEntry[]>();
   };
-  const scope = scopeCondition(source.scopes, 'r');
+  const scope = source.reach ? source.reach('r') : scopeCondition(source.scopes, 'r');
   const record = (await sql<{ in_scope: number | boolean }>`select ${scope ? sql`case when ${scope} then 1 else 0 end` : sql`1`} as in_scope
     from ${sql.table(source.table)} as r where ${sql.ref(`r.${source.key}`)} = ${recordId}`.execute(storage.db)).rows[0];
   if (record && !Number(record.in_scope)) return notFound();

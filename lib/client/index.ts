@@ -18,6 +18,16 @@ export { type RetryOptions, newIdempotencyKey, withRetries } from './retry.js';
 export { ClientSession } from './session.js';
 export { type TokenPair, TokenService, type TokenServiceOptions, jwtClaims } from './token-service.js';
 export { LookupProxy } from './lookup-proxy.js';
+// A declared resource's proxy (lib/resources): `export const CustomerProxy = resourceProxy<typeof customer>({ … })`.
+export { type ProxyAddress, type ProxyClass, type ShapeOf, resourceProxy } from './resource-proxy.js';
+export type {
+  ActionInput, ChildInput, ChildItem, ChildWrite, CreateInput, CreateOutput, ListInput, ListItem, PatchInput, Read, Service, UpdateInput,
+} from './resource-types.js';
+export type {
+  ActionInputOf, ChildInputOf, ChildRead, ChildWriteOf, CreateOf, CreateOutputOf, CriteriaOf, ListItemOf, PatchInputOf, ReadOf, ResourceService, UpdateOf,
+  UpdateOutput,
+} from '../resources/wire-types.js';
+export type { AuditEntry, HistoryPage } from '../audit/audit-models.js';
 // Types only (erased from the bundle): what proxies answer and send.
 export type { Output } from '../envelope/output.js';
 export type { ErrorMessage, ErrorType, Severity } from '../envelope/error-message.js';

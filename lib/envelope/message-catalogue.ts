@@ -172,10 +172,18 @@ export const CATALOGUE = {
   },
   Entity_Duplicate: {
     type: 'Concurrency', status: 409,
-    text: ({ property }: { property?: string }) => property
-      ? `${property}: another record already has this value; it must be unique.`
+    // `holder` and `value` when the service checked before writing (a resource's unique field): `customer 7` or, for a
+    // caller limited by a scope, `another customer`; `label` the field in words (`account number`).
+    text: ({ property, holder, label, value }: { property?: string; holder?: string; label?: string; value?: unknown }) => property
+      ? (holder ? `${property}: ${holder} already has ${label ?? property} ${String(value)}; it must be unique.` : `${property}: another record already has this value; it must be unique.`)
       : 'Another record already has these values; they must be unique.',
     description: 'A uniqueness rule refused the create or update; nothing was written.',
+  },
+  Entity_InUse: {
+    type: 'Functional', status: 409,
+    text: ({ entity, id, referrers, one }: { entity: string; id: number | string; referrers: string; one: boolean }) =>
+      `${entity} ${id} cannot be deleted: ${referrers} ${one ? 'refers' : 'refer'} to it.`,
+    description: 'Other records still refer to the record (a foreign key); nothing was deleted.',
   },
   Document_TooManyLines: {
     type: 'Validation',

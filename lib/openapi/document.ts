@@ -326,8 +326,7 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
         },
         CredentialsRefused: envelope(`The credentials were refused: ${named([CODES.Login_InvalidCredentials, CODES.Security_InvalidAccessToken, CODES.Security_InvalidRefreshToken])}.`),
         NotFound: envelope(`What the path names does not exist: ${named([CODES.Entity_NotFound, CODES.LookupTable_NotFound])}.`),
-        // Entity_InUse is the sample customer service's own code, not the layer's.
-        Conflict: envelope(`${named([CODES.Entity_Concurrency, CODES.Entity_Duplicate])}; or Entity_InUse: other records still reference it, nothing was deleted.`),
+        Conflict: envelope(`${named([CODES.Entity_Concurrency, CODES.Entity_Duplicate, CODES.Entity_InUse])}.`),
         Throttled: {
           ...envelope(`${answering(429)}.`),
           headers: { ...requestId, 'Retry-After': ref('headers', 'RetryAfter') },

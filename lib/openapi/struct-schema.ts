@@ -1,21 +1,11 @@
-import { type Struct, array, is, string, type, validate } from 'superstruct';
-import { ISO_DATE } from '../validation/fields.js';
+import { type Struct, array, is, string, type } from 'superstruct';
+import { ISO_DATE, type LeafRules } from '../validation/fields.js';
 import type { MoneyRules } from '../validation/money.js';
-import { CODES } from '../envelope/message-catalogue.js';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = { [key: string]: unknown };
 
 type AnyStruct = Struct<any, any>;
-
-/** The longest text probed for a maximum length: longer limits are reported as none. */
-const PROBE_LENGTH = 1 << 20;
-
-/** The first failure superstruct reports for `value` (coercing, as routes validate), with the leaf's code and text. */
-function failure(struct: AnyStruct, value: unknown): { code?: string; message: string } | undefined {
-  const [error] = validate(value, struct, { coerce: true });
-  return error?.failures()[0] as { code?: string; message: string } | undefined;
-}
 
 /**
  * Which side of the wire a schema describes. The server reads more date forms than it writes: `format: date-time`
@@ -47,26 +37,19 @@ export function moneySchema(rules: MoneyRules): JsonSchema {
 
 const accepts = (struct: AnyStruct, value: unknown) => is(value, struct);
 
+/** The limits a leaf of lib/validation/fields.ts keeps on its struct (never read back from its messages' texts). */
+const rulesOf = (struct: AnyStruct): LeafRules => (struct.schema ?? {}) as LeafRules;
+
 /**
- * The leaves of lib/validation/fields.ts keep their options (min, max, lengths, values) inside closures, so they are
- * read back from what a leaf answers to probe values: its failure texts name the limits ("must be between 1 and
- * 9007199254740991.", "must be at most 25 characters long.", "must be one of A, B."). Probing the real validator means
- * the document can never claim a limit the server does not apply.
+ * A leaf of lib/validation/fields.ts as JSON Schema, from the rules it keeps on its struct (`schema`): the very
+ * values its validator applies, so the document never claims a limit the server does not apply, whatever its
+ * messages say.
  */
 function leafSchema(struct: AnyStruct, direction: Direction): JsonSchema | undefined {
   switch (struct.type) {
     case 'integer': {
-      const schema: JsonSchema = { type: 'integer' };
-      for (const probe of [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]) {
-        const f = failure(struct, probe);
-        const range = f?.code === CODES.Input_OutOfRange ? /between (-?\d+) and (-?\d+)/.exec(f.message) : null;
-        if (range) {
-          if (Number(range[1]) !== Number.MIN_SAFE_INTEGER) schema.minimum = Number(range[1]);
-          if (Number(range[2]) !== Number.MAX_SAFE_INTEGER) schema.maximum = Number(range[2]);
-          break;
-        }
-      }
-      return schema;
+      const { min, max } = rulesOf(struct);
+      return { type: 'integer', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) };
     }
     case 'decimal':
     case 'number':
@@ -80,18 +63,13 @@ function leafSchema(struct: AnyStruct, direction: Direction): JsonSchema | undef
     case 'date':
       return { ...DATE_SCHEMA[direction] };
     case 'text': {
-      const schema: JsonSchema = { type: 'string' };
-      const short = failure(struct, '');
-      if (short?.code === CODES.Input_Required) schema.minLength = 1;
-      else if (short?.code === CODES.Input_TooShort) schema.minLength = Number(/at least (\d+)/.exec(short.message)?.[1] ?? 0);
-      const long = failure(struct, 'x'.repeat(PROBE_LENGTH));
-      if (long?.code === CODES.Input_TooLong) schema.maxLength = Number(/at most (\d+)/.exec(long.message)?.[1]);
-      return schema;
+      const { minLength, maxLength } = rulesOf(struct);
+      // A required text refuses "" (text({ min: 1 })).
+      return { type: 'string', ...(minLength !== undefined ? { minLength } : {}), ...(maxLength !== undefined ? { maxLength } : {}) };
     }
     case 'oneOf': {
-      const f = failure(struct, 0);
-      const values = f && /must be one of (.*)\.$/.exec(f.message)?.[1].split(', ');
-      return values ? { type: 'string', enum: values } : { type: 'string' };
+      const { values } = rulesOf(struct);
+      return values ? { type: 'string', enum: [...values] } : { type: 'string' };
     }
     default:
       return undefined;

@@ -71,8 +71,8 @@ describe('restlayer new service: what the templates write', () => {
   describe('money fields (issue 23)', () => {
     const spec = serviceSpec('invoice', ['price:money:required:sortable:filterable', 'deposit:money'], 'restlayer new service invoice');
 
-    it('validates with money(), filters with field.moneyRange(), stores in the dialect\'s money column through values.money/toMoney', () => {
-      expect(modelsFile(spec)).to.include('  price: money(),\n').and.include('  deposit: maybe(money()),\n').and.include('    price: field.moneyRange(),\n');
+    it('validates with money(), filters with criterion.moneyRange(), stores in the dialect\'s money column through values.money/toMoney', () => {
+      expect(modelsFile(spec)).to.include('  price: money(),\n').and.include('  deposit: maybe(money()),\n').and.include('    price: criterion.moneyRange(),\n');
       expect(migrationsFile(spec)).to.include('money: moneyType').and.include("addColumn('price', moneyType, (c) => c.notNull())");
       const service = sqlServiceFile(spec);
       expect(service).to.include('price: v.money(data.price),').and.include('deposit: data.deposit == null ? null : v.money(data.deposit),')

@@ -103,7 +103,7 @@ export type Criteria<S extends Record<string, AnyFieldSpec>, F extends string> =
 export class CriteriaSchema<S extends Record<string, AnyFieldSpec>, F extends string> {
   private readonly names: Map<string, string>;
   private readonly sortNames: Map<string, F>;
-  private readonly sortField: Struct<SortDirection, null> = oneOf(['Ascending', 'Descending'] as const);
+  private readonly sortField: Struct<SortDirection, unknown> = oneOf(['Ascending', 'Descending'] as const);
   private readonly paging = {
     skip: integer({ min: 0 }),
     take: integer({ min: 0 }),

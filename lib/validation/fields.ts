@@ -1,4 +1,4 @@
-import { Struct, coerce, define, object, optional, array, nullable, unknown } from 'superstruct';
+import { Struct, coerce, object, optional, array, nullable, unknown } from 'superstruct';
 import { MAX_MESSAGES } from '../envelope/error-list.js';
 import { CODES, inputFailure } from '../envelope/message-catalogue.js';
 import { repeatedKeysOf } from './repeated-keys.js';
@@ -18,8 +18,22 @@ export interface InputFailure {
 
 const required = inputFailure(CODES.Input_Required);
 
-function leaf<T>(name: string, check: (value: unknown) => true | InputFailure): Struct<T, null> {
-  return define<T>(name, (value) => (value === undefined ? required : check(value)));
+/**
+ * The limits a leaf checks, kept on its struct (`struct.schema`) where the OpenAPI document reads them: the document
+ * states exactly what the validator applies, and a reworded message changes nothing in it.
+ */
+export interface LeafRules {
+  readonly min?: number;
+  readonly max?: number;
+  /** text: the least and most characters. */
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** oneOf: the values it takes. */
+  readonly values?: readonly string[];
+}
+
+function leaf<T>(name: string, check: (value: unknown) => true | InputFailure, rules: LeafRules | null = null): Struct<T, LeafRules | null> {
+  return new Struct<T, LeafRules | null>({ type: name, schema: rules, validator: (value) => (value === undefined ? required : check(value)) });
 }
 
 const integerText = /^[+-]?\d{1,16}$/;
@@ -29,23 +43,26 @@ export const INT32 = { min: -2_147_483_648, max: 2_147_483_647 } as const;
 /** Numeric text as query strings carry numbers (`12`, `-0.5`, `.5`, `1e-3`). */
 export const numberText = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-export function integer(options: { min?: number; max?: number } = {}): Struct<number, null> {
+export function integer(options: { min?: number; max?: number } = {}): Struct<number, LeafRules | null> {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = options;
   const base = leaf<number>('integer', (v) => {
     if (typeof v !== 'number' || !Number.isSafeInteger(v)) return inputFailure(CODES.Input_InvalidType, { expected: 'an integer' });
     if (v < min || v > max) return inputFailure(CODES.Input_OutOfRange, { min, max });
     return true;
+  }, {
+    ...(min !== Number.MIN_SAFE_INTEGER ? { min } : {}),
+    ...(max !== Number.MAX_SAFE_INTEGER ? { max } : {}),
   });
   return coerce(base, unknown(), (v) => (typeof v === 'string' && integerText.test(v) ? Number(v) : v));
 }
 
-export function decimal(): Struct<number, null> {
+export function decimal(): Struct<number, LeafRules | null> {
   const base = leaf<number>('decimal', (v) =>
     typeof v === 'number' && Number.isFinite(v) ? true : inputFailure(CODES.Input_InvalidType, { expected: 'a number' }));
   return coerce(base, unknown(), (v) => (typeof v === 'string' && numberText.test(v) ? Number(v) : v));
 }
 
-export function boolean(): Struct<boolean, null> {
+export function boolean(): Struct<boolean, LeafRules | null> {
   const base = leaf<boolean>('boolean', (v) =>
     typeof v === 'boolean' ? true : inputFailure(CODES.Input_InvalidType, { expected: 'true or false' }));
   return coerce(base, unknown(), (v) => {
@@ -74,7 +91,7 @@ function isCalendarDay(v: string): boolean {
 export const DATE_RANGE = { min: Date.parse('0001-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59.999Z') } as const;
 
 /** ISO 8601 dates; a date without a time is midnight UTC, a time without an offset is UTC. */
-export function date(): Struct<Date, null> {
+export function date(): Struct<Date, LeafRules | null> {
   const base = leaf<Date>('date', (v) => {
     if (!(v instanceof Date) || Number.isNaN(v.getTime())) return inputFailure(CODES.Input_InvalidType, { expected: 'an ISO 8601 date, e.g. 2024-05-31 or 2024-05-31T14:30:00Z' });
     if (v.getTime() < DATE_RANGE.min || v.getTime() > DATE_RANGE.max) {
@@ -94,8 +111,9 @@ const LAST_CODE_POINT = '\u{10FFFF}';
 /** `String.prototype.isWellFormed` (Node 20 has it; TypeScript declares it only from its ES2024 library on). */
 const isWellFormed = (v: string): boolean => (v as string & { isWellFormed(): boolean }).isWellFormed();
 
-export function text(options: { max?: number; min?: number } = {}): Struct<string, null> {
+export function text(options: { max?: number; min?: number } = {}): Struct<string, LeafRules | null> {
   const { max, min = 0 } = options;
+  const rules: LeafRules = { ...(min > 0 ? { minLength: min } : {}), ...(max !== undefined ? { maxLength: max } : {}) };
   return leaf<string>('text', (v) => {
     if (typeof v !== 'string') return inputFailure(CODES.Input_InvalidType, { expected: 'a string' });
     // Text databases (PostgreSQL) cannot store U+0000, and no one types it: it is refused here, not by the store.
@@ -108,13 +126,13 @@ export function text(options: { max?: number; min?: number } = {}): Struct<strin
     if (max !== undefined && v.length > max) return inputFailure(CODES.Input_TooLong, { max });
     if (v.length < min) return min === 1 ? required : inputFailure(CODES.Input_TooShort, { min });
     return true;
-  });
+  }, rules);
 }
 
-export function oneOf<T extends string>(values: readonly T[]): Struct<T, null> {
+export function oneOf<T extends string>(values: readonly T[]): Struct<T, LeafRules | null> {
   const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
   const base = leaf<T>('oneOf', (v) =>
-    typeof v === 'string' && values.includes(v as T) ? true : inputFailure(CODES.Input_InvalidValue, { rule: `be one of ${values.join(', ')}` }));
+    typeof v === 'string' && values.includes(v as T) ? true : inputFailure(CODES.Input_InvalidValue, { rule: `be one of ${values.join(', ')}` }), { values });
   return coerce(base, unknown(), (v) => (typeof v === 'string' ? byLower.get(v.toLowerCase()) ?? v : v));
 }
 

@@ -1,5 +1,5 @@
 import {
-  AuditEntryModel, type AuditEntry, type HistoryPage, type Criteria, INT32, type Infer, type PatchOf, array, boolean, date, defineCriteria, field, integer, maybe,
+  AuditEntryModel, type AuditEntry, type HistoryPage, type Criteria, INT32, type Infer, type PatchOf, array, boolean, date, defineCriteria, criterion, integer, maybe,
   model, money, optional, modelQuery, patchModel, type QuerySchema, text,
 } from 'restlayer';
 
@@ -105,15 +105,15 @@ export type SalesOrder_CreateOutput = Infer<typeof SalesOrderCreateResult>;
 /** The query-string criteria of the list (`SalesOrder_ReadListInput_Criteria`). */
 export const salesOrderCriteria = defineCriteria(
   {
-    salesOrderNumber: field.text(),
-    status: field.list(),
-    orderDate: field.dateRange(),
-    dueDate: field.dateRange(),
-    totalDue: field.moneyRange(),
-    customerName: field.text(),
-    territoryId: field.list(),
-    salesPersonId: field.list(),
-    onlineOrderFlag: field.flag(),
+    salesOrderNumber: criterion.text(),
+    status: criterion.list(),
+    orderDate: criterion.dateRange(),
+    dueDate: criterion.dateRange(),
+    totalDue: criterion.moneyRange(),
+    customerName: criterion.text(),
+    territoryId: criterion.list(),
+    salesPersonId: criterion.list(),
+    onlineOrderFlag: criterion.flag(),
   },
   ['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'shipDate', 'customerName', 'territoryId', 'salesPersonId', 'totalDue', 'onlineOrderFlag'] as const,
 );

@@ -4,8 +4,7 @@ import {
   type Storage, type Tables, applyMergePatch, createDocument, mergePatch, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
   type LookupItem, type Selectable, keptQuery, resolveReference, scopeCondition, tooManyChildren, writeParent,
 } from 'restlayer';
-import { customerReference } from '../customer/customer-scopes.js';
-import type { CustomerTable } from '../customer/customer-tables.js';
+import { customer as customers } from '../customer/customer.js';
 import { type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
 import { OrderAudit, salesOrderHistory } from './sales-order-audit.js';
@@ -18,7 +17,7 @@ import type {
 import { type LineRow, SalesOrderLines, lineColumns, lineItem, lineValues } from './sales-order-lines.js';
 import type { ISalesOrderService } from './sales-order-service.js';
 import { salesOrderScopes, salesPersonOf } from './sales-order-scopes.js';
-import type { SalesOrderTable, SalesTables } from './sales-order-tables.js';
+import type { CustomerTable, SalesOrderTable, SalesTables } from './sales-order-tables.js';
 
 const DAY = 86_400_000;
 /** The columns of the order's fields that PUT replaces (updateInputOf). */
@@ -224,7 +223,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
     }
     // Resolved as the caller reads customers (customer.read and its scope): one out of their reach is answered as an
     // unknown one, and does not join their scope through this order.
-    const customer = await resolveReference<Selectable<CustomerTable>>(this.db, customerReference, data.customerId);
+    const customer = await resolveReference<Selectable<CustomerTable>>(this.db, customers.reference, data.customerId);
     if (!customer) errors.error('Validation', 'SalesOrder_UnknownCustomer', `Customer with id ${data.customerId} not found.`, { property: 'customerId' });
     this.checkData(data, now, await this.statuses());
     const lines = await this.priceLines(data);

@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { type ListCriteria, type ListDefinition, type Storage, fromEnd, listLimits, listSql, withErrorScope } from 'restlayer';
 import { asCaller } from 'restlayer/testing';
-import { customerCriteria } from '../../services/customer/customer-models.js';
-import { customerList } from '../../services/customer/sql-customer-service.js';
+import { customer } from '../../services/customer/customer.js';
 import { salesOrderCriteria } from '../../services/sales-order/sales-order-models.js';
 import { salesOrderList } from '../../services/sales-order/sql-sales-order-service.js';
 import { growOrders } from '../support/grow-orders.js';
@@ -141,9 +140,9 @@ describeOneStore(`list plans at ${ORDERS.toLocaleString('en')} orders (${testPro
       expect(reply.body.result).to.have.length.greaterThan(0);
 
       const search = new URLSearchParams(query);
-      const parsed = shape.service === 'sales-order' ? salesOrderCriteria.parse(search) : customerCriteria.parse(search);
+      const parsed = shape.service === 'sales-order' ? salesOrderCriteria.parse(search) : customer.models.criteria.parse(search);
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.messages));
-      const definition = (shape.service === 'sales-order' ? salesOrderList : customerList) as ListDefinition<string>;
+      const definition = (shape.service === 'sales-order' ? salesOrderList : customer.list) as ListDefinition<string>;
       const criteria = parsed.value as ListCriteria<string>;
       const window = shape.fromEnd ? fromEnd(totals[shape.service], criteria.skip ?? 0, TAKE) : undefined;
       // The server's own cursor keys: its cursors are signed with them. A scoped shape's SQL is built as the caller's.

@@ -1,5 +1,10 @@
 import type { ErrorMessage } from 'restlayer/client';
-import type { Customer_CreateInput_Data, Customer_PatchInput_Data, Customer_ReadOutput } from '../../services/customer/customer-models.js';
+import type { CreateInput, PatchInput, Read } from 'restlayer/client';
+import type { customer as customerResource } from '../../services/customer/customer.js';
+
+type Customer_CreateInput_Data = CreateInput<typeof customerResource>;
+type Customer_PatchInput_Data = PatchInput<typeof customerResource>;
+type Customer_ReadOutput = Read<typeof customerResource>;
 import { type Lookups, customers, errorsOf, guarded, loadLookups } from './api.js';
 import { confirmDialog } from './confirm-dialog.js';
 import { announce, focusElement, h, options } from './dom.js';

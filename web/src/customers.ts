@@ -1,4 +1,8 @@
-import type { Customer_ReadListInput_Criteria, Customer_ReadListOutput } from '../../services/customer/customer-models.js';
+import type { ListInput, ListItem } from 'restlayer/client';
+import type { customer } from '../../services/customer/customer.js';
+
+type Customer_ReadListInput_Criteria = ListInput<typeof customer>;
+type Customer_ReadListOutput = ListItem<typeof customer>;
 import { type Lookups, customers, errorsOf, guarded, loadLookups } from './api.js';
 import { announce, focusElement, h, options } from './dom.js';
 import { can } from './permissions.js';

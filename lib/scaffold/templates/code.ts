@@ -74,13 +74,13 @@ export function resultStructOf(field: FieldSpec): string {
 /** The criteria field a filterable field offers. */
 export function criterionOf(field: FieldSpec): string {
   switch (field.type) {
-    case 'text': return 'field.text()';
-    case 'integer': return 'field.integerRange()';
-    case 'decimal': return 'field.numberRange()';
-    case 'money': return 'field.moneyRange()';
-    case 'date': return 'field.dateRange()';
-    case 'boolean': return 'field.flag()';
-    case 'lookup': return 'field.list()';
+    case 'text': return 'criterion.text()';
+    case 'integer': return 'criterion.integerRange()';
+    case 'decimal': return 'criterion.numberRange()';
+    case 'money': return 'criterion.moneyRange()';
+    case 'date': return 'criterion.dateRange()';
+    case 'boolean': return 'criterion.flag()';
+    case 'lookup': return 'criterion.list()';
   }
 }
 

@@ -20,7 +20,7 @@ export function modelsFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     importLine([
-      'AuditEntryModel', 'type AuditEntry', 'type Criteria', 'type HistoryPage', 'type Infer', 'type PatchOf', child && 'type QuerySchema', child && 'array', 'defineCriteria', filterable.length > 0 && 'field', 'patchModel',
+      'AuditEntryModel', 'type AuditEntry', 'type Criteria', 'type HistoryPage', 'type Infer', 'type PatchOf', child && 'type QuerySchema', child && 'array', 'defineCriteria', filterable.length > 0 && 'criterion', 'patchModel',
       'INT32', 'integer', 'maybe', 'model', 'optional', types.has('text') && 'text', types.has('decimal') && 'decimal', types.has('money') && 'money',
       'date', types.has('boolean') && 'boolean', child && 'modelQuery',
     ], 'restlayer'),

@@ -1,13 +1,13 @@
 import {
   type Criteria, Decimal, type DbMoney, type Generated, type Kysely, type LayerServices, type ListDefinition, type ListLimits, Output,
-  type Storage, defineCriteria, field, integer, listIndexes, listLimits, model, money, readListRows, routeFor, roundMoney, serviceModule, sql, text,
+  type Storage, defineCriteria, criterion, integer, listIndexes, listLimits, model, money, readListRows, routeFor, roundMoney, serviceModule, sql, text,
   trackListChanges,
 } from 'restlayer';
 
 /**
  * Test-only (docs/money.md): a table with one money column and the service a team would write over it. It stores
  * what it computes in decimal arithmetic (`Decimal`), writes through `values.money`, reads through `values.toMoney`,
- * and lists with `field.moneyRange()` criteria, so test/core/money.test.ts can check every step over HTTP, on SQLite
+ * and lists with `criterion.moneyRange()` criteria, so test/core/money.test.ts can check every step over HTTP, on SQLite
  * (integer ten-thousandths) and PostgreSQL (numeric).
  */
 export type MoneyProbeTables = {
@@ -23,7 +23,7 @@ const probeList: ListDefinition<ProbeField> = {
   notNull: ['probeId', 'label', 'amount'],
 };
 
-export const probeCriteria = defineCriteria({ amount: field.moneyRange(), label: field.text() }, ['probeId', 'amount'] as const);
+export const probeCriteria = defineCriteria({ amount: criterion.moneyRange(), label: criterion.text() }, ['probeId', 'amount'] as const);
 export type ProbeCriteria = Criteria<typeof probeCriteria.fields, 'probeId' | 'amount'>;
 
 export interface ProbeRow {

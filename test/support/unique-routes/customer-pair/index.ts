@@ -1,6 +1,11 @@
 import { Output, array, boolean, currentErrors, inTransaction, integer, model, optional, text } from 'restlayer';
 import { probeRoute } from '../../probe-store-module.js';
-import type { CustomerTables } from '../../../../services/customer/customer-tables.js';
+import type { DbDate, Generated } from 'restlayer';
+
+/** The columns of the sample's customer table this probe writes (a test's own SQL, beside the customer resource). */
+type CustomerTables = {
+  customer: { customer_id: Generated<number>; name: string; account_number: string | null; revision_number: number; modified_date: DbDate };
+};
 
 /**
  * Test-only (served with `startTestServer({ routesDir })`): `POST /customer-pair` inserts two customers in one

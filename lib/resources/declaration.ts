@@ -1,0 +1,116 @@
+import type { RequestAccess } from '../envelope/request-scope.js';
+import type { LookupItem } from '../lookup/lookup-table.js';
+import type { RecordScopes } from '../storage/record-scope.js';
+import type { WireRecord, WireValue } from './field.js';
+import type { ActionShape, ChildShape, Fields, StoredRecordOf } from './wire-types.js';
+
+/**
+ * What a rule sees of one write and may do about it. `after` is the record as it will be stored (defaults applied,
+ * derived values not yet): a rule may set fields on it, read-only ones too (an order's territory from its customer).
+ */
+export interface Change<Rec = WireRecord> {
+  /** `create`, `update`, `patch`, an action's name, or a child's `line-create`, `line-update`, `line-patch`. */
+  readonly operation: string;
+  /** The record as stored before the write; undefined on create. */
+  readonly before: Readonly<Rec> | undefined;
+  readonly after: Rec;
+  /** For a child's write: its parent as stored (locked for the write). */
+  readonly parent?: WireRecord;
+  /** Who writes: undefined outside a request (the CLI, jobs, seeding). */
+  readonly caller: RequestAccess | undefined;
+  /** The instant of the write. */
+  readonly now: Date;
+  /**
+   * Refuses the write with a message on the record, or on `property` (the input's path: `dueDate`, `lines[2].orderQty`
+   * is made for a document's create). Every rule still runs, so the answer lists every problem; nothing is written.
+   */
+  fail(code: string, text: string, options?: { property?: string; status?: number }): void;
+  /** The entry of the lookup table a lookup field of `after` names (undefined when there is none). */
+  entry(field: string): LookupItem | undefined;
+  /** The record a reference field of `after` names, as the caller may read it (resolved before the write). */
+  reference(field: string): WireRecord | undefined;
+}
+
+/**
+ * A business rule: runs inside every create, update, patch and action of the record (and, declared on a child, every
+ * write of a child), after the layer checked the input, its lookups and references, before derived values are
+ * computed. Synchronous, so it can run inside the write's transaction (which on SQLite holds the only connection):
+ * what it needs besides the record is loaded before (lookup entries, referenced records).
+ *
+ * Typed by the fields it reads (`Rule<{ orderDate: Date; dueDate?: Date }>`), a rule written in a file of its own
+ * fits any resource that has those fields.
+ */
+export type Rule<Rec = WireRecord> = (change: Change<Rec>) => void;
+
+/** A child collection: records that belong to one parent and are written with it (an order's lines). */
+export interface ChildDeclaration<F extends Fields = Fields> extends ChildShape {
+  /** The singular name: `line` gives the methods `readLine`, `createLine`… and the audit operations `line-create`… */
+  readonly item: string;
+  /** The route segment under the parent's item path (default: `item`): `/sales-order/{id}/detail`. */
+  readonly path?: string;
+  /** Default: the parent's table and the item, `sales_order_line`. */
+  readonly table?: string;
+  /** The wire name of the child's id (default: the parent's name and the item, `salesOrderLineId`). */
+  readonly key?: string;
+  /** The name messages give it (default: the parent's and the item's, `Sales order line`). */
+  readonly entity?: string;
+  readonly fields: F;
+  /** The child's own rules (`change.parent` is its parent as stored). Typed by the fields: declare it with `child()`. */
+  readonly rules?: readonly Rule<StoredRecordOf<F>>[];
+}
+
+/** The children a declaration may hold: any `child()` (its rules typed by its own fields). */
+export type Children = { readonly [property: string]: ChildShape & Omit<ChildDeclaration, 'fields' | 'rules'> & { readonly rules?: readonly unknown[] } };
+
+/** A child collection whose rules are typed by its own fields. */
+export function child<const F extends Fields, const D extends Omit<ChildDeclaration<F>, 'fields'>>(declaration: D & { readonly fields: F }): D & { readonly fields: F } {
+  return declaration;
+}
+
+/** An operation of its own on one record: `POST /<resource>/{id}/<name>` with its own permission. */
+export interface ActionDeclaration<I extends Fields = Fields> extends ActionShape {
+  /** The body's fields (besides `revisionNumber`, which every action takes for its concurrency check). */
+  readonly input?: I;
+  /** Default: `<resource>.<name>`. */
+  readonly permission?: string;
+  /** The operation its audit entries record (default: its name). */
+  readonly audit?: string;
+  /** One line for the API document. */
+  readonly summary?: string;
+  /**
+   * What the action does to the record, as a rule does: `change.after` is the record to store (set its fields),
+   * `change.input` the body; `change.fail` refuses it. Then the write is an update's: revision, audit, reach.
+   */
+  run(change: Change & { readonly input: { readonly [name: string]: WireValue | undefined } }): void;
+}
+
+export type Actions = { readonly [name: string]: ActionDeclaration };
+
+/** Another resource's table whose rows refer to this one's (a foreign key): deleting a record they refer to is a 409. */
+export interface ReferringTable {
+  readonly table: string;
+  readonly column: string;
+  /** What its rows are called in the message: `sales order` (`3 sales orders refer to it`). */
+  readonly name: string;
+}
+
+/** The declaration of a resource: plain data and a few functions (rules, actions), read in one screen. */
+export interface ResourceDeclaration<N extends string, K extends string, F extends Fields, C extends Children, A extends Actions> {
+  /** Kebab-case (`sales-order`): routes `/sales-order`, permissions `sales-order.read`…, service key `salesOrder`. */
+  readonly name: N;
+  /** The wire name of the id (default `salesOrderId`); its column is its snake_case name. */
+  readonly key?: K;
+  /** Default: the name in snake_case (`sales_order`). */
+  readonly table?: string;
+  /** The name messages give a record (default: `Sales order`). */
+  readonly entity?: string;
+  readonly fields: F;
+  readonly children?: C;
+  /** Named conditions that limit a permission to some records (docs/record-scopes.md); the layer applies them everywhere. */
+  readonly scopes?: RecordScopes;
+  /** Business rules of every write (lib/resources/declaration.ts, `Rule`), typed by the fields they read. */
+  readonly rules?: readonly Rule<StoredRecordOf<F>>[];
+  readonly actions?: A;
+  /** Tables of resources that are not declared (or not yet) whose rows refer to these records. */
+  readonly referredToBy?: readonly ReferringTable[];
+}

@@ -1,0 +1,52 @@
+import type { RawBuilder, SqlBool } from 'kysely';
+import { type QueryExecutorProvider, sql } from 'kysely';
+import { type RecordReference, type ScopedRecord, assertInScope, referenceCondition, scopeCondition } from '../storage/record-scope.js';
+import type { ResourceModel } from './model.js';
+
+/**
+ * Which records of a resource the current caller reaches: the one place every statement the runtime builds asks
+ * (read, list, count, cursor, write, child routes, history, references), so no statement can leave a condition out.
+ * Today that is the caller's record scopes (lib/storage/record-scope.ts); tenancy and soft delete (issue 40) join
+ * them here as further conditions of the same kind. Undefined: the caller is not limited.
+ */
+export function reachOf(model: Pick<ResourceModel, 'scopes'>, alias: string): RawBuilder<SqlBool> | undefined {
+  return scopeCondition(model.scopes, alias);
+}
+
+/**
+ * Inside a write's transaction, after it: the record as written must still be in the caller's reach, else 403
+ * Security_Forbidden and the transaction rolls back (a create or update may not move a record out of it).
+ */
+export function assertInReach(trx: QueryExecutorProvider, model: Pick<ResourceModel, 'scopes' | 'table' | 'keyColumn'>, id: number): Promise<void> {
+  const record: ScopedRecord = { table: model.table, key: model.keyColumn, id };
+  return assertInScope(trx, model.scopes, record);
+}
+
+/**
+ * How other resources refer to this one's records: resolved with the caller's read permission on it and its scopes,
+ * so a record out of reach answers exactly as an unknown one (contract part 10).
+ */
+export function referenceTo(model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes'>): RecordReference {
+  return { table: model.table, key: model.keyColumn, readPermission: model.permissions.read, ...(model.scopes ? { scopes: model.scopes } : {}) };
+}
+
+/**
+ * The condition a reference to this resource's records resolves under (`alias`): what the caller's read permission on
+ * it reaches (NOTHING without it, its scopes' union when limited; undefined: no limit, as outside a request).
+ */
+export function referenceReachOf(model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes'>, alias: string): RawBuilder<SqlBool> | undefined {
+  return referenceCondition(referenceTo(model), alias);
+}
+
+/**
+ * The referenced record `id` (every column, as stored) as the current caller may read it: undefined for an unknown id
+ * and for one out of reach alike, so the answer tells nothing of records out of reach. One indexed read.
+ */
+export async function resolveIn<Row extends object>(
+  db: QueryExecutorProvider, model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes'>, id: number | string,
+): Promise<Row | undefined> {
+  const condition = referenceReachOf(model, 'r');
+  const { rows } = await sql<Row>`select r.* from ${sql.table(model.table)} as r
+    where ${sql.ref(`r.${model.keyColumn}`)} = ${id}${condition ? sql` and ${condition}` : sql``}`.execute(db);
+  return rows[0];
+}

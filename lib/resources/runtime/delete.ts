@@ -1,0 +1,65 @@
+import { sql } from 'kysely';
+import { diffChanges } from '../../audit/diff.js';
+import { recordAudit } from '../../audit/record-audit.js';
+import { Output } from '../../envelope/output.js';
+import { currentErrors } from '../../envelope/request-scope.js';
+import { inTransaction } from '../../storage/transaction.js';
+import { type Referrers, inUse } from '../messages.js';
+import { reachOf } from '../reach.js';
+import { childrenState, rowState } from './audit-state.js';
+import type { Runtime } from './context.js';
+import type { Row } from './values.js';
+import { readForWrite } from './write-record.js';
+
+/** A write refused because another table's rows still refer to the row (SQLite's and PostgreSQL's codes). */
+function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
+
+/**
+ * How many rows of each referring table refer to the record. A caller limited by a scope is told only which kinds
+ * refer to it: the counts would include records out of their reach.
+ */
+async function referrersOf(runtime: Runtime, id: number): Promise<Referrers[]> {
+  const scoped = reachOf(runtime.model, runtime.model.table) !== undefined;
+  const referrers: Referrers[] = [];
+  for (const r of runtime.referrers) {
+    if (scoped) {
+      referrers.push({ name: r.name });
+      continue;
+    }
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(r.table)} where ${sql.ref(r.column)} = ${id}`.execute(runtime.db);
+    referrers.push({ name: r.name, count: Number(rows[0].n) });
+  }
+  return referrers;
+}
+
+/**
+ * `DELETE /<resource>/{id}`: the record (read through the caller's reach, locked) with its children, and the audit
+ * entry of everything it held, in one transaction. Rows of other tables that still refer to it make the store's
+ * foreign key refuse it (not a count made before, which a concurrent write could outdate): 409 Entity_InUse, nothing
+ * deleted.
+ */
+export async function remove(runtime: Runtime, id: number): Promise<Output> {
+  const { model, storage } = runtime;
+  try {
+    await inTransaction(runtime.db, async (trx) => {
+      const row = await readForWrite(trx, storage, model, id);
+      if (!row) return;
+      let state = rowState(runtime, row);
+      for (const child of runtime.children) {
+        const { table, parentColumn, keyColumn } = child.model;
+        const rows = (await sql<Row>`select * from ${sql.table(table)} where ${sql.ref(parentColumn)} = ${id} order by ${sql.ref(keyColumn)}`.execute(trx)).rows;
+        state = { ...state, ...childrenState(child, rows) };
+        await sql`delete from ${sql.table(table)} where ${sql.ref(parentColumn)} = ${id}`.execute(trx);
+      }
+      await sql`delete from ${sql.table(model.table)} where ${sql.ref(model.keyColumn)} = ${id}`.execute(trx);
+      await recordAudit(trx, { entity: model.name, recordId: id, operation: 'delete', changes: diffChanges(state, undefined) });
+    });
+  } catch (err) {
+    if (!isForeignKeyViolation(err)) throw err;
+    currentErrors().add(inUse(model.entity, id, await referrersOf(runtime, id)));
+  }
+  return Output.of();
+}

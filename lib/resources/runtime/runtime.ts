@@ -1,0 +1,73 @@
+import type { Kysely } from 'kysely';
+import type { HistoryPage } from '../../audit/audit-models.js';
+import { type HistorySource, readHistory } from '../../audit/read-history.js';
+import type { Output } from '../../envelope/output.js';
+import type { ListCriteria, ListDefinition } from '../../storage/list-query.js';
+import type { PatchOf } from '../../validation/merge-patch.js';
+import type { ResourceModel } from '../model.js';
+import { reachOf } from '../reach.js';
+import type { ChildRuntime, Runtime, RuntimeOptions } from './context.js';
+import { type CreateInput, create } from './create.js';
+import { remove } from './delete.js';
+import { childrenStatement, recordStatement } from './read-statement.js';
+import { read, readChild, readChildren, readList } from './read.js';
+import { TableIo } from './table-io.js';
+import { type UpdateInput, act, patch, update } from './update.js';
+
+/** A resource's runtime on one store: its tables' conversions and kept statements, built once per server. */
+export function runtimeOf(model: ResourceModel, list: ListDefinition<string>, options: RuntimeOptions): Runtime {
+  const { values } = options.storage;
+  const table = new TableIo(values, model, model.table);
+  const children: ChildRuntime[] = model.children.map((c) => {
+    const io = new TableIo(values, c, c.property, `${c.property}__`);
+    return {
+      model: c, table: io,
+      settled: { fields: c.fields, rules: c.rules, codes: model.pascal, key: c.key },
+      readAll: childrenStatement(model, model.table, io, false),
+      readOne: childrenStatement(model, model.table, io, true),
+    };
+  });
+  return {
+    ...options,
+    model,
+    db: options.storage.db as unknown as Kysely<unknown>,
+    table,
+    settled: { fields: model.fields, rules: model.rules, codes: model.pascal, key: model.key },
+    children,
+    list,
+    readRecord: recordStatement(model, table, children.map((c) => c.table)),
+  };
+}
+
+/** An operation of a resource's service, as the runtime has it (the typed service is the resource's, lib/resources/resource.ts). */
+export type Operation = (...args: never[]) => Promise<Output<unknown>>;
+
+/**
+ * The operations of a resource's service, by method name: the CRUD every resource has, each child collection's
+ * (`readLines`, `readLine`, `createLine`…) and each action's. Their types are the resource's (ResourceService).
+ */
+export function operationsOf(runtime: Runtime): Record<string, Operation> {
+  const { model, storage } = runtime;
+  const history: HistorySource = {
+    entity: model.name, table: model.table, key: model.keyColumn, deletePermission: model.permissions.delete, name: model.entity,
+    reach: (alias) => reachOf(model, alias),
+  };
+  const operations: Record<string, Operation> = {
+    read: (id: number) => read(runtime, id),
+    readList: (criteria: ListCriteria<string>) => readList(runtime, criteria),
+    create: (data: CreateInput) => create(runtime, data),
+    update: (id: number, data: UpdateInput) => update(runtime, id, data),
+    patch: (id: number, data: PatchOf<UpdateInput>) => patch(runtime, id, data),
+    delete: (id: number) => remove(runtime, id),
+    history: (id: number, page: HistoryPage = {}) => readHistory(storage, history, id, page, runtime.limits.maxRows),
+  };
+  for (const child of runtime.children) {
+    const { property, itemPascal } = child.model;
+    operations[`read${property.charAt(0).toUpperCase()}${property.slice(1)}`] = (id: number) => readChildren(runtime, child, id);
+    operations[`read${itemPascal}`] = (id: number, childId: number) => readChild(runtime, child, id, childId);
+  }
+  for (const name of Object.keys(model.actions)) {
+    operations[name] = (id: number, input: UpdateInput) => act(runtime, name, id, input);
+  }
+  return operations;
+}
