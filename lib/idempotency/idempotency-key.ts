@@ -7,6 +7,7 @@ import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { AppContext, AppExtensions, AppState, FinalAnswer } from '../http/context.js';
 import { respond } from '../http/respond.js';
 import type { Logger } from '../log.js';
+import { canonicalBody } from './canonical-body.js';
 import type { IdempotencyKeyStore, KeyState, StoredAnswer } from './key-store.js';
 
 /** 1 to 255 visible ASCII characters (contract part 3, "Retries"). */
@@ -96,9 +97,17 @@ export function idempotencyKeys(store: IdempotencyKeyStore, options: Idempotency
     if (!principal || (key === '' && ctx.headers['idempotency-key'] === undefined)) return next();
     if (!VALID_KEY.test(key)) throw invalidKey();
     const keyHash = sha256(`${principal.userName}\u0000${ctx.path}\u0000${key}`);
-    const fingerprint = sha256(`${ctx.method}\u0000${ctx.path}\u0000${JSON.stringify(ctx.request.body ?? null)}`);
+    // The body as the model reads it: the same object with its keys in another order or case is the same request.
+    let fingerprint = sha256(`${ctx.method}\u0000${ctx.path}\u0000${canonicalBody(ctx.request.body ?? null)}`);
 
     let state = await store.claim(keyHash, fingerprint);
+    if (state.state === 'mismatch') {
+      // A key recorded before fingerprints were canonical (an upgrade less than IdempotencyKeepSeconds ago) holds the
+      // hash of the body's JSON text as parsed: a repeat of that very body is still a repeat.
+      const legacy = sha256(`${ctx.method}\u0000${ctx.path}\u0000${JSON.stringify(ctx.request.body ?? null)}`);
+      const asBefore = legacy === fingerprint ? undefined : await store.look(keyHash, legacy);
+      if (asBefore && asBefore.state !== 'mismatch') [state, fingerprint] = [asBefore, legacy];
+    }
     if (state.state === 'running') state = await awaitFirst(keyHash, fingerprint);
     switch (state.state) {
       case 'mismatch':
