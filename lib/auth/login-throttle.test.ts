@@ -42,12 +42,12 @@ describe('LoginThrottle: a give-back after the window ended', function () {
     if (!first.allowed) return expect.fail('the first attempt of a window is allowed');
     // Its check "took" longer than the window: the counter has expired by the time it succeeds.
     await new Promise((r) => setTimeout(r, 1_300));
-    await first.finish(true);
+    await first.finish('success');
     const next = [];
     for (let i = 0; i < 3; i++) {
       const attempt = await throttle.reserve('late', `192.0.2.${10 + i}`);
       next.push(attempt.allowed);
-      if (attempt.allowed) await attempt.finish(false);
+      if (attempt.allowed) await attempt.finish('failure');
     }
     expect(next).to.deep.equal([true, true, false]);
   });
@@ -69,7 +69,7 @@ describe('LoginThrottle: a refusal whose checks in hand ended before it looked',
     const checking = (throttle as unknown as { checking: { any(key: string): Promise<boolean> } }).checking;
     const look = checking.any.bind(checking);
     checking.any = async (key) => {
-      await first.finish(true);
+      await first.finish('success');
       return look(key);
     };
     const second = await throttle.reserve('pia', '192.0.2.2');
@@ -80,7 +80,7 @@ describe('LoginThrottle: a refusal whose checks in hand ended before it looked',
     const throttle = LoginThrottle.inMemory(settings);
     const first = await throttle.reserve('olga', '192.0.2.1');
     if (!first.allowed) return expect.fail('the first attempt is allowed');
-    await first.finish(false);
+    await first.finish('failure');
     const second = await throttle.reserve('olga', '192.0.2.2');
     expect(second.allowed).to.equal(false);
     expect(second.allowed === false && second.retryAfter).to.be.greaterThan(800);

@@ -16,7 +16,8 @@ export interface ThrottleSettings {
 export type RefusalReason = 'account' | 'address' | 'busy';
 
 export type Attempt =
-  | { allowed: true; finish(succeeded: boolean): Promise<void> }
+  /** `finish`: a success, a failure (the wrong password, an unknown user), or a check that never finished. */
+  | { allowed: true; finish(checked: 'success' | 'failure' | 'unfinished'): Promise<void> }
   | { allowed: false; reason: RefusalReason; retryAfter: number };
 
 /** What a refusal for "too many checks in hand" asks the caller to wait: a check takes a fraction of a second. */
@@ -185,14 +186,15 @@ export class LoginThrottle {
     let finished = false;
     return {
       allowed: true,
-      finish: async (succeeded) => {
+      finish: async (checked) => {
         if (finished) return;
         finished = true;
         this.gate.leave();
         // A success is no guess to count, for the account nor for the address (many users behind one office
-        // address log in all day); it returns only its own points, so earlier failures keep counting. Its points
-        // go back before it leaves the checks in hand, so a refusal never sees neither.
-        if (succeeded) await Promise.all(taken.map((t) => t.giveBack()));
+        // address log in all day); nor is a check that never finished (no password was tried). Either returns only
+        // its own points, so earlier failures keep counting. They go back before it leaves the checks in hand, so a
+        // refusal never sees neither.
+        if (checked !== 'failure') await Promise.all(taken.map((t) => t.giveBack()));
         await Promise.all(checkingKeys.map((k) => this.checking.leave(k)));
       },
     };

@@ -1,7 +1,9 @@
-import { get } from 'node:http';
+import { get, request } from 'node:http';
 import pg from 'pg';
 import { type Deployment, deployment } from '../support/cluster-env.js';
-import { type ServeProcess, runCli, startServe } from '../support/processes.js';
+import { freePort } from '../support/http.js';
+import { type ServeProcess, killChildren, runCli, startServe } from '../support/processes.js';
+import { dropRedisKeys } from '../support/test-stores.js';
 import { type TcpProxy, tcpProxy } from '../support/tcp-proxy.js';
 import { mint } from '../support/tokens.js';
 
@@ -17,13 +19,24 @@ export interface FaultRig {
   /** The database without the proxy, for checking what was saved. */
   directUrl: string;
   token: string;
+  /** Where the primary serves Prometheus metrics, when asked for (RigOptions.metrics). */
+  metricsUrl?: string;
 }
 
 /** Longer than any bound of the server (1 s + grace), far shorter than its 30 s request timeout: past it, a request hangs. */
 export const HANG_MS = 8_000;
 
-export async function startRig(): Promise<FaultRig> {
-  const d = await deployment({ Storage__QueryTimeoutSeconds: '1', Cache__Redis__CommandTimeoutMilliseconds: '500' });
+export interface RigOptions {
+  /** Without Redis: login throttling and lookup flushes go through the primary (default: with Redis). */
+  redis?: boolean;
+  /** Serve Prometheus metrics (on the primary, for every worker) at `metricsUrl`. */
+  metrics?: boolean;
+  /** More settings of the deployment. */
+  env?: Record<string, string>;
+}
+
+export async function startRig(options: RigOptions = {}): Promise<FaultRig> {
+  const d = await deployment({ Storage__QueryTimeoutSeconds: '1', Cache__Redis__CommandTimeoutMilliseconds: '500', ...options.env });
   const directUrl = d.env.Storage__Postgres__Url!;
   const pgUrl = new URL(directUrl);
   const redisUrl = new URL(d.env.Cache__Redis__Url!);
@@ -33,10 +46,26 @@ export async function startRig(): Promise<FaultRig> {
   redisUrl.host = `127.0.0.1:${redisProxy.port}`;
   d.env.Storage__Postgres__Url = pgUrl.toString();
   d.env.Cache__Redis__Url = redisUrl.toString();
+  if (options.redis === false) delete d.env.Cache__Redis__Url;
+  let metricsUrl: string | undefined;
+  if (options.metrics) {
+    const port = await freePort();
+    d.env.Metrics__Port = String(port);
+    metricsUrl = `http://127.0.0.1:${port}/metrics`;
+  }
   const add = await runCli(['user', 'add', 'faye', '--role', 'Clerk', '--password-stdin'], { env: d.env, input: 'faye-password-1\n' });
   if (add.code !== 0) throw new Error(add.stderr);
   const server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { env: d.env });
-  return { d, server, pg: pgProxy, redis: redisProxy, directUrl, token: mint({ key: d.key, issuer: d.issuer, audience: d.audience }) };
+  return { d, server, pg: pgProxy, redis: redisProxy, directUrl, metricsUrl, token: mint({ key: d.key, issuer: d.issuer, audience: d.audience }) };
+}
+
+/** Stops what `startRig` started: the server, the proxies, the database and the Redis keys. */
+export async function stopRig(rig: FaultRig | undefined): Promise<void> {
+  await killChildren();
+  await rig?.pg.close();
+  await rig?.redis.close();
+  await rig?.d.drop();
+  if (rig) await dropRedisKeys(rig.d.prefix);
 }
 
 export interface Answer {
@@ -47,12 +76,26 @@ export interface Answer {
   setCookie?: string[];
 }
 
+export interface CallInit {
+  method?: string;
+  body?: unknown;
+  auth?: 'token' | 'none';
+  cookie?: string;
+  headers?: Record<string, string>;
+  /**
+   * On a connection of its own, closed after the answer: the primary hands each new connection to the next worker in
+   * turn, where `fetch` keeps asking the worker behind its kept-alive connection.
+   */
+  newConnection?: boolean;
+}
+
 /** One call; a request not answered within HANG_MS is recorded as a hang instead of failing the test there. */
-export async function call(rig: FaultRig, path: string, init: { method?: string; body?: unknown; auth?: 'token' | 'none'; cookie?: string } = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
+export async function call(rig: FaultRig, path: string, init: CallInit = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...init.headers };
   if ((init.auth ?? 'token') === 'token') headers.Authorization = `Bearer ${rig.token}`;
   if (init.cookie) headers.Cookie = init.cookie;
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (init.newConnection) return callOnNewConnection(`${rig.server.url}${path}`, init.method ?? 'GET', headers, init.body);
   try {
     const res = await fetch(`${rig.server.url}${path}`, {
       method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: AbortSignal.timeout(HANG_MS),
@@ -64,6 +107,27 @@ export async function call(rig: FaultRig, path: string, init: { method?: string;
     if ((err as Error).name === 'TimeoutError') return { status: 'hang' };
     throw err;
   }
+}
+
+function callOnNewConnection(url: string, method: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { ...headers, Connection: 'close' }, agent: false, timeout: HANG_MS }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        const parsed = text ? JSON.parse(text) as { messages?: { code: string }[]; result?: Record<string, unknown> } : {};
+        const setCookie = res.headers['set-cookie'] ?? [];
+        resolve({ status: res.statusCode!, code: parsed.messages?.[0]?.code, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null, result: parsed.result, setCookie });
+      });
+      res.on('error', reject);
+    });
+    req.on('timeout', () => {
+      req.destroy();
+      resolve({ status: 'hang' });
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
 }
 
 export const ready = (rig: FaultRig) => call(rig, '/health/ready', { auth: 'none' });
