@@ -33,6 +33,8 @@ export interface RigOptions {
   metrics?: boolean;
   /** More settings of the deployment. */
   env?: Record<string, string>;
+  /** The CLI to serve with (default the project's): e.g. fault-cli.js, which adds the held write. */
+  cli?: string;
 }
 
 export async function startRig(options: RigOptions = {}): Promise<FaultRig> {
@@ -55,7 +57,7 @@ export async function startRig(options: RigOptions = {}): Promise<FaultRig> {
   }
   const add = await runCli(['user', 'add', 'faye', '--role', 'Clerk', '--password-stdin'], { env: d.env, input: 'faye-password-1\n' });
   if (add.code !== 0) throw new Error(add.stderr);
-  const server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { env: d.env });
+  const server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { env: d.env, cli: options.cli });
   return { d, server, pg: pgProxy, redis: redisProxy, directUrl, metricsUrl, token: mint({ key: d.key, issuer: d.issuer, audience: d.audience }) };
 }
 
@@ -82,6 +84,8 @@ export interface CallInit {
   auth?: 'token' | 'none';
   cookie?: string;
   headers?: Record<string, string>;
+  /** How long the answer may take before it counts as a hang (default HANG_MS). */
+  timeoutMs?: number;
   /**
    * On a connection of its own, closed after the answer: the primary hands each new connection to the next worker in
    * turn, where `fetch` keeps asking the worker behind its kept-alive connection.
@@ -89,16 +93,23 @@ export interface CallInit {
   newConnection?: boolean;
 }
 
-/** One call; a request not answered within HANG_MS is recorded as a hang instead of failing the test there. */
+/** One call; a request not answered within HANG_MS (or `timeoutMs`) is recorded as a hang instead of failing the test there. */
 export async function call(rig: FaultRig, path: string, init: CallInit = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
   if ((init.auth ?? 'token') === 'token') headers.Authorization = `Bearer ${rig.token}`;
   if (init.cookie) headers.Cookie = init.cookie;
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (init.newConnection) return callOnNewConnection(`${rig.server.url}${path}`, init.method ?? 'GET', headers, init.body);
+  return callUrl(rig.server.url, path, { ...init, headers });
+}
+
+/** `call` for any server: `base` is its URL (with the prefix); `headers` are sent as they are. */
+export async function callUrl(base: string, path: string, init: Omit<CallInit, 'auth' | 'cookie'> = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...init.headers };
+  const timeoutMs = init.timeoutMs ?? HANG_MS;
+  if (init.newConnection) return callOnNewConnection(`${base}${path}`, init.method ?? 'GET', headers, init.body, timeoutMs);
   try {
-    const res = await fetch(`${rig.server.url}${path}`, {
-      method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: AbortSignal.timeout(HANG_MS),
+    const res = await fetch(`${base}${path}`, {
+      method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text();
     const body = text ? JSON.parse(text) as { messages?: { code: string }[]; result?: Record<string, unknown> } : {};
@@ -109,9 +120,9 @@ export async function call(rig: FaultRig, path: string, init: CallInit = {}): Pr
   }
 }
 
-function callOnNewConnection(url: string, method: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
+function callOnNewConnection(url: string, method: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { ...headers, Connection: 'close' }, agent: false, timeout: HANG_MS }, (res) => {
+    const req = request(url, { method, headers: { ...headers, Connection: 'close' }, agent: false, timeout: timeoutMs }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       res.on('end', () => {
