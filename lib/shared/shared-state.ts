@@ -9,6 +9,7 @@ import { clusterWorkerBus } from './cluster-bus.js';
 import { redisBus } from './redis-bus.js';
 import { faultEpisodes } from '../storage/fault-episodes.js';
 import { connectRedis, pingRedis } from './redis.js';
+import { StoreUnavailableError } from '../storage/store-faults.js';
 
 /**
  * What instances of one deployment must share: lookup flushes, login throttling and (with Redis) cookie sessions.
@@ -52,12 +53,19 @@ export function openSharedState(config: AppConfig, log: (text: string) => void =
   };
   const client: Redis = connectRedis(bounds);
   const subscriber: Redis = connectRedis(bounds);
+  const bus = redisBus(client, subscriber, `${prefix}lookup-flush`, { warn: log });
   return {
-    bus: redisBus(client, subscriber, `${prefix}lookup-flush`),
+    bus,
     throttle: LoginThrottle.inRedis(settings, client),
     cookieSessions: new RedisCookieSessionStore(client),
-    ping: () => pingRedis(client),
+    async ping() {
+      await pingRedis(client);
+      // Redis answers, but flushes would not reach this process: not ready until its subscriber hears again.
+      const problem = bus.problem();
+      if (problem) throw new StoreUnavailableError('Redis', problem);
+    },
     async close() {
+      bus.close();
       client.disconnect();
       subscriber.disconnect();
     },

@@ -1,4 +1,4 @@
-import { get, request } from 'node:http';
+import { Agent, get, request } from 'node:http';
 import pg from 'pg';
 import { type Deployment, deployment } from '../support/cluster-env.js';
 import { freePort } from '../support/http.js';
@@ -120,9 +120,9 @@ export async function callUrl(base: string, path: string, init: Omit<CallInit, '
   }
 }
 
-function callOnNewConnection(url: string, method: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<Answer> {
+function callOnNewConnection(url: string, method: string, headers: Record<string, string>, body: unknown, timeoutMs: number, agent?: Agent): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { ...headers, Connection: 'close' }, agent: false, timeout: timeoutMs }, (res) => {
+    const req = request(url, { method, headers: agent ? headers : { ...headers, Connection: 'close' }, agent: agent ?? false, timeout: timeoutMs }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       res.on('end', () => {
@@ -139,6 +139,46 @@ function callOnNewConnection(url: string, method: string, headers: Record<string
     req.on('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
+}
+
+/**
+ * A kept-alive connection to one worker, known by its pid (GET /whoami of fault-cli.ts): reads through it show what
+ * that worker serves.
+ */
+export interface WorkerConnection {
+  pid: string;
+  /** A request (GET by default) on this connection, and the pid that answered right after it on the same connection. */
+  request(path: string, init?: { method?: string; headers?: Record<string, string>; body?: unknown }): Promise<Answer & { servedBy?: string }>;
+  close(): void;
+}
+
+/**
+ * One kept-alive connection to each of `count` workers of a server of fault-cli.ts: new ones until each was met (a
+ * worker still starting is waited for, up to 30 s).
+ */
+export async function connectionPerWorker(base: string, count: number): Promise<WorkerConnection[]> {
+  const found = new Map<string, WorkerConnection>();
+  for (const until = Date.now() + 30_000; found.size < count;) {
+    if (Date.now() > until) throw new Error(`met ${found.size} of ${count} workers in 30 s`);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const whoami = async () => (await callOnNewConnection(`${base}/whoami`, 'GET', {}, undefined, HANG_MS, agent)).result?.pid as string | undefined;
+    const pid = await whoami();
+    if (!pid || found.has(pid)) {
+      agent.destroy();
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    found.set(pid, {
+      pid,
+      async request(path, init = {}) {
+        const headers = { ...init.headers, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) };
+        const answer = await callOnNewConnection(`${base}${path}`, init.method ?? 'GET', headers, init.body, HANG_MS, agent);
+        return { ...answer, servedBy: await whoami() };
+      },
+      close: () => agent.destroy(),
+    });
+  }
+  return [...found.values()];
 }
 
 export const ready = (rig: FaultRig) => call(rig, '/health/ready', { auth: 'none' });
