@@ -22,7 +22,7 @@ import type { Logger } from './log.js';
 import { requestDuration } from './metrics/request-duration.js';
 import type { LayerServices } from './routing/layer-services.js';
 import type { LoadedRoute } from './routing/route.js';
-import { isAnonymous, permissionNames, routeAccess } from './routing/route-access.js';
+import { bodyLimitOf, isAnonymous, permissionNames, routeAccess } from './routing/route-access.js';
 import { runRoute } from './routing/run-route.js';
 import type { UniqueKey } from './storage/unique-violation.js';
 
@@ -42,7 +42,7 @@ export type App = Koa<AppState, AppExtensions>;
  * The Koa application: request metrics (when served) → front door (request id, security headers, error boundary,
  * request log) → CORS → query limit → browser app (when enabled) → cookie sessions (variant A) → router. Each
  * route's own chain is what routing/route-access.ts makes of its options: the caller/permission gate (bearer token,
- * else cookie session) unless anonymous, [JSON body] when it takes one, [Idempotency-Key] on a secured POST, then the
+ * else cookie session) unless anonymous, [JSON body, within the route's limit] when it takes one, [Idempotency-Key] on a secured POST, then the
  * envelope runner. Middleware get what they need here, as arguments; routes get `services` only.
  */
 export function createApp({ config, services, infrastructure, routes, log, uniqueKeys }: AppOptions): App {
@@ -66,12 +66,6 @@ export function createApp({ config, services, infrastructure, routes, log, uniqu
   const router = new Router<AppState, AppExtensions>(prefix ? { prefix } : {});
   const settings = tokenSettings(config);
   const verify = bearerVerification(settings, services.tokens);
-  const bodies = {
-    secured: jsonBody(config.RestAPI.MaxBodyBytes),
-    // Anyone may call an anonymous route: a login body is a few hundred bytes, and reading a megabyte of JSON (parse,
-    // repeated-key scan, validation) would let anyone stall the event loop for tens of milliseconds a request.
-    anonymous: jsonBody(Math.min(config.RestAPI.MaxBodyBytes, config.RestAPI.MaxAnonymousBodyBytes)),
-  };
   const callerOptions = { allowedOrigins: auth.AllowedOrigins, cookieAbsoluteMs: auth.Cookie.AbsoluteHours * 3_600_000 };
   const timeoutMs = config.RestAPI.RequestTimeoutSeconds * 1000;
   const keepMs = config.RestAPI.IdempotencyKeepSeconds * 1000;
@@ -85,24 +79,31 @@ export function createApp({ config, services, infrastructure, routes, log, uniqu
   const idempotency = idempotencyKeys(keys, { waitMs: timeoutMs, purgeEveryMs: Math.min(60_000, keepMs), keepMs, log });
   const caller = (permission: string | undefined, optional = false) =>
     requireCaller(verify, infrastructure.access, grants, permission, optional ? { ...callerOptions, optional } : callerOptions);
+  // Operator tokens name the URL they were sent to: accepted only for this server's own (lib/http/auth/operator-gate.ts).
+  const operatorBases = { publicUrl: config.Server.PublicUrl, prefix };
   const settingsOfAccess = { variant: auth.Variant, publicDocs: config.RestAPI.PublicDocs };
   for (const { path, verb, route } of routes) {
     const access = routeAccess(route, verb, settingsOfAccess);
     // The other variant's routes do not exist: they answer 404 like any unknown path.
     if (!access.served) continue;
     const chain: Middleware<AppState, AppExtensions>[] = [];
-    if (access.gate === 'operator') chain.push(operatorOrCaller(settings, access.operator!, prefix, caller(access.permission), access.permission));
-    else if (access.gate === 'caller') chain.push(caller(access.permission));
+    if (access.gate === 'operator') {
+      chain.push(operatorOrCaller(settings, access.operator!, operatorBases, infrastructure.shared.usedTokenIds, caller(access.permission), access.permission));
+    } else if (access.gate === 'caller') chain.push(caller(access.permission));
     else if (access.gate === 'identify') chain.push(caller(undefined, true));
     if (access.privateAnswer) chain.push(privateAnswer);
     if (verb === 'PATCH') chain.push(mergePatchType);
-    if (access.bodyLimit) chain.push(bodies[access.bodyLimit]);
+    // Each route reads what it takes, no more (bodyLimitOf): reading a body (parse, depth check, repeated-key scan,
+    // validation) costs main-thread time linear in what it holds, so a record write's is far below a megabyte, a
+    // document's create follows its line cap, and an anonymous route's (a login: anyone may call it) is smaller still.
+    if (access.bodyLimit) chain.push(jsonBody(bodyLimitOf(route, access.bodyLimit, config)));
     // Idempotency-Key: for authenticated callers, after the body is read (its hash tells a repeat from a new request).
     if (access.idempotencyKey) chain.push(idempotency);
     chain.push(runRoute(route, prefix, timeoutMs));
     router.register(path, [verb], chain);
   }
-  registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [caller(undefined)]);
+  const docsPage = registerDocs(router, prefix, isAnonymous({ documentation: true }, config.RestAPI.PublicDocs) ? [] : [caller(undefined)]);
+  if (!docsPage) log.warn('the docs page (GET /docs) needs the package swagger-ui-dist, which is not installed (npm install swagger-ui-dist); /openapi.json is served');
 
   // Outside the front door, so the time and status are those of the answer the error boundary settled on.
   if (config.Metrics.Port) app.use(requestDuration(infrastructure.metrics, prefix));

@@ -16,7 +16,7 @@ import { idempotencyMigrations } from './idempotency/migrations.js';
 import { CachedLookupService } from './lookup/cached-lookup-service.js';
 import { LookupCache } from './lookup/lookup-cache.js';
 import { registerOperatorsTable } from './lookup/operators-table.js';
-import { type Metrics, countStatements, createMetrics } from './metrics/metrics.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { ServiceModule } from './modules.js';
 import type { LayerServices } from './routing/layer-services.js';
 import { storesHealth } from './shared/health.js';
@@ -62,16 +62,19 @@ const replaceable = new Set<string>(['login']);
 export interface CreatedServices<S extends LayerServices> {
   /** The layer's services and every module's: what routes reach as `call.services`. */
   services: S;
-  infrastructure: LayerInfrastructure;
+  /** All but the metrics, which the server makes (and counts the store's statements in). */
+  infrastructure: Omit<LayerInfrastructure, 'metrics'>;
 }
 
-/** Creates the layer's services and then every module's, in order; routes reach them as `call.services`. */
+/**
+ * Creates the layer's services and then every module's, in order; routes reach them as `call.services`. Logins and
+ * lookup loads are counted in `metrics` when given (a server's; a CLI command counts nothing, and so loads no
+ * Prometheus client).
+ */
 export function createServices<S extends LayerServices = LayerServices>(
-  modules: readonly ServiceModule[], storage: Storage, config: AppConfig, shared: SharedState,
-  metrics: Metrics = createMetrics({ processMetrics: false }),
+  modules: readonly ServiceModule[], storage: Storage, config: AppConfig, shared: SharedState, metrics?: Metrics,
 ): CreatedServices<S> {
-  countStatements(metrics, storage.statements);
-  const lookups = registerOperatorsTable(new LookupCache(shared.bus, (type) => metrics.lookupLoads.inc({ type })));
+  const lookups = registerOperatorsTable(new LookupCache(shared.bus, (type) => metrics?.lookupLoads.inc({ type })));
   const auth = config.Authentication;
   const users = new UserStore(storage);
   const tokens = new SessionTokenService(storage, users, {
@@ -82,7 +85,7 @@ export function createServices<S extends LayerServices = LayerServices>(
   });
   const cookieSessions = shared.cookieSessions ?? new SqlCookieSessionStore(storage);
   const access = new UserAccess(users, auth.SessionRecheckSeconds);
-  const infrastructure: LayerInfrastructure = { storage, shared, metrics, throttle: shared.throttle, cookieSessions, access };
+  const infrastructure = { storage, shared, throttle: shared.throttle, cookieSessions, access };
   const services: Record<string, unknown> = {};
   // `layer` is what modules get: a module that provides its own `login` may build on the layer's.
   const layer: LayerServices = {
@@ -90,7 +93,7 @@ export function createServices<S extends LayerServices = LayerServices>(
     login: new PasswordLoginService(users, auth.PasswordHashCost),
     // The throttle wraps whichever login service is in place once the modules are created.
     loginAttempts: new LoginAttempts(shared.throttle, { authenticate: (credentials, type) => (services.login as ILoginService).authenticate(credentials, type) },
-      (outcome) => metrics.logins.inc({ outcome })),
+      (outcome) => metrics?.logins.inc({ outcome })),
     users: new SqlUserService(users, tokens, cookieSessions, access, auth.PasswordHashCost),
     tokens,
     health: storesHealth(storage, shared),

@@ -6,8 +6,17 @@
  * layer's own and may change.
  */
 
+import type { RunningServer, StartOptions } from './server.js';
+
 // Server, configuration, logging and the CLI.
-export { type Application, type RunningServer, type StartOptions, startServer } from './server.js';
+export type { Application, RunningServer, StartOptions } from './server.js';
+/**
+ * Starts the server (server.ts). The HTTP stack is imported on the first call: an application's modules import this
+ * package, and a CLI command that serves nothing (`user list`) then loads no Koa, router or metrics.
+ */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  return (await import('./server.js')).startServer(options);
+}
 export { ConfigError, type LoadOptions, type LoadedConfig, loadConfig } from './config/load.js';
 export type { AppConfig } from './config/schema.js';
 // Every setting the layer reads (convict schema: doc, default, env per key) and those read from the environment only.
@@ -22,12 +31,12 @@ export type { LayerServices } from './routing/layer-services.js';
 export { allModules } from './create-services.js';
 
 // Authentication: who calls, the login body, variant A's session cookie name, operator tokens (one action at one
-// server, what `restlayer lookup flush` sends, for a project's own tools), and the password checks' concurrency (how
-// many run at once per process; the most seen waiting since a reset, for diagnostics).
+// server, on one target, once: what `restlayer lookup flush` sends, for a project's own tools), and the password
+// checks' concurrency (how many run at once per process; the most seen waiting since a reset, for diagnostics).
 export type { Principal } from './auth/principal.js';
 export { Credentials, type UserInfo } from './auth/auth-models.js';
-export { SESSION_COOKIE } from './http/auth/cookie-sessions.js';
-export { signOperatorToken } from './auth/operator-token.js';
+export { SESSION_COOKIE } from './http/auth/session-cookie.js';
+export { type OperatorTarget, signOperatorToken } from './auth/operator-token.js';
 export { tokenSettings } from './auth/token-keys.js';
 export { CHECKS_AT_ONCE, checksWaitingPeak, resetChecksWaitingPeak } from './auth/password.js';
 
@@ -90,7 +99,11 @@ export { type Generated, type Insertable, type Kysely, type Migration, type Sele
 // its migration creates the indexes (listIndexes) and the change tracking the kept counts need (trackListChanges).
 export { type ListCriteria, type ListDefinition, type ListJoin, type ListLimits, readListRows } from './storage/list-query.js';
 // Record scopes (docs/access.md): a service's named conditions that limit a permission to some records.
-export { NOTHING, type RecordScope, type RecordScopes, type ScopedRecord, assertInScope, scopeCondition, scopeReads } from './storage/record-scope.js';
+// A reference to another service's records (an order's customerId) resolves within the caller's read permission on it.
+export {
+  NOTHING, type RecordReference, type RecordScope, type RecordScopes, type ScopedRecord, assertInScope, referenceCondition, resolveReference,
+  scopeCondition, scopeReads,
+} from './storage/record-scope.js';
 // The SQL a list request runs (its page, keys and count), for a project's own plan tests (EXPLAIN) of its lists;
 // fromEnd is the window of a deep page read from the end of the list, as readListRows reads one past the middle.
 export { type ListSql, type PageWindow, fromEnd, listSql } from './storage/list-query.js';
@@ -111,6 +124,8 @@ export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 export type { DocumentSpec, DocumentTotals } from './documents/document-spec.js';
 export { type DocumentTarget, type DocumentWrite, settleTotals, writeDocument } from './documents/write-document.js';
 export { createDocument } from './documents/create-document.js';
+export { type DocumentLimits, documentBody, documentLimits, tooManyChildren } from './documents/document-limits.js';
+export type { BodyLimit } from './validation/json-budget.js';
 export { type ParentChange, type ParentWrite, type StoredRow, writeParent } from './documents/write-parent.js';
 export { itemProperty } from './documents/item-property.js';
 
@@ -120,6 +135,7 @@ export {
   type AuditChange, AuditChangeModel, type AuditEntry, AuditEntryModel, type AuditOperation, type AuditValue, type HistoryPage,
 } from './audit/audit-models.js';
 export { type AuditRecord, SYSTEM_USER, recordAudit } from './audit/record-audit.js';
+export { AUDIT_ENTRY_MAX_BYTES, AUDIT_TRUNCATED_FIELD, AUDIT_VALUE_MAX_CHARS } from './audit/entry-bound.js';
 export { type AuditState, type FieldValue, auditValue, diffChanges, prefixed } from './audit/diff.js';
 export { type HistorySource, historyPageSql, readHistory } from './audit/read-history.js';
 export { historyQuery } from './audit/history-query.js';

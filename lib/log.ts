@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 import { currentTraceIds, tracingOn } from './telemetry/tracing.js';
+import { hasPackage } from './optional-package.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -28,7 +29,9 @@ function destination(output: LogOutput): DestinationStream {
   // A worker thread writes the lines (pino's transport), so a slow reader never blocks a request, and at exit
   // pino waits until the worker has written every line, in order (an async stream in this thread cannot promise that).
   if (output === 'stderr') return pino.transport({ target: 'pino/file', options: { destination: 2 } });
-  if (output === 'pretty') return pino.transport({ target: 'pino-pretty', options: { destination: 2, translateTime: 'SYS:HH:MM:ss.l' } });
+  // Readable lines at a terminal need pino-pretty, an optional peer dependency; without it the terminal gets JSON lines.
+  if (output === 'pretty' && hasPackage('pino-pretty')) return pino.transport({ target: 'pino-pretty', options: { destination: 2, translateTime: 'SYS:HH:MM:ss.l' } });
+  if (output === 'pretty') return pino.transport({ target: 'pino/file', options: { destination: 2 } });
   return { write: (line: string) => output(line.trimEnd()) };
 }
 

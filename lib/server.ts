@@ -5,7 +5,7 @@ import { type App, createApp } from './app.js';
 import { answerClientError } from './http/client-errors.js';
 import type { Logger } from './log.js';
 import { listenForMetrics, registrySource } from './metrics/listener.js';
-import { createMetrics } from './metrics/metrics.js';
+import { countStatements, createMetrics } from './metrics/metrics.js';
 import type { ServiceModule } from './modules.js';
 import { applicationRoutes } from './routing/application-routes.js';
 import { grantsMatchingNothing } from './routing/load-routes.js';
@@ -72,7 +72,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const shared = openSharedState(config, (text) => log.warn(text));
   // Give Redis its first connection before serving; if it is down, serve anyway and report not ready until it answers.
   await shared.ping().catch((err: Error) => log.warn(`shared state not reachable at startup: ${err.message}`));
-  const { services, infrastructure } = createServices(application.modules, storage, config, shared, metrics);
+  countStatements(metrics, storage.statements);
+  const created = createServices(application.modules, storage, config, shared, metrics);
+  const { services } = created;
+  const infrastructure = { ...created.infrastructure, metrics };
   const app = createApp({ config, services, infrastructure, routes, log, uniqueKeys: modules.flatMap((m) => m.uniqueKeys ?? []) });
 
   let closing = false;

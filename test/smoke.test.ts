@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { type TestServer, startTestServer } from './support/server.js';
+import { WHY_ONE_STORE, describeOneStore } from './support/stores.js';
 
-describe('smoke: a real server answers the envelope', () => {
+describeOneStore('smoke: a real server answers the envelope', WHY_ONE_STORE.smoke, () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

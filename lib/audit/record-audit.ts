@@ -1,6 +1,7 @@
 import { type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
 import { currentAccess } from '../envelope/request-scope.js';
 import type { AuditChange, AuditOperation } from './audit-models.js';
+import { boundedChanges } from './entry-bound.js';
 import { redacted } from './secrets.js';
 
 /**
@@ -15,7 +16,10 @@ export interface AuditRecord {
   entity: string;
   recordId: number | string;
   operation: AuditOperation;
-  /** The changed fields (diffChanges); secret fields' values are redacted here whatever the caller passed. */
+  /**
+   * The changed fields (diffChanges); secret fields' values are redacted here whatever the caller passed, and the
+   * entry is bounded (entry-bound.ts: long texts cut, at most AUDIT_ENTRY_MAX_BYTES of changes, then a marker).
+   */
   changes: readonly AuditChange[];
   /** Default: the caller's user name (`currentAccess()`), else SYSTEM_USER. */
   user?: string;
@@ -26,7 +30,8 @@ export interface AuditRecord {
 /**
  * Records one write in the audit trail, through `trx`: call it inside the write's own transaction, after the write,
  * so the entry commits with it and a write that fails or is rolled back leaves none. Values of fields named like
- * secrets (password, hash, token, key, salt…) are replaced by `[redacted]`.
+ * secrets (password, hash, token, key, salt…) are replaced by `[redacted]`; an entry keeps at most
+ * AUDIT_ENTRY_MAX_BYTES of changes (boundedChanges).
  */
 export async function recordAudit(trx: QueryExecutorProvider, record: AuditRecord): Promise<void> {
   await auditInsert(record).execute(trx);
@@ -41,7 +46,7 @@ export function auditInsert(record: AuditRecord, from?: RawBuilder<unknown>): Ra
   const user = (record.user ?? currentAccess()?.userName ?? SYSTEM_USER).slice(0, 100);
   // ISO text: SQLite's date columns hold exactly this, PostgreSQL's timestamptz takes it.
   const at = (record.at ?? new Date()).toISOString();
-  const values = sql.join([record.entity, String(record.recordId), at, user, record.operation, JSON.stringify(record.changes.map(redacted))]);
+  const values = sql.join([record.entity, String(record.recordId), at, user, record.operation, JSON.stringify(boundedChanges(record.changes.map(redacted)))]);
   const columns = sql`audit_entry (entity, record_id, at, user_name, operation, changes)`;
   return from ? sql`insert into ${columns} select ${values} from ${from}` : sql`insert into ${columns} values (${values})`;
 }

@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import { connectRedis, pingRedis } from '../shared/redis.js';
 import { LoginThrottle } from './login-throttle.js';
 
-// The test run's stores, as the project's tests name them (test/support/test-stores.ts): Redis when asked for.
+// The test run's stores, as the project's tests name them (test/support/test-stores.ts): Redis when asked for. Its
+// suites carry the tag of the suites that run on every store (test/support/stores.ts), so the PostgreSQL + Redis run takes them.
 const testRedis = /^(1|true)$/i.test(process.env.RESTLAYER_TEST_REDIS ?? '');
 const redisUrl = process.env.RESTLAYER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -23,7 +24,7 @@ async function dropRedisKeys(prefix: string): Promise<void> {
  * The one case the HTTP tests cannot reach: a point given back after its window ended. Were it given back, the next
  * window would start at -1, one free guess per late give-back; so it is dropped instead.
  */
-describe('LoginThrottle: a give-back after the window ended', function () {
+describe('LoginThrottle: a give-back after the window ended @stores', function () {
   this.timeout(10_000);
   const settings = { accountFailures: 2, addressFailures: 100, windowSeconds: 1, maxPendingChecks: 10 };
   const prefix = `restlayer-test:login-throttle:${randomBytes(4).toString('hex')}:`;
@@ -58,7 +59,7 @@ describe('LoginThrottle: a give-back after the window ended', function () {
  * wait, also when those checks end (and give their points back) before the refusal looks for them. Under load that
  * look comes late; the HTTP burst tests met it as `Retry-After: 900` once in a CI run.
  */
-describe('LoginThrottle: a refusal whose checks in hand ended before it looked', () => {
+describe('LoginThrottle: a refusal whose checks in hand ended before it looked @stores', () => {
   const settings = { accountFailures: 1, addressFailures: 100, windowSeconds: 900, maxPendingChecks: 10 };
 
   it('announces Retry-After 1 (the counter has room again), not the window\'s end', async () => {

@@ -129,7 +129,10 @@ export class LoginThrottle {
     return LoginThrottle.create(s, (keyPrefix, points) => new RateLimiterCluster({ keyPrefix, points, duration: s.windowSeconds, timeoutMs: 2_000 }));
   }
 
-  /** Every instance: counters in Redis. */
+  /**
+   * Every instance: counters in Redis. @internal (not in the package's declarations: they would name ioredis, an
+   * optional peer a project without Redis does not have).
+   */
   static inRedis(s: ThrottleSettings, client: Redis): LoginThrottle {
     return LoginThrottle.create(s, (keyPrefix, points) => new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: s.windowSeconds }));
   }

@@ -10,19 +10,19 @@ export const CLOCK_TOLERANCE_SECONDS = 5;
  * given: operator tokens name their own), within its lifetime give or take the clock tolerance. The bearer
  * middleware (koa-jwt) and `verifyToken` both take their options from here.
  */
-export function verificationOptions(settings: TokenSettings, audience: string = settings.audience) {
+export function verificationOptions(settings: TokenSettings, audience: string | readonly string[] = settings.audience) {
   return {
     algorithms: [settings.algorithm],
     // Never empty: the server's own issuer is always first.
     issuer: settings.issuers as [string, ...string[]],
-    audience,
+    audience: audience as string | [string, ...string[]],
     clockTolerance: CLOCK_TOLERANCE_SECONDS,
   } satisfies jwt.VerifyOptions;
 }
 
 export interface VerifyOptions {
-  /** Another audience than the server's own (an operator token's). */
-  audience?: string;
+  /** Another audience than the server's own (an operator token's: any one of these). */
+  audience?: string | readonly string[];
   /** Check everything but the lifetime (a refresh presents its expired access token). */
   ignoreExpiration?: boolean;
 }

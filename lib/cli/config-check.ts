@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import type { LoadedConfig } from '../config/load.js';
 import { variantSecrets } from '../config/secrets.js';
 import { applicationRoutes } from '../routing/application-routes.js';
@@ -15,27 +14,21 @@ function secretStates({ config, generatedEnv, developmentKeysFile }: LoadedConfi
   }));
 }
 
-export function configCommand(program: Command) {
-  const config = program.command('config').description('inspect the configuration');
-  config
-    .command('check')
-    .description('validate the configuration (files and __ environment variables) and print it with secrets redacted')
-    .option('--json', 'machine-readable output')
-    .action(async (opts: { json?: boolean }) => {
-      // A check changes nothing: development keys are read when kept, never made (the server makes them).
-      const loaded = configOrFail({ writeNothing: true });
-      // The roles against the routes, as `serve` checks them at startup: a scoped grant that a route of its permission
-      // does not apply passes the schema but stops the server, and a check that said "valid" then misled.
-      const routes = await applicationRoutes(cliApplication(), loaded.config.Authorization.Roles);
-      const { redacted } = loaded;
-      const warnings = [...loaded.warnings, ...grantsMatchingNothing(routes, loaded.config.Authorization.Roles)];
-      const secrets = secretStates(loaded);
-      if (opts.json) {
-        process.stdout.write(JSON.stringify({ valid: true, warnings, secrets, config: JSON.parse(redacted()) }, null, 2) + '\n');
-        return;
-      }
-      for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
-      const secretLine = Object.entries(secrets).map(([key, state]) => `${key} ${state}`).join('; ');
-      process.stdout.write(`configuration is valid\nsecrets: ${secretLine}\n${redacted()}\n`);
-    });
+/** `restlayer config check` (declared in commands.ts). */
+export async function checkConfig(opts: { json?: boolean }): Promise<void> {
+  // A check changes nothing: development keys are read when kept, never made (the server makes them).
+  const loaded = configOrFail({ writeNothing: true });
+  // The roles against the routes, as `serve` checks them at startup: a scoped grant that a route of its permission
+  // does not apply passes the schema but stops the server, and a check that said "valid" then misled.
+  const routes = await applicationRoutes(await cliApplication(), loaded.config.Authorization.Roles);
+  const { redacted } = loaded;
+  const warnings = [...loaded.warnings, ...grantsMatchingNothing(routes, loaded.config.Authorization.Roles)];
+  const secrets = secretStates(loaded);
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({ valid: true, warnings, secrets, config: JSON.parse(redacted()) }, null, 2) + '\n');
+    return;
+  }
+  for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
+  const secretLine = Object.entries(secrets).map(([key, state]) => `${key} ${state}`).join('; ');
+  process.stdout.write(`configuration is valid\nsecrets: ${secretLine}\n${redacted()}\n`);
 }

@@ -1,4 +1,5 @@
 import { ConfigError, type LoadOptions, type LoadedConfig, loadConfig } from '../config/load.js';
+import { secretVariable } from '../config/secrets.js';
 import { CliError } from './cli-error.js';
 
 /** Loads the configuration the server would use; invalid configuration is a failure with one line per problem. */
@@ -11,4 +12,18 @@ export function configOrFail(options: LoadOptions = {}): LoadedConfig {
     }
     throw err;
   }
+}
+
+/**
+ * Tokens the CLI signs must verify on the running servers. Without a configured key the configuration falls back to
+ * a random one for this process alone (tests), and every token signed with it would be refused: that is a failure
+ * here. The development keys kept beside the database are the servers' own, so they do.
+ */
+export function signingKeyOrFail(loaded: LoadedConfig): LoadedConfig {
+  const variantA = loaded.config.Authentication.Variant === 'A';
+  const key = variantA ? 'Authentication:Schemes:Bearer:SigningKeys' : 'AuthConfig:SigningKey';
+  if (!loaded.developmentKeysFile && loaded.warnings.some((w) => w.startsWith(`${key} is not set`))) {
+    throw new CliError(`${key} is not set: set ${secretVariable(key)} to the key the servers use (a key of this process alone would sign tokens no server accepts)`);
+  }
+  return loaded;
 }

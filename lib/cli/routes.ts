@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { applyWebDefaults } from '../http/web-app.js';
 import { documentedPath } from '../openapi/document.js';
 import { applicationRoutes } from '../routing/application-routes.js';
@@ -6,7 +5,7 @@ import type { LoadedRoute } from '../routing/route.js';
 import { type AccessSettings, isAnonymous, routeAccess } from '../routing/route-access.js';
 import { cliApplication } from './application-context.js';
 import { configOrFail } from './config-context.js';
-import { printJson } from './service-context.js';
+import { printJson } from './print-json.js';
 import { line } from './terminal-text.js';
 
 /** One served route as `restlayer routes` lists it. */
@@ -36,20 +35,15 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
 }
 
-export function routesCommand(program: Command) {
-  program
-    .command('routes')
-    .description('list every route the server serves: verb, path, permission (or anonymous / authenticated), record scopes')
-    .option('--json', 'machine-readable output')
-    .action(async (opts: { json?: boolean }) => {
-      const { config } = configOrFail();
-      // As `serve` does: with the browser app on (Web:Enabled) and no RestAPI:Path, the API is served under /api.
-      applyWebDefaults(config);
-      // As the server checks them at startup, scoped grants included.
-      const routes = await applicationRoutes(cliApplication(), config.Authorization.Roles);
-      const listing = routeListing(routes, { variant: config.Authentication.Variant, publicDocs: config.RestAPI.PublicDocs }, config.RestAPI.Path);
-      if (opts.json) return printJson(listing);
-      const rows = [['VERB', 'PATH', 'PERMISSION', 'SCOPES'], ...listing.map((r) => [r.verb, r.path, r.permission, r.scopes.join(',')])];
-      for (const row of table(rows)) process.stdout.write(line`${row}`);
-    });
+/** `restlayer routes` (declared in commands.ts). */
+export async function listRoutes(opts: { json?: boolean }): Promise<void> {
+  const { config } = configOrFail();
+  // As `serve` does: with the browser app on (Web:Enabled) and no RestAPI:Path, the API is served under /api.
+  applyWebDefaults(config);
+  // As the server checks them at startup, scoped grants included.
+  const routes = await applicationRoutes(await cliApplication(), config.Authorization.Roles);
+  const listing = routeListing(routes, { variant: config.Authentication.Variant, publicDocs: config.RestAPI.PublicDocs }, config.RestAPI.Path);
+  if (opts.json) return printJson(listing);
+  const rows = [['VERB', 'PATH', 'PERMISSION', 'SCOPES'], ...listing.map((r) => [r.verb, r.path, r.permission, r.scopes.join(',')])];
+  for (const row of table(rows)) process.stdout.write(line`${row}`);
 }

@@ -1,18 +1,9 @@
 import { Command, CommanderError } from 'commander';
-import type { Application } from '../server.js';
-import { setCliApplication } from './application-context.js';
+import { type ApplicationSource, setCliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
-import { configCommand } from './config-check.js';
-import { keysCommand } from './keys.js';
-import { lookupCommand } from './lookup.js';
-import { newCommand } from './new-service.js';
-import { openapiCommand } from './openapi.js';
-import { routesCommand } from './routes.js';
+import { declareCommands } from './commands.js';
 import { packageVersion } from './package-version.js';
-import { serveCommand } from './serve.js';
-import { printJson } from './service-context.js';
-import { tokenCommand } from './token.js';
-import { userCommand } from './user.js';
+import { printJson } from './print-json.js';
 import { printable } from './terminal-text.js';
 
 export interface RunCliOptions {
@@ -27,10 +18,12 @@ export interface RunCliOptions {
 
 /**
  * The server and admin CLI (`serve`, `user`, `token`, `lookup`, `openapi`, `config`) for `application`: an
- * application's bin file is `await runCli(application)`. Errors are one line on stderr with no stack: the process
- * exits 1 when the operation failed, 2 on a usage error.
+ * application's bin file is `await runCli(() => import('./app.js').then((m) => m.application))`, which imports the
+ * application only for a command that needs it (`--help` and `keys` start in a fraction of the time), or
+ * `await runCli(application)`. Errors are one line on stderr with no stack: the process exits 1 when the operation
+ * failed, 2 on a usage error.
  */
-export async function runCli(application: Application, options: RunCliOptions = {}): Promise<void> {
+export async function runCli(application: ApplicationSource | undefined, options: RunCliOptions = {}): Promise<void> {
   setCliApplication(application);
   const name = options.name ?? 'restlayer';
   const program = new Command()
@@ -42,15 +35,7 @@ export async function runCli(application: Application, options: RunCliOptions = 
     .exitOverride();
   // Commander's messages quote the arguments given: a control character among them is shown, not obeyed.
   program.configureOutput({ writeErr: (text) => process.stderr.write(text.split('\n').map(printable).join('\n')) });
-  serveCommand(program);
-  configCommand(program);
-  userCommand(program);
-  keysCommand(program);
-  tokenCommand(program);
-  lookupCommand(program);
-  openapiCommand(program);
-  routesCommand(program);
-  newCommand(program);
+  declareCommands(program);
 
   const argv = [...(options.argv ?? process.argv)];
   // A caller that asked for JSON reads stdout: it gets the failure there too, besides the line on stderr.

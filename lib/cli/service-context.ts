@@ -1,9 +1,7 @@
 import { isError } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
 import { withErrorScope } from '../envelope/request-scope.js';
-import type { LoadedConfig } from '../config/load.js';
 import type { AppConfig } from '../config/schema.js';
-import { secretVariable } from '../config/secrets.js';
 import { openSharedState } from '../shared/shared-state.js';
 import { openStorage } from '../storage/open-storage.js';
 import { allModules, createServices } from '../create-services.js';
@@ -18,7 +16,7 @@ import { line } from './terminal-text.js';
  * Error messages become the command's one-line failure.
  */
 export async function runOperation<T>(operation: (services: LayerServices, config: AppConfig) => Promise<Output<T>>): Promise<T | undefined> {
-  const application = cliApplication();
+  const application = await cliApplication();
   const { config } = configOrFail();
   const storage = await openStorage(config, allModules(application.modules));
   const shared = openSharedState(config);
@@ -38,22 +36,4 @@ export async function runOperation<T>(operation: (services: LayerServices, confi
     await shared.close();
     await storage.close();
   }
-}
-
-export function printJson(value: unknown) {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
-}
-
-/**
- * Tokens the CLI signs must verify on the running servers. Without a configured key the configuration falls back to
- * a random one for this process alone (tests), and every token signed with it would be refused: that is a failure
- * here. The development keys kept beside the database are the servers' own, so they do.
- */
-export function signingKeyOrFail(loaded: LoadedConfig): LoadedConfig {
-  const variantA = loaded.config.Authentication.Variant === 'A';
-  const key = variantA ? 'Authentication:Schemes:Bearer:SigningKeys' : 'AuthConfig:SigningKey';
-  if (!loaded.developmentKeysFile && loaded.warnings.some((w) => w.startsWith(`${key} is not set`))) {
-    throw new CliError(`${key} is not set: set ${secretVariable(key)} to the key the servers use (a key of this process alone would sign tokens no server accepts)`);
-  }
-  return loaded;
 }

@@ -1,50 +1,35 @@
-import type { Command } from 'commander';
 import { line } from './terminal-text.js';
 import { Output } from '../envelope/output.js';
 import type { AuthToken } from '../auth/auth-models.js';
 import { CliError } from './cli-error.js';
-import { parsePositive, required } from './options.js';
-import { configOrFail } from './config-context.js';
-import { printJson, runOperation, signingKeyOrFail } from './service-context.js';
+import { required } from './options.js';
+import { configOrFail, signingKeyOrFail } from './config-context.js';
+import { printJson } from './print-json.js';
+import { runOperation } from './service-context.js';
 
-export function tokenCommand(program: Command) {
-  // Usage errors are one line, like every other error (contract part 8): no help text after them.
-  const token = program.command('token').description('issue and reset tokens');
+/** `restlayer token issue` (declared in commands.ts). */
+export async function issueToken(opts: { user?: string; minutes?: number; json?: boolean }): Promise<void> {
+  const userName = required(opts.user, '--user <name>');
+  signingKeyOrFail(configOrFail());
+  const lifetime = opts.minutes && opts.minutes * 60;
+  const issued = await runOperation<AuthToken | string>(async (s, config) => {
+    // Unknown or disabled: a failure. Known: the token carries the user's credential stamp, like a login's.
+    const { result: user, messages } = await s.users.tokenSubject(userName);
+    if (!user) return new Output<AuthToken | string>(undefined, messages);
+    return config.Authentication.Variant === 'A' ? s.tokens.issue(user, lifetime) : s.tokens.accessToken(user, lifetime);
+  });
+  if (typeof issued === 'string') process.stdout.write(opts.json ? JSON.stringify({ token: issued }) + '\n' : issued + '\n');
+  else printJson(issued);
+}
 
-  token
-    .command('issue')
-    .description('variant A: print an AuthToken for a new session of the user; variant B: print a JWT')
-    .option('--user <name>', 'the user the token is for (required)')
-    .option('--minutes <m>', 'access token lifetime in minutes', parsePositive)
-    .option('--json', 'machine-readable output')
-    .action(async (opts: { user?: string; minutes?: number; json?: boolean }) => {
-      const userName = required(opts.user, '--user <name>');
-      signingKeyOrFail(configOrFail());
-      const lifetime = opts.minutes && opts.minutes * 60;
-      const issued = await runOperation<AuthToken | string>(async (s, config) => {
-        // Unknown or disabled: a failure. Known: the token carries the user's credential stamp, like a login's.
-        const { result: user, messages } = await s.users.tokenSubject(userName);
-        if (!user) return new Output<AuthToken | string>(undefined, messages);
-        return config.Authentication.Variant === 'A' ? s.tokens.issue(user, lifetime) : s.tokens.accessToken(user, lifetime);
-      });
-      if (typeof issued === 'string') process.stdout.write(opts.json ? JSON.stringify({ token: issued }) + '\n' : issued + '\n');
-      else printJson(issued);
-    });
-
-  token
-    .command('rotate')
-    .description('reset refresh tokens: those users log in again once their access token expires')
-    .option('--user <name>', 'one user')
-    .option('--all', 'every user')
-    .option('--json', 'machine-readable output')
-    .action(async (opts: { user?: string; all?: boolean; json?: boolean }) => {
-      if (!opts.user === !opts.all) throw new CliError('give exactly one of --user NAME and --all', 2);
-      const count = await runOperation(async (s) => {
-        // A misspelt name must not look like a user without sessions: an unknown user is a failure.
-        if (!opts.all && !(await s.users.read(opts.user!)).result) return Output.of<number>();
-        return s.tokens.rotate(opts.all ? null : opts.user!);
-      });
-      if (opts.json) return printJson({ user: opts.all ? null : opts.user, reset: count });
-      process.stdout.write(line`${count} refresh token(s) reset for ${opts.all ? 'all users' : opts.user}`);
-    });
+/** `restlayer token rotate` (declared in commands.ts). */
+export async function rotateTokens(opts: { user?: string; all?: boolean; json?: boolean }): Promise<void> {
+  if (!opts.user === !opts.all) throw new CliError('give exactly one of --user NAME and --all', 2);
+  const count = await runOperation(async (s) => {
+    // A misspelt name must not look like a user without sessions: an unknown user is a failure.
+    if (!opts.all && !(await s.users.read(opts.user!)).result) return Output.of<number>();
+    return s.tokens.rotate(opts.all ? null : opts.user!);
+  });
+  if (opts.json) return printJson({ user: opts.all ? null : opts.user, reset: count });
+  process.stdout.write(line`${count} refresh token(s) reset for ${opts.all ? 'all users' : opts.user}`);
 }

@@ -1,18 +1,18 @@
-import type { Command } from 'commander';
 import { validateInput } from '../validation/validate.js';
 import { NewPassword, NewRoles, NewUser } from '../auth/auth-models.js';
 import { Output } from '../envelope/output.js';
 import { CliError } from './cli-error.js';
-import { configOrFail } from './config-context.js';
-import { collect, required } from './options.js';
+import { configOrFail, signingKeyOrFail } from './config-context.js';
+import { required } from './options.js';
 import type { LayerServices } from '../routing/layer-services.js';
 import type { AppConfig } from '../config/schema.js';
 import { signOperatorToken } from '../auth/operator-token.js';
 import { tokenSettings } from '../auth/token-keys.js';
-import { URL_OPTION_HELP, callServer, serverApiBase } from './server-api.js';
+import { type ExpectedResult, callServer, serverApiBase } from './server-api.js';
 import { hasControlCharacters, line } from './terminal-text.js';
 import { attributeKeyProblem, attributeValueProblem } from '../auth/user-attributes.js';
-import { printJson, runOperation, signingKeyOrFail } from './service-context.js';
+import { printJson } from './print-json.js';
+import { runOperation } from './service-context.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -61,158 +61,125 @@ function attributesFrom(options: string[] = []): Record<string, string> {
 /** `key=value` pairs for `user list`'s fifth column; --json has them exactly. */
 const attributeColumn = (attributes: Readonly<Record<string, string>>) => Object.entries(attributes).map(([k, v]) => `${k}=${v}`).join(', ');
 
-export function userCommand(program: Command) {
-  // Usage errors are one line, like every other error (contract part 8): no help text after them.
-  const user = program.command('user').description('manage users who can log in');
+/** `user add <name>` (declared in commands.ts). */
+export async function addUser(name: string, opts: { role?: string[]; displayName?: string; attribute?: string[]; passwordStdin?: boolean; password?: string; json?: boolean }): Promise<void> {
+  const roles = required(opts.role, '--role <role>');
+  const attributes = attributesFrom(opts.attribute);
+  // Refused before anything else: such a name would rewrite the terminal of whoever lists the users.
+  for (const [what, value] of [['user name', name], ['--display-name', opts.displayName ?? '']]) {
+    if (hasControlCharacters(value)) throw new CliError(line`${what} '${value}' holds control characters (such as ESC or a line break); choose one without`.trimEnd(), 2);
+  }
+  const password = await passwordFrom(opts);
+  const checked = validateInput(NewUser, { userName: name, name: opts.displayName, roles, password });
+  if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
+  const created = await runOperation(async (s, config) => {
+    await warnUnknownRoles(s, config, checked.value.roles);
+    return s.users.add(checked.value, attributes);
+  });
+  if (opts.json) printJson(created);
+  else {
+    const withAttributes = Object.keys(created!.attributes).length ? ` and attributes ${attributeColumn(created!.attributes)}` : '';
+    process.stdout.write(line`user ${created!.userName} created with roles ${created!.roles.join(', ')}${withAttributes}`);
+  }
+}
 
-  user
-    .command('add <name>')
-    .description('create a user (password from --password-stdin, or --password)')
-    .option('--role <role>', 'a role of the user (repeatable; required)', collect)
-    .option('--display-name <text>', 'the name shown to people (default: the user name)')
-    .option('--attribute <key=value>', 'an attribute of the user, e.g. salesPersonId=279 (repeatable)', collect)
-    .option('--password-stdin', 'read the password from standard input')
-    .option('--password <password>', 'the password (visible in the process list: prefer --password-stdin)')
-    .option('--json', 'machine-readable output')
-    .action(async (name: string, opts: { role?: string[]; displayName?: string; attribute?: string[]; passwordStdin?: boolean; password?: string; json?: boolean }) => {
-      const roles = required(opts.role, '--role <role>');
-      const attributes = attributesFrom(opts.attribute);
-      // Refused before anything else: such a name would rewrite the terminal of whoever lists the users.
-      for (const [what, value] of [['user name', name], ['--display-name', opts.displayName ?? '']]) {
-        if (hasControlCharacters(value)) throw new CliError(line`${what} '${value}' holds control characters (such as ESC or a line break); choose one without`.trimEnd(), 2);
-      }
-      const password = await passwordFrom(opts);
-      const checked = validateInput(NewUser, { userName: name, name: opts.displayName, roles, password });
-      if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
-      const created = await runOperation(async (s, config) => {
-        await warnUnknownRoles(s, config, checked.value.roles);
-        return s.users.add(checked.value, attributes);
-      });
-      if (opts.json) printJson(created);
-      else {
-        const withAttributes = Object.keys(created!.attributes).length ? ` and attributes ${attributeColumn(created!.attributes)}` : '';
-        process.stdout.write(line`user ${created!.userName} created with roles ${created!.roles.join(', ')}${withAttributes}`);
-      }
-    });
+/** `user list` (declared in commands.ts). */
+export async function listUsers(opts: { json?: boolean }): Promise<void> {
+  const users = (await runOperation((s) => s.users.list())) ?? [];
+  if (opts.json) return printJson(users);
+  for (const u of users) {
+    // A fifth column only for users with attributes: the four-column lines of the others stay as they were.
+    const state = u.disabled ? 'disabled' : 'active';
+    process.stdout.write(Object.keys(u.attributes).length
+      ? line`${u.userName}\t${u.name}\t${u.roles.join(',')}\t${state}\t${attributeColumn(u.attributes)}`
+      : line`${u.userName}\t${u.name}\t${u.roles.join(',')}\t${state}`);
+  }
+}
 
-  user
-    .command('list')
-    .description('list users')
-    .option('--json', 'machine-readable output')
-    .action(async (opts: { json?: boolean }) => {
-      const users = (await runOperation((s) => s.users.list())) ?? [];
-      if (opts.json) return printJson(users);
-      for (const u of users) {
-        // A fifth column only for users with attributes: the four-column lines of the others stay as they were.
-        const state = u.disabled ? 'disabled' : 'active';
-        process.stdout.write(Object.keys(u.attributes).length
-          ? line`${u.userName}\t${u.name}\t${u.roles.join(',')}\t${state}\t${attributeColumn(u.attributes)}`
-          : line`${u.userName}\t${u.name}\t${u.roles.join(',')}\t${state}`);
-      }
-    });
+/** `user set-attribute <name> <key> <value>` (declared in commands.ts). */
+export async function setAttribute(name: string, key: string, value: string, opts: { json?: boolean }): Promise<void> {
+  usableAttribute(key, value);
+  const changed = await runOperation((s) => s.users.setAttribute(name, key, value));
+  if (opts.json) return printJson({ userName: name, key, value, changed });
+  process.stdout.write(changed ? line`attribute ${key} of user ${name} set to ${value}` : line`user ${name} already has ${key}=${value}; nothing changed`);
+}
 
-  user
-    .command('set-attribute <name> <key> <value>')
-    .description('set an attribute of a user (record scopes read them); running servers see it within Authentication:SessionRecheckSeconds, its sessions go on')
-    .option('--json', 'machine-readable output')
-    .action(async (name: string, key: string, value: string, opts: { json?: boolean }) => {
-      usableAttribute(key, value);
-      const changed = await runOperation((s) => s.users.setAttribute(name, key, value));
-      if (opts.json) return printJson({ userName: name, key, value, changed });
-      process.stdout.write(changed ? line`attribute ${key} of user ${name} set to ${value}` : line`user ${name} already has ${key}=${value}; nothing changed`);
-    });
+/** `user remove-attribute <name> <key>` (declared in commands.ts). */
+export async function removeAttribute(name: string, key: string, opts: { json?: boolean }): Promise<void> {
+  usableAttribute(key);
+  const changed = await runOperation((s) => s.users.removeAttribute(name, key));
+  if (opts.json) return printJson({ userName: name, key, changed });
+  process.stdout.write(changed ? line`attribute ${key} of user ${name} removed` : line`user ${name} has no attribute ${key}; nothing changed`);
+}
 
-  user
-    .command('remove-attribute <name> <key>')
-    .description('remove an attribute of a user; running servers see it within Authentication:SessionRecheckSeconds')
-    .option('--json', 'machine-readable output')
-    .action(async (name: string, key: string, opts: { json?: boolean }) => {
-      usableAttribute(key);
-      const changed = await runOperation((s) => s.users.removeAttribute(name, key));
-      if (opts.json) return printJson({ userName: name, key, changed });
-      process.stdout.write(changed ? line`attribute ${key} of user ${name} removed` : line`user ${name} has no attribute ${key}; nothing changed`);
-    });
+/** `user disable <name>` (declared in commands.ts). */
+export async function disableUser(name: string): Promise<void> {
+  const changed = await runOperation((s) => s.users.disable(name));
+  process.stdout.write(changed ? line`user ${name} disabled; its sessions have ended` : line`user ${name} is already disabled`);
+}
 
-  user
-    .command('disable <name>')
-    .description('disable a user; every credential it has ends (tokens, refresh tokens, cookie sessions)')
-    .action(async (name: string) => {
-      const changed = await runOperation((s) => s.users.disable(name));
-      process.stdout.write(changed ? line`user ${name} disabled; its sessions have ended` : line`user ${name} is already disabled`);
-    });
+/** `user enable <name>` (declared in commands.ts). */
+export async function enableUser(name: string): Promise<void> {
+  const changed = await runOperation((s) => s.users.enable(name));
+  process.stdout.write(changed ? line`user ${name} enabled` : line`user ${name} is already enabled`);
+}
 
-  user
-    .command('enable <name>')
-    .description('let a disabled user log in again (what it had before the disable stays ended)')
-    .action(async (name: string) => {
-      const changed = await runOperation((s) => s.users.enable(name));
-      process.stdout.write(changed ? line`user ${name} enabled` : line`user ${name} is already enabled`);
-    });
+/** `user set-password <name>` (declared in commands.ts). */
+export async function setPassword(name: string, opts: { passwordStdin?: boolean; password?: string }): Promise<void> {
+  const password = await passwordFrom(opts);
+  const checked = validateInput(NewPassword, { userName: name, password });
+  if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
+  await runOperation((s) => s.users.setPassword(checked.value));
+  process.stdout.write(line`password of user ${name} changed; its sessions have ended`);
+}
 
-  user
-    .command('set-password <name>')
-    .description('change a user\'s password (from --password-stdin, or --password); its sessions end')
-    .option('--password-stdin', 'read the password from standard input')
-    .option('--password <password>', 'the password (visible in the process list: prefer --password-stdin)')
-    .action(async (name: string, opts: { passwordStdin?: boolean; password?: string }) => {
-      const password = await passwordFrom(opts);
-      const checked = validateInput(NewPassword, { userName: name, password });
-      if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
-      await runOperation((s) => s.users.setPassword(checked.value));
-      process.stdout.write(line`password of user ${name} changed; its sessions have ended`);
-    });
+/** `user set-roles <name>` (declared in commands.ts). */
+export async function setRoles(name: string, opts: { role?: string[]; json?: boolean }): Promise<void> {
+  const roles = required(opts.role, '--role <role>');
+  const checked = validateInput(NewRoles, { userName: name, roles });
+  if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
+  const changed = await runOperation(async (s, config) => {
+    await warnUnknownRoles(s, config, checked.value.roles);
+    return s.users.setRoles(name, checked.value.roles);
+  });
+  const given = [...new Set(checked.value.roles)];
+  if (opts.json) return printJson({ userName: name, roles: given, changed, sessionsEnded: changed });
+  process.stdout.write(changed
+    ? line`roles of user ${name} set to ${given.join(', ')}; its sessions have ended`
+    : line`user ${name} already has roles ${given.join(', ')}; nothing changed`);
+}
 
-  user
-    .command('set-roles <name>')
-    .description('replace the roles of a user; its sessions end (its tokens carry the old roles)')
-    .option('--role <role>', 'a role of the user (repeatable; required)', collect)
-    .option('--json', 'machine-readable output')
-    .action(async (name: string, opts: { role?: string[]; json?: boolean }) => {
-      const roles = required(opts.role, '--role <role>');
-      const checked = validateInput(NewRoles, { userName: name, roles });
-      if (!checked.ok) throw new CliError(checked.messages.map((m) => m.message).join(' '), 2);
-      const changed = await runOperation(async (s, config) => {
-        await warnUnknownRoles(s, config, checked.value.roles);
-        return s.users.setRoles(name, checked.value.roles);
-      });
-      const given = [...new Set(checked.value.roles)];
-      if (opts.json) return printJson({ userName: name, roles: given, changed, sessionsEnded: changed });
-      process.stdout.write(changed
-        ? line`roles of user ${name} set to ${given.join(', ')}; its sessions have ended`
-        : line`user ${name} already has roles ${given.join(', ')}; nothing changed`);
-    });
+/** What the server's unlock answers: whether any failed logins were counted. */
+const UNLOCKED: ExpectedResult<{ cleared: boolean }> = {
+  what: 'cleared, true or false',
+  is: (result): result is { cleared: boolean } => typeof result === 'object' && result !== null && typeof (result as { cleared?: unknown }).cleared === 'boolean',
+};
 
-  user
-    .command('unlock <name>')
-    .description('clear the login throttling of an account: in Redis when Cache:Redis:Url is set, else through the running server')
-    .option('--url <url>', `${URL_OPTION_HELP}; the counters are cleared through it (without Cache:Redis:Url always)`)
-    .option('--json', 'machine-readable output')
-    .action(async (name: string, opts: { url?: string; json?: boolean }) => {
-      const loaded = configOrFail();
-      let cleared: boolean | undefined;
-      if (loaded.config.Cache.Redis.Url && !opts.url) {
-        // Every instance counts in Redis: the CLI clears the account's counter there itself.
-        cleared = await runOperation(async (s) => {
-          const found = await s.users.read(name);
-          return found.result ? Output.of(await s.loginAttempts.unlock(name)) : Output.of<boolean>();
-        });
-      } else {
-        // Without Redis the failed logins are counted in the memory of the running server (or its --workers
-        // primary), which only that server reaches: it is asked, with a token allowing this unlock alone.
-        const { config } = signingKeyOrFail(loaded);
-        const base = await serverApiBase(config, opts.url);
-        const token = signOperatorToken(tokenSettings(config), 'login-throttle.unlock', base);
-        cleared = ((await callServer(base, 'DELETE', `/login-throttle/${encodeURIComponent(name)}`, token)) as { cleared: boolean }).cleared;
-      }
-      if (opts.json) return printJson({ userName: name, cleared });
-      process.stdout.write(cleared ? line`login throttling of user ${name} cleared` : line`user ${name} had no failed logins counted; nothing changed`);
+/** `user unlock <name>` (declared in commands.ts). */
+export async function unlockUser(name: string, opts: { url?: string; json?: boolean }): Promise<void> {
+  const loaded = configOrFail();
+  let cleared: boolean | undefined;
+  if (loaded.config.Cache.Redis.Url && !opts.url) {
+    // Every instance counts in Redis: the CLI clears the account's counter there itself.
+    cleared = await runOperation(async (s) => {
+      const found = await s.users.read(name);
+      return found.result ? Output.of(await s.loginAttempts.unlock(name)) : Output.of<boolean>();
     });
+  } else {
+    // Without Redis the failed logins are counted in the memory of the running server (or its --workers
+    // primary), which only that server reaches: it is asked, with a token allowing this unlock alone (of this
+    // user, once).
+    const { config } = signingKeyOrFail(loaded);
+    const base = await serverApiBase(config, opts.url);
+    const token = signOperatorToken(tokenSettings(config), 'login-throttle.unlock', base, { userName: name });
+    cleared = (await callServer(base, 'DELETE', `/login-throttle/${encodeURIComponent(name)}`, token, UNLOCKED)).cleared;
+  }
+  if (opts.json) return printJson({ userName: name, cleared });
+  process.stdout.write(cleared ? line`login throttling of user ${name} cleared` : line`user ${name} had no failed logins counted; nothing changed`);
+}
 
-  user
-    .command('remove <name>')
-    .description('delete a user; every credential it had ends')
-    .action(async (name: string) => {
-      await runOperation((s) => s.users.remove(name));
-      process.stdout.write(line`user ${name} removed; its sessions have ended`);
-    });
+/** `user remove <name>` (declared in commands.ts). */
+export async function removeUser(name: string): Promise<void> {
+  await runOperation((s) => s.users.remove(name));
+  process.stdout.write(line`user ${name} removed; its sessions have ended`);
 }

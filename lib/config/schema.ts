@@ -44,6 +44,16 @@ convict.addFormat({
   },
 });
 convict.addFormat({
+  name: 'public-url',
+  validate(v: unknown) {
+    if (v === '') return;
+    const url = typeof v === 'string' && URL.canParse(v) ? new URL(v) : undefined;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+      throw new Error('must be empty or an http(s) URL without user, query or fragment, e.g. https://api.example.com');
+    }
+  },
+});
+convict.addFormat({
   name: 'signing-keys',
   validate(v: unknown) {
     if (!Array.isArray(v)) throw new Error('must be a list of { Issuer, Value }');
@@ -148,6 +158,13 @@ export const schema = {
         + '0.0.0.0 (every interface) in production.',
       format: String, default: null as string | null, nullable: true,
     },
+    PublicUrl: {
+      doc: 'The URL clients reach this server at, before RestAPI:Path (e.g. https://api.example.com). An operator token (lookup flush, '
+        + 'user unlock through the server) is accepted when it names this URL with RestAPI:Path, never by what the request\'s Host '
+        + 'or X-Forwarded-Host says; also when it names the loopback address and port of a connection that came over loopback '
+        + '(the CLI on the server\'s host). Empty: only that loopback way.',
+      format: 'public-url', default: '',
+    },
     TrustProxy: { doc: 'Trust X-Forwarded-For/-Proto from a reverse proxy (client address, HTTPS detection).', format: 'bool', default: false },
     ProxyCount: {
       doc: 'With TrustProxy: how many proxies in front of the server append to X-Forwarded-For; the client is the entry this many places from the right.',
@@ -167,7 +184,18 @@ export const schema = {
   RestAPI: {
     Path: { doc: 'Prefix of every API route, e.g. /api.', format: 'url-path', default: '' },
     MaxRows: { doc: 'Default and maximum `take` of list operations.', format: 'positive', default: 1000 },
-    MaxBodyBytes: { doc: 'Largest accepted request body.', format: 'positive', default: 1048576 },
+    MaxBodyBytes: {
+      doc: 'Largest request body any route accepts: a route\'s own limit (its maxBody, or DefaultBodyBytes) is cut to it.',
+      format: 'positive', default: 1048576,
+    },
+    DefaultBodyBytes: {
+      doc: 'Body limit of a route that declares none (a record write); a route that takes more (a document\'s create) declares its own maxBody.',
+      format: 'positive', default: 65536,
+    },
+    DefaultBodyItems: {
+      doc: 'Keys and array elements in all that the body of a route declaring no maxBody may hold, counted before the body is parsed; more answers 413.',
+      format: 'positive', default: 1000,
+    },
     MaxAnonymousBodyBytes: {
       doc: 'Largest accepted body of an anonymous route (the logins): what anyone may send is kept small. The smaller of this and MaxBodyBytes applies.',
       format: 'positive', default: 16384,
@@ -294,6 +322,12 @@ export const schema = {
   Metrics: {
     Port: { doc: 'Port of the Prometheus metrics listener (GET /metrics), never the API\'s; 0 turns metrics off.', format: 'port', default: 9464 },
     Host: { doc: 'Address of the metrics listener.', format: String, default: '127.0.0.1' },
+  },
+  Documents: {
+    MaxLines: {
+      doc: 'The most lines (children) one document holds: a create or line write that would pass it answers 400 Document_TooManyLines, and writes nothing.',
+      format: 'positive', default: 1000,
+    },
   },
   Audit: {
     RetentionDays: {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { MissingPackage, hasPackage } from '../optional-package.js';
 import { dirname, join } from 'node:path';
 
 /** One file of the /docs page, held in memory with the hash its URL carries. */
@@ -34,7 +35,8 @@ const INITIALIZER = `"use strict";
 })();
 `;
 
-const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+/** Whether the page can be served: its assets come from swagger-ui-dist, an optional peer dependency. */
+export const docsPageAvailable = (): boolean => hasPackage('swagger-ui-dist');
 
 function asset(name: string, type: string, body: Buffer): DocsAsset {
   return { name, type, body, hash: createHash('sha256').update(body).digest('base64url').slice(0, 16) };
@@ -44,11 +46,15 @@ let loaded: ReadonlyMap<string, DocsAsset> | undefined;
 
 /** The page's files, by name; read on first use (the bundle is 1.7 MB and most servers never show the page). */
 export function docsAssets(): ReadonlyMap<string, DocsAsset> {
-  loaded ??= new Map([
-    asset('swagger-ui-bundle.js', 'text/javascript; charset=utf-8', readFileSync(join(swaggerDir, 'swagger-ui-bundle.js'))),
-    asset('swagger-ui.css', 'text/css; charset=utf-8', readFileSync(join(swaggerDir, 'swagger-ui.css'))),
-    asset('favicon-32x32.png', 'image/png', readFileSync(join(swaggerDir, 'favicon-32x32.png'))),
-    asset('docs.js', 'text/javascript; charset=utf-8', Buffer.from(INITIALIZER)),
-  ].map((a) => [a.name, a]));
+  if (!loaded) {
+    if (!docsPageAvailable()) throw new MissingPackage('swagger-ui-dist', 'The docs page (GET /docs)');
+    const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+    loaded = new Map([
+      asset('swagger-ui-bundle.js', 'text/javascript; charset=utf-8', readFileSync(join(swaggerDir, 'swagger-ui-bundle.js'))),
+      asset('swagger-ui.css', 'text/css; charset=utf-8', readFileSync(join(swaggerDir, 'swagger-ui.css'))),
+      asset('favicon-32x32.png', 'image/png', readFileSync(join(swaggerDir, 'favicon-32x32.png'))),
+      asset('docs.js', 'text/javascript; charset=utf-8', Buffer.from(INITIALIZER)),
+    ].map((a) => [a.name, a]));
+  }
   return loaded;
 }

@@ -4,7 +4,7 @@ import type { AppContext, AppExtensions, AppState } from '../http/context.js';
 import { notModified, strongETag } from '../etag.js';
 import { WEB_APP_CSP } from '../http/web-app.js';
 import { servedDocument } from '../openapi/served-document.js';
-import { type DocsAsset, docsAssets } from './docs-assets.js';
+import { type DocsAsset, docsAssets, docsPageAvailable } from './docs-assets.js';
 
 /**
  * The browser app's policy (everything from this origin only, no inline script or style, no eval; the API keeps
@@ -61,9 +61,16 @@ function sendRevalidated(ctx: AppContext, type: string, body: string, etag: stri
  * The interactive API reference (Swagger UI, served from swagger-ui-dist, nothing from elsewhere) under the prefix:
  * `GET /docs` the page, `GET /docs/openapi.json` the bare document it renders (the envelope of `/openapi.json`
  * is not a document a renderer reads), `GET /docs/assets/{hash}/{file}` its scripts and styles. `gate` is what
- * every route of the API runs first: nothing when RestAPI:PublicDocs is true, the caller check otherwise.
+ * every route of the API runs first: nothing when RestAPI:PublicDocs is true, the caller check otherwise. Without
+ * swagger-ui-dist (an optional peer dependency) only the document is served; the answer says whether the page is.
  */
-export function registerDocs(router: Router<AppState, AppExtensions>, prefix: string, gate: DocsMiddleware[]): void {
+export function registerDocs(router: Router<AppState, AppExtensions>, prefix: string, gate: DocsMiddleware[]): boolean {
+  router.get('/docs/openapi.json', ...gate, (ctx) => {
+    const { document, etag } = servedDocument(ctx.server);
+    // Not the tag of /openapi.json: that is the envelope, another representation.
+    sendRevalidated(ctx, 'application/json; charset=utf-8', JSON.stringify(document), etag.replace(/"$/, '-bare"'), gate.length > 0);
+  });
+  if (!docsPageAvailable()) return false;
   let page: { html: string; etag: string } | undefined;
   router.get('/docs', ...gate, (ctx) => {
     if (!page) {
@@ -71,11 +78,6 @@ export function registerDocs(router: Router<AppState, AppExtensions>, prefix: st
       page = { html, etag: strongETag(html) };
     }
     sendRevalidated(ctx, 'text/html; charset=utf-8', page.html, page.etag, gate.length > 0);
-  });
-  router.get('/docs/openapi.json', ...gate, (ctx) => {
-    const { document, etag } = servedDocument(ctx.server);
-    // Not the tag of /openapi.json: that is the envelope, another representation.
-    sendRevalidated(ctx, 'application/json; charset=utf-8', JSON.stringify(document), etag.replace(/"$/, '-bare"'), gate.length > 0);
   });
   router.get('/docs/assets/:hash/:name', ...gate, (ctx, next) => {
     const asset = docsAssets().get(ctx.params.name);
@@ -86,4 +88,5 @@ export function registerDocs(router: Router<AppState, AppExtensions>, prefix: st
     ctx.type = asset.type;
     ctx.body = asset.body;
   });
+  return true;
 }

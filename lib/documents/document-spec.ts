@@ -12,8 +12,18 @@ export interface DocumentSpec<DB, W = Readonly<Record<string, unknown>>> {
   /** The parent's revision column (default `revision_number`) and modified-date column (default `modified_date`). */
   readonly revision?: string;
   readonly modified?: string;
-  /** The children's table, key column, the column naming their parent, and their messages' name ("Sales order line"). */
-  readonly child: { readonly table: string; readonly key: string; readonly parentKey: string; readonly entity: string };
+  /**
+   * The children's table, key column, the column naming their parent, and their messages' name ("Sales order line");
+   * `property`: the input property that carries a whole document's children (the parent's create body), which
+   * Document_TooManyLines names (default `lines`).
+   */
+  readonly child: { readonly table: string; readonly key: string; readonly parentKey: string; readonly entity: string; readonly property?: string };
+  /**
+   * The most children one parent holds (`Documents:MaxLines`: `documentLimits(config).maxLines`). A create, or a write
+   * that adds children, which would pass it is a 400 Document_TooManyLines on `child.property`, and writes nothing;
+   * the count is taken with the parent locked, so concurrent writes cannot pass it together.
+   */
+  readonly maxChildren: number;
   /**
    * The parent's record scopes (lib/storage/record-scope.ts), their conditions written on the parent's table name:
    * a parent out of the caller's scope is locked by no write (404 Entity_NotFound, like an unknown id), and a write

@@ -4,6 +4,7 @@ import { currentErrors } from '../envelope/request-scope.js';
 import type { Storage } from '../storage/storage.js';
 import { assertInScope, scopeCondition } from '../storage/record-scope.js';
 import { inTransaction } from '../storage/transaction.js';
+import { countChildren, tooManyChildren } from './document-limits.js';
 import type { DocumentSpec } from './document-spec.js';
 
 /** Which document a write changes, and what the caller believes of it. */
@@ -26,8 +27,10 @@ export interface DocumentWrite<T, W = Readonly<Record<string, unknown>>> {
 /**
  * One write to a document, in one transaction: locks the parent (PostgreSQL: SELECT … FOR UPDATE; SQLite's
  * transactions begin IMMEDIATE and hold the only writer), checks the caller's revision and that the child belongs to
- * the parent, runs `work` (the child insert, update or delete; or a change of the parent's own fields), recomputes
- * the parent's totals from its children, bumps its revision and modified date. Any problem recorded on
+ * the parent, runs `work` (the child insert, update or delete; or a change of the parent's own fields), refuses it
+ * when it added children past spec.maxChildren (400 Document_TooManyLines: the children are counted before and after
+ * it, under the lock, so two writes at the cap cannot both pass it), recomputes the parent's totals from its
+ * children, bumps its revision and modified date. Any problem recorded on
  * `currentErrors()` inside stops the write (`abortIfHasErrors`) and rolls everything back. Answers undefined when the
  * parent or child is missing (or out of the caller's scope: spec.scopes) or the revision is stale (the message is
  * recorded); a write that leaves the parent out of the caller's scope is a 403, rolled back.
@@ -52,16 +55,21 @@ export async function writeDocument<DB, T, W>(
       }
     }
     if (isStale(spec, target, row.revision)) return undefined;
+    const childrenBefore = await countChildren(trx, spec, target.parentId);
     const result = await work(trx);
     errors.abortIfHasErrors();
-    const now = new Date();
+    // Only a write that adds children can pass the cap: one that keeps or removes them (of a parent over a cap
+    // lowered since) is still written.
+    const children = await countChildren(trx, spec, target.parentId);
+    if (children > childrenBefore && tooManyChildren(spec, children)) errors.abortIfHasErrors();
+    const modifiedDate = new Date();
     const settled = await settleTotals(trx, spec, target.parentId, [
       sql`${sql.ref(revision)} = ${sql.ref(revision)} + 1`,
-      sql`${sql.ref(modified)} = ${storage.values.date(now)}`,
+      sql`${sql.ref(modified)} = ${storage.values.date(modifiedDate)}`,
     ]);
     // Last, so the check sees the parent as it will be committed (its own fields and its totals).
     await assertInScope(trx, spec.scopes, { table: parent.table, key: parent.key, id: target.parentId });
-    return { result, totals: settled.wire, revisionNumber: Number(row.revision) + 1, modifiedDate: now };
+    return { result, totals: settled.wire, revisionNumber: Number(row.revision) + 1, modifiedDate };
   });
 }
 

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import pg from 'pg';
+import { isPgServerError } from '../storage/pg-driver.js';
 import { type AuditRecord, auditInsert, recordAudit } from '../audit/record-audit.js';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import { currentErrors } from '../envelope/request-scope.js';
@@ -167,7 +167,7 @@ async function refusedOutOfScope<R>(statement: Promise<{ rows: R[] }>): Promise<
   try {
     return (await statement).rows;
   } catch (err) {
-    if (!(err instanceof pg.DatabaseError && err.code === '22P02' && err.message.includes(OUT_OF_SCOPE))) throw err;
+    if (!(isPgServerError(err) && err.code === '22P02' && err.message.includes(OUT_OF_SCOPE))) throw err;
     const errors = currentErrors();
     errors.add(MESSAGES.Security_Forbidden());
     errors.abortIfHasErrors();

@@ -51,9 +51,11 @@ export const CATALOGUE = {
   },
   Request_TooLarge: {
     type: 'Validation', status: 413,
-    text: ({ limitBytes }: { limitBytes?: number }) =>
-      `The request body is larger than ${limitBytes === undefined ? '' : `the ${limitBytes} bytes `}the server accepts.`,
-    description: 'The body is over RestAPI:MaxBodyBytes (RestAPI:MaxAnonymousBodyBytes on anonymous routes).',
+    text: ({ limitBytes, limitItems }: { limitBytes?: number; limitItems?: number }) => limitItems !== undefined
+      ? `The request body holds more than the ${limitItems} keys and array elements this operation accepts.`
+      : `The request body is larger than ${limitBytes === undefined ? '' : `the ${limitBytes} bytes `}the server accepts.`,
+    description: 'The body is over the operation\'s limit, in bytes or in keys and array elements (its own, else RestAPI:DefaultBodyBytes '
+      + 'and DefaultBodyItems; never more than RestAPI:MaxBodyBytes, nor RestAPI:MaxAnonymousBodyBytes on anonymous routes).',
   },
   Request_UnsupportedMediaType: {
     type: 'Validation', status: 415,
@@ -174,6 +176,12 @@ export const CATALOGUE = {
       ? `${property}: another record already has this value; it must be unique.`
       : 'Another record already has these values; they must be unique.',
     description: 'A uniqueness rule refused the create or update; nothing was written.',
+  },
+  Document_TooManyLines: {
+    type: 'Validation',
+    text: ({ entity, maxLines }: { entity: string; maxLines: number }) =>
+      `${entity} can hold at most ${maxLines} lines: this write would pass that, so nothing was written.`,
+    description: 'A create or line write would give a document more lines than Documents:MaxLines; nothing was written.',
   },
   LookupTable_NotFound: {
     type: 'Data', text: ({ table }: { table: string }) => `Lookup table '${table}' is not found in the global lookup cache.`,

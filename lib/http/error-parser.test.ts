@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import pg from 'pg';
+import { pgDriver } from '../storage/pg-driver.js';
 import { createErrorParser } from './error-parser.js';
 
 // Over HTTP: a race of creates on a unique key is test/customer/duplicates.test.ts; these are the stores' reports one by one.
@@ -18,7 +18,9 @@ describe('unique-key violations map to the property by the store\'s code', () =>
   });
 
   it('PostgreSQL 23505: the declared index by its constraint name, else the column its detail names', () => {
-    const violation = (constraint: string, detail: string) => Object.assign(new pg.DatabaseError('duplicate key value violates unique constraint', 0, 'error'),
+    // The driver a PostgreSQL store loads when it opens (the errors are its own class).
+    const { DatabaseError } = pgDriver();
+    const violation = (constraint: string, detail: string) => Object.assign(new DatabaseError('duplicate key value violates unique constraint', 0, 'error'),
       { code: '23505', constraint, detail });
     expect(parse(violation('ux_thing_code', 'Key (lower(code::text))=(a) already exists.')).messages[0]).to.deep.include({ code: 'Entity_Duplicate', property: 'thingCode' });
     expect(parse(violation('purchase_order_order_number_key', 'Key (order_number)=(PO1) already exists.')).messages[0])

@@ -3,13 +3,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { send } from '@koa/send';
+import type { send as Send } from '@koa/send';
+import { hasPackage, requireOptional } from '../optional-package.js';
 import type { Middleware, Next } from 'koa';
 import type { AppConfig } from '../config/schema.js';
 import type { AppContext, AppExtensions, AppState } from './context.js';
 
 /** Where `npm run build` puts the browser app (web/ built by Vite): dist/web, beside dist/lib. */
 export const webAppDir = fileURLToPath(new URL('../../web/', import.meta.url));
+
+/** @koa/send (an optional peer dependency), loaded with the first file the app serves. */
+const send = () => requireOptional<{ send: typeof Send }>('@koa/send', 'Web:Enabled').send;
 
 /** Where the API goes when the app is served and `RestAPI:Path` is empty: the app owns `/`. */
 export const DEFAULT_API_PATH_WITH_WEB = '/api';
@@ -45,6 +49,8 @@ export function applyWebDefaults(config: AppConfig): void {
 /** Why the app cannot be served (not built), or undefined when it can. */
 export function webAppProblem(dir = webAppDir): string | undefined {
   if (!existsSync(join(dir, 'index.html'))) return `Web:Enabled: the browser app is not built (${join(dir, 'index.html')} is missing); run npm run build`;
+  // Serving files is the sample app's need alone: its package is an optional peer a dependent project does not install.
+  if (!hasPackage('@koa/send')) return 'Web:Enabled needs the package @koa/send, which is not installed: npm install @koa/send';
   return undefined;
 }
 
@@ -117,7 +123,7 @@ export function webApp(config: Pick<AppConfig, 'RestAPI'>, dir = webAppDir): Mid
     }
     let served: string | undefined;
     try {
-      served = await send(ctx, ctx.path, {
+      served = await send()(ctx, ctx.path, {
         root: dir,
         index: false,
         format: false,

@@ -1,4 +1,4 @@
-import { SESSION_COOKIE } from '../http/auth/cookie-sessions.js';
+import { SESSION_COOKIE } from '../http/auth/session-cookie.js';
 import { CODES, type MessageCode, entryOf, statusOfCode } from '../envelope/message-catalogue.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Verb } from '../http-verbs.js';

@@ -38,6 +38,11 @@ export function routePath(file: string): string {
   }).join('/');
 }
 
+/** The paths the route files of `dir` serve (`/auth/cookie`, `/lookup-table/:type`), from their names alone: nothing is loaded. */
+export function routePathsOf(dir: string): string[] {
+  return listFiles(dir).map((full) => routePath(relative(dir, full)));
+}
+
 function paramNames(path: string): string[] {
   return [...path.matchAll(/:([\w$]+)/g)].map((m) => m[1]);
 }
@@ -52,6 +57,7 @@ function check(file: string, path: string, verb: Verb, route: Route) {
   if ((verb === 'POST' || verb === 'PUT' || verb === 'PATCH') && !route.body) throw new RouteFileError(file, `${verb} needs a body schema`);
   if ((verb === 'GET' || verb === 'DELETE') && route.body) throw new RouteFileError(file, `${verb} cannot take a body`);
   if (typeof route.handle !== 'function') throw new RouteFileError(file, `${verb} has no handle function`);
+  checkMaxBody(file, verb, route);
   if (route.anonymous !== undefined && route.anonymous !== true) throw new RouteFileError(file, `${verb}: anonymous must be true or absent`);
   if (route.identifies !== undefined && (route.identifies !== true || !route.anonymous)) throw new RouteFileError(file, `${verb}: identifies must be true, and only on an anonymous route`);
   if (route.documentation !== undefined && route.documentation !== true) throw new RouteFileError(file, `${verb}: documentation must be true or absent`);
@@ -59,6 +65,17 @@ function check(file: string, path: string, verb: Verb, route: Route) {
     throw new RouteFileError(file, `${verb}: a documentation route is anonymous only when RestAPI:PublicDocs says so; drop anonymous`);
   }
   checkAccess(file, verb, route);
+}
+
+/** `maxBody`: only with a body; a function (of the configuration), or whole numbers of bytes and items above zero. */
+function checkMaxBody(file: string, verb: Verb, route: Route) {
+  const { maxBody } = route;
+  if (maxBody === undefined) return;
+  if (!route.body) throw new RouteFileError(file, `${verb}: maxBody limits a body; this route takes none`);
+  if (typeof maxBody === 'function') return;
+  const wrong = typeof maxBody !== 'object' || maxBody === null
+    || Object.entries(maxBody).some(([key, n]) => !['bytes', 'items'].includes(key) || (n !== undefined && !(Number.isSafeInteger(n) && n > 0)));
+  if (wrong) throw new RouteFileError(file, `${verb}: maxBody must be { bytes?, items? } of whole numbers above 0, or a function of the configuration answering one`);
 }
 
 /** A permission a route names: `<service>.<operation>` (lower-case words), no wildcard. */

@@ -1,5 +1,7 @@
 import type { OperatorAction } from '../auth/operator-action.js';
+import type { AppConfig } from '../config/schema.js';
 import type { Verb } from '../http-verbs.js';
+import type { BodyLimit } from '../validation/json-budget.js';
 import type { RouteSpec } from './route.js';
 
 /** The settings that change what a route's options mean. */
@@ -31,7 +33,7 @@ export interface RouteAccess {
   operator?: OperatorAction;
   /** The answer varies by caller on an anonymous route: it must not be cached by shared caches. */
   privateAnswer: boolean;
-  /** Which body limit applies: anonymous callers get the small one (RestAPI:MaxAnonymousBodyBytes). */
+  /** Which body limits apply (bodyLimitOf): anonymous callers get the small one (RestAPI:MaxAnonymousBodyBytes). */
   bodyLimit?: 'anonymous' | 'secured';
   /** Idempotency-Key is honoured: secured POSTs, after the body is read. */
   idempotencyKey: boolean;
@@ -65,6 +67,24 @@ export function routeAccess(route: AccessOptions, verb: Verb, settings: AccessSe
     secured: !anonymous,
     gateStatuses: anonymous ? [] : forbidden ? [401, 403] : [401],
   };
+}
+
+/**
+ * The body limit a route reads with (lib/http/body.ts): its own `maxBody` where it gives one, else the defaults (a
+ * secured route: RestAPI:DefaultBodyBytes; an anonymous one: RestAPI:MaxAnonymousBodyBytes; both
+ * RestAPI:DefaultBodyItems), its bytes never above RestAPI:MaxBodyBytes (nor, anonymous, MaxAnonymousBodyBytes).
+ */
+export function bodyLimitOf(
+  route: Pick<RouteSpec<unknown, unknown, unknown, unknown>, 'maxBody'>, kind: 'anonymous' | 'secured', config: AppConfig,
+): BodyLimit {
+  const api = config.RestAPI;
+  const own = typeof route.maxBody === 'function' ? route.maxBody(config) : route.maxBody ?? {};
+  const ceiling = kind === 'anonymous' ? Math.min(api.MaxBodyBytes, api.MaxAnonymousBodyBytes) : api.MaxBodyBytes;
+  const bytes = own.bytes ?? (kind === 'anonymous' ? api.MaxAnonymousBodyBytes : api.DefaultBodyBytes);
+  const limit = { bytes: Math.min(bytes, ceiling), items: own.items ?? api.DefaultBodyItems };
+  // A maxBody function answers at startup: a wrong answer stops it, as a wrong route file does.
+  if (!Object.values(limit).every((n) => Number.isSafeInteger(n) && n > 0)) throw new Error(`maxBody answered ${JSON.stringify(own)}: bytes and items must be whole numbers above 0`);
+  return limit;
 }
 
 /** Every permission the routes name, each once: what the server resolves roles against. */

@@ -6,6 +6,7 @@ import type { Logger } from '../log.js';
 import type { Output } from '../envelope/output.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Verb } from '../http-verbs.js';
+import type { BodyLimit } from '../validation/json-budget.js';
 import type { ValidationResult } from '../validation/validate.js';
 import type { LayerServices } from './layer-services.js';
 
@@ -139,6 +140,15 @@ export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> 
   params?: Struct<P, unknown>;
   query?: QuerySchema<Q>;
   body?: Struct<B, unknown>;
+  /**
+   * The most this route's body may hold (contract part 2: more is a 413 Request_TooLarge, before it is parsed): its
+   * `bytes`, and its `items`, keys and array elements in all. Either may be left out for the default: a secured
+   * route's is RestAPI:DefaultBodyBytes and DefaultBodyItems, fit for a record write; an anonymous route's bytes are
+   * RestAPI:MaxAnonymousBodyBytes. A function of the configuration sizes it from settings: a document's create takes
+   * `documentBody(...)`, sized from Documents:MaxLines. Never more bytes than RestAPI:MaxBodyBytes (nor, anonymous,
+   * than MaxAnonymousBodyBytes). Only with `body`.
+   */
+  maxBody?: Partial<BodyLimit> | ((config: AppConfig) => Partial<BodyLimit>);
   /**
    * The shape of the envelope's `result` on success (for a list, `array(Item)`), for the OpenAPI document and the
    * clients generated from it; absent when the operation answers no result. Not checked at run time: the OpenAPI

@@ -82,14 +82,16 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
   const { permission } = route;
   return (ctx: AppContext, _next: Next) =>
     withErrorScope(async (errors) => {
-      // What the caller may do, for the services (record scopes, audit): the gate resolved the caller's grants.
+      // What the caller may do, for the services (record scopes, references, audit): the gate resolved the caller's
+      // grants. Also on a route that names no permission (`authenticated: true`): a reference its operation resolves
+      // still reaches only what the caller may read.
       const { principal, grants } = ctx.state;
-      if (permission !== undefined && principal && grants) {
+      if (principal && grants) {
         setAccess({
           userName: principal.userName,
           attributes: principal.attributes,
           permission,
-          scopes: grants.scopesOf(permission),
+          scopes: permission === undefined ? undefined : grants.scopesOf(permission),
           holds: grants.holds,
           scopesOf: grants.scopesOf,
         });

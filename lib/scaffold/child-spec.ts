@@ -1,4 +1,5 @@
 import { type ServiceNames, serviceNames, snakeCase, upperFirst } from './names.js';
+import { reservedTable } from './reserved-names.js';
 import { ScaffoldError } from './scaffold-error.js';
 import { type ChildSpec, type FieldSpec, MAX_IDENTIFIER, type ServiceSpec, type TotalSpec, parseField, serviceSpec } from './spec.js';
 
@@ -91,6 +92,9 @@ export function documentSpec(name: string, fieldArgs: readonly string[], command
   const spec = serviceSpec(name, fieldArgs, command);
   const child = childSpec(spec, args);
   if (!child) return spec;
+  // The child's table is the parent's name and the child's: `pg` with child `class` would make pg_class.
+  const table = reservedTable(child.table);
+  if (table) throw usage(`--child '${child.segment}' would make the table ${child.table}, a name kept for ${table}; choose another`);
   const long = [child.table, child.idColumn, childParentIndexName(child), ...child.fields.map((f) => f.column), ...child.totals.map((t) => t.column)]
     .find((identifier) => identifier.length > MAX_IDENTIFIER);
   if (long) throw usage(`the SQL name ${long} is longer than ${MAX_IDENTIFIER} characters: shorten the service, child or field name`);

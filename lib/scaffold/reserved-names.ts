@@ -1,4 +1,6 @@
 import { LIST_OPTIONS } from '../validation/criteria.js';
+import { layerRoutesDir } from '../routing/application-routes.js';
+import { routePathsOf } from '../routing/load-routes.js';
 import type { LayerInfrastructure } from '../create-services.js';
 import type { LayerServices } from '../routing/layer-services.js';
 import { LIST_CHANGE_TABLE } from '../storage/list-changes.js';
@@ -35,6 +37,9 @@ const reservedTableStarts: [string, string][] = [
   [LIST_CHANGE_TABLE, "the layer's list change generations"],
   [LEGACY_HISTORY, "the layer's migration history of older databases"],
   ['sqlite_', "SQLite's own tables"],
+  // PostgreSQL looks in pg_catalog before any other schema: a table `pg_class` of ours would be read as the catalog's.
+  ['pg_', "PostgreSQL's system catalogs (pg_catalog is searched first, so pg_class would be the catalog's)"],
+  ['information_schema', "the SQL standard's information schema of PostgreSQL"],
 ];
 
 /** Why a table name is not free, if it is not. */
@@ -55,3 +60,12 @@ export function reservedColumn(column: string): string | undefined {
 
 /** The options of every list (`skip`, `take`, `cursor`…), lower case: a field of that name would be shadowed by one. */
 export const listOptionNames = LIST_OPTIONS.map((name) => name.toLowerCase());
+
+/**
+ * The layer's own routes whose first path segment is `kebab` (`login-throttle` → `/login-throttle/:userName`), read from its
+ * route folder, so a route the layer adds is reserved without a list to keep: a service of such a name would serve
+ * its routes on top of the layer's, and the server (and `restlayer routes`) would stop at the clash.
+ */
+export function layerRoutesUnder(kebab: string, dir = layerRoutesDir): string[] {
+  return [...new Set(routePathsOf(dir).filter((path) => path.split('/')[1] === kebab))].sort();
+}

@@ -1,5 +1,5 @@
 import { type ServiceNames, serviceNames, snakeCase } from './names.js';
-import { listOptionNames, reservedColumn, reservedTable, takenServiceKey } from './reserved-names.js';
+import { layerRoutesUnder, listOptionNames, reservedColumn, reservedTable, takenServiceKey } from './reserved-names.js';
 import { ScaffoldError } from './scaffold-error.js';
 
 export const FIELD_TYPES = ['text', 'integer', 'decimal', 'money', 'date', 'boolean', 'lookup'] as const;
@@ -66,15 +66,13 @@ export const MAX_IDENTIFIER = 63;
 const MAX_TEXT = 10_485_760;
 
 /**
- * Names the layer already uses: its own modules (`auth`, `idempotency`: a module name keys a migration history, see
- * `allModules`) and its route folders. Service keys: `takenServiceKey`.
+ * Names the layer already uses besides its route files (those: `layerRoutesUnder`): its own modules (`auth`,
+ * `idempotency`: a module name keys a migration history, see `allModules`) and the paths it serves without a route
+ * file. Service keys: `takenServiceKey`.
  */
 const reservedServiceNames = new Map<string, string>([
   ['auth', "the layer's own module and routes"],
   ['idempotency', "the layer's Idempotency-Key module"],
-  ['authentication', "the layer's variant B login route"],
-  ['health', "the layer's health routes"],
-  ['lookup-table', "the layer's lookup table routes"],
   ['docs', "the layer's API reference"],
   ['metrics', "the layer's metrics"],
 ]);
@@ -141,6 +139,8 @@ export function serviceSpec(name: string, fieldArgs: readonly string[], command:
   }
   const reservedName = reservedServiceNames.get(name);
   if (reservedName) throw usage(`service name '${name}' is taken by ${reservedName}; choose another`);
+  const layerRoutes = layerRoutesUnder(name);
+  if (layerRoutes.length) throw usage(`service name '${name}' is taken by the layer's routes under /${name} (${layerRoutes.join(', ')}); choose another`);
   const names = serviceNames(name);
   const key = takenServiceKey(names.camel);
   if (key) throw usage(`service name '${name}' would take ${key}; choose another`);

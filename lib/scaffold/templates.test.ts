@@ -5,7 +5,9 @@ import { childItemRouteFile } from './templates/child-routes.js';
 import { modelsFile } from './templates/models.js';
 import { proxyFile } from './templates/proxy.js';
 import { migrationsFile } from './templates/migrations.js';
-import { itemRouteFile, listRouteFile } from './templates/routes.js';
+import { moduleFile } from './templates/module.js';
+import { childBytes, itemRouteFile, listRouteFile } from './templates/routes.js';
+import { scopesFile } from './templates/scopes.js';
 import { sqlServiceFile } from './templates/sql-service.js';
 
 /** The scaffold's templates as text (test/scaffold/ builds and runs what they write, in a project and in a packed one). */
@@ -26,6 +28,18 @@ describe('restlayer new service: what the templates write', () => {
     expect(permissions(listRouteFile(spec, at))).to.deep.equal(['GET invoice.read', 'POST invoice.create']);
     expect(permissions(itemRouteFile(spec, at))).to.deep.equal(['GET invoice.read', 'PUT invoice.update', 'PATCH invoice.update', 'DELETE invoice.delete']);
     expect(permissions(childItemRouteFile(spec, at))).to.deep.equal(['GET invoice.read', 'PUT invoice.update', 'PATCH invoice.update', 'DELETE invoice.update']);
+  });
+
+  it('declares how other services refer to its records: read with <service>.read and its scopes (resolveReference)', () => {
+    const text = scopesFile(serviceSpec('purchase-order', ['title:text'], 'restlayer new service purchase-order'));
+    expect(text).to.include([
+      'export const purchaseOrderReference: RecordReference = {',
+      "  table: 'purchase_order',",
+      "  key: 'purchase_order_id',",
+      "  readPermission: 'purchase-order.read',",
+      '  scopes: purchaseOrderScopes,',
+      '};',
+    ].join('\n')).and.include('resolveReference(db, purchaseOrderReference, id)');
   });
 
   describe('CN on long text fields through a trigram index', () => {
@@ -93,6 +107,21 @@ describe('restlayer new service: what the templates write', () => {
       expect(childItemRouteFile(spec, at)).to.include("operation: 'IInvoiceService.deleteEntry',").and.include('  query: InvoiceEntryDeleteQuery,')
         .and.include("summary: 'Remove an entry; the query\\'s revisionNumber is the invoice\\'s;");
       expect(proxyFile(spec)).to.include("  readEntries: { verb: 'GET', path: '/invoice/{_invoiceId}/entry' },");
+    });
+
+    it('caps the children at Documents:MaxLines (issue 37): the document, its create checked before any work, the create route\'s body sized from the cap', () => {
+      const service = sqlServiceFile(spec);
+      expect(service).to.include("child: { table: 'invoice_entry', key: 'invoice_entry_id', parentKey: 'invoice_id', entity: 'Invoice entry', property: 'entries' },")
+        .and.include('    maxChildren: maxLines,').and.include('this.document = invoiceDocument(storage.values, options.maxLines);')
+        .and.include('if (tooManyChildren(this.document, data.entries?.length ?? 0)) return Output.of();')
+        .and.include('export type InvoiceServiceOptions = ListLimits & DocumentLimits;');
+      expect(moduleFile(spec)).to.include('new SqlInvoiceService(storage, { ...listLimits(config), ...documentLimits(config) })');
+      // label: 30 characters of up to 3 bytes, amount: a number; with names and punctuation, rounded up to 64.
+      expect(childBytes(spec.child!)).to.equal(192);
+      expect(listRouteFile(spec, at)).to.include('  maxBody: documentBody(InvoiceEntryItemData, 192),');
+      const plain = serviceSpec('invoice', ['title:text'], 'x');
+      expect(listRouteFile(plain, at)).to.not.include('maxBody');
+      expect(moduleFile(plain)).to.include('listLimits(config)),').and.not.include('documentLimits');
     });
   });
 });

@@ -1,4 +1,6 @@
-import { type Command, Redis, type RedisOptions as ClientOptions, ReplyError } from 'ioredis';
+import type * as ioredis from 'ioredis';
+import type { Command, Redis, RedisOptions as ClientOptions } from 'ioredis';
+import { requireOptional } from '../optional-package.js';
 import { StoreUnavailableError } from '../storage/store-faults.js';
 
 export interface RedisOptions {
@@ -14,8 +16,18 @@ export interface RedisOptions {
   onAnswer?: () => void;
 }
 
-/** Redis's own error answer (WRONGTYPE, NOSCRIPT, ...): the server is there and answered. */
-const isReplyError = (err: Error): boolean => err instanceof (ReplyError as new () => object);
+type IoRedis = typeof ioredis;
+type BoundedRedisClass = new (url: string, options: ClientOptions, bounds: Required<Pick<RedisOptions, 'commandTimeoutMs'>> & RedisOptions) => Redis;
+let driver: BoundedRedisClass | undefined;
+
+/**
+ * The Redis client (the optional peer dependency `ioredis`), loaded when Cache:Redis:Url is first used: a project
+ * without Redis never installs or loads it.
+ */
+function redisDriver(): BoundedRedisClass {
+  driver ??= boundedRedis(requireOptional<IoRedis>('ioredis', 'Cache:Redis:Url'));
+  return driver;
+}
 
 /**
  * ioredis with a bound on every command and faults of its own class: a command Redis does not answer in time (it
@@ -23,43 +35,49 @@ const isReplyError = (err: Error): boolean => err instanceof (ReplyError as new 
  * frozen flow never recovers by itself; a command that fails for want of a connection fails the same way. Redis's
  * own error replies (ReplyError) pass unchanged.
  */
-class BoundedRedis extends Redis {
-  constructor(url: string, options: ClientOptions, private readonly bounds: Required<Pick<RedisOptions, 'commandTimeoutMs'>> & RedisOptions) {
-    super(url, options);
-  }
+function boundedRedis({ Redis: Client, ReplyError }: IoRedis): BoundedRedisClass {
+  /** Redis's own error answer (WRONGTYPE, NOSCRIPT, ...): the server is there and answered. */
+  const isReplyError = (err: Error): boolean => err instanceof (ReplyError as new () => object);
 
-  override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
-    // ioredis may send its first commands (the ready check) before this constructor has set the bounds.
-    if (!this.bounds) return super.sendCommand(command, stream);
-    const { resolve, reject } = command;
-    let settled = false;
-    const timer = setTimeout(() => {
-      command.reject(Object.assign(new Error(`no answer within ${this.bounds.commandTimeoutMs} ms`), { timedOut: true }));
-      // The flow may be dead for good (a NAT dropped it, Redis froze): a fresh connection is the way back.
-      this.disconnect(true);
-    }, this.bounds.commandTimeoutMs);
-    timer.unref();
-    command.resolve = (value) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      this.bounds.onAnswer?.();
-      resolve(value);
-    };
-    command.reject = (err: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (isReplyError(err)) {
+  class BoundedRedis extends Client {
+    constructor(url: string, options: ClientOptions, private readonly bounds: Required<Pick<RedisOptions, 'commandTimeoutMs'>> & RedisOptions) {
+      super(url, options);
+    }
+
+    override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
+      // ioredis may send its first commands (the ready check) before this constructor has set the bounds.
+      if (!this.bounds) return super.sendCommand(command, stream);
+      const { resolve, reject } = command;
+      let settled = false;
+      const timer = setTimeout(() => {
+        command.reject(Object.assign(new Error(`no answer within ${this.bounds.commandTimeoutMs} ms`), { timedOut: true }));
+        // The flow may be dead for good (a NAT dropped it, Redis froze): a fresh connection is the way back.
+        this.disconnect(true);
+      }, this.bounds.commandTimeoutMs);
+      timer.unref();
+      command.resolve = (value) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
         this.bounds.onAnswer?.();
-        return reject(err);
-      }
-      const fault = new StoreUnavailableError('Redis', `${command.name} failed (${err.message})`, { cause: err });
-      this.bounds.onFault?.(fault);
-      reject(fault);
-    };
-    return super.sendCommand(command, stream);
+        resolve(value);
+      };
+      command.reject = (err: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (isReplyError(err)) {
+          this.bounds.onAnswer?.();
+          return reject(err);
+        }
+        const fault = new StoreUnavailableError('Redis', `${command.name} failed (${err.message})`, { cause: err });
+        this.bounds.onFault?.(fault);
+        reject(fault);
+      };
+      return super.sendCommand(command, stream);
+    }
   }
+  return BoundedRedis;
 }
 
 /**
@@ -67,6 +85,7 @@ class BoundedRedis extends Redis {
  * answer 503 instead of hanging; it keeps reconnecting in the background and recovers by itself.
  */
 export function connectRedis(options: RedisOptions): Redis {
+  const BoundedRedis = redisDriver();
   const client = new BoundedRedis(options.url, {
     keyPrefix: options.prefix,
     enableOfflineQueue: false,

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ICookieSessionStore } from '../auth/cookie-session-store.js';
 import { RedisCookieSessionStore } from '../auth/redis-cookie-session-store.js';
 import { LoginThrottle, type ThrottleSettings } from '../auth/login-throttle.js';
+import { UsedTokenIds } from '../auth/used-token-ids.js';
 import type { AppConfig } from '../config/schema.js';
 import { type InvalidationBus, localBus } from '../lookup/lookup-cache.js';
 import { clusterWorkerBus } from './cluster-bus.js';
@@ -12,13 +13,16 @@ import { connectRedis, pingRedis } from './redis.js';
 import { StoreUnavailableError } from '../storage/store-faults.js';
 
 /**
- * What instances of one deployment must share: lookup flushes, login throttling and (with Redis) cookie sessions.
+ * What instances of one deployment must share: lookup flushes, login throttling, used operator tokens and (with
+ * Redis) cookie sessions.
  * With `Cache:Redis:Url` Redis holds them for every instance; without it, workers of one `serve --workers N`
  * share through their primary, and a single process keeps them in memory.
  */
 export interface SharedState {
   bus: InvalidationBus;
   throttle: LoginThrottle;
+  /** The ids of operator tokens already used: each is accepted once, by any instance or worker. */
+  usedTokenIds: UsedTokenIds;
   /** Where cookie sessions live when not in the database. */
   cookieSessions?: ICookieSessionStore;
   /** Rejects while a shared store is unreachable. */
@@ -39,6 +43,7 @@ export function openSharedState(config: AppConfig, log: (text: string) => void =
     return {
       bus: worker ? clusterWorkerBus() : localBus,
       throttle: worker ? LoginThrottle.inCluster(settings) : LoginThrottle.inMemory(settings),
+      usedTokenIds: worker ? UsedTokenIds.inCluster() : UsedTokenIds.inMemory(),
       ping: async () => {},
       close: async () => {},
     };
@@ -57,6 +62,7 @@ export function openSharedState(config: AppConfig, log: (text: string) => void =
   return {
     bus,
     throttle: LoginThrottle.inRedis(settings, client),
+    usedTokenIds: UsedTokenIds.inRedis(client),
     cookieSessions: new RedisCookieSessionStore(client),
     async ping() {
       await pingRedis(client);

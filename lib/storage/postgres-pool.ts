@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { isPgServerError, pgDriver } from './pg-driver.js';
 import { postgresTypes } from './postgres-types.js';
 import { MAX_PREPARED_PER_CONNECTION, isStalePlan, statementName } from './prepared-statements.js';
 import { StoreOutcomeUnknownError, StoreUnavailableError } from './store-faults.js';
@@ -58,7 +59,7 @@ const isServerGoing = (code: string | undefined) => !!code && (code.startsWith('
  * StoreOutcomeUnknownError when they hit a COMMIT (the server may have saved it).
  */
 export function boundedPool(options: BoundedPoolOptions): PostgresPool {
-  const pool = new pg.Pool({
+  const pool = new (pgDriver().Pool)({
     connectionString: options.url,
     max: options.max,
     connectionTimeoutMillis: options.acquireTimeoutMs,
@@ -138,7 +139,7 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
           try {
             result = await send(text, parameters as unknown[], options.prepare);
           } catch (err) {
-            if (!(err instanceof pg.DatabaseError && isStalePlan(err))) throw err;
+            if (!(isPgServerError(err) && isStalePlan(err))) throw err;
             // A migration changed what a prepared statement answers. Outside a transaction the statement failed
             // alone and is sent again unprepared; inside one, the transaction is lost. Either way the connection,
             // which may hold more such statements, is replaced when released.
@@ -150,7 +151,7 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
           options.onAnswer();
           return result as unknown as PostgresQueryResult<R>;
         } catch (err) {
-          const serverAnswer = err instanceof pg.DatabaseError;
+          const serverAnswer = isPgServerError(err);
           if (serverAnswer && !isServerGoing(err.code)) {
             alive.set(client, performance.now());
             options.onAnswer();

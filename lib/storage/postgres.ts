@@ -1,5 +1,5 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { pgDriver } from './pg-driver.js';
 import { postgresDialect } from './dialects/postgres-dialect.js';
 import { faultEpisodes } from './fault-episodes.js';
 import { boundedPool } from './postgres-pool.js';
@@ -15,9 +15,6 @@ const SETUP_LOCK = 7_274_001;
 const CLIENT_GRACE_MS = 1_000;
 /** Readiness answers within this long whatever the network does. */
 const PING_BOUND_MS = 1_500;
-
-// COUNT(*) is int8, which pg returns as a string by default; counts here always fit a JavaScript number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export interface PostgresOptions {
   /** Infrastructure faults, once per episode (and when it ends). */
@@ -69,7 +66,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
     },
     exclusive: async (fn) => {
       // Schema changes and seeding may take longer than any request's bound: a connection of their own, unbounded.
-      const setup = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 }) }) });
+      const setup = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: new (pgDriver().Pool)({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 }) }) });
       try {
         return await setup.connection().execute(async (conn) => {
           await sql`select pg_advisory_lock(${SETUP_LOCK})`.execute(conn);

@@ -36,12 +36,62 @@ export const NOTHING: RawBuilder<SqlBool> = sql<SqlBool>`1 = 0`;
 export function scopeCondition(scopes: RecordScopes | undefined, alias: string): RawBuilder<SqlBool> | undefined {
   const access = currentAccess();
   if (!access?.scopes) return undefined;
-  const conditions = access.scopes.flatMap((name) => {
+  return unionOf(scopes, access.scopes, access.attributes, alias);
+}
+
+/** The records any of the scopes `names` reaches, for a caller with `attributes`; NOTHING when the service declares none of them. */
+function unionOf(
+  scopes: RecordScopes | undefined, names: readonly string[], attributes: Readonly<Record<string, string>>, alias: string,
+): RawBuilder<SqlBool> {
+  const conditions = names.flatMap((name) => {
     const scope = scopes?.[name];
-    return scope ? [scope.where(alias, access.attributes)] : [];
+    return scope ? [scope.where(alias, attributes)] : [];
   });
   if (!conditions.length) return NOTHING;
   return conditions.length === 1 ? conditions[0] : sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
+}
+
+/**
+ * How a service's records are referred to from another service's (an order's `customerId` names a customer): their
+ * table and key column, the permission that reads them and their record scopes. The referenced service declares it
+ * once, beside its scopes (the sample's `customerReference`); a referencing service resolves ids through
+ * `resolveReference`, so a reference reaches exactly the records its caller could read (contract part 10).
+ */
+export interface RecordReference {
+  table: string;
+  key: string;
+  /** The referenced service's read permission (`customer.read`): a caller without it resolves no reference. */
+  readPermission: string;
+  /** The referenced service's record scopes: the caller's grant of `readPermission` decides which apply. */
+  scopes?: RecordScopes;
+}
+
+/**
+ * The current caller's condition on referenced records under `alias`: what their read permission on that service
+ * reaches. NOTHING when they do not hold it, its scopes' union when a scope limits it, undefined (no limit) when it
+ * is granted without one or outside a request (the CLI, jobs, seeding).
+ */
+export function referenceCondition(reference: RecordReference, alias: string): RawBuilder<SqlBool> | undefined {
+  const access = currentAccess();
+  if (!access) return undefined;
+  if (!access.holds(reference.readPermission)) return NOTHING;
+  const names = access.scopesOf(reference.readPermission);
+  return names ? unionOf(reference.scopes, names, access.attributes, alias) : undefined;
+}
+
+/**
+ * The referenced record `id` (every column of its table, as stored), read as the current caller may read it: undefined
+ * for an unknown id and for one the caller's read permission does not reach alike, so the service answers both with
+ * one message and the answer tells nothing of records out of reach. One indexed read; inside a transaction pass it
+ * as `db`.
+ */
+export async function resolveReference<Row extends object = Record<string, unknown>>(
+  db: QueryExecutorProvider, reference: RecordReference, id: number | string,
+): Promise<Row | undefined> {
+  const condition = referenceCondition(reference, 'r');
+  const { rows } = await sql<Row>`select r.* from ${sql.table(reference.table)} as r
+    where ${sql.ref(`r.${reference.key}`)} = ${id}${condition ? sql` and ${condition}` : sql``}`.execute(db);
+  return rows[0];
 }
 
 /**

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { isPgServerError } from './pg-driver.js';
 
 /**
  * A unique key of a service's table, declared by its module (ServiceModule.uniqueKeys) when the store's own report
@@ -27,7 +27,7 @@ const sqlWords = new Set(['lower', 'upper', 'text', 'varchar', 'character', 'var
 
 /** The violation, when `err` is a unique-key violation (by its code: PostgreSQL 23505, SQLite's CONSTRAINT_UNIQUE and PRIMARYKEY). */
 export function uniqueViolation(err: unknown): UniqueViolation | undefined {
-  if (err instanceof pg.DatabaseError) {
+  if (isPgServerError(err)) {
     if (err.code !== '23505') return undefined;
     const key = postgresKey.exec(err.detail ?? '')?.[1] ?? '';
     return { index: err.constraint, columns: (key.match(identifier) ?? []).filter((w) => !sqlWords.has(w.toLowerCase())) };

@@ -4,4 +4,8 @@
  */
 import { startTracing } from './tracing.js';
 
-await startTracing();
+await startTracing().catch((err: Error) => {
+  // A missing OpenTelemetry package is a line for a person, not a stack.
+  process.stderr.write(`restlayer/tracing: ${err.message}\n`);
+  process.exit(1);
+});

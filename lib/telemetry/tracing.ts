@@ -7,6 +7,7 @@
  */
 
 import type { NodeSDK } from '@opentelemetry/sdk-node';
+import { importOptional } from '../optional-package.js';
 import { untracedPorts } from './untraced-ports.js';
 
 export interface TraceIds {
@@ -57,20 +58,22 @@ export const tracingOn = (): boolean => activeIds !== undefined;
 export async function startTracing(): Promise<boolean> {
   if (sdk || !tracingWanted()) return !!sdk;
   const { register } = await import('node:module');
-  const { createAddHookMessageChannel } = await import('import-in-the-middle');
+  // OpenTelemetry is an optional peer dependency: a project that traces installs it (README, "Operations: tracing").
+  const optional = <T>(name: string) => importOptional<T>(name, 'Tracing (OTEL_EXPORTER_OTLP_ENDPOINT)');
+  const { createAddHookMessageChannel } = await optional<typeof import('import-in-the-middle')>('import-in-the-middle');
   // The loader hook wraps only the modules the instrumentations ask for (sent over this channel), not every import.
   const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
   register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
 
   const [{ NodeSDK }, { OTLPTraceExporter }, { HttpInstrumentation }, { KoaInstrumentation, KoaLayerType }, { PgInstrumentation },
     { IORedisInstrumentation }, api] = await Promise.all([
-    import('@opentelemetry/sdk-node'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/instrumentation-http'),
-    import('@opentelemetry/instrumentation-koa'),
-    import('@opentelemetry/instrumentation-pg'),
-    import('@opentelemetry/instrumentation-ioredis'),
-    import('@opentelemetry/api'),
+    optional<typeof import('@opentelemetry/sdk-node')>('@opentelemetry/sdk-node'),
+    optional<typeof import('@opentelemetry/exporter-trace-otlp-http')>('@opentelemetry/exporter-trace-otlp-http'),
+    optional<typeof import('@opentelemetry/instrumentation-http')>('@opentelemetry/instrumentation-http'),
+    optional<typeof import('@opentelemetry/instrumentation-koa')>('@opentelemetry/instrumentation-koa'),
+    optional<typeof import('@opentelemetry/instrumentation-pg')>('@opentelemetry/instrumentation-pg'),
+    optional<typeof import('@opentelemetry/instrumentation-ioredis')>('@opentelemetry/instrumentation-ioredis'),
+    optional<typeof import('@opentelemetry/api')>('@opentelemetry/api'),
   ]);
   // OTLP/HTTP with JSON unless the standard protocol variables ask for another encoding (the SDK then picks it).
   const protocolChosen = !!(process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL);

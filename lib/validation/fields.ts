@@ -2,6 +2,7 @@ import { Struct, coerce, define, object, optional, array, nullable, unknown } fr
 import { MAX_MESSAGES } from '../envelope/error-list.js';
 import { CODES, inputFailure } from '../envelope/message-catalogue.js';
 import { repeatedKeysOf } from './repeated-keys.js';
+import { sentNumbersOf } from './sent-numbers.js';
 
 /** superstruct's own schema type (a record of structs of any type). */
 type ObjectSchema = Parameters<typeof object>[0] & {};
@@ -127,6 +128,12 @@ export { optional, array };
 /** What an unknown property's value, or a body that is not an object, is checked as (see `model`). */
 const rejected = Symbol.for('restlayer.rejected');
 
+/**
+ * The fields whose check reads a number's digits (money: its fractional digits; integer: a whole number): given a
+ * number JSON.parse rounded, they get it as sent (a SentNumber) and judge that, so `1.00000000000000000001` is not 1.
+ */
+const checksDigits = new Set(['money', 'integer']);
+
 /** Names that mean something to JavaScript objects: never a property of an input, refused by name. */
 const reservedNames = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -168,7 +175,8 @@ function withKeyProblems<T, S>(struct: Struct<T, S>): Struct<T, S> {
 
 /**
  * A JSON object whose property names match case-insensitively and whose unknown properties are rejected.
- * Keys are renamed to the schema's spelling before validation, at every level that is a `model`. Two keys naming
+ * Keys are renamed to the schema's spelling before validation, at every level that is a `model`. A money or integer
+ * field whose number JSON.parse rounded is checked as the client wrote it (sent-numbers.ts). Two keys naming
  * one property (`status` and `STATUS`, or `status` twice in the JSON text) and the names `__proto__`,
  * `constructor` and `prototype` are refused on that property.
  *
@@ -184,6 +192,8 @@ export function model<S extends ObjectSchema>(schema: S) {
     if (Array.isArray(value)) return rejected;
     // Keys the JSON text repeated exactly (JSON.parse kept one); spellings that differ in case are both still here.
     const repeated = repeatedKeysOf(value);
+    // Numbers the JSON text gave with more digits than JSON.parse kept.
+    const sent = sentNumbersOf(value);
     const problems: KeyProblem[] = [];
     const known = new Map<string, unknown>();
     const twice = new Set<string>();
@@ -199,7 +209,8 @@ export function model<S extends ObjectSchema>(schema: S) {
       }
       else {
         if (known.has(name) || repeated?.has(lower)) twice.add(name);
-        known.set(name, v);
+        const written = sent?.get(key);
+        known.set(name, written && checksDigits.has(schema[name].type) ? written : v);
       }
     }
     for (const name of twice) problems.push(ambiguous(name));

@@ -3,6 +3,7 @@ import { Struct, coerce, unknown } from 'superstruct';
 import { CODES, inputFailure } from '../envelope/message-catalogue.js';
 import { MONEY_PRECISION, MONEY_SCALE, fractionDigits } from './decimal.js';
 import { numberText } from './fields.js';
+import { SentNumber } from './sent-numbers.js';
 
 export interface MoneyOptions {
   min?: number;
@@ -54,6 +55,11 @@ export function moneyRules(options: MoneyOptions = {}): MoneyRules {
 
 function check(value: unknown, rules: MoneyRules): true | { code: string; message: string } {
   if (value === undefined) return inputFailure(CODES.Input_Required);
+  // A number JSON.parse rounded, as sent: with more fractional digits than the scale, or, with no more (an amount of
+  // at most 15 digits is kept exactly), more digits in all than any amount in range has.
+  if (value instanceof SentNumber) {
+    return value.fractionDigits > rules.scale ? inputFailure(CODES.Input_TooManyDecimals, { scale: rules.scale }) : inputFailure(CODES.Input_OutOfRange, { min: rules.min, max: rules.max });
+  }
   if (typeof value !== 'number') return inputFailure(CODES.Input_InvalidType, { expected: typeof value === 'string' ? 'a number (a JSON number, not text)' : 'a number' });
   if (!Number.isFinite(value)) return inputFailure(CODES.Input_InvalidType, { expected: 'a finite number' });
   if (fractionDigits(value) > rules.scale) return inputFailure(CODES.Input_TooManyDecimals, { scale: rules.scale });
@@ -63,7 +69,8 @@ function check(value: unknown, rules: MoneyRules): true | { code: string; messag
 
 /**
  * An exact amount (contract part 3, "Amounts"): a JSON number with at most `scale` digits after the decimal point
- * (counted in its shortest form, as JSON.stringify writes it: 1e-7 has 7), at most `precision` digits in all, finite,
+ * (counted as sent, trailing zeros aside: 1e-7 has 7, 1.50000 has 1, and 1.00000000000000000001, which JSON.parse
+ * reads as 1, has 20 — see sent-numbers.ts), at most `precision` digits in all, finite,
  * within min..max. Every such number is exact as a double, so the service gets a plain `number`; it computes with
  * `Decimal` and stores with `storage.values.money` (docs/money.md). Text is refused in bodies: "12.30" is not an
  * amount a JSON client sends.

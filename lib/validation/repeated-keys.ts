@@ -1,4 +1,5 @@
 import { type JSONPath, visit } from 'jsonc-parser';
+import { SentNumber, noteSentNumbers, parsedExactly } from './sent-numbers.js';
 
 /**
  * Keys a JSON text gave more than once in one object, compared case-insensitively (request property names match
@@ -8,7 +9,7 @@ import { type JSONPath, visit } from 'jsonc-parser';
  */
 const repeatedKeys = new WeakMap<object, ReadonlySet<string>>();
 
-/** The keys (lower case) that `value`'s JSON text gave more than once, if it came from `noteRepeatedKeys`. */
+/** The keys (lower case) that `value`'s JSON text gave more than once, if it came from `noteJsonText`. */
 export function repeatedKeysOf(value: object): ReadonlySet<string> | undefined {
   return repeatedKeys.get(value);
 }
@@ -17,7 +18,11 @@ interface Frame {
   /** Keys seen so far (lower case); arrays have none. */
   keys?: Set<string>;
   repeated?: Set<string>;
-  /** Path of this object, taken when its first repeat is found. */
+  /** The key being read, as written. */
+  key?: string;
+  /** Numbers of this object that JSON.parse did not keep exactly, by key as written (sent-numbers.ts). */
+  numbers?: Map<string, SentNumber>;
+  /** Path of this object, taken when its first repeat or inexact number is found. */
   path?: JSONPath;
   /** Whether the property being read right now is a repeat: a value nested in it is one JSON.parse may have dropped. */
   inRepeat: boolean;
@@ -36,10 +41,12 @@ function objectAt(root: unknown, path: JSONPath): object | undefined {
 }
 
 /**
- * Records, for each object of `parsed` (the result of `JSON.parse(text)`), the keys `text` gave it more than once.
- * The text must already be valid JSON and no deeper than the body limit: the visitor recurses.
+ * Records, for each object of `parsed` (the result of `JSON.parse(text)`), what `text` says of it that `parsed` does
+ * not show: the keys it gave more than once (repeatedKeysOf), and the numbers JSON.parse rounded (sentNumbersOf: the
+ * digits of an amount are checked as sent). One walk of the text. It must already be valid JSON, no deeper than the
+ * body limit (the visitor recurses) and within the route's budget of keys and elements (lib/http/body.ts).
  */
-export function noteRepeatedKeys(text: string, parsed: unknown): void {
+export function noteJsonText(text: string, parsed: unknown): void {
   if (typeof parsed !== 'object' || parsed === null) return;
   const frames: Frame[] = [];
   const open = (keys?: Set<string>) => {
@@ -51,6 +58,7 @@ export function noteRepeatedKeys(text: string, parsed: unknown): void {
     onArrayBegin: () => open(),
     onObjectProperty: (name, _offset, _length, _line, _column, pathOf) => {
       const frame = frames[frames.length - 1];
+      frame.key = name;
       const key = name.toLowerCase();
       frame.inRepeat = frame.keys!.has(key);
       if (!frame.inRepeat) frame.keys!.add(key);
@@ -59,10 +67,22 @@ export function noteRepeatedKeys(text: string, parsed: unknown): void {
         (frame.repeated ??= new Set()).add(key);
       }
     },
+    onLiteralValue: (value: unknown, offset, length, _line, _column, pathOf) => {
+      if (typeof value !== 'number') return;
+      const frame = frames[frames.length - 1];
+      // A number of an array (or the body itself), or one JSON.parse did not keep (a repeated property's), is left to its check.
+      if (!frame?.keys || frame.discarded || frame.inRepeat) return;
+      const written = text.slice(offset, offset + length);
+      if (parsedExactly(written, value)) return;
+      frame.path ??= pathOf().slice(0, -1);
+      (frame.numbers ??= new Map()).set(frame.key!, new SentNumber(written, value));
+    },
     onObjectEnd: () => {
       const frame = frames.pop()!;
-      const target = frame.repeated && objectAt(parsed, frame.path!);
-      if (target) repeatedKeys.set(target, frame.repeated!);
+      const target = (frame.repeated || frame.numbers) && objectAt(parsed, frame.path!);
+      if (!target) return;
+      if (frame.repeated) repeatedKeys.set(target, frame.repeated);
+      if (frame.numbers) noteSentNumbers(target, frame.numbers);
     },
     onArrayEnd: () => {
       frames.pop();

@@ -1,7 +1,7 @@
 import { route } from '../../services/index.js';
-import { array } from 'restlayer';
+import { array, documentBody } from 'restlayer';
 import {
-  SalesOrderCreateData, SalesOrderCreateResult, SalesOrderListItem, salesOrderCriteria,
+  SalesOrderCreateData, SalesOrderCreateResult, SalesOrderLineData, SalesOrderListItem, salesOrderCriteria,
 } from '../../services/sales-order/sales-order-models.js';
 
 export const GET = route({
@@ -20,6 +20,8 @@ export const POST = route({
   scopes: ['own'],
   operation: 'ISalesOrderService.create',
   body: SalesOrderCreateData,
+  // The order with up to Documents:MaxLines lines of up to 256 bytes each (a line is about 100 written compactly).
+  maxBody: documentBody(SalesOrderLineData, 256),
   result: SalesOrderCreateResult,
   async handle({ body, services, created }) {
     const output = await services.salesOrder.create(body);

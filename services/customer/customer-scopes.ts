@@ -1,4 +1,4 @@
-import { NOTHING, type RecordScopes, sql } from 'restlayer';
+import { NOTHING, type RecordReference, type RecordScopes, sql } from 'restlayer';
 import { SALES_PERSON_ATTRIBUTE, ownOrders, salesPersonOf } from '../sales-order/sales-order-scopes.js';
 
 /**
@@ -17,4 +17,16 @@ export const customerScopes: RecordScopes = {
         where ${ownOrders('scope_order', attributes)})`;
     },
   },
+};
+
+/**
+ * How other services refer to a customer (an order's customerId): resolved as the caller reads customers, with
+ * `customer.read` and its scope (restlayer's resolveReference). A customer the caller cannot read answers as an
+ * unknown one, so a reference neither reveals which ids exist nor brings a customer into the caller's scope.
+ */
+export const customerReference: RecordReference = {
+  table: 'customer',
+  key: 'customer_id',
+  readPermission: 'customer.read',
+  scopes: customerScopes,
 };

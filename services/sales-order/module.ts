@@ -1,4 +1,4 @@
-import { listLimits, serviceModule } from 'restlayer';
+import { documentLimits, listLimits, serviceModule } from 'restlayer';
 import { registerSalesLookups } from './lookups.js';
 import { salesOrderMigrations } from './migrations.js';
 import { seedSampleData } from './sample-data.js';
@@ -15,6 +15,6 @@ export const salesOrderModule = serviceModule({
   },
   lookups: registerSalesLookups,
   create: ({ storage, lookups, config }): { salesOrder: ISalesOrderService } => ({
-    salesOrder: new SqlSalesOrderService(storage, lookups, listLimits(config)),
+    salesOrder: new SqlSalesOrderService(storage, lookups, { ...listLimits(config), ...documentLimits(config) }),
   }),
 });

@@ -11,13 +11,15 @@ export interface OrderTotals {
 /**
  * A sales order as a document (lib/documents): its lines are its children; subTotal = Σ lineTotal and totalDue =
  * subTotal + taxAmt + freight are recomputed by every write in its transaction, exactly (SUM of exact columns, then
- * decimal arithmetic). A total beyond the money range refuses the write on `subTotal` or `totalDue`.
+ * decimal arithmetic). A total beyond the money range refuses the write on `subTotal` or `totalDue`. An order holds at
+ * most `maxLines` lines (Documents:MaxLines): more is a 400 Document_TooManyLines on `lines`.
  */
-export function orderDocument(storage: Storage): DocumentSpec<Tables & SalesTables, OrderTotals> {
+export function orderDocument(storage: Storage, maxLines: number): DocumentSpec<Tables & SalesTables, OrderTotals> {
   const v = storage.values;
   return {
     parent: { table: 'sales_order', key: 'sales_order_id', entity: 'Sales order' },
-    child: { table: 'sales_order_detail', key: 'sales_order_detail_id', parentKey: 'sales_order_id', entity: 'Sales order line' },
+    child: { table: 'sales_order_detail', key: 'sales_order_detail_id', parentKey: 'sales_order_id', entity: 'Sales order line', property: 'lines' },
+    maxChildren: maxLines,
     // Every line write and header update locks the order through the caller's scope (404 outside it).
     scopes: salesOrderScopes,
     async totals(trx, salesOrderId) {

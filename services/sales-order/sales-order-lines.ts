@@ -3,7 +3,7 @@ import {
   applyMergePatch, currentErrors, scopeCondition, updateFieldsOf, writeDocument,
 } from 'restlayer';
 import { type LineInput, type PricedLine, priceLine, productsById } from './line-pricing.js';
-import { type OrderTotals, orderDocument } from './order-document.js';
+import type { OrderTotals } from './order-document.js';
 import { OrderAudit } from './sales-order-audit.js';
 import { salesOrderScopes } from './sales-order-scopes.js';
 import type {
@@ -69,9 +69,10 @@ export class SalesOrderLines {
   private readonly document: DocumentSpec<Db, OrderTotals>;
   private readonly audit: OrderAudit;
 
-  constructor(private readonly storage: Storage, private readonly lookups: LookupCache) {
+  /** `document`: the order's (orderDocument), which the service's own writes use too. */
+  constructor(private readonly storage: Storage, private readonly lookups: LookupCache, document: DocumentSpec<Db, OrderTotals>) {
     this.db = storage.db.withTables<SalesTables>();
-    this.document = orderDocument(storage);
+    this.document = document;
     this.audit = new OrderAudit(storage, this.document);
   }
 

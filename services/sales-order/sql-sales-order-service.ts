@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
-  type DbMoney, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
+  type DbMoney, type DocumentLimits, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
   type Storage, type Tables, applyMergePatch, createDocument, mergePatch, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
-  type LookupItem, type Selectable, keptQuery, scopeCondition, writeParent,
+  type LookupItem, type Selectable, keptQuery, resolveReference, scopeCondition, tooManyChildren, writeParent,
 } from 'restlayer';
+import { customerReference } from '../customer/customer-scopes.js';
+import type { CustomerTable } from '../customer/customer-tables.js';
 import { type PricedLine, priceLine, productsById } from './line-pricing.js';
 import { type OrderTotals, orderDocument } from './order-document.js';
 import { OrderAudit, salesOrderHistory } from './sales-order-audit.js';
@@ -76,7 +78,7 @@ const orderWithLines = keptQuery((db: Kysely<Tables & SalesTables>, p: { salesOr
     .orderBy('d.sales_order_detail_id');
 });
 
-export type SalesOrderServiceOptions = ListLimits;
+export type SalesOrderServiceOptions = ListLimits & DocumentLimits;
 
 export class SqlSalesOrderService implements ISalesOrderService {
   private readonly db: Kysely<Tables & SalesTables>;
@@ -90,8 +92,8 @@ export class SqlSalesOrderService implements ISalesOrderService {
     private readonly options: SalesOrderServiceOptions,
   ) {
     this.db = storage.db.withTables<SalesTables>();
-    this.document = orderDocument(storage);
-    this.lines = new SalesOrderLines(storage, lookups);
+    this.document = orderDocument(storage, options.maxLines);
+    this.lines = new SalesOrderLines(storage, lookups, this.document);
     this.audit = new OrderAudit(storage, this.document);
   }
 
@@ -198,9 +200,11 @@ export class SqlSalesOrderService implements ISalesOrderService {
     };
   }
 
-  /** Prices a new order's lines; each problem on its line's property (`lines[2].orderQty`). */
+  /** Prices a new order's lines; each problem on its line's property (`lines[2].orderQty`), too many on `lines`. */
   private async priceLines(data: SalesOrder_CreateInput_Data): Promise<PricedLine[]> {
     if (!data.lines?.length) return [];
+    // Refused before a line is priced: an order past the cap is never stored (createDocument counts again, as stored).
+    if (tooManyChildren(this.document, data.lines.length)) return [];
     const products = await productsById(this.lookups);
     return data.lines.flatMap((line, i) => priceLine(products, line, (name) => itemProperty('lines', i, name)) ?? []);
   }
@@ -218,7 +222,9 @@ export class SqlSalesOrderService implements ISalesOrderService {
       errors.add(MESSAGES.Security_Forbidden());
       return Output.of();
     }
-    const customer = await this.db.selectFrom('customer').selectAll().where('customer_id', '=', data.customerId).executeTakeFirst();
+    // Resolved as the caller reads customers (customer.read and its scope): one out of their reach is answered as an
+    // unknown one, and does not join their scope through this order.
+    const customer = await resolveReference<Selectable<CustomerTable>>(this.db, customerReference, data.customerId);
     if (!customer) errors.error('Validation', 'SalesOrder_UnknownCustomer', `Customer with id ${data.customerId} not found.`, { property: 'customerId' });
     this.checkData(data, now, await this.statuses());
     const lines = await this.priceLines(data);

@@ -10,6 +10,7 @@ import { expectError } from '../support/api.js';
 import { removeTempDirs } from '../support/temp.js';
 import { newKey } from '../support/tokens.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
+import { describeStores } from '../support/stores.js';
 
 const accessRoutesDir = fileURLToPath(new URL('../support/access-routes/', import.meta.url));
 
@@ -81,7 +82,7 @@ async function expectGate(server: TestServer, token: string, held: readonly stri
   }
 }
 
-describe('access: permissions per route (contract part 10)', function () {
+describeStores('access: permissions per route (contract part 10)', function () {
   this.timeout(120_000);
 
   describe('the default roles', () => {
@@ -287,6 +288,14 @@ describe('access: permissions per route (contract part 10)', function () {
 
     it('a caller without the permission never reaches the operation', async () => {
       expectError(await probe(['Nothing']), 403, 'Security_Forbidden');
+    });
+
+    it('a route naming no permission still hands the operation the caller\'s grants (what a reference it resolves may reach)', async () => {
+      const seen = async (role: string[]) => (await server.call('/access-probe-authenticated', { token: server.token({ role }) })).body.result;
+      expect(await seen(['SalesPerson'])).to.deep.equal({
+        userName: 'tester', permission: 'none', scopes: 'every record', holdsCustomerRead: true, customerReadScopes: ['own'],
+      });
+      expect(await seen(['Nothing'])).to.deep.include({ holdsCustomerRead: false });
     });
   });
 

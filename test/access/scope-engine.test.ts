@@ -7,6 +7,7 @@ import type { SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput } fro
 import { growOrders } from '../support/grow-orders.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 
 type Criteria = SalesOrder_ReadListInput_Criteria;
 
@@ -15,7 +16,7 @@ type Criteria = SalesOrder_ReadListInput_Criteria;
  * person equals the unscoped list filtered by that sales person, for filters, sorts, offsets, deep pages read from
  * the end and cursors. The HTTP suites (scopes*.test.ts) prove the same through the routes.
  */
-describe(`record scopes in the list engine (${testProvider})`, function () {
+describeStores(`record scopes in the list engine (${testProvider})`, function () {
   this.timeout(120_000);
   let server: TestServer;
   let salesPersonId: number;
@@ -74,7 +75,7 @@ describe(`record scopes in the list engine (${testProvider})`, function () {
     const other = salesPersonId === 275 ? 276 : 275;
     const thrown = await asCaller(
       { permission: 'sales-order.update', scopes: ['own'], attributes: { salesPersonId: String(salesPersonId) } },
-      () => writeDocument(storage, storage.db.withTables<SalesTables>(), orderDocument(storage), { parentId: id },
+      () => writeDocument(storage, storage.db.withTables<SalesTables>(), orderDocument(storage, server.config.Documents.MaxLines), { parentId: id },
         (trx) => sql`update sales_order set sales_person_id = ${other}, comment = 'moved' where sales_order_id = ${id}`.execute(trx)),
     ).then(() => undefined, (err: unknown) => err);
     expect(thrown).to.be.instanceOf(ServiceError);
@@ -94,7 +95,7 @@ describe(`record scopes in the list engine (${testProvider})`, function () {
     const audited = await entries();
     const caller = { permission: 'sales-order.update', scopes: ['own'], attributes: { salesPersonId: String(salesPersonId) } };
     const write = (salesPerson: number, comment: string) => asCaller(caller, () => writeParent(storage, storage.db.withTables<SalesTables>(),
-      orderDocument(storage), { parentId: id }, {
+      orderDocument(storage, server.config.Documents.MaxLines), { parentId: id }, {
         columns: () => ({ sales_person_id: salesPerson, comment }),
         audit: () => ({ entity: 'sales-order', recordId: id, operation: 'update', changes: [{ field: 'comment', new: comment }] }),
       }));

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
 import { busiestSalesPerson, growForScopes, listOf, scopedUser } from './support.js';
+import { describeStores } from '../support/stores.js';
 
 /** HTTP cases the property runs (each one to three requests per caller): bounded, so the suite stays quick. */
 const RUNS = 32;
@@ -48,7 +49,7 @@ function holdsFor(f: Filter, id: number): boolean {
  * totalDue, orderDate, salesPersonId, customerName), sorts and pages (offsets, deep ones, cursors), a scoped caller
  * sees exactly the administrator's list filtered by the caller's sales person: never a record outside, never one missed.
  */
-describe(`record scopes, property (${testProvider})`, function () {
+describeStores(`record scopes, property (${testProvider})`, function () {
   this.timeout(600_000);
   let server: TestServer;
   const tokens = new Map<number | undefined, string>();

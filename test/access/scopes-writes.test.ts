@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import { withErrorScope } from 'restlayer';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { salesDb } from '../support/sales-db.js';
 import { testProvider } from '../support/test-stores.js';
 import { until } from '../support/wait.js';
 import { type OrderItem, expectForbidden, expectNotFound, listOf, scopedUser } from './support.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * Issue 24 item 2, creates and changes: a role configured to create within its scope (`FieldSales`:
@@ -11,7 +13,7 @@ import { type OrderItem, expectForbidden, expectNotFound, listOf, scopedUser } f
  * without the attribute, or for a record no scope of theirs can reach (a new customer has no orders), the create is a
  * 403 with nothing written. A changed attribute moves the scope within SessionRecheckSeconds.
  */
-describe(`record scopes: creates and changed attributes (${testProvider})`, function () {
+describeStores(`record scopes: creates and changed attributes (${testProvider})`, function () {
   this.timeout(120_000);
   let server: TestServer;
   let field: string;
@@ -60,15 +62,15 @@ describe(`record scopes: creates and changed attributes (${testProvider})`, func
   });
 
   it('a scoped create of an order makes it the caller\'s: it carries their sales person, and they read, change and delete it', async () => {
-    const customerId = listOf<{ customerId: number }>(await server.call('/customer?take=1')).items[0].customerId;
+    // A customer of the caller's orders: one out of their scope is answered as unknown (test/access/scoped-references.test.ts).
+    const customerId = listOf<{ customerId: number }>(await as(field)('/customer?take=1')).items[0].customerId;
     const created = await as(field)('/sales-order', { method: 'POST', body: newOrder(customerId) });
     expect(created.status, created.text).to.equal(201);
     const id = (created.body.result as { salesOrderId: number }).salesOrderId;
     const read = await as(field)(`/sales-order/${id}`);
     expect(read.status, read.text).to.equal(200);
     expect((read.body.result as OrderItem).salesPersonId).to.equal(me);
-    // Its customer now has an order of the caller's: in their scope too.
-    expect((await as(field)(`/customer/${customerId}`)).status).to.equal(200);
+    expect((read.body.result as OrderItem).customerId).to.equal(customerId);
     expect((await as(field)(`/sales-order/${id}`, { method: 'DELETE' })).status).to.equal(200);
     expectNotFound(await server.call(`/sales-order/${id}`), 'the deleted order');
   });
@@ -81,10 +83,13 @@ describe(`record scopes: creates and changed attributes (${testProvider})`, func
     let outside: number | undefined;
     for (const c of candidates) if ((await as(field)(`/customer/${c.customerId}`)).status === 404) { outside = c.customerId; break; }
     expect(outside).to.not.equal(undefined);
-    const created = await as(field)('/sales-order', { method: 'POST', body: newOrder(outside!) });
+    // The caller cannot order for a customer out of their reach: an unlimited caller creates the order, and it is
+    // given to the caller's sales person behind the API (as a manager's tool or a psql session would).
+    const created = await server.call('/sales-order', { method: 'POST', body: newOrder(outside!) });
     expect(created.status, created.text).to.equal(201);
-    expect(await myCustomers()).to.equal(before + 1);
     const id = (created.body.result as { salesOrderId: number }).salesOrderId;
+    await salesDb(server.infrastructure.storage).updateTable('sales_order').set({ sales_person_id: me }).where('sales_order_id', '=', id).execute();
+    expect(await myCustomers()).to.equal(before + 1);
     expect((await as(field)(`/sales-order/${id}`, { method: 'DELETE' })).status).to.equal(200);
     expect(await myCustomers()).to.equal(before);
   });

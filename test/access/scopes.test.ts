@@ -3,6 +3,7 @@ import { withErrorScope } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
 import { type OrderItem, busiestSalesPerson, expectNotFound, growForScopes, listOf, scopedUser } from './support.js';
+import { describeStores } from '../support/stores.js';
 
 /** Criteria through every operator on a few fields (issue 24: "through every operator"), as query strings. */
 const CRITERIA = [
@@ -27,7 +28,7 @@ const CRITERIA = [
  * write; out of scope a record does not exist (404); without the attribute, nothing; a scope-free grant of another
  * role (Viewer) is not limited by SalesPerson's scope.
  */
-describe(`record scopes over HTTP (${testProvider})`, function () {
+describeStores(`record scopes over HTTP (${testProvider})`, function () {
   this.timeout(300_000);
   let server: TestServer;
   let me: number;

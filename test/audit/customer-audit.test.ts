@@ -2,9 +2,10 @@ import { expect } from 'chai';
 import { expectError, expectOk } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { auditCount, customerFields, expectedChanges, history, mergePatch, read } from './audit-support.js';
+import { describeStores } from '../support/stores.js';
 
 /** Issue 24 item 4 (contract part 11) for the second sample service: each customer write leaves one entry, failures none. */
-describe('audit: customers', function () {
+describeStores('audit: customers', function () {
   this.timeout(60_000);
   let server: TestServer;
   let territories: number[];

@@ -4,12 +4,13 @@ import { historyPageSql } from 'restlayer';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { planOf } from '../support/query-plans.js';
 import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 
 /** Records and entries enough that a scan of the table, or a sort of a record's entries, shows in the plan. */
 const RECORDS = 2_000;
 const PER_RECORD = 25;
 
-describe(`audit: a history page reads the index (entity, record_id, id) (${testProvider})`, function () {
+describeStores(`audit: a history page reads the index (entity, record_id, id) (${testProvider})`, function () {
   this.timeout(300_000);
   let server: TestServer;
   before(async () => {

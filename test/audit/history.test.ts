@@ -4,13 +4,14 @@ import { expectError, expectOk } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { someProducts, orderWith } from '../sales-order/lines-support.js';
 import { history, mergePatch } from './audit-support.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * GET /sales-order/{id}/history and GET /customer/{id}/history (contract part 11): newest first, paged by skip and
  * take; the record's scope applies (404 outside it); a deleted record's history is for holders of `<service>.delete`;
  * an unknown id is a 404.
  */
-describe('audit: history routes', function () {
+describeStores('audit: history routes', function () {
   this.timeout(60_000);
   let server: TestServer;
   let orderId: number;
@@ -97,7 +98,7 @@ describe('audit: history routes', function () {
   });
 });
 
-describe('audit: a history page is capped at RestAPI:MaxRows', function () {
+describeStores('audit: a history page is capped at RestAPI:MaxRows', function () {
   this.timeout(60_000);
   let server: TestServer;
   before(async () => {

@@ -4,13 +4,14 @@ import { expectError, expectOk } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { type WireProduct, addLine, orderWith, someProducts } from '../sales-order/lines-support.js';
 import { auditCount, expectedChanges, history, latest, mergePatch, orderFields, read } from './audit-support.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * Issue 24 item 4 (contract part 11): every write of an order and of its lines leaves one audit entry, in its own
  * transaction, with each changed field's old and new value as on the wire (the lines as `lines[<id>].<field>`, the
  * totals that moved); a write that fails or is rolled back leaves none.
  */
-describe('audit: sales orders and their lines', function () {
+describeStores('audit: sales orders and their lines', function () {
   this.timeout(60_000);
   let server: TestServer;
   let product: WireProduct;

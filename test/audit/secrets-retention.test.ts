@@ -8,10 +8,11 @@ import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH } from '../support/users.js';
 import { until } from '../support/wait.js';
 import { auditCount, auditText, history, mergePatch } from './audit-support.js';
+import { describeStores } from '../support/stores.js';
 
 const DAY = 86_400_000;
 
-describe('audit: no secret in any entry; retention', function () {
+describeStores('audit: no secret in any entry; retention', function () {
   this.timeout(120_000);
   let server: TestServer;
   before(async () => {

@@ -6,6 +6,7 @@ import { killChildren, runCli } from '../support/processes.js';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
 import { until } from '../support/wait.js';
+import { describeStores } from '../support/stores.js';
 
 interface Echo {
   userName: string;
@@ -18,7 +19,7 @@ interface Echo {
  * cache as the credential stamp. A change made by the CLI (another process) shows within SessionRecheckSeconds,
  * without ending the user's sessions; on PostgreSQL + Redis as on SQLite.
  */
-describe('user attributes as a running server sees them (principal.attributes)', function () {
+describeStores('user attributes as a running server sees them (principal.attributes)', function () {
   this.timeout(120_000);
   let server: TestServer;
   const cli = (args: string[]) => runCli(['user', ...args], { env: cliEnv(server) });
@@ -114,7 +115,7 @@ describe('user attributes as a running server sees them (principal.attributes)',
   });
 });
 
-describe('user attributes are cached with the credential state', function () {
+describeStores('user attributes are cached with the credential state', function () {
   this.timeout(60_000);
   let server: TestServer;
 

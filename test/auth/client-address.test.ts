@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 /** An address the client made up, as an attacker would write it into X-Forwarded-For. */
 const madeUp = () => [...randomBytes(4)].join('.');
@@ -23,7 +24,7 @@ async function failedLogins(server: TestServer, count: number, forwardedFor: (i:
 
 const throttle = { AccountFailures: 100, AddressFailures: 4, WindowSeconds: 60 };
 
-describe('client address behind one proxy (Server:ProxyCount default 1)', () => {
+describeStores('client address behind one proxy (Server:ProxyCount default 1)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { Server: { TrustProxy: true }, Authentication: { PasswordHashCost: 10, Throttle: throttle } } });
@@ -42,7 +43,7 @@ describe('client address behind one proxy (Server:ProxyCount default 1)', () => 
   });
 });
 
-describe('client address behind two proxies (Server:ProxyCount 2)', () => {
+describeStores('client address behind two proxies (Server:ProxyCount 2)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { Server: { TrustProxy: true, ProxyCount: 2 }, Authentication: { PasswordHashCost: 10, Throttle: throttle } } });
@@ -58,7 +59,7 @@ describe('client address behind two proxies (Server:ProxyCount 2)', () => {
   });
 });
 
-describe('client address without Server:TrustProxy', () => {
+describeStores('client address without Server:TrustProxy', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { Server: { TrustProxy: false, ProxyCount: 2 }, Authentication: { PasswordHashCost: 10, Throttle: throttle } } });

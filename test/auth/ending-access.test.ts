@@ -6,6 +6,7 @@ import { type CliResult, killChildren, runCli } from '../support/processes.js';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
 import { until } from '../support/wait.js';
+import { describeStores } from '../support/stores.js';
 
 interface Pair {
   accessToken: string;
@@ -29,7 +30,7 @@ const ORDER = '/sales-order/43659';
  * default 1 here: the server trusts what it read that long, so the credentials are used just before to be sure the
  * server holds them as valid when the command runs).
  */
-describe('ending access: user disable, set-password, remove and enable as CLI processes', function () {
+describeStores('ending access: user disable, set-password, remove and enable as CLI processes', function () {
   this.timeout(180_000);
 
   describe('variant A: access token, refresh token, cookie session and minted tokens', () => {

@@ -4,13 +4,14 @@ import { withErrorScope } from 'restlayer';
 import { type TestServer, TEST_AUDIENCE, TEST_ISSUER, TEST_KEY, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser } from '../support/users.js';
 import { until } from '../support/wait.js';
+import { describeStores } from '../support/stores.js';
 
 interface Pair {
   accessToken: string;
   refreshToken: string;
 }
 
-describe('variant A: refresh tokens', () => {
+describeStores('variant A: refresh tokens', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { Authentication: { ...FAST_HASH.Authentication, RefreshReuseGraceSeconds: 1 } } });

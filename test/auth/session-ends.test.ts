@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { SESSION_COOKIE, withErrorScope } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
+import { describeStores } from '../support/stores.js';
 
 interface Pair {
   accessToken: string;
@@ -15,7 +16,7 @@ const ORDER = '/sales-order/43659';
  * Ends of a login that race the calls which use it (contract part 4): a logout, or the user's end, checked and
  * written in separate steps from the refreshes and requests in flight, must leave nothing of the session working.
  */
-describe('session ends racing the calls of that session', function () {
+describeStores('session ends racing the calls of that session', function () {
   this.timeout(60_000);
   let server: TestServer;
   before(async () => {

@@ -2,12 +2,13 @@ import { expect } from 'chai';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { removeTempDirs } from '../support/temp.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * GET /auth/session: "who am I" for anyone. A browser app asks it on start instead of a secured route, so a first
  * visit logs no 401; it answers the caller of a valid cookie or token, and no result, never a 401, otherwise.
  */
-describe('auth: GET /auth/session (who am I)', function () {
+describeStores('auth: GET /auth/session (who am I)', function () {
   this.timeout(60_000);
   let server: TestServer;
   before(async () => {

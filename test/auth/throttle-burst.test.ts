@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { CHECKS_AT_ONCE, checksWaitingPeak, resetChecksWaitingPeak } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { addUser } from '../support/users.js';
+import { describeStores } from '../support/stores.js';
 
 /** How many answers had each status, e.g. { 401: 3, 429: 17 }. */
 const tally = (replies: Reply[]) => replies.reduce<Record<number, number>>((t, r) => ({ ...t, [r.status]: (t[r.status] ?? 0) + 1 }), {});
@@ -11,7 +12,7 @@ let net = 0;
 const freshAddress = () => `10.${Math.floor(++net / 250) % 250}.${net % 250}.7`;
 
 // Runs on the store of the run: counters in memory (SQLite runs) or in Redis (RESTLAYER_TEST_REDIS=true).
-describe('login throttling under concurrency', () => {
+describeStores('login throttling under concurrency', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({
@@ -126,7 +127,7 @@ describe('login throttling under concurrency', () => {
   });
 });
 
-describe('password checks in hand are bounded (Authentication:Throttle:MaxPendingChecks)', function () {
+describeStores('password checks in hand are bounded (Authentication:Throttle:MaxPendingChecks)', function () {
   this.timeout(60_000);
   const maxPending = 2;
   let server: TestServer;

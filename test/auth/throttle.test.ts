@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { addUser } from '../support/users.js';
+import { describeStores } from '../support/stores.js';
 
-describe('login throttling', () => {
+describeStores('login throttling', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({

@@ -3,8 +3,9 @@ import jwt from 'jsonwebtoken';
 import { SESSION_COOKIE } from 'restlayer';
 import { type TestServer, TEST_AUDIENCE, TEST_ISSUER, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
+import { describeStores } from '../support/stores.js';
 
-describe('variant A: cookie and JWT login', () => {
+describeStores('variant A: cookie and JWT login', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { ...FAST_HASH, Authentication: { ...FAST_HASH.Authentication, AllowedOrigins: ['https://app.example.com'] } } });

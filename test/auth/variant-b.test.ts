@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { addUser } from '../support/users.js';
+import { describeStores } from '../support/stores.js';
 
 const SECRET = 'variant-b-secret-that-is-long-enough-0123456789';
 
-describe('variant B: /authentication', () => {
+describeStores('variant B: /authentication', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({

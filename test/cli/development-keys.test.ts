@@ -8,12 +8,13 @@ import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { requireServices } from '../support/hooks.js';
 import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl } from '../support/test-stores.js';
 import { mint, newKey } from '../support/tokens.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /**
  * Development without configured keys (the README's `npm start`): the server, its restart and the CLI share the keys
  * kept beside the database, so `lookup flush` can reach the running server and tokens outlive a restart.
  */
-describe('development keys: kept beside the database, shared by the server and the CLI (real processes)', function () {
+describeOneStore('development keys: kept beside the database, shared by the server and the CLI (real processes)', WHY_ONE_STORE.developmentKeys, function () {
   this.timeout(90_000);
   after(async () => {
     await killChildren();

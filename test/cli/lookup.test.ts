@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import jwt from 'jsonwebtoken';
 import { signOperatorToken, tokenSettings } from 'restlayer';
@@ -8,6 +7,8 @@ import { childEnv, killChildren, runCli } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { mint, newKey } from '../support/tokens.js';
 import { salesDb } from '../support/sales-db.js';
+import { standIn } from '../support/stand-in.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** A local port nothing listens on (it was free a moment ago). */
 async function closedPort(): Promise<number> {
@@ -18,7 +19,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('restlayer lookup flush (a real process against a running server)', function () {
+describeOneStore('restlayer lookup flush (a real process against a running server)', WHY_ONE_STORE.cli, function () {
   this.timeout(120_000);
   after(() => killChildren());
 
@@ -131,36 +132,39 @@ describe('restlayer lookup flush (a real process against a running server)', fun
     });
   }
 
-  describe('the token the CLI sends: the flush alone, at that URL alone, for seconds', () => {
+  describe('the token the CLI sends: the flush of one table alone, at that URL alone, once, for seconds', () => {
     let server: TestServer;
     before(async () => {
       server = await startTestServer({ config: { RestAPI: { Path: '/api' } } });
     });
     after(() => server?.stop());
 
-    /** A stand-in at another URL that keeps the Authorization header of what it is sent and answers 200. */
-    async function captureToken(): Promise<string> {
-      let seen = '';
-      const capture = createHttpServer((req, res) => {
-        seen ||= req.headers.authorization ?? '';
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"messages":[]}');
-      });
-      await new Promise<void>((resolve) => capture.listen(0, '127.0.0.1', resolve));
-      const { port } = capture.address() as { port: number };
+    /** The tokens the CLI sends to a stand-in at another URL, which answers 200 to each. */
+    async function captureTokens(args: string[]): Promise<string[]> {
+      const capture = await standIn({ status: 200, type: 'application/json', body: '{"messages":[]}' });
       try {
-        const run = await runCli(['lookup', 'flush', '--all', '--url', `http://127.0.0.1:${port}/api`], { env: cliEnv(server) });
+        const run = await runCli(['lookup', 'flush', ...args, '--url', capture.url], { env: cliEnv(server) });
         expect(run.code, run.stderr).to.equal(0);
       } finally {
-        await new Promise((resolve) => capture.close(resolve));
+        await capture.close();
       }
-      return seen.replace(/^Bearer /, '');
+      return capture.seen.map((headers) => (headers.authorization ?? '').replace(/^Bearer /, ''));
     }
+    const captureToken = async () => (await captureTokens(['--all']))[0];
 
-    it('carries no role, lives seconds, and names the flush and the URL it was sent to', async () => {
+    it('carries no role, lives seconds, and names the flush, the URL it was sent to and what it flushes', async () => {
       const claims = jwt.decode(await captureToken(), { json: true })!;
       expect(claims).to.not.have.any.keys('role', 'roles');
       expect(claims.exp! - claims.iat!).to.be.at.most(10);
       expect(claims.aud).to.match(/^restlayer-operator:lookup-table\.flush@http:\/\/127\.0\.0\.1:\d+\/api$/);
+      expect(claims.target).to.deep.equal({});
+    });
+
+    it('sends one token per table, each naming its table, each with its own id', async () => {
+      const tokens = await captureTokens(['sales-order-status', 'sales-territory']);
+      const claims = tokens.map((t) => jwt.decode(t, { json: true })!);
+      expect(claims.map((c) => c.target)).to.deep.equal([{ type: 'sales-order-status' }, { type: 'sales-territory' }]);
+      expect(new Set(claims.map((c) => c.jti)).size).to.equal(2);
     });
 
     it('sent to another URL, it is refused by the real server: on the flush route and everywhere else (401)', async () => {
@@ -172,15 +176,21 @@ describe('restlayer lookup flush (a real process against a running server)', fun
       expect((await server.call('/sales-order/43659', { token })).status).to.equal(401);
     });
 
-    it('one for this server is accepted by the flush routes alone: elsewhere, unlock included, 401', async () => {
-      const token = signOperatorToken(tokenSettings(server.config), 'lookup-table.flush', server.url);
-      expect((await server.call('/lookup-table', { method: 'DELETE', token })).status).to.equal(200);
-      expect((await server.call('/lookup-table/sales-order-status', { method: 'DELETE', token })).status).to.equal(200);
-      expect((await server.call('/sales-order/43659', { token })).status).to.equal(401);
-      expect((await server.call('/lookup-table/sales-order-status', { token })).status).to.equal(401);
-      expect((await server.call('/login-throttle/somebody', { method: 'DELETE', token })).status).to.equal(401);
+    it('one for this server is accepted by the flush route of its table alone: elsewhere, unlock included, 401', async () => {
+      const sign = (target: Record<string, string>) => signOperatorToken(tokenSettings(server.config), 'lookup-table.flush', server.url, target);
+      expect((await server.call('/lookup-table', { method: 'DELETE', token: sign({}) })).status).to.equal(200);
+      expect((await server.call('/lookup-table/sales-order-status', { method: 'DELETE', token: sign({ type: 'sales-order-status' }) })).status).to.equal(200);
+      for (const token of [sign({}), sign({ type: 'sales-order-status' })]) {
+        expect((await server.call('/sales-order/43659', { token })).status).to.equal(401);
+        expect((await server.call('/lookup-table/sales-order-status', { token })).status).to.equal(401);
+        expect((await server.call('/login-throttle/somebody', { method: 'DELETE', token })).status).to.equal(401);
+      }
+      // A token for every table flushes no single one, and one for a table neither every table nor another.
+      expect((await server.call('/lookup-table/sales-order-status', { method: 'DELETE', token: sign({}) })).status).to.equal(401);
+      expect((await server.call('/lookup-table', { method: 'DELETE', token: sign({ type: 'sales-order-status' }) })).status).to.equal(401);
+      expect((await server.call('/lookup-table/sales-territory', { method: 'DELETE', token: sign({ type: 'sales-order-status' }) })).status).to.equal(401);
       // A token for another action (an unlock) does not flush.
-      const unlock = signOperatorToken(tokenSettings(server.config), 'login-throttle.unlock', server.url);
+      const unlock = signOperatorToken(tokenSettings(server.config), 'login-throttle.unlock', server.url, {});
       expect((await server.call('/lookup-table', { method: 'DELETE', token: unlock })).status).to.equal(401);
     });
   });

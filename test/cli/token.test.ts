@@ -5,6 +5,7 @@ import { cliEnv, expectCliFailure, lines } from '../support/cli-env.js';
 import { killChildren, runCli } from '../support/processes.js';
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEY, type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser } from '../support/users.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 interface Pair {
   accessToken: string;
@@ -13,7 +14,7 @@ interface Pair {
 
 const invalidRefresh = [{ code: 'Security_InvalidRefreshToken', message: 'Invalid refresh token', severity: 'Error', type: 'Security' }];
 
-describe('restlayer token (a real process against a running server)', function () {
+describeOneStore('restlayer token (a real process against a running server)', WHY_ONE_STORE.cli, function () {
   this.timeout(120_000);
   after(() => killChildren());
 

@@ -4,9 +4,10 @@ import { cliEnv, expectCliFailure, lines } from '../support/cli-env.js';
 import { killChildren, runCli } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser } from '../support/users.js';
+import { describeStores } from '../support/stores.js';
 
 /** `restlayer user set-attribute`, `remove-attribute`, `add --attribute` and `list`, as real processes (contract part 8). */
-describe('restlayer user attributes (a real process against a running server)', function () {
+describeStores('restlayer user attributes (a real process against a running server)', function () {
   this.timeout(120_000);
   let server: TestServer;
   const cli = (args: string[]) => runCli(['user', ...args], { env: cliEnv(server) });

@@ -7,6 +7,7 @@ import { killChildren, runCli } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { redisPrefix, redisUrl } from '../support/test-stores.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** A server the `restlayer user` process works on, logins through its HTTP API. */
 function userCli(get: () => TestServer) {
@@ -20,7 +21,7 @@ function userCli(get: () => TestServer) {
   return { cli, login, getOrder, storedRoles };
 }
 
-describe('restlayer user set-roles and role warnings (a real process against a running server)', function () {
+describeOneStore('restlayer user set-roles and role warnings (a real process against a running server)', WHY_ONE_STORE.cli, function () {
   this.timeout(120_000);
   let server: TestServer;
   const { cli, login, getOrder, storedRoles } = userCli(() => server);
@@ -92,7 +93,7 @@ describe('restlayer user set-roles and role warnings (a real process against a r
 
 });
 
-describe('restlayer user unlock without Redis: through the running server (a real process)', function () {
+describeOneStore('restlayer user unlock without Redis: through the running server (a real process)', WHY_ONE_STORE.cli, function () {
   this.timeout(120_000);
   let server: TestServer;
   const { cli, login } = userCli(() => server);
@@ -131,7 +132,7 @@ describe('restlayer user unlock without Redis: through the running server (a rea
   });
 });
 
-describe('restlayer user unlock with Redis (a real process against a running server)', function () {
+describeOneStore('restlayer user unlock with Redis (a real process against a running server)', WHY_ONE_STORE.cli, function () {
   this.timeout(120_000);
   let server: TestServer;
   const { cli, login } = userCli(() => server);

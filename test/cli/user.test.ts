@@ -5,13 +5,14 @@ import { cliEnv, expectCliFailure, lines } from '../support/cli-env.js';
 import { killChildren, runCli } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 interface Pair {
   accessToken: string;
   refreshToken: string;
 }
 
-describe('restlayer user (a real process against a running server)', function () {
+describeOneStore('restlayer user (a real process against a running server)', WHY_ONE_STORE.cli, function () {
   this.timeout(120_000);
   let server: TestServer;
   const cli = (args: string[], input?: string) => runCli(['user', ...args], { env: cliEnv(server), input });

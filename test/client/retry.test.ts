@@ -4,6 +4,7 @@ import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js
 import { type ResponseDropper, responseDropper } from '../support/response-dropper.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { clientFor, recordingFetch } from './support.js';
+import { describeStores } from '../support/stores.js';
 
 const order = (comment: string) => ({ customerId: 11003, status: 1, onlineOrderFlag: false, comment });
 
@@ -13,7 +14,7 @@ function pauses(): RetryOptions & { taken: number[] } {
   return { taken, sleep: async (ms: number) => void taken.push(ms) };
 }
 
-describe('client: creates carry an Idempotency-Key and are repeated after a fault', function () {
+describeStores('client: creates carry an Idempotency-Key and are repeated after a fault', function () {
   this.timeout(30_000);
   let server: TestServer;
   before(async () => {

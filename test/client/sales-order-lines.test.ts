@@ -4,13 +4,14 @@ import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser } from '../support/users.js';
 import { clientFor, recordingFetch } from './support.js';
+import { describeStores } from '../support/stores.js';
 
 const codes = (output: { messages: { code: string }[] }) => output.messages.map((m) => m.code);
 /** Amounts compared in ten-thousandths (integers), so the test does no binary floating-point sums either. */
 const units = (value: number) => Math.round(value * 10_000);
 
 /** The line operations of ISalesOrderService through the proxy, against a real server (SQLite and PostgreSQL). */
-describe('client: order lines through SalesOrderProxy', () => {
+describeStores('client: order lines through SalesOrderProxy', () => {
   let server: TestServer;
   let proxy: SalesOrderProxy;
   const recorder = recordingFetch();

@@ -4,6 +4,7 @@ import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser, cookieHeader } from '../support/users.js';
 import { clientFor, recordingFetch } from './support.js';
+import { describeStores } from '../support/stores.js';
 
 const codes = (output: { messages: { code: string }[] }) => output.messages.map((m) => m.code);
 
@@ -149,7 +150,7 @@ function everyOperation(context: () => { proxy: SalesOrderProxy; recorder: Retur
   });
 }
 
-describe('client: ISalesOrderService through the proxy', () => {
+describeStores('client: ISalesOrderService through the proxy', () => {
   describe('bearer tokens, variant A', () => {
     let server: TestServer;
     let client: RestClient;

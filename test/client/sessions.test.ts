@@ -7,6 +7,7 @@ import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js
 import { type TestServer, startTestServer } from '../support/server.js';
 import { addUser } from '../support/users.js';
 import { type Sent, clientFor, expiredCopy, recordingFetch, sleep, until } from './support.js';
+import { describeStores } from '../support/stores.js';
 
 /** Three-second tokens: short enough to watch them expire, long enough for a few calls. */
 const SHORT = 0.05;
@@ -48,7 +49,7 @@ async function rejection(promise: Promise<unknown>): Promise<SessionExpiredError
 
 const inLeadWindow = (tokens: TokenService) => until(() => tokens.expiresInMs! < tokens.refreshLeadMs);
 
-describe('client: sessions', () => {
+describeStores('client: sessions', () => {
   describe('token service, variant A, three-second access tokens', () => {
     let server: TestServer;
     before(async () => {

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { countOrders, expectOk, listOrders, readOrder } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
-describe('request property names match case-insensitively (contract part 1)', () => {
+describeStores('request property names match case-insensitively (contract part 1)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { expectOk, readOrder } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 const PARALLEL = 20;
 
-describe('concurrent updates (contract part 3)', () => {
+describeStores('concurrent updates (contract part 3)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { countOrders, expectError, expectOk, qs } from '../support/api.js';
 import { type SampleOrder, asListItem, sampleOrder, sampleOrders } from '../support/sample-oracle.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 const PAGE = 100;
 const ALL = 12_000;
@@ -121,7 +122,7 @@ const cases: Record<string, Case[]> = {
   ],
 };
 
-describe('list criteria: every operator (contract part 3)', () => {
+describeStores('list criteria: every operator (contract part 3)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { type OrderItem, countOrders, expectError, expectOk, listOrders, pageThrough } from '../support/api.js';
 import { asListItem, sampleOrders } from '../support/sample-oracle.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 const MAX_ROWS = 50;
 const ids = (items: OrderItem[]) => items.map((o) => o.salesOrderId);
@@ -19,7 +20,7 @@ function expectSorted(items: OrderItem[], keys: [keyof OrderItem, 1 | -1][]) {
   }
 }
 
-describe('list criteria: sorting, paging and totalCount (contract part 3)', () => {
+describeStores('list criteria: sorting, paging and totalCount (contract part 3)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { RestAPI: { MaxRows: MAX_ROWS } } });
@@ -198,7 +199,7 @@ describe('list criteria: sorting, paging and totalCount (contract part 3)', () =
   });
 });
 
-describe('list criteria: RestAPI:MaxRows default (contract part 3)', () => {
+describeStores('list criteria: RestAPI:MaxRows default (contract part 3)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

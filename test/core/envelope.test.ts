@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { expectError, expectNoNullProperties, expectOk, probeRoutesDir, propertyNames } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 const camelCase = /^[a-z][A-Za-z0-9]*$/;
 const messageKeys = ['code', 'message', 'severity', 'type'];
 
-describe('envelope (contract part 1) on the sales order routes', () => {
+describeStores('envelope (contract part 1) on the sales order routes', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
@@ -121,7 +122,7 @@ describe('envelope (contract part 1) on the sales order routes', () => {
   });
 });
 
-describe('envelope (contract part 1) rules shown through probe routes', () => {
+describeStores('envelope (contract part 1) rules shown through probe routes', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ routesDir: probeRoutesDir, sampleData: false });

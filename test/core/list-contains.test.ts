@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 
 interface Named {
   customerId: number;
@@ -9,7 +10,7 @@ interface Named {
 }
 
 /** Criterion CN on a name with a trigram index (issue 15): the same rows as reading every row, found through the index. */
-describe(`lists: name contains (CN) through a trigram index, on ${testProvider}`, function () {
+describeStores(`lists: name contains (CN) through a trigram index, on ${testProvider}`, function () {
   this.timeout(30_000);
   let server: TestServer;
 

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { type OrderItem, createOrder, expectError, expectOk, listOrders } from '../support/api.js';
 import { asListItem, sampleOrders } from '../support/sample-oracle.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 /** Large enough that one request lists every sample order: the expectation paging is held against. */
 const MAX_ROWS = 20_000;
@@ -34,7 +35,7 @@ const cursorAfter = async (server: TestServer, query: string) => {
   return body.nextCursor!;
 };
 
-describe('lists: keyset cursor, deep skip from the end, kept counts', function () {
+describeStores('lists: keyset cursor, deep skip from the end, kept counts', function () {
   this.timeout(120_000);
   let server: TestServer;
   before(async () => {

@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { LookupCache, type LookupTable } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { salesDb } from '../support/sales-db.js';
+import { describeStores } from '../support/stores.js';
 
-describe('lookup cache loading', () => {
+describeStores('lookup cache loading', () => {
   it('concurrent first requests share one load; a flush makes the next request load again', async () => {
     let loads = 0;
     let release!: () => void;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { expectError, expectOk } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { salesDb } from '../support/sales-db.js';
+import { describeStores } from '../support/stores.js';
 
 const OPERATORS = ['EQ', 'NEQ', 'In', 'NIn', 'LT', 'LE', 'GT', 'GE', 'BW', 'NBW', 'CN', 'NCN', 'SW', 'NSW', 'NL', 'NNL'];
 const TYPES = ['sales-order-status', 'sales-territory', 'sales-person', 'operators'];
@@ -13,7 +14,7 @@ interface Item {
   attributes: Record<string, unknown>;
 }
 
-describe('lookup tables (contract parts 5 and 9)', () => {
+describeStores('lookup tables (contract parts 5 and 9)', () => {
   let server: TestServer;
   const admin = () => server.token({ role: ['Administrator'] });
   before(async () => {

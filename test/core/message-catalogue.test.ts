@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { CATALOGUE, type MessageCode, entryOf, statusOfCode } from 'restlayer';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 const codes = Object.keys(CATALOGUE) as MessageCode[];
 const libDir = fileURLToPath(new URL('../../lib/', import.meta.url));
@@ -19,7 +20,7 @@ function* jsFiles(dir: string): Generator<string> {
 /** A message code written as a quoted string (Pascal_Pascal; a driver's SQLITE_BUSY is not one). */
 const codeLiteral = /(['"])[A-Z][a-z][A-Za-z]*_[A-Z][a-z][A-Za-z]*\1/g;
 
-describe('the message catalogue (issue 22)', () => {
+describeStores('the message catalogue (issue 22)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

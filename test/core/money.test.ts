@@ -4,6 +4,7 @@ import { CompiledQuery } from 'kysely';
 import { Decimal, type Kysely, fractionDigits, listSql, money, roundMoney } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer, testProvider } from 'restlayer/testing';
 import { type MoneyProbeService, moneyProbeModule } from '../support/money-probe/module.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * Contract part 3, "Amounts", through a probe table with one money column (test/support/money-probe/): inputs with
@@ -11,7 +12,7 @@ import { type MoneyProbeService, moneyProbeModule } from '../support/money-probe
  * (SQLite: integer ten-thousandths, PostgreSQL: numeric(15,4)) reads back exactly, and criteria, sorting, cursors and
  * counts on it are exact and served by its index. docs/money.md.
  */
-describe(`money: exact amounts (${testProvider})`, function () {
+describeStores(`money: exact amounts (${testProvider})`, function () {
   this.timeout(60_000);
   let server: TestServer<{ moneyProbe: MoneyProbeService } & TestServer['services']>;
   let run = 0;

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { expectError, expectOk, readOrder } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
 
-describe('PATCH /sales-order/{id}: JSON merge patch (contract part 3)', () => {
+describeStores('PATCH /sales-order/{id}: JSON merge patch (contract part 3)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { callOrigin, expectError, expectOk, newOrderData } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { salesDb } from '../support/sales-db.js';
+import { describeStores } from '../support/stores.js';
 
-describe('RestAPI:Path prefix on (/api)', () => {
+describeStores('RestAPI:Path prefix on (/api)', () => {
   let server: TestServer;
   const auth = () => ({ Authorization: `Bearer ${server.token()}` });
   before(async () => {
@@ -50,7 +51,7 @@ describe('RestAPI:Path prefix on (/api)', () => {
   });
 });
 
-describe('RestAPI:Path prefix off (default)', () => {
+describeStores('RestAPI:Path prefix off (default)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ sampleData: false });

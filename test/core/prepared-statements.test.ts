@@ -4,13 +4,17 @@ import { application } from '../../services/index.js';
 import type { TestDatabase } from 'restlayer/testing';
 import { createTestDatabase, testProvider } from '../support/test-stores.js';
 import { until } from '../support/wait.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * Storage:Postgres:PreparedStatements (lib/storage/prepared-statements.ts): statements go named, so each connection
  * parses a text once; a connection that prepared its share is replaced; a statement whose result columns a migration
  * changed is sent again unprepared instead of failing. PostgreSQL only: SQLite keeps its own statement cache.
  */
-(testProvider === 'postgres' ? describe : describe.skip)('PostgreSQL prepared statements', function () {
+describeStores('PostgreSQL prepared statements', function () {
+  before(function () {
+    if (testProvider !== 'postgres') this.skip();
+  });
   this.timeout(60_000);
   let database: TestDatabase;
   const stores: Storage[] = [];

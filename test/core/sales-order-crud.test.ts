@@ -2,12 +2,13 @@ import { expect } from 'chai';
 import { countOrders, createOrder, expectError, expectOk, newOrderData, readOrder } from '../support/api.js';
 import { asListItem, sampleOrder } from '../support/sample-oracle.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 const listFields = ['salesOrderId', 'salesOrderNumber', 'status', 'orderDate', 'dueDate', 'shipDate', 'customerId', 'customerName', 'territoryId', 'salesPersonId', 'totalDue', 'onlineOrderFlag'];
 const readFields = [...listFields, 'purchaseOrderNumber', 'accountNumber', 'comment', 'subTotal', 'taxAmt', 'freight', 'lines', 'revisionNumber', 'modifiedDate'];
 const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-describe('sales order CRUD (contract parts 3 and 9)', () => {
+describeStores('sales order CRUD (contract parts 3 and 9)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { countOrders, listOrders } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
-describe('sample data (contract part 9)', () => {
+describeStores('sample data (contract part 9)', () => {
   let server: TestServer;
   let total: number;
   before(async () => {

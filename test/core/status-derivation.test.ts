@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { expectError, probeRoutesDir } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 /** What a production server says of an unhandled exception (the contract's wording, part 2: status codes). */
 const GENERIC_ERROR_TEXT = 'Unexpected server error occurred. Please contact your system administrator.';
@@ -13,7 +14,7 @@ const statusOfType: [string, number][] = [
 /** A stack frame as Node prints it, or a source position. */
 const stackTrace = /\n\s+at |\bat .*\.(js|ts):\d+|node_modules|\/work\//;
 
-describe('status derivation (contract part 2)', () => {
+describeStores('status derivation (contract part 2)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ routesDir: probeRoutesDir, sampleData: false });
@@ -75,7 +76,7 @@ describe('status derivation (contract part 2)', () => {
   });
 });
 
-describe('status derivation in production (contract part 2)', () => {
+describeStores('status derivation in production (contract part 2)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ routesDir: probeRoutesDir, sampleData: false, env: { NODE_ENV: 'production' } });

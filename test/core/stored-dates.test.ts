@@ -2,13 +2,14 @@ import { expect } from 'chai';
 import { type Kysely, StoredDate, sql } from 'restlayer';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * Dates as the store reads them: the instant the column holds, serialised to the same ISO text as toISOString()
  * gives, and StoredDates (their text kept, so JSON.stringify writes it without Date#toJSON) where the store's text
  * is canonical: SQLite's ISO text, PostgreSQL's timestamptz in a UTC session (lib/storage/postgres-types.ts).
  */
-describe(`dates read from the store (${testProvider})`, function () {
+describeStores(`dates read from the store (${testProvider})`, function () {
   this.timeout(60_000);
   let server: TestServer;
   let db: Kysely<unknown>;

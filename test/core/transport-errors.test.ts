@@ -4,10 +4,11 @@ import { expect } from 'chai';
 import { countOrders, expectError, readOrder } from '../support/api.js';
 import type { Reply } from '../support/server.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 const stackTrace = /\n\s+at |\bat .*\.(js|ts):\d+|node_modules|\/work\//;
 
-describe('transport-level errors (contract part 2)', () => {
+describeStores('transport-level errors (contract part 2)', () => {
   let server: TestServer;
   const seen: Reply[] = [];
   const call = async (...args: Parameters<TestServer['call']>) => {

@@ -2,11 +2,12 @@ import { expect } from 'chai';
 import { countOrders, expectError, readOrder } from '../support/api.js';
 import type { Reply } from '../support/server.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 /** [property, code] of every message, sorted, for order-independent comparison. */
 const problems = (reply: Reply) => reply.body.messages.map((m) => [m.property, m.code] as [string | undefined, string]).sort();
 
-describe('validation (contract part 3)', () => {
+describeStores('validation (contract part 3)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

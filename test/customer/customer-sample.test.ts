@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { expectError, expectOk, newOrderData, qs } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
 
 /** The customer service over the sample data, where orders refer to customers (contract part 9, last paragraph). */
-describe('customer service with the sample orders', () => {
+describeStores('customer service with the sample orders', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

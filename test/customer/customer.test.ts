@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { expectError, expectErrors, expectOk, qs } from '../support/api.js';
 import { type Envelope, type TestServer, startTestServer } from '../support/server.js';
 import { type CustomerJson, type LookupIds, lookupIds, requiredData, rowData } from './customer-data.js';
+import { describeStores } from '../support/stores.js';
 
 const path = '/customer';
 const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
@@ -28,7 +29,7 @@ function compare(a: Value, b: Value): number {
 /** CN: the text holds the needle, ignoring case. */
 const contains = (text: string, needle: string) => text.toLowerCase().includes(needle.toLowerCase());
 
-describe('customer service', () => {
+describeStores('customer service', () => {
   describe('create, read, update, patch and delete', () => {
     let server: TestServer;
     let ids: LookupIds;

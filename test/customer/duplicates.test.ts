@@ -3,13 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * Contract part 3, "Duplicates": a unique value refused answers 409 Entity_Duplicate (type Concurrency) on its
  * property, also when the competing writes arrive at once: the service's own check cannot see a write still in
  * flight, so the store's unique index decides, and the layer answers its violation the same way (never a 500).
  */
-describe(`customer accountNumber is unique, ignoring case (${testProvider})`, function () {
+describeStores(`customer accountNumber is unique, ignoring case (${testProvider})`, function () {
   this.timeout(60_000);
   let server: TestServer;
   before(async () => {
@@ -48,7 +49,7 @@ describe(`customer accountNumber is unique, ignoring case (${testProvider})`, fu
   });
 });
 
-describe(`a service without a check of its own: the unique index's violation is the 409 (${testProvider})`, function () {
+describeStores(`a service without a check of its own: the unique index's violation is the 409 (${testProvider})`, function () {
   this.timeout(60_000);
   let server: TestServer;
   before(async () => {
@@ -65,7 +66,7 @@ describe(`a service without a check of its own: the unique index's violation is 
   });
 });
 
-describe(`inTransaction: a service's writes stand or fall together (${testProvider})`, function () {
+describeStores(`inTransaction: a service's writes stand or fall together (${testProvider})`, function () {
   this.timeout(60_000);
   let server: TestServer;
   before(async () => {

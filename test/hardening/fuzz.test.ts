@@ -12,6 +12,7 @@ import {
   hostileString, operatorName, parseRaw, pollutingJson, prototypeSnapshot, salesOrderChecksum, salesOrderFingerprint, send, sendRaw, urlPart,
 } from './hostile.js';
 import { salesDb } from '../support/sales-db.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * Property-based hostile requests at every route the server loads (new route files are covered without touching
@@ -147,7 +148,7 @@ function describePlan(req: RawRequest, reply: RawReply) {
   return `${req.method} ${req.path.slice(0, 200)} ${JSON.stringify(req.headers)}${body} → ${reply.status} ${reply.text.slice(0, 300)}`;
 }
 
-describe('hardening: hostile requests at every route (property-based)', function () {
+describeStores('hardening: hostile requests at every route (property-based)', function () {
   this.timeout(180_000);
   let routes: LoadedRoute[];
   let a: Target;

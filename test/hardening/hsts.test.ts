@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { removeTempDirs } from '../support/temp.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /**
  * Strict-Transport-Security only on answers to HTTPS requests: `ctx.secure`, which reads X-Forwarded-Proto only
  * when `Server:TrustProxy` says a proxy in front terminates TLS.
  */
-describe('hardening: HSTS only over HTTPS', function () {
+describeOneStore('hardening: HSTS only over HTTPS', WHY_ONE_STORE.http, function () {
   this.timeout(60_000);
   after(removeTempDirs);
 

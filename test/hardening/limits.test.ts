@@ -4,6 +4,7 @@ import { type TestServer, startTestServer } from '../support/server.js';
 import { removeTempDirs } from '../support/temp.js';
 import { request } from 'node:http';
 import { type RawReply, expectEnvelope, expectSaneAnswer, parseRaw, send, sendAllThenRead, sendRaw } from './hostile.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * The limits operators can set, each answered with the contract's envelope; the security headers on every kind of
@@ -24,7 +25,7 @@ function expectSecurityHeaders(headers: Record<string, string | string[] | undef
   expect(headers['x-request-id'], context).to.be.a('string').that.is.not.empty;
 }
 
-describe('hardening: limits, security headers and CORS', function () {
+describeStores('hardening: limits, security headers and CORS', function () {
   this.timeout(60_000);
   after(removeTempDirs);
 

@@ -8,6 +8,7 @@ import { type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { FAST_HASH, addUser } from '../support/users.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /**
  * Logging: one structured JSON line per request (method, path, status, durationMs, requestId, user); secrets never
@@ -87,7 +88,7 @@ function expectNoSecrets(log: string, seen: Secrets) {
   }
 }
 
-describe('hardening: logging', function () {
+describeOneStore('hardening: logging', WHY_ONE_STORE.http, function () {
   this.timeout(60_000);
 
   describe('one structured line per request', () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Credentials, ErrorList, MAX_MESSAGES, derivedStatus, message } from 'restlayer';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH } from '../support/users.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** `{"k0":1,"k1":1,…}`: a JSON object of `count` properties no route knows. */
 const unknownKeys = (count: number, prefix = 'k') => `{${Array.from({ length: count }, (_, i) => `"${prefix}${i}":1`).join(',')}}`;
@@ -39,12 +40,15 @@ async function countWork(fn: () => Promise<Reply>): Promise<{ reply: Reply; entr
   }
 }
 
-describe(`an answer lists at most ${MAX_MESSAGES} messages, and one more saying that more were found (issue 20, defect 2)`, () => {
+describeOneStore(`an answer lists at most ${MAX_MESSAGES} messages, and one more saying that more were found (issue 20, defect 2)`, WHY_ONE_STORE.http, () => {
   let server: TestServer;
   before(async () => {
-    // The anonymous body limit raised to the general one: the bound is proven on the anonymous route with the largest
-    // body any route accepts (by default a login body over 16 KiB is a 413 before it is parsed; see below).
-    server = await startTestServer({ config: { ...FAST_HASH, RestAPI: { MaxAnonymousBodyBytes: 1048576 } }, logLevel: 'error', sampleData: false });
+    // The anonymous body limit raised to the general one, and the budget of keys past 90,000: the bound is proven on
+    // the anonymous route with the largest body any route accepts (by default a login body over 16 KiB, or of over
+    // 1,000 keys, is a 413 before it is parsed; see below and test/hardening/body-limits.test.ts).
+    server = await startTestServer({
+      config: { ...FAST_HASH, RestAPI: { MaxAnonymousBodyBytes: 1048576, DefaultBodyItems: 100_000 } }, logLevel: 'error', sampleData: false,
+    });
   });
   after(() => server?.stop());
 
@@ -107,7 +111,7 @@ describe(`an answer lists at most ${MAX_MESSAGES} messages, and one more saying 
   });
 });
 
-describe('ErrorList past its bound', () => {
+describeOneStore('ErrorList past its bound', WHY_ONE_STORE.http, () => {
   const invalid = (i: number) => message('Validation', 'Input_Invalid', `problem ${i}`, { property: `p${i}` });
 
   it('stands for what it left out with one message as heavy as the heaviest of them: the status stays', () => {
@@ -131,7 +135,7 @@ describe('ErrorList past its bound', () => {
   });
 });
 
-describe('anonymous routes read small bodies only (RestAPI:MaxAnonymousBodyBytes, issue 20 defect 2)', () => {
+describeOneStore('anonymous routes read small bodies only (RestAPI:MaxAnonymousBodyBytes, issue 20 defect 2)', WHY_ONE_STORE.http, () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { ...FAST_HASH }, logLevel: 'error', sampleData: false });
@@ -141,7 +145,8 @@ describe('anonymous routes read small bodies only (RestAPI:MaxAnonymousBodyBytes
   it('a login body over 16 KiB is a 413 Request_TooLarge, and one under it is read; a secured route still takes larger bodies', async () => {
     const limit = server.config.RestAPI.MaxAnonymousBodyBytes;
     expect(limit).to.equal(16_384);
-    const over = unknownKeys(2_000);
+    // Over 16 KiB in 200 keys: within the budget of keys of every route (RestAPI:DefaultBodyItems).
+    const over = unknownKeys(200, 'k'.repeat(100));
     expect(Buffer.byteLength(over)).to.be.above(limit).and.below(server.config.RestAPI.MaxBodyBytes);
     for (const path of ['/auth/jwt', '/auth/cookie', '/auth/refresh']) {
       const reply = await server.call(path, { method: 'POST', body: over, token: null });

@@ -12,9 +12,10 @@ import { FAST_HASH } from '../support/users.js';
 import {
   expectEnvelope, expectNoPollution, expectSaneAnswer, prototypeSnapshot, salesOrderFingerprint, send,
 } from './hostile.js';
+import { describeStores } from '../support/stores.js';
 
 /** One regression test (or a few) per defect the hardening suites found; each failed before its fix. */
-describe('hardening regressions', () => {
+describeStores('hardening regressions', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ config: { ...FAST_HASH }, logLevel: 'error' });

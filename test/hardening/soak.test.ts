@@ -5,6 +5,7 @@ import { callUrl } from '../support/http.js';
 import { type ServeProcess, childEnv, killChildren, runCli, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
+import { serial } from '../support/stores.js';
 
 /**
  * A bounded loopback soak against a real `restlayer serve` process: 50 requests in flight, mixing list queries,
@@ -51,7 +52,7 @@ const criteria = [
 ];
 const lookups = ['sales-order-status', 'sales-territory', 'sales-person', 'operators'];
 
-describe('hardening: soak (a real process under mixed load)', function () {
+describe(serial('hardening: soak (a real process under mixed load)'), function () {
   this.timeout((SECONDS + 180) * 1000);
   let server: ServeProcess;
   const key = newKey();

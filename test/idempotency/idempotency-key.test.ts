@@ -4,13 +4,14 @@ import { expect } from 'chai';
 import { routeFolder } from '../support/route-fixtures.js';
 import { until } from '../support/wait.js';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
 
 const order = (comment: string) => ({ customerId: 11003, status: 1, onlineOrderFlag: false, comment });
 
 /** What a repeat must reproduce: status, Location and the body, byte for byte. */
 const answerOf = (reply: Reply) => ({ status: reply.status, location: reply.headers.get('Location'), text: reply.text });
 
-describe('Idempotency-Key on POST (contract part 3, "Retries")', function () {
+describeStores('Idempotency-Key on POST (contract part 3, "Retries")', function () {
   this.timeout(60_000);
   let server: TestServer;
   before(async () => {
@@ -167,7 +168,7 @@ describe('Idempotency-Key on POST (contract part 3, "Retries")', function () {
   });
 });
 
-describe('Idempotency-Key with an operation that outlives the request timeout or meets a fault', function () {
+describeStores('Idempotency-Key with an operation that outlives the request timeout or meets a fault', function () {
   this.timeout(60_000);
   const state = globalThis as { idemRuns?: number; idemRelease?: () => void; idemFlakyRuns?: number; idemDoubtRuns?: number; idemBigRuns?: number; idemStuckRuns?: number };
   let server: TestServer;

@@ -8,6 +8,7 @@ import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { dropRedisKeys } from '../support/test-stores.js';
 import { mint, newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const local = ['--host', '127.0.0.1', '--port', '0'];
 const order = (comment: string) => ({ customerId: 11003, status: 1, onlineOrderFlag: false, comment });
@@ -49,7 +50,7 @@ function togetherTests(urls: () => string[], tokenFor: (sub?: string) => string)
   });
 }
 
-describe('Idempotency-Key across processes: serve --workers 2 on SQLite', function () {
+describeOneStore('Idempotency-Key across processes: serve --workers 2 on SQLite', WHY_ONE_STORE.idempotencyWorkers, function () {
   this.timeout(60_000);
   let server: ServeProcess;
   const key = newKey();
@@ -66,7 +67,7 @@ describe('Idempotency-Key across processes: serve --workers 2 on SQLite', functi
   togetherTests(() => [server.url], (sub) => mint({ key, issuer: 'restlayer', audience: 'restlayer', claims: sub ? { sub } : {} }));
 });
 
-describe('Idempotency-Key across instances: two instances (one with --workers 2) on PostgreSQL', function () {
+describeOneStore('Idempotency-Key across instances: two instances (one with --workers 2) on PostgreSQL', WHY_ONE_STORE.idempotencyWorkers, function () {
   this.timeout(60_000);
   let d: Deployment;
   let a: ServeProcess;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 interface Raw {
   status: number;
@@ -26,7 +27,7 @@ function assetPaths(html: string, prefix: string): string[] {
   });
 }
 
-describe('GET /docs: the API reference page', () => {
+describeOneStore('GET /docs: the API reference page', WHY_ONE_STORE.openapi, () => {
   const servers: TestServer[] = [];
   const start = async (publicDocs: boolean, prefix = '/api') => {
     const server = await startTestServer({ config: { RestAPI: { PublicDocs: publicDocs, Path: prefix } }, sampleData: false, logLevel: 'error' });

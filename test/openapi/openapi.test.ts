@@ -17,6 +17,7 @@ import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { routeFolder } from '../support/route-fixtures.js';
 import { FAST_HASH, addUser } from '../support/users.js';
 import { clientFor, recordingFetch } from '../client/support.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 type Doc = JsonSchema & { paths: Record<string, Record<string, any>>; components: any; servers: { url: string }[] };
 
@@ -42,7 +43,7 @@ function schemaChecker(doc: Doc) {
 const info = { title: 'invoicing', version: '2.3.4' };
 const variants: OpenApiOptions[] = [{ variant: 'A', prefix: '', maxRows: 1000, publicDocs: true, info }, { variant: 'B', prefix: '/api', maxRows: 50, publicDocs: false, info }];
 
-describe('OpenAPI 3.1 document', () => {
+describeOneStore('OpenAPI 3.1 document', WHY_ONE_STORE.openapi, () => {
   let routes: LoadedRoute[];
   before(async () => {
     routes = await applicationRoutes(application);

@@ -10,6 +10,7 @@ import { OpenAPIBackend, SetMatchType, type Request as ValidatedRequest } from '
 import openapiTS, { type OpenAPI3, astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** A client's code against the generated types: compiles only if the list's items are typed from the models. */
 const CLIENT = `import type { paths } from './api.js';
@@ -67,7 +68,7 @@ function compile(roots: string[], outDir?: string): string[] {
 }
 
 /** The served document, checked by tools a client of the API would use: a linter, a validator and two generators. */
-describe('the served OpenAPI document in third-party tools', function () {
+describeOneStore('the served OpenAPI document in third-party tools', WHY_ONE_STORE.openapi, function () {
   this.timeout(120_000);
   let server: TestServer;
   let document: OpenAPI3;

@@ -4,10 +4,11 @@ import { freePort } from '../support/http.js';
 import { sampleSum, scrape } from '../support/metrics.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { FAST_HASH, addUser } from '../support/users.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const REQUESTS = 'http_server_request_duration_seconds_count';
 
-describe('Prometheus metrics (contract part 8, Operations)', function () {
+describeOneStore('Prometheus metrics (contract part 8, Operations)', WHY_ONE_STORE.operations, function () {
   this.timeout(60_000);
   let server: TestServer;
   let metricsUrl: string;
@@ -84,7 +85,7 @@ describe('Prometheus metrics (contract part 8, Operations)', function () {
   });
 });
 
-describe('Prometheus metrics under a prefix', () => {
+describeOneStore('Prometheus metrics under a prefix', WHY_ONE_STORE.operations, () => {
   it('names routes below RestAPI:Path, as the OpenAPI document does', async () => {
     const server = await startTestServer({ config: { RestAPI: { Path: '/api' }, Metrics: { Port: await freePort() } } });
     try {
@@ -97,7 +98,7 @@ describe('Prometheus metrics under a prefix', () => {
   });
 });
 
-describe('Prometheus metrics: variant B logins', () => {
+describeOneStore('Prometheus metrics: variant B logins', WHY_ONE_STORE.operations, () => {
   it('counts /authentication logins too', async () => {
     const server = await startTestServer({
       config: { Metrics: { Port: await freePort() }, Authentication: { Variant: 'B', PasswordHashCost: 10 } },
@@ -117,7 +118,7 @@ describe('Prometheus metrics: variant B logins', () => {
   });
 });
 
-describe('Prometheus metrics: Metrics:Port 0', () => {
+describeOneStore('Prometheus metrics: Metrics:Port 0', WHY_ONE_STORE.operations, () => {
   it('turns metrics off: no listener, no request timing', async () => {
     const server = await startTestServer({ config: { Metrics: { Port: 0 } } });
     try {

@@ -7,6 +7,7 @@ import { freePort } from '../support/http.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { until } from '../support/wait.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const PROMETHEUS = '/usr/bin/prometheus';
 
@@ -19,7 +20,7 @@ interface QueryAnswer {
  * A real Prometheus (Debian's package; its system service, if any, is left alone) scraping a server every second:
  * what it reads back through its query API is what an operator's dashboards would see.
  */
-describe('Prometheus scrapes the metrics port', function () {
+describeOneStore('Prometheus scrapes the metrics port', WHY_ONE_STORE.operations, function () {
   this.timeout(60_000);
   let server: TestServer;
   let prometheus: ChildProcess;

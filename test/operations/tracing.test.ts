@@ -9,6 +9,7 @@ import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl } from '../sup
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /**
  * Tracing (contract part 8): a real `restlayer serve` with OTEL_EXPORTER_OTLP_ENDPOINT pointing at an OTLP/HTTP
@@ -29,7 +30,7 @@ const callerContext = () => {
 const logLines = (server: ServeProcess): Line[] => server.stderr().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
 const requestLine = (server: ServeProcess, requestId: string) => logLines(server).find((l) => l.msg === 'request' && l.requestId === requestId);
 
-describe('operations: tracing (OpenTelemetry, OTLP over HTTP)', function () {
+describeOneStore('operations: tracing (OpenTelemetry, OTLP over HTTP)', WHY_ONE_STORE.operations, function () {
   this.timeout(90_000);
   const key = newKey();
   // Minted when the suite starts, not when mocha loads the file: a token of 10 minutes made at load time has expired

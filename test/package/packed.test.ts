@@ -10,6 +10,7 @@ import { requireServices } from '../support/hooks.js';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /**
  * restlayer as a dependency: the project is packed as `npm pack` packs it for publishing, installed from the tarball
@@ -98,7 +99,7 @@ function listFiles(dir: string, base = dir): string[] {
   });
 }
 
-describe('restlayer as a dependency: packed, installed in a new project, built and run', function () {
+describeOneStore('restlayer as a dependency: packed, installed in a new project, built and run', WHY_ONE_STORE.packed, function () {
   // npm install and two compilations on a small machine shared with other work.
   this.timeout(20 * 60_000);
 
@@ -147,7 +148,8 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
         type: 'module',
         bin: { notes: 'dist/main.js' },
         scripts: { build: 'tsc -p tsconfig.json' },
-        dependencies: { restlayer: `file:../${info.filename}` },
+        // PostgreSQL and Redis are optional peers of restlayer: a project on them installs their clients itself.
+        dependencies: { restlayer: `file:../${info.filename}`, pg: installedVersion('pg'), ioredis: installedVersion('ioredis') },
         devDependencies: Object.fromEntries(['typescript', '@types/node', 'mocha', '@types/mocha', 'chai', '@types/chai'].map((name) => [name, installedVersion(name)])),
         allowScripts: { 'better-sqlite3': true },
         // Test only: the version whose build the project already has (see localSqlitePrebuild).
@@ -187,17 +189,26 @@ describe('restlayer as a dependency: packed, installed in a new project, built a
     removeTempDirs();
   });
 
-  it('the tarball holds the build, the CLI and the sample it runs, the browser app, the configuration, the README and docs/: no sources, tests or source maps', () => {
+  it('the tarball holds the layer: its build, the CLI, the configuration, the README and docs/; not the sample application, the browser app, sources, tests or source maps', () => {
     for (const file of [
-      'package.json', 'README.md', 'docs/protocol.md', 'config/default.json', 'dist/bin/restlayer.js', 'dist/services/index.js', 'dist/routes/sales-order/index.js',
-      'dist/web/index.html', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client/index.js', 'dist/lib/client/index.d.ts',
-      'dist/lib/testing/index.js', 'dist/lib/testing/index.d.ts', 'dist/lib/cli/run-cli.js', 'dist/lib/layer-routes/health/live.js',
+      'package.json', 'README.md', 'docs/protocol.md', 'config/default.json', 'dist/bin/restlayer.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client/index.js',
+      'dist/lib/client/index.d.ts', 'dist/lib/testing/index.js', 'dist/lib/testing/index.d.ts', 'dist/lib/cli/run-cli.js', 'dist/lib/layer-routes/health/live.js',
     ]) expect(packedFiles, file).to.include(file);
-    const allowed = /^(package\.json|README\.md|docs\/[^/]+\.md|config\/[^/]+\.json|dist\/(lib|bin|services|routes|web)\/.+)$/;
+    const allowed = /^(package\.json|README\.md|docs\/[^/]+\.md|config\/[^/]+\.json|dist\/(lib|bin)\/.+)$/;
     expect(packedFiles.filter((f) => !allowed.test(f)), 'outside the allowed folders').to.deep.equal([]);
     expect(packedFiles.filter((f) => f.endsWith('.map')), 'source maps').to.deep.equal([]);
     expect(packedFiles.filter((f) => /\.ts$/.test(f) && !/\.d\.ts$/.test(f)), 'TypeScript sources').to.deep.equal([]);
-    expect(packedFiles.filter((f) => /^dist\/(bin|services|routes)\/.*\.d\.ts$/.test(f)), 'declarations of the sample').to.deep.equal([]);
+    expect(packedFiles.filter((f) => /^dist\/bin\/.*\.d\.ts$/.test(f)), 'declarations of the CLI script').to.deep.equal([]);
+  });
+
+  it("installs none of the optional peers (PostgreSQL, Redis, tracing, docs page, web app, pretty logs) unless the project asks for them", () => {
+    const restlayer = JSON.parse(readFileSync(join(app, 'node_modules', 'restlayer', 'package.json'), 'utf8')) as { peerDependenciesMeta: Record<string, { optional: boolean }> };
+    const optional = Object.keys(restlayer.peerDependenciesMeta);
+    expect(optional).to.include.members(['pg', 'ioredis', '@opentelemetry/sdk-node', 'swagger-ui-dist', 'pino-pretty']);
+    // This project uses PostgreSQL and Redis (its generated tests run on both): those two are its own dependencies.
+    // @opentelemetry/api is small and comes anyway: prom-client (the metrics) depends on it. Tracing itself does not.
+    const installed = optional.filter((name) => name !== '@opentelemetry/api' && existsSync(join(app, 'node_modules', name, 'package.json')));
+    expect(installed.sort()).to.deep.equal(['ioredis', 'pg']);
   });
 
   it('installs as packed: prepare does not run, nothing is built or added inside the installed package', () => {

@@ -5,9 +5,10 @@ import pg from 'pg';
 import { dropTestDatabases, pgAdminUrl, startTestServer } from 'restlayer/testing';
 import { application } from '../../services/index.js';
 import { requireServices } from '../support/hooks.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** restlayer/testing as an application's tests use it: the store it is asked for, fresh and dropped; metrics; cleanup of its own. */
-describe('restlayer/testing: the test server and its stores', function () {
+describeOneStore('restlayer/testing: the test server and its stores', WHY_ONE_STORE.testingPackage, function () {
   this.timeout(180_000);
 
   async function databases(): Promise<string[]> {

@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { type Reply, TEST_AUDIENCE, TEST_ISSUER, TEST_KEY, type TestServer, startTestServer } from '../support/server.js';
 import { handMadeToken, mint, newKey, tamperPayload, tamperSignature } from '../support/tokens.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const secured = '/lookup-table/sales-order-status';
 const testKey = Buffer.from(TEST_KEY, 'base64');
@@ -21,7 +22,7 @@ function expectRefused(reply: Reply, code: 'Security_Unauthenticated' | 'Securit
   expect(reply.headers.get('www-authenticate'), 'WWW-Authenticate').to.match(/^Bearer(\s|$)/);
 }
 
-describe('secured calls (contract part 4)', () => {
+describeOneStore('secured calls (contract part 4)', WHY_ONE_STORE.platform, () => {
   describe('variant A bearer tokens', () => {
     let server: TestServer;
     const second = newKey();

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
-describe('health checks (contract part 8)', () => {
+describeOneStore('health checks (contract part 8)', WHY_ONE_STORE.platform, () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ sampleData: false, config: { RestAPI: { Path: '/api' } } });

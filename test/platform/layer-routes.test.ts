@@ -5,12 +5,13 @@ import { echoRoute, routeFolder } from '../support/route-fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { addUser, FAST_HASH } from '../support/users.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /**
  * The layer's own routes (lib/layer-routes/) are served beside whatever routes folder an application brings, so an
  * application that has restlayer as a dependency still has login, health, lookup tables and the OpenAPI document.
  */
-describe("the layer's own routes beside an application's", () => {
+describeOneStore("the layer's own routes beside an application's", WHY_ONE_STORE.platform, () => {
   after(removeTempDirs);
 
   describe('an application whose routes folder holds one route of its own', () => {

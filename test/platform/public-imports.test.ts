@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const check = join(projectRoot, '.ci', 'check-public-imports.mjs');
 /** lib/ two folders up, spelt at run time: as a literal in this file, the check would find it here too. */
@@ -21,7 +22,7 @@ function checkProject(files: Record<string, string>) {
 }
 
 // `npm test` runs the check on this project itself (npm run check:public-imports) before the suites.
-describe('.ci/check-public-imports.mjs: a sample imports the layer by its package name only', () => {
+describeOneStore('.ci/check-public-imports.mjs: a sample imports the layer by its package name only', WHY_ONE_STORE.publicImports, () => {
   after(removeTempDirs);
 
   it('fails on every way of reaching into lib/ by path, naming file and line, and lets the package names through', () => {

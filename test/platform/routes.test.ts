@@ -5,6 +5,7 @@ import { type LoadedRoute, createLogger, loadConfig, loadRoutes, startServer } f
 import { echoRoute, routeFolder } from '../support/route-fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const anonymous = 'anonymous: true,';
 const itemParams = 'params: model({ itemId: integer({ min: 1 }) }),';
@@ -42,7 +43,7 @@ async function startupError(files: Record<string, string>): Promise<Error> {
   return expect.fail('loadRoutes accepted the folder') as never;
 }
 
-describe('file-system route loader', () => {
+describeOneStore('file-system route loader', WHY_ONE_STORE.platform, () => {
   after(removeTempDirs);
 
   describe('conventions', () => {

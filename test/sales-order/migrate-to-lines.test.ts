@@ -8,6 +8,7 @@ import { application } from '../../services/index.js';
 import { salesOrderModule } from '../../services/sales-order/module.js';
 import { createTestDatabase } from 'restlayer/testing';
 import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * The application as it was before order lines: the sales-order module without 0007-order-lines. A module of no
@@ -27,7 +28,7 @@ const beforeLines: readonly ServiceModule[] = [
 /** Amounts as the binary float column held them, and what each must become. */
 const amounts: [number, number][] = [[0.1 + 0.2, 0.3], [1234.56789, 1234.5679], [99.99, 99.99], [0, 0], [150000.12345, 150000.1235]];
 
-describe(`migration 0007-order-lines: an existing database keeps every order's amount (${testProvider})`, () => {
+describeStores(`migration 0007-order-lines: an existing database keeps every order's amount (${testProvider})`, () => {
   let storage: Storage | undefined;
   let cleanup: () => Promise<void> | void = () => {};
   after(async () => {

@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { expectError, expectOk, listOrders, readOrder } from '../support/api.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { type WireProduct, addLine, orderWith, someProducts } from './lines-support.js';
+import { describeStores } from '../support/stores.js';
 
 const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
 
-describe('order amounts: exact decimals (contract parts 3 "Amounts" and 9)', () => {
+describeStores('order amounts: exact decimals (contract parts 3 "Amounts" and 9)', () => {
   let server: TestServer;
   let product: WireProduct;
   before(async () => {

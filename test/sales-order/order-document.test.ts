@@ -5,11 +5,12 @@ import { expectError, expectErrors, expectOk, readOrder } from '../support/api.j
 import { salesDb } from '../support/sales-db.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { type WireProduct, addLine, countRows, inconsistentOrders, orderWith, someProducts } from './lines-support.js';
+import { describeStores } from '../support/stores.js';
 
 const PARALLEL = 20;
 const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
 
-describe('sales orders as documents (contract part 9; lib/documents)', () => {
+describeStores('sales orders as documents (contract part 9; lib/documents)', () => {
   let server: TestServer;
   let active: WireProduct;
   let inactive: WireProduct;

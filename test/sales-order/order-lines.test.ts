@@ -5,10 +5,11 @@ import { salesDb } from '../support/sales-db.js';
 import { sampleOrder } from '../support/sample-oracle.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { type WireProduct, addLine, orderWith, readProducts, someProducts } from './lines-support.js';
+import { describeStores } from '../support/stores.js';
 
 const lineFields = ['salesOrderDetailId', 'productId', 'productName', 'orderQty', 'unitPrice', 'unitPriceDiscount', 'lineTotal'];
 
-describe('order lines: routes (contract part 9, "Order lines")', () => {
+describeStores('order lines: routes (contract part 9, "Order lines")', () => {
   let server: TestServer;
   let active: WireProduct;
   let other: WireProduct;

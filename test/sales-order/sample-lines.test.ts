@@ -3,8 +3,9 @@ import { type Kysely, sql } from 'kysely';
 import { growOrders } from '../support/grow-orders.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { countRows, inconsistentOrders } from './lines-support.js';
+import { describeStores } from '../support/stores.js';
 
-describe('sample orders and their lines (contract part 9)', () => {
+describeStores('sample orders and their lines (contract part 9)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

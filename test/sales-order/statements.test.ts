@@ -3,6 +3,7 @@ import { scopedUser } from '../access/support.js';
 import { sampleSum, scrape } from '../support/metrics.js';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
+import { describeStores } from '../support/stores.js';
 
 /**
  * Issue 25: the speed of the hot routes rests on how many statements each request sends to the store, so each is
@@ -11,7 +12,7 @@ import { testProvider } from '../support/test-stores.js';
  * three tries: a session recheck (Authentication:SessionRecheckSeconds) may add a read to any one request. A
  * transaction's BEGIN and COMMIT (or ROLLBACK) are counted: on PostgreSQL the count is the round trips.
  */
-describe(`statements per request (${testProvider})`, function () {
+describeStores(`statements per request (${testProvider})`, function () {
   this.timeout(120_000);
   let server: TestServer;
   let salesPerson: string;

@@ -10,6 +10,7 @@ import { expectCliFailure, lines, stackLine } from '../support/cli-env.js';
 import { requireServices } from '../support/hooks.js';
 import { type CliResult, childEnv, projectRoot, runCli } from '../support/processes.js';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** A copy of the project as git sees it (tracked and new files, not ignored ones), sharing its node_modules. */
 function copyProject(): string {
@@ -123,8 +124,9 @@ const checklistScopeTest = `import { expect } from 'chai';
 import { withErrorScope } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer } from 'restlayer/testing';
 import { application } from '../../services/index.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
-describe('checklist with a scope added to its hook', function () {
+describeOneStore('checklist with a scope added to its hook', WHY_ONE_STORE.scaffold, function () {
   this.timeout(120_000);
   let server: TestServer;
   let keeper: string;
@@ -182,8 +184,9 @@ const stockLevelScopeTest = `import { expect } from 'chai';
 import { withErrorScope } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer } from 'restlayer/testing';
 import { application } from '../../services/index.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
-describe('stock level with a scope added to its hook', function () {
+describeOneStore('stock level with a scope added to its hook', WHY_ONE_STORE.scaffold, function () {
   this.timeout(120_000);
   let server: TestServer;
   let keeper: string;
@@ -249,7 +252,7 @@ interface Generated {
   build: CliResult;
 }
 
-describe('restlayer new service: the scaffold', function () {
+describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, function () {
   this.timeout(120_000);
   /** The copy the error cases run in (it must stay as it is). */
   let project: string;
@@ -267,13 +270,13 @@ describe('restlayer new service: the scaffold', function () {
       const others = [await newService(optionalOnly, built), await newService(requiredOnly, built)];
       // stock-level gets a scope in its hook, and a test of it beside its generated ones.
       const scopes = join(built, 'services/stock-level/stock-level-scopes.ts');
-      writeFileSync(scopes, readFileSync(scopes, 'utf8').replace("import type { RecordScopes } from 'restlayer';", "import { NOTHING, type RecordScopes, sql } from 'restlayer';")
+      writeFileSync(scopes, readFileSync(scopes, 'utf8').replace("import type { RecordReference, RecordScopes } from 'restlayer';", "import { NOTHING, type RecordReference, type RecordScopes, sql } from 'restlayer';")
         .replace('export const stockLevelScopes: RecordScopes = {};', `export const stockLevelScopes: RecordScopes = {\n${stockLevelOwn}\n};`));
       writeFileSync(join(built, 'test/stock-level/stock-level-scope.test.ts'), stockLevelScopeTest);
       const document = await newService(documentService, built);
       others.push(await newService(plainDocument, built));
       const checklistScopes = join(built, 'services/checklist/checklist-scopes.ts');
-      writeFileSync(checklistScopes, readFileSync(checklistScopes, 'utf8').replace("import type { RecordScopes } from 'restlayer';", "import { NOTHING, type RecordScopes, sql } from 'restlayer';")
+      writeFileSync(checklistScopes, readFileSync(checklistScopes, 'utf8').replace("import type { RecordReference, RecordScopes } from 'restlayer';", "import { NOTHING, type RecordReference, type RecordScopes, sql } from 'restlayer';")
         .replace('export const checklistScopes: RecordScopes = {};', `export const checklistScopes: RecordScopes = {\n${checklistOwn}\n};`));
       writeFileSync(join(built, 'test/checklist/checklist-scope.test.ts'), checklistScopeTest);
       const build = await runNode(built, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], childEnv(), 540_000);
@@ -301,6 +304,15 @@ describe('restlayer new service: the scaffold', function () {
       ["the layer's list change table", ['new', 'service', 'restlayer-list-change', '--field', 'title:text'],
         "would make the table restlayer_list_change, a name kept for the layer's list change generations"],
       ["a table name of SQLite's", ['new', 'service', 'sqlite-sequence', '--field', 'title:text'], "would make the table sqlite_sequence, a name kept for SQLite's own tables"],
+      // Issue 37 finding 6: each exited 0, then `restlayer routes` failed, or the table was PostgreSQL's catalog.
+      ["a route folder of the layer's (login-throttle)", ['new', 'service', 'login-throttle', '--field', 'title:text'],
+        "service name 'login-throttle' is taken by the layer's routes under /login-throttle (/login-throttle/:userName); choose another"],
+      ["a table name of PostgreSQL's catalog (pg_class)", ['new', 'service', 'pg-class', '--field', 'title:text'],
+        "would make the table pg_class, a name kept for PostgreSQL's system catalogs"],
+      ['the information schema', ['new', 'service', 'information-schema', '--field', 'title:text'],
+        "would make the table information_schema, a name kept for the SQL standard's information schema of PostgreSQL"],
+      ["a child whose table is a catalog's (pg + class)", ['new', 'service', 'pg', '--field', 'title:text', '--child', 'class', '--child-field', 'class:note:text'],
+        "--child 'class' would make the table pg_class, a name kept for PostgreSQL's system catalogs"],
       ...['xmin', 'ctid', 'tableoid', 'oid'].map((name): [string, string[], string] => [
         `a PostgreSQL system column (${name})`, ['new', 'service', 'widget', '--field', `${name}:integer`], `its column ${name} is a system column of every PostgreSQL table`]),
       ['cursor as a field', ['new', 'service', 'widget', '--field', 'cursor:text'], 'cursor is reserved (a list option)'],

@@ -9,6 +9,7 @@ import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { dropRedisKeys } from '../support/test-stores.js';
 import { newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const PARALLEL = 10;
 const RECHECK = { Authentication__SessionRecheckSeconds: '1', Authentication__PasswordHashCost: '10' };
@@ -19,7 +20,7 @@ const RECHECK = { Authentication__SessionRecheckSeconds: '1', Authentication__Pa
  * PostgreSQL + Redis alike. The application served is the sample plus the caller-attributes probe route.
  */
 for (const store of ['sqlite', 'postgres'] as const) {
-  describe(`serve --workers 2 (${store}): an attribute the CLI changes reaches every worker`, function () {
+  describeOneStore(`serve --workers 2 (${store}): an attribute the CLI changes reaches every worker`, WHY_ONE_STORE.scale, function () {
     this.timeout(120_000);
     let env: NodeJS.ProcessEnv;
     let d: Deployment | undefined;

@@ -6,6 +6,7 @@ import { type Reply, type TestServer, startTestServer } from '../support/server.
 import { testProvider } from '../support/test-stores.js';
 import { FAST_HASH } from '../support/users.js';
 import { until } from '../support/wait.js';
+import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
 
 /** The reader processes this test process started (SQLite starts them on first use). */
 function readerPids(): number[] {
@@ -23,7 +24,7 @@ const long = 'a'.repeat(7_990);
 const config = { ...FAST_HASH, Storage: { QueryTimeoutSeconds: 60, Sqlite: { ReadWorkers: 2, MainThreadReadMilliseconds: 1_000 } } };
 
 // Issue 20, defect 1: a list count ran on the main SQLite connection, unbounded, whatever its cost.
-describe(`hostile list counts (issue 20), on ${testProvider}`, function () {
+describeOneStore(serial(`hostile list counts (issue 20), on ${testProvider}`), WHY_ONE_STORE.scale, function () {
   this.timeout(90_000);
   let server: TestServer;
 

@@ -10,6 +10,7 @@ import { growOrders } from '../support/grow-orders.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { planOf } from '../support/query-plans.js';
 import { testProvider } from '../support/test-stores.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** Enough orders that a scan of them, or of their customers, shows in the plan. */
 const ORDERS = 100_000;
@@ -95,7 +96,7 @@ const fullScan = (shape: Shape, part: string, plan: string[]) => plan.filter((st
 const namesIndex = (step: string) => /\b(ix|ux)_|_pkey\b|PRIMARY KEY/.test(step);
 const sorts = (step: string) => (testProvider === 'postgres' ? /^Sort\b/.test(step) : /TEMP B-TREE/.test(step));
 
-describe(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`, function () {
+describeOneStore(`list plans at ${ORDERS.toLocaleString('en')} orders (${testProvider})`, WHY_ONE_STORE.scale, function () {
   this.timeout(600_000);
   let server: TestServer;
   let storage: Storage;

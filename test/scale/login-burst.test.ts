@@ -8,6 +8,7 @@ import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { dropRedisKeys } from '../support/test-stores.js';
 import { newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const local = ['--host', '127.0.0.1', '--port', '0'];
 /** Limits of these deployments; MaxPendingChecks high so that the bursts meet the shared counters. */
@@ -59,7 +60,7 @@ function burstTests(urls: () => string[]) {
   });
 }
 
-describe('login bursts: serve --workers 2 (counters on the cluster primary)', function () {
+describeOneStore('login bursts: serve --workers 2 (counters on the cluster primary)', WHY_ONE_STORE.scale, function () {
   this.timeout(60_000);
   let server: ServeProcess;
   let env: NodeJS.ProcessEnv;
@@ -96,7 +97,7 @@ describe('login bursts: serve --workers 2 (counters on the cluster primary)', fu
   });
 });
 
-describe('login bursts: two instances on PostgreSQL and Redis (counters in Redis)', function () {
+describeOneStore('login bursts: two instances on PostgreSQL and Redis (counters in Redis)', WHY_ONE_STORE.scale, function () {
   this.timeout(60_000);
   let d: Deployment;
   let a: ServeProcess;

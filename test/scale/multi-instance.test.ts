@@ -6,11 +6,12 @@ import { type Deployment, deployment } from '../support/cluster-env.js';
 import { requireServices } from '../support/hooks.js';
 import { type ServeProcess, killChildren, runCli, startServe } from '../support/processes.js';
 import { dropRedisKeys } from '../support/test-stores.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const local = ['--host', '127.0.0.1', '--port', '0'];
 
 
-describe('scale-out: two instances on one PostgreSQL and one Redis', function () {
+describeOneStore('scale-out: two instances on one PostgreSQL and one Redis', WHY_ONE_STORE.scale, function () {
   this.timeout(60_000);
   let d: Deployment;
   let a: ServeProcess;

@@ -13,6 +13,7 @@ import { testProvider } from '../support/test-stores.js';
 import { newKey } from '../support/tokens.js';
 import { addUser, FAST_HASH } from '../support/users.js';
 import { until } from '../support/wait.js';
+import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
 
 const codesOf = (reply: { body: Reply['body'] }) => reply.body.messages.map((m) => m.code);
 
@@ -37,7 +38,7 @@ const alive = (pid: number) => {
   }
 };
 
-describe(`no query stalls the server (issue 15), on ${testProvider}`, function () {
+describeOneStore(serial(`no query stalls the server (issue 15), on ${testProvider}`), WHY_ONE_STORE.scale, function () {
   this.timeout(60_000);
   let server: TestServer;
 

@@ -5,6 +5,7 @@ import { type Reply, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
 import { FAST_HASH } from '../support/users.js';
 import { until } from '../support/wait.js';
+import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
 
 /** The reader processes this test process started (SQLite starts them on first use). */
 function readerPids(): number[] {
@@ -18,7 +19,7 @@ function readerPids(): number[] {
 const ok = (reply: Reply, what: string) => expect(reply.status, `${what}: ${reply.text}`).to.equal(200);
 
 if (testProvider === 'sqlite') {
-  describe('SQLite lists on the main thread, slow reads in the readers (issue 15)', function () {
+  describeOneStore(serial('SQLite lists on the main thread, slow reads in the readers (issue 15)'), WHY_ONE_STORE.scale, function () {
     this.timeout(60_000);
     const config = { ...FAST_HASH, Storage: { QueryTimeoutSeconds: 2, Sqlite: { ReadWorkers: 1, MainThreadReadMilliseconds: 5 } } };
     // The budget is wall-clock time: on a loaded machine (CI's two cores busy with other tests) a 2 ms page may be

@@ -5,9 +5,10 @@ import { type TestServer, startTestServer } from '../support/server.js';
 import { type TcpProxy, tcpProxy } from '../support/tcp-proxy.js';
 import { createTestDatabase, dropRedisKeys, pgAdminUrl, redisPrefix, redisUrl } from '../support/test-stores.js';
 import { addUser } from '../support/users.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 
-describe('readiness follows PostgreSQL and Redis, and the server recovers by itself', function () {
+describeOneStore('readiness follows PostgreSQL and Redis, and the server recovers by itself', WHY_ONE_STORE.scale, function () {
   this.timeout(90_000);
   let pgProxy: TcpProxy;
   let redisProxy: TcpProxy;

@@ -1,3 +1,7 @@
+import { appendFileSync } from 'node:fs';
+import { endTestRun, startTestRun } from 'restlayer/testing';
+// Every suite that makes a store must declare its stores (test/support/stores.ts registers the check).
+import './stores.js';
 import { dropTestDatabases, postgresProblem, redisProblem, testProvider, testRedis } from './test-stores.js';
 
 const underCi = /^(1|true)$/i.test(process.env.CI ?? '');
@@ -24,9 +28,31 @@ export function skipOrFail(context: Mocha.Context, what: string, problem: string
  */
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
+    fileStarted = performance.now();
     await requireServices(this, [...(testProvider === 'postgres' ? ['postgres' as const] : []), ...(testRedis ? ['redis' as const] : [])], `the ${testProvider} suites`);
   },
-  async afterAll() {
+  async afterAll(this: Mocha.Context) {
     await dropTestDatabases();
+    recordFileTime(this);
   },
 };
+
+let fileStarted = 0;
+
+/**
+ * With RESTLAYER_TEST_TIMES naming a file, appends how long this run's file took (a JSON line): in mocha's parallel
+ * mode the root hooks run once per file, so this is each file's time, hooks included. run-suite.ts lists the slowest.
+ */
+function recordFileTime(context: Mocha.Context): void {
+  const times = process.env.RESTLAYER_TEST_TIMES;
+  const files = new Set(context.test?.parent?.suites.map((s) => s.file).filter(Boolean));
+  if (!times || files.size !== 1) return;
+  appendFileSync(times, `${JSON.stringify({ file: [...files][0], ms: Math.round(performance.now() - fileStarted), store: testProvider })}\n`);
+}
+
+/**
+ * Once per run, in mocha's own process: the worker processes of `--parallel` share the run's store templates (one
+ * seeded SQLite file, one PostgreSQL template database), which the run removes at its end.
+ */
+export const mochaGlobalSetup = startTestRun;
+export const mochaGlobalTeardown = endTestRun;

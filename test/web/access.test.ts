@@ -5,6 +5,7 @@ import { type PageProblems, launchChromium, requireChromium, screenshot, watchPa
 import { type TestServer, startTestServer } from '../support/server.js';
 import { addUser } from '../support/users.js';
 import { closeContext, fillLogIn } from '../support/web-app.js';
+import { describeStores } from '../support/stores.js';
 
 const PASSWORD = 'access-password-1';
 /** The contract's roles, one user each; the sales person's own orders are those of sales person 279. */
@@ -21,7 +22,7 @@ interface Order { salesOrderId: number; salesOrderNumber: string; customerId: nu
  * The browser app offers each user only what their permissions allow (the session's `permissions`), and shows an
  * order's history: driven in Chromium against a real server, with a user of each role of part 10.
  */
-describe('web app: what each role is offered, and the order history, in Chromium', function () {
+describeStores('web app: what each role is offered, and the order history, in Chromium', function () {
   this.timeout(120_000);
   let server: TestServer;
   let browser: Browser;

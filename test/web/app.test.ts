@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type PageProblems, launchChromium, requireChromium, screenshot, watchPage } from '../support/browser.js';
 import type { TestServer } from '../support/server.js';
 import { closeContext, fillLogIn, startWebApp } from '../support/web-app.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const USER = 'olga';
 const PASSWORD = 'olga-password-1';
@@ -31,7 +32,7 @@ interface LookupRow {
  * The browser app, driven in Chromium against a real server that serves it (Web:Enabled, API under /api). What
  * the pages show is checked against what the API answers for the same criteria.
  */
-describe('web app in Chromium', function () {
+describeOneStore('web app in Chromium', WHY_ONE_STORE.web, function () {
   this.timeout(90_000);
   let server: TestServer;
   let browser: Browser;

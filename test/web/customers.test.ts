@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { type PageProblems, launchChromium, requireChromium, screenshot, watchPage } from '../support/browser.js';
 import type { TestServer } from '../support/server.js';
 import { closeContext, fillLogIn, startWebApp } from '../support/web-app.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const USER = 'carla';
 const PASSWORD = 'carla-password-1';
@@ -36,7 +37,7 @@ interface SentWrite {
  * The customer screens of the browser app, driven in Chromium against a real server (Web:Enabled, API under /api):
  * what they show is compared with what the API answers, and what they save is read back through the API.
  */
-describe('web app in Chromium: customers', function () {
+describeOneStore('web app in Chromium: customers', WHY_ONE_STORE.web, function () {
   this.timeout(90_000);
   let server: TestServer;
   let browser: Browser;

@@ -3,12 +3,13 @@ import type { Browser, Page } from 'playwright-core';
 import { type PageProblems, launchChromium, requireChromium, screenshot, watchPage } from '../support/browser.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { addUser } from '../support/users.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /**
  * The /docs page in Chromium against a real server under /api: every request stays on the server's origin, the
  * page's CSP is never violated, and "try it" with a bearer token reaches the same server.
  */
-describe('/docs in Chromium', function () {
+describeOneStore('/docs in Chromium', WHY_ONE_STORE.web, function () {
   this.timeout(90_000);
   let server: TestServer;
   let browser: Browser;

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { type PageProblems, launchChromium, requireChromium, screenshot, watchPage } from '../support/browser.js';
 import type { TestServer } from '../support/server.js';
 import { closeContext, fillLogIn, startWebApp } from '../support/web-app.js';
+import { describeStores } from '../support/stores.js';
 
 const USER = 'lena';
 const PASSWORD = 'lena-password-1';
@@ -45,7 +46,7 @@ const shownMoney = (value: number) => new Intl.NumberFormat('en-US', { style: 'c
  * The order screen's lines editor, driven in Chromium against a real server: it shows the lines the API answers, and
  * every write's totals and revision on screen are the ones the API then reads back.
  */
-describe('web app: order lines in Chromium', function () {
+describeStores('web app: order lines in Chromium', function () {
   this.timeout(90_000);
   let server: TestServer;
   let browser: Browser;

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, requireChromium, screenshot } from '../support/browser.js';
 import type { TestServer } from '../support/server.js';
 import { closeContext, fillLogIn, startWebApp } from '../support/web-app.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 const USER = 'pia';
 const PASSWORD = 'pia-password-1';
@@ -31,7 +32,7 @@ const shownDay = (iso: string) => new Intl.DateTimeFormat('en-GB', { day: 'numer
  * console), a tab opened on a deep link names the user, messages about a field use its label and the page's dates,
  * the conflict box says it once, and on a phone the filters fold away so the list comes first.
  */
-describe('web app polish in Chromium', function () {
+describeOneStore('web app polish in Chromium', WHY_ONE_STORE.web, function () {
   this.timeout(90_000);
   let server: TestServer;
   let browser: Browser;

@@ -7,6 +7,7 @@ import { childEnv, killChildren, runCli, startServe } from '../support/processes
 import { type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { newKey } from '../support/tokens.js';
+import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /** A GET with Node's http client (fetch adds its own cache headers to conditional requests). */
 function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
@@ -36,7 +37,7 @@ const decoders: Record<string, (body: Buffer) => Buffer> = { br: brotliDecompres
 
 const directives = (csp: string | null) => (csp ?? '').split(';').map((d) => d.trim()).filter(Boolean);
 
-describe('web app: serving', function () {
+describeOneStore('web app: serving', WHY_ONE_STORE.web, function () {
   this.timeout(60_000);
 
   describe('Web:Enabled with the API under /api', () => {

@@ -1,10 +1,10 @@
+import { SESSION_COOKIE } from './session-cookie.js';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import createSession from 'koa-session';
 import type { CookieSessionData, ICookieSessionStore } from '../../auth/cookie-session-store.js';
 import type { AppContext, AppExtensions, AppState } from '../context.js';
 
-export const SESSION_COOKIE = 'restlayer.sid';
 
 /** The cookie login's server-side session as koa-session hands it to a request (not the client's CookieSession). */
 export interface KoaCookieSession extends CookieSessionData {

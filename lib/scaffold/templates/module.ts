@@ -8,7 +8,7 @@ export function moduleFile(spec: ServiceSpec): string {
   const unique = uniqueFields(spec);
   return lines(
     header(spec).trimEnd(),
-    importLine(['listLimits', 'serviceModule'], 'restlayer'),
+    importLine([spec.child && 'documentLimits', 'listLimits', 'serviceModule'], 'restlayer'),
     `import { ${camel}Migrations } from './migrations.js';`,
     `import type { I${pascal}Service } from './${kebab}-service.js';`,
     `import { Sql${pascal}Service } from './sql-${kebab}-service.js';`,
@@ -20,7 +20,7 @@ export function moduleFile(spec: ServiceSpec): string {
     unique.length > 0 && '  // A duplicate of a unique field is a 409 Entity_Duplicate on the field, whoever wins a race.',
     unique.length > 0 && `  uniqueKeys: [${unique.map((f) => `{ index: '${uniqueIndexName(spec, f)}', property: '${f.name}' }`).join(', ')}],`,
     `  create: ({ storage, ${lookups ? 'lookups, ' : ''}config }): { ${camel}: I${pascal}Service } => ({`,
-    `    ${camel}: new Sql${pascal}Service(storage, ${lookups ? 'lookups, ' : ''}listLimits(config)),`,
+    `    ${camel}: new Sql${pascal}Service(storage, ${lookups ? 'lookups, ' : ''}${spec.child ? '{ ...listLimits(config), ...documentLimits(config) }' : 'listLimits(config)'}),`,
     '  }),',
     '});',
     '',

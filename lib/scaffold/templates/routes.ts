@@ -1,4 +1,4 @@
-import type { ServiceSpec } from '../spec.js';
+import type { ChildSpec, FieldSpec, ServiceSpec } from '../spec.js';
 import { routeScopesName } from './scopes.js';
 import { type FileContext, header, lines, lowerHuman } from './code.js';
 
@@ -15,14 +15,30 @@ export function permissionOf(spec: ServiceSpec, verb: string, child = false): st
   return `${spec.kebab}.${operation}`;
 }
 
+/** The bytes one field's value may take as JSON: text at up to 3 UTF-8 bytes a character (no max: 1,000 of them). */
+function valueBytes(field: FieldSpec): number {
+  if (field.type === 'text') return 2 + 3 * (field.max ?? 1_000);
+  return field.type === 'date' ? 32 : 24;
+}
+
+/**
+ * The most bytes one child may take in the create's body, written out with indentation: each field's name and value,
+ * and the punctuation around them, rounded up to 64. The create's body limit is its record's plus Documents:MaxLines
+ * of these (restlayer's documentBody).
+ */
+export function childBytes(child: ChildSpec): number {
+  const bytes = 16 + child.fields.reduce((sum, f) => sum + f.name.length + 12 + valueBytes(f), 0);
+  return Math.ceil(bytes / 64) * 64;
+}
+
 /** routes/<name>/index.ts: the list and create. */
 export function listRouteFile(spec: ServiceSpec, at: FileContext): string {
-  const { pascal, camel, kebab, id } = spec;
+  const { pascal, camel, kebab, id, child } = spec;
   return lines(
     header(spec).trimEnd(),
-    "import { array } from 'restlayer';",
+    `import { array${child ? ', documentBody' : ''} } from 'restlayer';`,
     `import { route } from '${at.modules}';`,
-    `import { ${pascal}CreateData, ${pascal}CreateResult, ${pascal}ListItem, ${camel}Criteria } from '${at.service(`${kebab}-models`)}';`,
+    `import { ${[`${pascal}CreateData`, `${pascal}CreateResult`, `${pascal}ListItem`, `${camel}Criteria`, child && `${child.pascal}ItemData`].filter(Boolean).sort().join(', ')} } from '${at.service(`${kebab}-models`)}';`,
     `import { ${routeScopesName(spec)} } from '${at.service(`${kebab}-scopes`)}';`,
     '',
     'export const GET = route({',
@@ -41,6 +57,8 @@ export function listRouteFile(spec: ServiceSpec, at: FileContext): string {
     `  ...${routeScopesName(spec)},`,
     `  operation: 'I${pascal}Service.create',`,
     `  body: ${pascal}CreateData,`,
+    child && `  // The ${lowerHuman(spec)} with up to Documents:MaxLines ${child.plural} of up to ${childBytes(child)} bytes each; more is a 413 before it is parsed.`,
+    child && `  maxBody: documentBody(${child.pascal}ItemData, ${childBytes(child)}),`,
     `  result: ${pascal}CreateResult,`,
     '  async handle({ body, services, created }) {',
     `    const output = await services.${camel}.create(body);`,

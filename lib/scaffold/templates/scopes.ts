@@ -1,5 +1,6 @@
 import type { ServiceSpec } from '../spec.js';
 import { header, lines, lowerHuman } from './code.js';
+import { anOf } from './child-models.js';
 
 /** `purchaseOrderScopes`: the service's record scopes, as its list, reads, writes, history and routes name them. */
 export const scopesName = (spec: ServiceSpec) => `${spec.camel}Scopes`;
@@ -7,17 +8,20 @@ export const scopesName = (spec: ServiceSpec) => `${spec.camel}Scopes`;
 /** `purchaseOrderRouteScopes`: what every route of the service spreads into its options. */
 export const routeScopesName = (spec: ServiceSpec) => `${spec.camel}RouteScopes`;
 
+/** `purchaseOrderReference`: how another service's records refer to this one's (resolveReference). */
+export const referenceName = (spec: ServiceSpec) => `${spec.camel}Reference`;
+
 /**
  * services/<name>/<name>-scopes.ts: the record-scope hook. Empty, so every caller holding a permission reaches every
  * record; the comment shows how to add a scope. The service applies whatever it holds in every query (list, count,
  * read, write, history), and the routes name its scopes, so adding one here is the whole change.
  */
 export function scopesFile(spec: ServiceSpec): string {
-  const { kebab, table } = spec;
+  const { kebab, table, idColumn, id } = spec;
   const human = lowerHuman(spec);
   return lines(
     header(spec).trimEnd(),
-    "import type { RecordScopes } from 'restlayer';",
+    "import type { RecordReference, RecordScopes } from 'restlayer';",
     '',
     '/**',
     ` * The record scopes of ${human} records: named conditions that limit a permission to some records. A role granted`,
@@ -49,6 +53,20 @@ export function scopesFile(spec: ServiceSpec): string {
     `export const ${routeScopesName(spec)}: { scopes?: readonly string[] } = Object.keys(${scopesName(spec)}).length`,
     `  ? { scopes: Object.keys(${scopesName(spec)}) }`,
     '  : {};',
+    '',
+    '/**',
+    ` * How another service refers to ${anOf(human)} record (a field of its own holding the ${id}): resolve the id with`,
+    ` * restlayer's \`resolveReference(db, ${referenceName(spec)}, id)\`, never a query of its own. It reads as the caller`,
+    ` * reads ${human} records, with ${kebab}.read and the scope above: a record out of their reach answers as an unknown`,
+    ' * id (same status, code and text), so a reference neither tells which ids exist nor brings a record into the',
+    " * caller's scope.",
+    ' */',
+    `export const ${referenceName(spec)}: RecordReference = {`,
+    `  table: '${table}',`,
+    `  key: '${idColumn}',`,
+    `  readPermission: '${kebab}.read',`,
+    `  scopes: ${scopesName(spec)},`,
+    '};',
     '',
   );
 }

@@ -24,7 +24,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     `    private readonly options: ${pascal}ServiceOptions,`,
     '  ) {',
     `    this.db = storage.db.withTables<${pascal}Tables>();`,
-    child && `    this.document = ${camel}Document(${child.totals.length ? 'storage.values' : ''});`,
+    child && `    this.document = ${camel}Document(${child.totals.length ? 'storage.values, ' : ''}options.maxLines);`,
     `    this.audit = new ${auditName(spec)}(storage${child ? ', this.document' : ''});`,
     '  }',
   );
@@ -60,9 +60,9 @@ export function sqlServiceFile(spec: ServiceSpec): string {
   return lines(
     header(spec).trimEnd(),
     importLine([
-      child && 'type DocumentSpec', 'type HistoryPage', 'type Kysely', 'type ListDefinition', 'type ListLimits', lookups.length > 0 && 'type LookupCache', 'type Selectable',
+      child && 'type DocumentLimits', child && 'type DocumentSpec', 'type HistoryPage', 'type Kysely', 'type ListDefinition', 'type ListLimits', lookups.length > 0 && 'type LookupCache', 'type Selectable',
       child && child.totals.length > 0 && 'type SqlValues', 'type Storage', 'type Tables', 'MESSAGES', 'Output', 'applyMergePatch', 'assertInScope', child && 'createDocument', 'currentErrors',
-      'inTransaction', 'keptQuery', 'readHistory', 'readListRows', 'scopeCondition', 'updateFieldsOf', child && 'writeDocument',
+      'inTransaction', 'keptQuery', 'readHistory', 'readListRows', 'scopeCondition', child && 'tooManyChildren', 'updateFieldsOf', child && 'writeDocument',
     ], 'restlayer'),
     modelTypesImport(spec, [
       ...(child ? childModelTypes(child) : []), filterable.length > 0 && `${pascal}FilterField`, `${pascal}SortField`, `${pascal}_HistoryOutput`,
@@ -109,7 +109,7 @@ export function sqlServiceFile(spec: ServiceSpec): string {
     '});',
     '',
     child && lines(childDeclarations(spec, child), ''),
-    `export type ${pascal}ServiceOptions = ListLimits;`,
+    `export type ${pascal}ServiceOptions = ListLimits${child ? ' & DocumentLimits' : ''};`,
     '',
     `export class Sql${pascal}Service implements I${pascal}Service {`,
     `  private readonly db: Kysely<Tables & ${pascal}Tables>;`,
@@ -281,6 +281,8 @@ function childRead(spec: ServiceSpec, child: ChildSpec): string {
 function childCreate(spec: ServiceSpec, child: ChildSpec): string {
   const { id, idColumn, table } = spec;
   return lines(
+    `    // More ${child.plural} than Documents:MaxLines are refused before any work (createDocument counts them again, as stored).`,
+    `    if (tooManyChildren(this.document, data.${child.plural}?.length ?? 0)) return Output.of();`,
     `    // The ${lowerHuman(spec)} and its ${child.plural} stand or fall together${child.totals.length ? ', with its totals' : ''}.`,
     '    const { parentId } = await createDocument(this.db, this.document, async (trx) => {',
     `      const row = await trx.insertInto('${table}')`,

@@ -32,7 +32,7 @@ export function testFile(spec: ServiceSpec, at: FileContext): string {
   return lines(
     header(spec).trimEnd(),
     "import { expect } from 'chai';",
-    importLine(['type Envelope', 'type TestServer', 'expectError', 'expectErrors', 'expectOk', 'proxyDrift', 'qs', 'startTestServer'], 'restlayer/testing'),
+    importLine(['type Envelope', 'type TestServer', 'expectError', 'expectErrors', 'expectOk', 'proxyDrift', 'qs', 'describeStores', 'startTestServer'], 'restlayer/testing'),
     `import { application } from '${at.modules}';`,
     `import { ${pascal}Proxy } from '${at.service(`${kebab}-proxy`)}';`,
     `import { driftProxy } from './${kebab}.drift.js';`,
@@ -80,7 +80,7 @@ export function testFile(spec: ServiceSpec, at: FileContext): string {
       ]
       : []),
     '',
-    `describe('${lowerHuman(spec)} service', function () {`,
+    `describeStores('${lowerHuman(spec)} service', function () {`,
     '  // Each suite starts a real server on a store of its own (a PostgreSQL database takes seconds on a busy machine).',
     '  this.timeout(120_000);',
     crudTests(spec, context),

@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+/**
+ * The test run of `npm test`: every test on SQLite, then the suites declared with `describeStores` again on
+ * PostgreSQL with Redis; on each store first the suites that run side by side (mocha --parallel, one worker
+ * process per job), then the few tagged @serial (they measure time or load the whole machine), one file at a time.
+ *
+ *   node dist/test/support/run-suite.js [--store sqlite|postgres|all] [--jobs N] [path ...]
+ *
+ * A path narrows the run to a file or folder, given as source or build (`test/cli`, `test/cli/user.test.ts`,
+ * `dist/test/cli/user.test.js`). Each phase prints its time; the run exits non-zero when any phase failed.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EVERY_STORE, SERIAL, endTestRun, startTestRun } from 'restlayer/testing';
+
+type Store = 'sqlite' | 'postgres';
+
+/** The project folder (this file runs as dist/test/support/run-suite.js). */
+const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+function usage(problem: string): never {
+  process.stderr.write(`run-suite: ${problem}\nusage: node dist/test/support/run-suite.js [--store sqlite|postgres|all] [--jobs N] [path ...]\n`);
+  process.exit(2);
+}
+
+const args = process.argv.slice(2);
+let stores: Store[] = ['sqlite', 'postgres'];
+// Workers wait on child processes, sockets and timers much of the time: one more than the cores keeps them busy.
+let jobs = availableParallelism() + 1;
+const paths: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i];
+  if (arg === '--store') {
+    const store = args[++i];
+    if (store === 'all') stores = ['sqlite', 'postgres'];
+    else if (store === 'sqlite' || store === 'postgres') stores = [store];
+    else usage(`--store takes sqlite, postgres or all, not ${store ?? 'nothing'}`);
+  } else if (arg === '--jobs') {
+    jobs = Number(args[++i]);
+    if (!Number.isInteger(jobs) || jobs < 1) usage('--jobs takes a whole number of at least 1');
+  } else if (arg.startsWith('-')) usage(`unknown option ${arg}`);
+  else paths.push(arg);
+}
+
+/** The built test files below `dir`. */
+function testFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  if (statSync(dir).isFile()) return dir.endsWith('.test.js') ? [dir] : [];
+  return readdirSync(dir).flatMap((name) => testFiles(join(dir, name)));
+}
+
+/** A path as given (source or build, file or folder) as the build's path. */
+function built(path: string): string {
+  const rel = relative(projectRoot, resolve(path));
+  const inDist = rel.startsWith('dist/') ? rel : join('dist', rel.replace(/\.ts$/, '.js'));
+  const full = join(projectRoot, inDist);
+  if (!existsSync(full)) usage(`${path}: no such test file or folder in the build (${inDist}); run npm run build first`);
+  return full;
+}
+
+const files = (paths.length ? paths.map(built) : [join(projectRoot, 'dist', 'lib'), join(projectRoot, 'dist', 'test')])
+  .flatMap(testFiles).sort();
+// A file that names no tag (nor the declaration giving it) is not even loaded by a phase that selects by it.
+const naming = (tag: RegExp) => files.filter((f) => tag.test(readFileSync(f, 'utf8')));
+const NAMES_EVERY_STORE = new RegExp(`\\bdescribeStores\\)?\\(|${EVERY_STORE}\\b`);
+const NAMES_SERIAL = new RegExp(`\\bserial\\)?\\(|${SERIAL}\\b`);
+
+interface Phase {
+  name: string;
+  store: Store;
+  parallel: boolean;
+  grep: string;
+  invert?: boolean;
+  files: string[];
+}
+
+const phases: Phase[] = stores.flatMap((store): Phase[] => {
+  const everyStore = store === 'sqlite' ? files : naming(NAMES_EVERY_STORE);
+  const serialFiles = naming(NAMES_SERIAL).filter((f) => everyStore.includes(f));
+  // PostgreSQL runs the suites tagged for every store: first those not tagged serial, then those that are.
+  return store === 'sqlite'
+    ? [
+      { name: 'sqlite', store, parallel: true, grep: SERIAL, invert: true, files: everyStore },
+      { name: 'sqlite, serial', store, parallel: false, grep: SERIAL, files: serialFiles },
+    ]
+    : [
+      { name: 'postgres + redis', store, parallel: true, grep: `^(?!.*${SERIAL}).*${EVERY_STORE}`, files: everyStore },
+      { name: 'postgres + redis, serial', store, parallel: false, grep: `^(?=.*${SERIAL}).*${EVERY_STORE}`, files: serialFiles },
+    ];
+});
+
+const mocha = join(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
+// This process owns the run: every mocha below shares its store templates, removed when the run ends.
+startTestRun();
+const work = mkdtempSync(join(tmpdir(), 'restlayer-run-'));
+// Each file's time, written by the root hooks (test/support/hooks.ts) of the parallel workers, and here for serial files.
+const times = join(work, 'times.jsonl');
+const took: string[] = [];
+let failed = false;
+
+/** Runs mocha on `files`; true when every test passed. */
+function runMocha(phase: Phase, files: string[]): boolean {
+  const env: NodeJS.ProcessEnv = { ...process.env, RESTLAYER_TEST_TIMES: times };
+  if (phase.store === 'postgres') Object.assign(env, { RESTLAYER_TEST_STORAGE: 'postgres', RESTLAYER_TEST_REDIS: 'true' });
+  else for (const name of ['RESTLAYER_TEST_STORAGE', 'RESTLAYER_TEST_REDIS']) delete env[name];
+  const mochaArgs = [
+    ...(phase.parallel && jobs > 1 ? ['--parallel', '--jobs', String(jobs)] : []),
+    '--grep', phase.grep, ...(phase.invert ? ['--invert'] : []),
+    ...files.map((f) => relative(projectRoot, f)),
+  ];
+  return spawnSync(process.execPath, [mocha, ...mochaArgs], { cwd: projectRoot, env, stdio: 'inherit' }).status === 0;
+}
+
+try {
+  for (const phase of phases) {
+    if (!phase.files.length) continue;
+    process.stdout.write(`\n== ${phase.name}: ${phase.files.length} file(s)${phase.parallel && jobs > 1 ? `, ${jobs} at a time` : ', one at a time'}\n`);
+    const started = performance.now();
+    let passed = true;
+    if (phase.parallel) passed = runMocha(phase, phase.files);
+    else {
+      // One mocha a file: the file's time is this run's (the root hooks time files only in parallel workers).
+      for (const file of phase.files) {
+        const fileStarted = performance.now();
+        passed = runMocha(phase, [file]) && passed;
+        appendFileSync(times, `${JSON.stringify({ file, ms: Math.round(performance.now() - fileStarted), store: phase.store })}\n`);
+      }
+    }
+    took.push(`${phase.name} ${((performance.now() - started) / 1000).toFixed(0)} s${passed ? '' : ' (failed)'}`);
+    if (!passed) failed = true;
+  }
+} finally {
+  await endTestRun();
+}
+
+const slowest = existsSync(times)
+  ? readFileSync(times, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { file: string; ms: number; store: Store })
+    .sort((a, b) => b.ms - a.ms).slice(0, 10)
+  : [];
+rmSync(work, { recursive: true, force: true });
+if (slowest.length) {
+  process.stdout.write(`\nrun-suite: the slowest files\n${slowest.map((t) => `  ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${relative(projectRoot, t.file)} (${t.store})`).join('\n')}\n`);
+}
+process.stdout.write(`\nrun-suite: ${took.join(', ')}\n`);
+process.exit(failed ? 1 : 0);
