@@ -28,6 +28,8 @@ export interface Stand {
   ordersWith(comment: string): Promise<number>;
   /** The PostgreSQL rig (proxies and all), on PostgreSQL. */
   rig?: FaultRig;
+  /** The database file, on SQLite. */
+  file?: string;
   stop(): Promise<void>;
 }
 
@@ -68,7 +70,7 @@ export async function sqliteStand(options: { cli?: string; env?: Record<string, 
   await bothWorkers(server);
   let locker: Database.Database | undefined;
   return {
-    store: 'sqlite', server, url: server.url, token: mint({ key, issuer: 'restlayer', audience: 'restlayer' }),
+    store: 'sqlite', server, url: server.url, token: mint({ key, issuer: 'restlayer', audience: 'restlayer' }), file: db,
     async breakStore() {
       locker = new Database(db);
       locker.exec('begin immediate');
