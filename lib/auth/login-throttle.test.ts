@@ -26,7 +26,7 @@ async function dropRedisKeys(prefix: string): Promise<void> {
  */
 describe('LoginThrottle: a give-back after the window ended @stores', function () {
   this.timeout(10_000);
-  const settings = { accountFailures: 2, addressFailures: 100, windowSeconds: 1, maxPendingChecks: 10 };
+  const settings = { accountFailures: 2, addressFailures: 100, windowSeconds: 1, maxPendingChecks: 10, keySecret: 'a test secret of at least thirty-two bytes' };
   const prefix = `restlayer-test:login-throttle:${randomBytes(4).toString('hex')}:`;
   const redis = testRedis ? connectRedis({ url: redisUrl, prefix }) : undefined;
   before(async () => {
@@ -60,7 +60,7 @@ describe('LoginThrottle: a give-back after the window ended @stores', function (
  * look comes late; the HTTP burst tests met it as `Retry-After: 900` once in a CI run.
  */
 describe('LoginThrottle: a refusal whose checks in hand ended before it looked @stores', () => {
-  const settings = { accountFailures: 1, addressFailures: 100, windowSeconds: 900, maxPendingChecks: 10 };
+  const settings = { accountFailures: 1, addressFailures: 100, windowSeconds: 900, maxPendingChecks: 10, keySecret: 'a test secret of at least thirty-two bytes' };
 
   it('announces Retry-After 1 (the counter has room again), not the window\'s end', async () => {
     const throttle = LoginThrottle.inMemory(settings);

@@ -32,7 +32,13 @@ export interface SharedState {
 
 export function throttleSettings(config: AppConfig): ThrottleSettings {
   const t = config.Authentication.Throttle;
-  return { accountFailures: t.AccountFailures, addressFailures: t.AddressFailures, windowSeconds: t.WindowSeconds, maxPendingChecks: t.MaxPendingChecks };
+  // A secret every instance of the deployment has, as list cursors use (lib/storage/list-limits.ts): variant A's
+  // newest cookie key, variant B's signing key. Rotating it starts the counters afresh (the old keys expire).
+  const keySecret = config.Authentication.Variant === 'A' ? config.Authentication.Cookie.Keys[0] : config.AuthConfig.SigningKey;
+  return {
+    accountFailures: t.AccountFailures, addressFailures: t.AddressFailures, windowSeconds: t.WindowSeconds, maxPendingChecks: t.MaxPendingChecks,
+    keySecret,
+  };
 }
 
 export function openSharedState(config: AppConfig, log: (text: string) => void = () => {}): SharedState {
