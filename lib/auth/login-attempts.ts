@@ -18,6 +18,8 @@ export interface ILoginAttempts {
   attempt(credentials: Credentials, type: UserInfo['authenticationType'], clientAddress: string): Promise<AttemptResult>;
   /** Forgets the account's counted failures; answers whether there were any. */
   unlock(userName: string): Promise<boolean>;
+  /** Forgets the failures counted against a client address (everyone behind it); answers whether there were any. */
+  unlockAddress(address: string): Promise<boolean>;
 }
 
 /**
@@ -61,5 +63,9 @@ export class LoginAttempts implements ILoginAttempts {
 
   unlock(userName: string): Promise<boolean> {
     return this.throttle.unlock(userName);
+  }
+
+  unlockAddress(address: string): Promise<boolean> {
+    return this.throttle.unlockAddress(address);
   }
 }

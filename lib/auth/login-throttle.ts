@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { type ThrottleKeyOf, throttleKeys } from './throttle-keys.js';
+import { type ThrottleKeyOf, canonicalAddress, throttleKeys } from './throttle-keys.js';
 import { userKey } from './user-store.js';
 import { CheckGate } from './check-gate.js';
 import { CHECKS_AT_ONCE } from './password.js';
@@ -152,10 +152,21 @@ export class LoginThrottle {
    * instance; in memory only for this process. Answers whether any were counted (a success leaves an empty
    * counter behind, which is no lock). The address counters stay.
    */
-  async unlock(userName: string): Promise<boolean> {
-    const key = this.keyOf('account', userKey(userName));
-    const counted = (await this.byAccount.get(key))?.consumedPoints ?? 0;
-    await this.byAccount.delete(key);
+  unlock(userName: string): Promise<boolean> {
+    return LoginThrottle.forget(this.byAccount, this.keyOf('account', userKey(userName)));
+  }
+
+  /**
+   * Forgets the failed logins counted against a client address (`restlayer user unlock-address`): everyone behind
+   * it (an office behind one NAT or proxy) may log in again. The accounts' counters stay.
+   */
+  unlockAddress(address: string): Promise<boolean> {
+    return LoginThrottle.forget(this.byAddress, this.keyOf('address', canonicalAddress(address)));
+  }
+
+  private static async forget(counter: RateLimiterAbstract, key: string): Promise<boolean> {
+    const counted = (await counter.get(key))?.consumedPoints ?? 0;
+    await counter.delete(key);
     return counted > 0;
   }
 
@@ -168,7 +179,7 @@ export class LoginThrottle {
     // A refusal here takes no point anywhere: it checked no password, so it must not close the account or address.
     if (!this.gate.tryEnter()) return { allowed: false, reason: 'busy', retryAfter: BUSY_RETRY_SECONDS };
     const accountKey = this.keyOf('account', userKey(userName));
-    const addressKey = this.keyOf('address', address);
+    const addressKey = this.keyOf('address', canonicalAddress(address));
     // One key per counter in the checks-in-hand store (the hashes of an account and an address never meet).
     const checkingKeys = [`account:${accountKey}`, `address:${addressKey}`];
     // In hand before the points are taken: a refusal that finds them taken then finds this entry too. Entered after,
