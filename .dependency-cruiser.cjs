@@ -20,7 +20,7 @@
  * `*.test.ts` inside lib/ are tests of private modules: exempt from the layer rules, not from the cycle rule.
  */
 const layers = [
-  ['core', '^lib/(envelope|validation|telemetry)/|^lib/(log|bounded-map|etag|http-verbs|restart-backoff|worker-exit|optional-package)\\.ts$'],
+  ['core', '^lib/(envelope|validation|telemetry)/|^lib/(log|bounded-map|etag|http-verbs|restart-backoff|worker-exit|optional-package|package-paths)\\.ts$'],
   ['config', '^lib/config/'],
   ['storage', '^lib/storage/'],
   ['domain', '^lib/(auth|lookup|documents|audit)/'],

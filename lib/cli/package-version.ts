@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../package-paths.js';
 
-/** restlayer's own version, from its package.json (dist/lib/cli/ is three folders below it, in a package or here). */
+/** restlayer's own version, from its package.json. */
 export function packageVersion(): string {
-  const file = new URL('../../../package.json', import.meta.url);
+  const file = packagePath('package.json');
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import convict from 'convict';
 import {
   DEFAULT_ROLES, type AppConfig, type SigningKeyConfig, type StorageProviderSettings, environmentOnly, schema, signingKeyProperties, storageProviders,
 } from './schema.js';
 import { UntrustedKeysFile, developmentKeys, existingDevelopmentKeys } from './development-keys.js';
 import { secretVariable } from './secrets.js';
+import { packagePath } from '../package-paths.js';
 
 /** Invalid configuration: one line per problem, each naming its key. */
 export class ConfigError extends Error {
@@ -34,7 +34,7 @@ export interface LoadedConfig {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-const defaultConfigDir = fileURLToPath(new URL('../../../config/', import.meta.url));
+const defaultConfigDir = packagePath('config');
 
 /** Spec keys use `:`; convict uses `.`. */
 export const specKey = (path: string) => path.replace(/\./g, ':');

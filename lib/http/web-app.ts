@@ -1,16 +1,16 @@
 import { notModified, strongETag } from '../etag.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { send as Send } from '@koa/send';
 import { hasPackage, requireOptional } from '../optional-package.js';
 import type { Middleware, Next } from 'koa';
 import type { AppConfig } from '../config/schema.js';
 import type { AppContext, AppExtensions, AppState } from './context.js';
+import { packagePath } from '../package-paths.js';
 
 /** Where `npm run build` puts the browser app (web/ built by Vite): dist/web, beside dist/lib. */
-export const webAppDir = fileURLToPath(new URL('../../web/', import.meta.url));
+export const webAppDir = packagePath('dist', 'web');
 
 /** @koa/send (an optional peer dependency), loaded with the first file the app serves. */
 const send = () => requireOptional<{ send: typeof Send }>('@koa/send', 'Web:Enabled').send;

@@ -1,11 +1,11 @@
-import { fileURLToPath } from 'node:url';
 import { type LoadedRoute, checkRoleScopes, loadRoutes } from './load-routes.js';
+import { layerPath } from '../package-paths.js';
 
 /**
  * The layer's own route files (login, logout and refresh, health, lookup tables, the OpenAPI document): every
  * application serves them, whether it runs from this project or has restlayer as a dependency.
  */
-export const layerRoutesDir = fileURLToPath(new URL('../layer-routes/', import.meta.url));
+export const layerRoutesDir = layerPath('layer-routes');
 
 /**
  * What a server of `application` serves: the layer's routes and the application's own, loaded and checked together;

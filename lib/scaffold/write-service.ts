@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { serviceFiles, serviceFolders } from './files.js';
 import { type ProjectLayout, importPath, projectLayout } from './layout.js';
 import { childParentIndexName } from './child-spec.js';
 import { registerModule } from './register-module.js';
 import { ScaffoldError } from './scaffold-error.js';
 import { type ServiceSpec, fullTextNames, indexNames } from './spec.js';
+import { layerPath } from '../package-paths.js';
 
 export interface WriteOptions {
   /** The project folder: the one holding package.json. */
@@ -73,7 +73,7 @@ function namesCreatedIn(files: string[], label: (file: string) => string, into: 
  * the layer itself (its compiled files beside this one) already creates.
  */
 function checkSqlNames(spec: ServiceSpec, root: string, layout: ProjectLayout) {
-  const layer = fileURLToPath(new URL('../', import.meta.url));
+  const layer = layerPath();
   const taken: Creator = { exact: new Map(), prefixes: new Map() };
   namesCreatedIn(sourceFiles(join(root, layout.services), join(root, layout.services, spec.kebab)), (file) => relative(root, file).split(sep).join('/'), taken);
   namesCreatedIn(sourceFiles(layer), (file) => `the layer (lib/${relative(layer, file).split(sep).join('/').replace(/\.js$/, '')})`, taken);

@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { CompiledQuery } from 'kysely';
+import { layerPath } from '../package-paths.js';
 
 /** A query sent to a reader process. */
 export interface ReaderRequest {
@@ -36,7 +36,7 @@ export interface ReaderPoolOptions {
   lockWaitMs: number;
 }
 
-const entry = fileURLToPath(new URL('./sqlite-reader-process.js', import.meta.url));
+const entry = layerPath('storage', 'sqlite-reader-process.js');
 
 const failure = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
 

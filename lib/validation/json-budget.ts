@@ -1,4 +1,13 @@
-import { SyntaxKind, createScanner } from 'jsonc-parser';
+import { createScanner } from 'jsonc-parser';
+
+/**
+ * jsonc-parser's token kinds (its SyntaxKind, stable since its first release), spelled out: SyntaxKind is declared a
+ * `const enum`, which a build of isolated modules (the browser app's type check, which reads the layer's sources)
+ * cannot read. lib/validation/json-budget.test.ts checks them against the package's own.
+ */
+export const TOKEN = {
+  OpenBrace: 1, CloseBrace: 2, OpenBracket: 3, CloseBracket: 4, Colon: 6, Null: 7, True: 8, False: 9, String: 10, Number: 11, EOF: 17,
+} as const;
 
 /**
  * The most one request body may hold (contract part 2: more is a 413 Request_TooLarge): `bytes` as received (after
@@ -31,26 +40,26 @@ export function measureJson(text: string, maxItems: number, maxDepth: number): J
   const inArray: boolean[] = [];
   let items = 0;
   let depth = 0;
-  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+  for (let token: number = scanner.scan(); token !== TOKEN.EOF; token = scanner.scan()) {
     switch (token) {
-      case SyntaxKind.OpenBraceToken:
-      case SyntaxKind.OpenBracketToken:
+      case TOKEN.OpenBrace:
+      case TOKEN.OpenBracket:
         if (inArray[inArray.length - 1]) items++;
-        inArray.push(token === SyntaxKind.OpenBracketToken);
+        inArray.push(token === TOKEN.OpenBracket);
         depth = Math.max(depth, inArray.length);
         break;
-      case SyntaxKind.CloseBraceToken:
-      case SyntaxKind.CloseBracketToken:
+      case TOKEN.CloseBrace:
+      case TOKEN.CloseBracket:
         inArray.pop();
         break;
-      case SyntaxKind.ColonToken:
+      case TOKEN.Colon:
         items++;
         break;
-      case SyntaxKind.StringLiteral:
-      case SyntaxKind.NumericLiteral:
-      case SyntaxKind.TrueKeyword:
-      case SyntaxKind.FalseKeyword:
-      case SyntaxKind.NullKeyword:
+      case TOKEN.String:
+      case TOKEN.Number:
+      case TOKEN.True:
+      case TOKEN.False:
+      case TOKEN.Null:
         if (inArray[inArray.length - 1]) items++;
         break;
       default:

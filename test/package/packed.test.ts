@@ -13,7 +13,7 @@ import { until } from '../support/wait.js';
 import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
 /**
- * restlayer as a dependency: the project is packed as `npm pack` packs it for publishing, installed from the tarball
+ * restlayer as a dependency: the project is packed as `npm run pack` packs it for publishing, installed from the tarball
  * into a new project (test/package/consumer: one service module with its migration and table, one route file, a
  * main.ts calling runCli, a client proxy and a test of its own), which is built with tsc against the package's
  * types and run as a real process. Needs the npm registry (the new project installs restlayer's dependencies and
@@ -131,9 +131,10 @@ describeOneStore('restlayer as a dependency: packed, installed in a new project,
       return this.skip();
     }
 
-    // `npm test` has just built dist/; packing without scripts keeps `prepack` from rebuilding it under the running suite.
-    const packed = await timed('npm pack', () => run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: projectRoot, env: npmEnv(), timeoutMs: 120_000 }));
-    if (packed.code !== 0) throw new Error(failure('npm pack', packed));
+    // As `npm run pack` packs it for publishing, over the build `npm test` has just made (not building it again under
+    // the running suite): the layer bundled in dist/package, packed from there.
+    const packed = await timed('pack', () => run(process.execPath, [join(projectRoot, '.ci', 'pack.mjs'), '--stage', join(work, 'package'), '--pack-destination', work], { cwd: projectRoot, env: npmEnv(), timeoutMs: 120_000 }));
+    if (packed.code !== 0) throw new Error(failure('pack', packed));
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     packedFiles = info.files.map((f) => f.path);
 
@@ -189,11 +190,18 @@ describeOneStore('restlayer as a dependency: packed, installed in a new project,
     removeTempDirs();
   });
 
-  it('the tarball holds the layer: its build, the CLI, the configuration, the README and docs/; not the sample application, the browser app, sources, tests or source maps', () => {
+  it('the tarball holds the layer bundled: its entry points, their shared chunks and declarations, the CLI, the configuration, the README and docs/; not the sample application, the browser app, sources, tests or source maps', () => {
     for (const file of [
       'package.json', 'README.md', 'docs/protocol.md', 'config/default.json', 'dist/bin/restlayer.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client/index.js',
-      'dist/lib/client/index.d.ts', 'dist/lib/testing/index.js', 'dist/lib/testing/index.d.ts', 'dist/lib/cli/run-cli.js', 'dist/lib/layer-routes/health/live.js',
+      'dist/lib/client/index.d.ts', 'dist/lib/testing/index.js', 'dist/lib/testing/index.d.ts', 'dist/lib/telemetry/register.js', 'dist/lib/layer-routes/health/live.js',
+      'dist/lib/storage/sqlite-reader-process.js', 'dist/lib/storage/sqlite-reader-thread.js',
     ]) expect(packedFiles, file).to.include(file);
+    // Code is in the entry points (the exports, the bin, what the layer loads by path) and the chunks they share.
+    const code = packedFiles.filter((f) => f.endsWith('.js'));
+    expect(code.filter((f) => !/^dist\/(bin\/restlayer|lib\/(index|client\/index|testing\/index|telemetry\/register|storage\/sqlite-reader-(process|thread)|layer-routes\/.+|chunks\/.+))\.js$/.test(f)),
+      'modules that are neither an entry point nor a shared chunk').to.deep.equal([]);
+    // Issue 36: the package held 541 files before it was bundled and lost the sample; at most half of that now.
+    expect(packedFiles.length).to.be.at.most(270);
     const allowed = /^(package\.json|README\.md|docs\/[^/]+\.md|config\/[^/]+\.json|dist\/(lib|bin)\/.+)$/;
     expect(packedFiles.filter((f) => !allowed.test(f)), 'outside the allowed folders').to.deep.equal([]);
     expect(packedFiles.filter((f) => f.endsWith('.map')), 'source maps').to.deep.equal([]);
@@ -421,7 +429,8 @@ describeOneStore('restlayer as a dependency: packed, installed in a new project,
     const installed = join(app, 'node_modules', 'restlayer');
     const exportsMap = (JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> }).exports;
     const graph = runtimeGraph(join(installed, exportsMap['./client'].default));
-    expect(graph.files.length).to.be.above(5);
+    // The walk reaches the client's code (bundled: its entry and the chunks it imports), not only an index.
+    expect(graph.files.some((f) => /\bclass RestClient\b|\bRestClient = class\b/.test(readFileSync(f, 'utf8'))), graph.files.join('\n')).to.equal(true);
     expect(graph.files.every((f) => relative(installed, f).startsWith('dist/lib/')), graph.files.join('\n')).to.equal(true);
     expect(graph.packages.filter(isBuiltin), 'built-in modules').to.deep.equal([]);
     expect(graph.packages, 'packages').to.deep.equal([]);
