@@ -255,7 +255,7 @@ function prepareConnection(database: Database.Database, path: string, lockWaitMs
  * and no other process has written to the new -wal at the path (its frames, made against the file as it was, and
  * these would overwrite each other's pages). Blocks up to 2 s for readers to let go: this is a fault's path.
  */
-function saveOpenWal(database: Database.Database, path: string, files: SqliteFileWatch): string {
+function saveOpenWal(database: Database.Database, path: string, files: SqliteFileWatch): string | undefined {
   if (!files.databaseFileKept()) return 'not saved: the database file itself was removed or replaced';
   if (walAtPathHasFrames(path)) return 'not saved: another process has written to the new -wal since; its frames and these cannot both go in';
   try {
@@ -265,9 +265,15 @@ function saveOpenWal(database: Database.Database, path: string, files: SqliteFil
     return r.busy ? `partly saved into the database file (${r.checkpointed} of ${r.log} frames: readers held the rest)`
       : `saved into the database file (${r.log} frames)`;
   } catch (err) {
+    // A statement of this connection is still being read (a streamed query): the caller tries again in a moment.
+    if (database.inTransaction || /busy executing a query/i.test((err as Error).message)) return undefined;
     return `not saved: ${(err as Error).message}`;
   } finally {
-    database.pragma('busy_timeout = 0');
+    try {
+      database.pragma('busy_timeout = 0');
+    } catch {
+      // The statement still being read: the busy timeout is set again on the next attempt.
+    }
   }
 }
 
@@ -283,12 +289,15 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   const faults = new StorageFaultWatch(path, options.faultLog);
   const onFile = path !== ':memory:' && path !== '';
   const files = new SqliteFileWatch(path, (what) => {
-    // Writes are refused from now on; what this process wrote before is saved if it can be, once no transaction runs.
-    let tries = 0;
+    // Writes are refused from now on. What this process wrote before is saved at once, before any other process can
+    // write to the new files (a worker starting takes a second), unless a transaction is open on the connection (a
+    // checkpoint cannot run inside one): then as soon as it ends, which every write's COMMIT check now hastens.
+    const since = Date.now();
     const save = () => {
-      if ((use.holders > 0 || database.inTransaction) && tries++ < 250) return void setTimeout(save, 20).unref();
+      const openWal = database.inTransaction ? undefined : saveOpenWal(database, path, files);
+      if (openWal === undefined && Date.now() - since < 30_000) return void setTimeout(save, 5).unref();
       options.faultLog?.error('SQLite database files replaced under the server: writes answer 503 and readiness 503 until it restarts', {
-        what, openWal: saveOpenWal(database, path, files),
+        what, openWal: openWal ?? 'not saved: a transaction held the connection for 30 s',
         check: 'whoever removed or replaced the files (a cleanup job, a backup tool copying over the live files, a mistaken rm); '
           + 'then restart the server (SIGTERM, then start it): it opens the files at the path',
       });

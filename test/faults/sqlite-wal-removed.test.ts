@@ -124,7 +124,10 @@ describeOneStore(serial(`faults: SQLite -wal and -shm removed under load (serve 
       expect(meanwhile.filter((a) => a.status === 503), 'writes refused by the worker with the old files').to.not.be.empty;
       expect(newWorld.filter((a) => a.status === 201), 'writes by the replacement').to.not.be.empty;
     }
-    expect(after.filter((a) => typeof a.status !== 'number' || (a.status >= 500 && a.status !== 503)).map((a) => a.status)).to.deep.equal([]);
+    // No 500; and no request without an answer, but one a connection handed to the worker as it was killed (node's
+    // cluster module never hands it to another: docs/operations.md).
+    expect(after.filter((a) => typeof a.status === 'number' && a.status >= 500 && a.status !== 503).map((a) => a.status)).to.deep.equal([]);
+    expect(after.filter((a) => a.status === 'hang').length).to.be.at.most(replaced ? 1 : 0);
     expect(line, 'logged at error').to.match(/"level":"error"/);
     expect(line).to.contain('-wal file was removed');
     expect(exit).to.deep.equal({ code: 0, signal: null });
