@@ -76,7 +76,7 @@ export function createApp({ config, services, infrastructure, routes, log, uniqu
   });
   // A repeat waits as long as the first request is given to answer, then answers 409 Request_InProgress.
   // Expired keys go once a minute (or once per keep period, when that is shorter), a batch at a time.
-  const idempotency = idempotencyKeys(keys, { waitMs: timeoutMs, purgeEveryMs: Math.min(60_000, keepMs), log });
+  const idempotency = idempotencyKeys(keys, { waitMs: timeoutMs, purgeEveryMs: Math.min(60_000, keepMs), keepMs, log });
   const caller = (permission: string | undefined, optional = false) =>
     requireCaller(verify, infrastructure.access, grants, permission, optional ? { ...callerOptions, optional } : callerOptions);
   // Operator tokens name the URL they were sent to: accepted only for this server's own (lib/http/auth/operator-gate.ts).

@@ -26,7 +26,7 @@ async function dropRedisKeys(prefix: string): Promise<void> {
  */
 describe('LoginThrottle: a give-back after the window ended @stores', function () {
   this.timeout(10_000);
-  const settings = { accountFailures: 2, addressFailures: 100, windowSeconds: 1, maxPendingChecks: 10 };
+  const settings = { accountFailures: 2, addressFailures: 100, windowSeconds: 1, maxPendingChecks: 10, keySecret: 'a test secret of at least thirty-two bytes' };
   const prefix = `restlayer-test:login-throttle:${randomBytes(4).toString('hex')}:`;
   const redis = testRedis ? connectRedis({ url: redisUrl, prefix }) : undefined;
   before(async () => {
@@ -43,12 +43,12 @@ describe('LoginThrottle: a give-back after the window ended @stores', function (
     if (!first.allowed) return expect.fail('the first attempt of a window is allowed');
     // Its check "took" longer than the window: the counter has expired by the time it succeeds.
     await new Promise((r) => setTimeout(r, 1_300));
-    await first.finish(true);
+    await first.finish('success');
     const next = [];
     for (let i = 0; i < 3; i++) {
       const attempt = await throttle.reserve('late', `192.0.2.${10 + i}`);
       next.push(attempt.allowed);
-      if (attempt.allowed) await attempt.finish(false);
+      if (attempt.allowed) await attempt.finish('failure');
     }
     expect(next).to.deep.equal([true, true, false]);
   });
@@ -60,7 +60,7 @@ describe('LoginThrottle: a give-back after the window ended @stores', function (
  * look comes late; the HTTP burst tests met it as `Retry-After: 900` once in a CI run.
  */
 describe('LoginThrottle: a refusal whose checks in hand ended before it looked @stores', () => {
-  const settings = { accountFailures: 1, addressFailures: 100, windowSeconds: 900, maxPendingChecks: 10 };
+  const settings = { accountFailures: 1, addressFailures: 100, windowSeconds: 900, maxPendingChecks: 10, keySecret: 'a test secret of at least thirty-two bytes' };
 
   it('announces Retry-After 1 (the counter has room again), not the window\'s end', async () => {
     const throttle = LoginThrottle.inMemory(settings);
@@ -70,7 +70,7 @@ describe('LoginThrottle: a refusal whose checks in hand ended before it looked @
     const checking = (throttle as unknown as { checking: { any(key: string): Promise<boolean> } }).checking;
     const look = checking.any.bind(checking);
     checking.any = async (key) => {
-      await first.finish(true);
+      await first.finish('success');
       return look(key);
     };
     const second = await throttle.reserve('pia', '192.0.2.2');
@@ -81,7 +81,7 @@ describe('LoginThrottle: a refusal whose checks in hand ended before it looked @
     const throttle = LoginThrottle.inMemory(settings);
     const first = await throttle.reserve('olga', '192.0.2.1');
     if (!first.allowed) return expect.fail('the first attempt is allowed');
-    await first.finish(false);
+    await first.finish('failure');
     const second = await throttle.reserve('olga', '192.0.2.2');
     expect(second.allowed).to.equal(false);
     expect(second.allowed === false && second.retryAfter).to.be.greaterThan(800);

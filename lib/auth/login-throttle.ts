@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { type ThrottleKeyOf, canonicalAddress, throttleKeys } from './throttle-keys.js';
 import { userKey } from './user-store.js';
 import { CheckGate } from './check-gate.js';
 import { CHECKS_AT_ONCE } from './password.js';
@@ -8,6 +9,8 @@ export interface ThrottleSettings {
   accountFailures: number;
   addressFailures: number;
   windowSeconds: number;
+  /** The secret counter keys are hashed with (throttle-keys.ts): the same on every instance of a deployment. */
+  keySecret: string;
   /** Logins one process lets wait for a password check besides those running. */
   maxPendingChecks: number;
 }
@@ -16,7 +19,8 @@ export interface ThrottleSettings {
 export type RefusalReason = 'account' | 'address' | 'busy';
 
 export type Attempt =
-  | { allowed: true; finish(succeeded: boolean): Promise<void> }
+  /** `finish`: a success, a failure (the wrong password, an unknown user), or a check that never finished. */
+  | { allowed: true; finish(checked: 'success' | 'failure' | 'unfinished'): Promise<void> }
   | { allowed: false; reason: RefusalReason; retryAfter: number };
 
 /** What a refusal for "too many checks in hand" asks the caller to wait: a check takes a fraction of a second. */
@@ -107,14 +111,21 @@ export class LoginThrottle {
     private readonly byAddress: RateLimiterAbstract,
     private readonly checking: ChecksInHand,
     private readonly gate: CheckGate,
+    private readonly keyOf: ThrottleKeyOf,
   ) {}
 
+  /**
+   * Counters named by a keyed hash of the account or address (throttle-keys.ts), under prefixes of their own: keys
+   * an earlier version wrote with the typed name in clear (`login-account:…`, `login-address:…`, `login-checking:…`)
+   * are never read again and expire within the window.
+   */
   private static create(s: ThrottleSettings, make: (keyPrefix: string, points: number) => RateLimiterAbstract): LoginThrottle {
     return new LoginThrottle(
-      make('login-account', s.accountFailures),
-      make('login-address', s.addressFailures),
-      new ChecksInHand(make('login-checking', UNBOUNDED)),
+      make('login-throttle:account', s.accountFailures),
+      make('login-throttle:address', s.addressFailures),
+      new ChecksInHand(make('login-throttle:checking', UNBOUNDED)),
       new CheckGate(CHECKS_AT_ONCE, s.maxPendingChecks),
+      throttleKeys(s.keySecret),
     );
   }
 
@@ -141,10 +152,21 @@ export class LoginThrottle {
    * instance; in memory only for this process. Answers whether any were counted (a success leaves an empty
    * counter behind, which is no lock). The address counters stay.
    */
-  async unlock(userName: string): Promise<boolean> {
-    const key = userKey(userName);
-    const counted = (await this.byAccount.get(key))?.consumedPoints ?? 0;
-    await this.byAccount.delete(key);
+  unlock(userName: string): Promise<boolean> {
+    return LoginThrottle.forget(this.byAccount, this.keyOf('account', userKey(userName)));
+  }
+
+  /**
+   * Forgets the failed logins counted against a client address (`restlayer user unlock-address`): everyone behind
+   * it (an office behind one NAT or proxy) may log in again. The accounts' counters stay.
+   */
+  unlockAddress(address: string): Promise<boolean> {
+    return LoginThrottle.forget(this.byAddress, this.keyOf('address', canonicalAddress(address)));
+  }
+
+  private static async forget(counter: RateLimiterAbstract, key: string): Promise<boolean> {
+    const counted = (await counter.get(key))?.consumedPoints ?? 0;
+    await counter.delete(key);
     return counted > 0;
   }
 
@@ -156,13 +178,14 @@ export class LoginThrottle {
   async reserve(userName: string, address: string): Promise<Attempt> {
     // A refusal here takes no point anywhere: it checked no password, so it must not close the account or address.
     if (!this.gate.tryEnter()) return { allowed: false, reason: 'busy', retryAfter: BUSY_RETRY_SECONDS };
-    const accountKey = userKey(userName);
-    // One key per counter in the checks-in-hand store: the account's names are userKey()s, addresses never are.
-    const checkingKeys = [`account:${accountKey}`, `address:${address}`];
+    const accountKey = this.keyOf('account', userKey(userName));
+    const addressKey = this.keyOf('address', canonicalAddress(address));
+    // One key per counter in the checks-in-hand store (the hashes of an account and an address never meet).
+    const checkingKeys = [`account:${accountKey}`, `address:${addressKey}`];
     // In hand before the points are taken: a refusal that finds them taken then finds this entry too. Entered after,
     // a refusal between the two saw the points spent and no check under way, and announced the window's end.
     await Promise.all(checkingKeys.map((k) => this.checking.enter(k)));
-    const [account, client] = await Promise.allSettled([take(this.byAccount, accountKey), take(this.byAddress, address)]);
+    const [account, client] = await Promise.allSettled([take(this.byAccount, accountKey), take(this.byAddress, addressKey)]);
     const taken = [account, client].flatMap((r) => (r.status === 'fulfilled' && r.value instanceof Taken ? [r.value] : []));
     if (taken.length < 2) {
       this.gate.leave();
@@ -173,7 +196,7 @@ export class LoginThrottle {
       if (client.status === 'rejected') throw client.reason;
       const refusals = await Promise.all(([
         ['account', account.value, checkingKeys[0], this.byAccount, accountKey],
-        ['address', client.value, checkingKeys[1], this.byAddress, address],
+        ['address', client.value, checkingKeys[1], this.byAddress, addressKey],
       ] as const)
         .flatMap(([reason, r, key, counter, counterKey]) => (r instanceof Taken ? [] : [{ reason, ms: r.refusedMs, key, counter, counterKey }]))
         // A counter full of attempts still being checked may free up as soon as they end (right passwords give
@@ -188,14 +211,15 @@ export class LoginThrottle {
     let finished = false;
     return {
       allowed: true,
-      finish: async (succeeded) => {
+      finish: async (checked) => {
         if (finished) return;
         finished = true;
         this.gate.leave();
         // A success is no guess to count, for the account nor for the address (many users behind one office
-        // address log in all day); it returns only its own points, so earlier failures keep counting. Its points
-        // go back before it leaves the checks in hand, so a refusal never sees neither.
-        if (succeeded) await Promise.all(taken.map((t) => t.giveBack()));
+        // address log in all day); nor is a check that never finished (no password was tried). Either returns only
+        // its own points, so earlier failures keep counting. They go back before it leaves the checks in hand, so a
+        // refusal never sees neither.
+        if (checked !== 'failure') await Promise.all(taken.map((t) => t.giveBack()));
         await Promise.all(checkingKeys.map((k) => this.checking.leave(k)));
       },
     };

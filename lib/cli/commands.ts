@@ -80,6 +80,12 @@ export function declareCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (name, opts) => (await import('./user.js')).unlockUser(name, opts));
   user
+    .command('unlock-address <address>')
+    .description('clear the login throttling of a client address, for everyone behind it: in Redis when Cache:Redis:Url is set, else through the running server')
+    .option('--url <url>', `${URL_OPTION_HELP}; the counters are cleared through it (without Cache:Redis:Url always)`)
+    .option('--json', 'machine-readable output')
+    .action(async (address, opts) => (await import('./user.js')).unlockAddress(address, opts));
+  user
     .command('remove <name>')
     .description('delete a user; every credential it had ends')
     .action(async (name) => (await import('./user.js')).removeUser(name));

@@ -27,3 +27,16 @@ export function signingKeyOrFail(loaded: LoadedConfig): LoadedConfig {
   }
   return loaded;
 }
+
+/**
+ * The login throttle's counters in Redis are named by a keyed hash whose secret is variant A's newest cookie key, or
+ * variant B's signing key (lib/shared/shared-state.ts). A CLI that clears them in Redis must hold the servers' secret:
+ * with a random one of its own it would name other keys, find nothing and say so, wrongly. That is a failure here.
+ */
+export function throttleSecretOrFail(loaded: LoadedConfig): LoadedConfig {
+  const key = loaded.config.Authentication.Variant === 'A' ? 'Authentication:Cookie:Keys' : 'AuthConfig:SigningKey';
+  if (!loaded.developmentKeysFile && loaded.warnings.some((w) => w.startsWith(`${key} is not set`))) {
+    throw new CliError(`${key} is not set: set ${secretVariable(key)} to the key the servers use (login throttle counters in Redis are named with it)`);
+  }
+  return loaded;
+}

@@ -1,15 +1,16 @@
+import { isIP } from 'node:net';
 import { validateInput } from '../validation/validate.js';
 import { NewPassword, NewRoles, NewUser } from '../auth/auth-models.js';
 import { Output } from '../envelope/output.js';
 import { CliError } from './cli-error.js';
-import { configOrFail, signingKeyOrFail } from './config-context.js';
+import { configOrFail, signingKeyOrFail, throttleSecretOrFail } from './config-context.js';
 import { required } from './options.js';
 import type { LayerServices } from '../routing/layer-services.js';
 import type { AppConfig } from '../config/schema.js';
 import { signOperatorToken } from '../auth/operator-token.js';
 import { tokenSettings } from '../auth/token-keys.js';
 import { type ExpectedResult, callServer, serverApiBase } from './server-api.js';
-import { hasControlCharacters, line } from './terminal-text.js';
+import { hasControlCharacters, line, printable } from './terminal-text.js';
 import { attributeKeyProblem, attributeValueProblem } from '../auth/user-attributes.js';
 import { printJson } from './print-json.js';
 import { runOperation } from './service-context.js';
@@ -161,6 +162,7 @@ export async function unlockUser(name: string, opts: { url?: string; json?: bool
   let cleared: boolean | undefined;
   if (loaded.config.Cache.Redis.Url && !opts.url) {
     // Every instance counts in Redis: the CLI clears the account's counter there itself.
+    throttleSecretOrFail(loaded);
     cleared = await runOperation(async (s) => {
       const found = await s.users.read(name);
       return found.result ? Output.of(await s.loginAttempts.unlock(name)) : Output.of<boolean>();
@@ -176,6 +178,27 @@ export async function unlockUser(name: string, opts: { url?: string; json?: bool
   }
   if (opts.json) return printJson({ userName: name, cleared });
   process.stdout.write(cleared ? line`login throttling of user ${name} cleared` : line`user ${name} had no failed logins counted; nothing changed`);
+}
+
+/** `user unlock-address <address>` (declared in commands.ts). */
+export async function unlockAddress(address: string, opts: { url?: string; json?: boolean }): Promise<void> {
+  if (!isIP(address.trim())) throw new CliError(`${JSON.stringify(printable(address))} is not an IPv4 or IPv6 address`, 2);
+  const loaded = configOrFail();
+  let cleared: boolean | undefined;
+  if (loaded.config.Cache.Redis.Url && !opts.url) {
+    // Every instance counts in Redis: the CLI clears the address's counter there itself.
+    throttleSecretOrFail(loaded);
+    cleared = await runOperation(async (s) => Output.of(await s.loginAttempts.unlockAddress(address)));
+  } else {
+    // Counted in the running server's memory (or its --workers primary): it is asked, with a token for this address.
+    const { config } = signingKeyOrFail(loaded);
+    const base = await serverApiBase(config, opts.url);
+    const token = signOperatorToken(tokenSettings(config), 'login-throttle.unlock', base, { address });
+    cleared = (await callServer(base, 'DELETE', `/login-throttle/address/${encodeURIComponent(address)}`, token, UNLOCKED)).cleared;
+  }
+  if (opts.json) return printJson({ address, cleared });
+  process.stdout.write(cleared ? line`login throttling of address ${address} cleared: everyone behind it may log in again`
+    : line`address ${address} had no failed logins counted; nothing changed`);
 }
 
 /** `user remove <name>` (declared in commands.ts). */

@@ -7,7 +7,10 @@ import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { AppContext, AppExtensions, AppState, FinalAnswer } from '../http/context.js';
 import { respond } from '../http/respond.js';
 import type { Logger } from '../log.js';
+import { canonicalBody } from './canonical-body.js';
+import { ClaimsInHand, type Outcome } from './claims-in-hand.js';
 import type { IdempotencyKeyStore, KeyState, StoredAnswer } from './key-store.js';
+import { processIdentity } from './process-identity.js';
 
 /** 1 to 255 visible ASCII characters (contract part 3, "Retries"). */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -23,6 +26,8 @@ export interface IdempotencyOptions {
   waitMs: number;
   /** How often (at most) this process removes expired keys, beside a request rather than on its path. */
   purgeEveryMs: number;
+  /** How long a key is kept (RestAPI:IdempotencyKeepSeconds): an outcome still unwritten after that is dropped. */
+  keepMs: number;
   log: Logger;
 }
 
@@ -58,13 +63,24 @@ function answerOf(ctx: AppContext): FinalAnswer {
   return { status: ctx.status, body, codes: [], ...(location ? { location } : {}) };
 }
 
+/** What a claim's request came to, for its key's row: a 503 is not kept (nothing was done), an unknown outcome is. */
+function outcomeOf(answer: FinalAnswer): Outcome {
+  if (answer.codes.some((code) => code.endsWith('OutcomeUnknown'))) return { kind: 'unknown' };
+  if (answer.status === 503) return { kind: 'release' };
+  return { kind: 'complete', answer: storable(answer) };
+}
+
 /**
  * `Idempotency-Key` on POST (contract part 3, "Retries"), for authenticated callers: a key is scoped by the caller and
  * the path, claimed by a unique insert before the operation runs, and then holds the operation's answer for
  * RestAPI:IdempotencyKeepSeconds. A repeat answers that answer again (or waits for it); a different body is a 422.
  * Answers that are infrastructure faults (503) free the key, so a retry runs again; an unknown outcome never does.
+ * An outcome the store failed to take is kept by this process and written once the store answers (claims-in-hand.ts);
+ * a repeat whose key is held by a process that has ended answers at once that the outcome is unknown, instead of
+ * waiting for an answer that can never come.
  */
 export function idempotencyKeys(store: IdempotencyKeyStore, options: IdempotencyOptions): Middleware<AppState, AppExtensions> {
+  const claims = new ClaimsInHand(store, processIdentity(), options.log, options.keepMs);
   let nextPurge = 0;
   const purgeNowAndThen = () => {
     if (Date.now() < nextPurge) return;
@@ -72,21 +88,45 @@ export function idempotencyKeys(store: IdempotencyKeyStore, options: Idempotency
     store.purgeExpired().catch((err: unknown) => options.log.warn('idempotency key cleanup failed', { error: String(err) }));
   };
 
-  /** The key's state once the request holding it is done, or 'running' after waiting `waitMs`. */
-  async function awaitFirst(keyHash: string, fingerprint: string): Promise<KeyState> {
-    const deadline = Date.now() + options.waitMs;
-    for (let attempt = 0; ; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS[Math.min(attempt, POLL_MS.length - 1)]));
-      // Gone: the first one freed the key (an infrastructure fault); this one may run now.
-      const state = await store.look(keyHash, fingerprint) ?? await store.claim(keyHash, fingerprint);
-      if (state.state !== 'running' || Date.now() >= deadline) return state;
+  /** Claims the key as `claimedBy`; a claim whose insert may have landed unseen is freed later (claims-in-hand.ts). */
+  async function claim(keyHash: string, fingerprint: string, claimedBy: string): Promise<KeyState> {
+    try {
+      return await store.claim(keyHash, fingerprint, claimedBy);
+    } catch (err) {
+      claims.abandonClaim(keyHash, claimedBy);
+      throw err;
     }
   }
 
-  async function record(keyHash: string, answer: FinalAnswer): Promise<void> {
-    if (answer.codes.some((code) => code.endsWith('OutcomeUnknown'))) await store.markUnknown(keyHash);
-    else if (answer.status === 503) await store.release(keyHash);
-    else await store.complete(keyHash, storable(answer));
+  /**
+   * A key found held, as far as its holder is known: one of this process's own claims whose outcome a store fault held
+   * back is written first (the store answered this request) and the key looked at again; a claim whose process has
+   * ended, or one of this process's that it forgot, can never record its outcome, which is unknown from now on.
+   */
+  async function judge(keyHash: string, fingerprint: string, claimedBy: string, state: KeyState): Promise<KeyState> {
+    if (state.state !== 'running' || !state.claimedBy) return state;
+    const standing = claims.standing(state.claimedBy);
+    if (standing === 'held-back') {
+      await claims.writeNow(state.claimedBy);
+      return await store.look(keyHash, fingerprint) ?? await claim(keyHash, fingerprint, claimedBy);
+    }
+    if (standing === 'forgotten' || (standing === 'not-mine' && claims.holderGone(state.claimedBy))) {
+      await store.markUnknown(keyHash, state.claimedBy);
+      return await store.look(keyHash, fingerprint) ?? await claim(keyHash, fingerprint, claimedBy);
+    }
+    return state;
+  }
+
+  /** The key's state once the request holding it is done, or 'running' after waiting `waitMs`. */
+  async function awaitFirst(keyHash: string, fingerprint: string, claimedBy: string, first: KeyState): Promise<KeyState> {
+    const deadline = Date.now() + options.waitMs;
+    let state = await judge(keyHash, fingerprint, claimedBy, first);
+    for (let attempt = 0; state.state === 'running' && Date.now() < deadline; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS[Math.min(attempt, POLL_MS.length - 1)]));
+      // Gone: the first one freed the key (an infrastructure fault); this one may run now.
+      state = await judge(keyHash, fingerprint, claimedBy, await store.look(keyHash, fingerprint) ?? await claim(keyHash, fingerprint, claimedBy));
+    }
+    return state;
   }
 
   return async (ctx: AppContext, next: Next) => {
@@ -96,10 +136,19 @@ export function idempotencyKeys(store: IdempotencyKeyStore, options: Idempotency
     if (!principal || (key === '' && ctx.headers['idempotency-key'] === undefined)) return next();
     if (!VALID_KEY.test(key)) throw invalidKey();
     const keyHash = sha256(`${principal.userName}\u0000${ctx.path}\u0000${key}`);
-    const fingerprint = sha256(`${ctx.method}\u0000${ctx.path}\u0000${JSON.stringify(ctx.request.body ?? null)}`);
+    // The body as the model reads it: the same object with its keys in another order or case is the same request.
+    let fingerprint = sha256(`${ctx.method}\u0000${ctx.path}\u0000${canonicalBody(ctx.request.body ?? null)}`);
+    const claimedBy = claims.newClaim();
 
-    let state = await store.claim(keyHash, fingerprint);
-    if (state.state === 'running') state = await awaitFirst(keyHash, fingerprint);
+    let state = await claim(keyHash, fingerprint, claimedBy);
+    if (state.state === 'mismatch') {
+      // A key recorded before fingerprints were canonical (an upgrade less than IdempotencyKeepSeconds ago) holds the
+      // hash of the body's JSON text as parsed: a repeat of that very body is still a repeat.
+      const legacy = sha256(`${ctx.method}\u0000${ctx.path}\u0000${JSON.stringify(ctx.request.body ?? null)}`);
+      const asBefore = legacy === fingerprint ? undefined : await store.look(keyHash, legacy);
+      if (asBefore && asBefore.state !== 'mismatch') [state, fingerprint] = [asBefore, legacy];
+    }
+    if (state.state === 'running') state = await awaitFirst(keyHash, fingerprint, claimedBy, state);
     switch (state.state) {
       case 'mismatch':
         return respond(ctx, [mismatch()]);
@@ -113,23 +162,26 @@ export function idempotencyKeys(store: IdempotencyKeyStore, options: Idempotency
       case 'claimed':
         break;
     }
+    claims.started(claimedBy);
     purgeNowAndThen();
 
     let handed: Promise<FinalAnswer> | undefined;
     ctx.state.settleAnswer = (answer) => {
       handed = answer;
     };
+    const { requestId } = ctx.state;
     try {
       await next();
     } catch (err) {
       // Thrown before the operation ran (it would have handed its answer): nothing was done, the key is free again.
-      if (!handed) await store.release(keyHash).catch(() => {});
+      if (!handed) await claims.settle(keyHash, claimedBy, { kind: 'release' }, requestId);
       throw err;
     }
     const answer = handed ?? Promise.resolve(answerOf(ctx));
+    // An answer that never came (the operation threw past its own error handling) may have written: unknown.
+    const recorded = answer.then((a) => outcomeOf(a), (): Outcome => ({ kind: 'unknown' }))
+      .then((outcome) => claims.settle(keyHash, claimedBy, outcome, requestId));
     // Not awaited when the operation outlived the request timeout: the caller has its answer, the record follows.
-    const recorded = answer.then((a) => record(keyHash, a)).catch((err: unknown) =>
-      options.log.error('idempotency key not recorded', { requestId: ctx.state.requestId, error: String(err) }));
     if (!handed || ctx.status !== 503) await recorded;
   };
 }

@@ -11,6 +11,11 @@ export interface IdempotencyKeyTable {
   body: string | null;
   created_ms: number;
   expires_ms: number;
+  /**
+   * Which request holds the key: the claiming process's name (process-identity.ts) and `#` and a claim nonce. Null in
+   * rows claimed before the column existed.
+   */
+  claimed_by: string | null;
 }
 
 type IdempotencyTables = {
@@ -28,7 +33,8 @@ export interface StoredAnswer {
 export type KeyState =
   | { state: 'claimed' }
   | { state: 'mismatch' }
-  | { state: 'running' }
+  /** `claimedBy`: the claim of the request that holds it (null for a row claimed before claims were named). */
+  | { state: 'running'; claimedBy: string | null }
   | { state: 'unknown' }
   | { state: 'done'; answer: StoredAnswer };
 
@@ -56,13 +62,16 @@ export class IdempotencyKeyStore {
     this.now = options.now ?? Date.now;
   }
 
-  /** Claims the key for this request, or answers where the request that holds it stands. */
-  async claim(keyHash: string, fingerprint: string): Promise<KeyState> {
+  /**
+   * Claims the key for this request, named `claimedBy` (a name no other claim has), or answers where the request that
+   * holds it stands. When this fails, the insert may still have landed: `release(keyHash, claimedBy)` frees it.
+   */
+  async claim(keyHash: string, fingerprint: string, claimedBy: string): Promise<KeyState> {
     // Twice at most: the second time after removing an expired row that held the key.
     for (let attempt = 0; attempt < 2; attempt++) {
       const now = this.now();
       const inserted = await this.db.insertInto('idempotency_key')
-        .values({ key_hash: keyHash, fingerprint, status: null, location: null, body: null, created_ms: now, expires_ms: now + this.options.keepMs })
+        .values({ key_hash: keyHash, fingerprint, status: null, location: null, body: null, created_ms: now, expires_ms: now + this.options.keepMs, claimed_by: claimedBy })
         .onConflict((oc) => oc.column('key_hash').doNothing())
         .returning('key_hash')
         .executeTakeFirst();
@@ -72,7 +81,7 @@ export class IdempotencyKeyStore {
       await this.db.deleteFrom('idempotency_key').where('key_hash', '=', keyHash).where('expires_ms', '<=', now).execute();
     }
     // Only a row expiring and reappearing between two statements gets here: treat it as still running.
-    return { state: 'running' };
+    return { state: 'running', claimedBy: null };
   }
 
   /** Where the request holding the key stands; undefined when no live row holds it. */
@@ -81,27 +90,36 @@ export class IdempotencyKeyStore {
     const now = this.now();
     if (!row || Number(row.expires_ms) <= now) return undefined;
     if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
-    if (row.status === null) return Number(row.created_ms) + this.options.staleMs <= now ? { state: 'unknown' } : { state: 'running' };
+    if (row.status === null) return Number(row.created_ms) + this.options.staleMs <= now ? { state: 'unknown' } : { state: 'running', claimedBy: row.claimed_by };
     if (row.status === 0) return { state: 'unknown' };
     return { state: 'done', answer: { status: row.status, body: row.body ?? '', ...(row.location ? { location: row.location } : {}) } };
   }
 
-  /** Records the answer a repeat of the request gets. */
-  async complete(keyHash: string, answer: StoredAnswer): Promise<void> {
+  /** Records the answer a repeat of the request gets (only while the claim `claimedBy` holds the key). */
+  async complete(keyHash: string, claimedBy: string, answer: StoredAnswer): Promise<void> {
     await this.db.updateTable('idempotency_key')
       .set({ status: answer.status, location: answer.location ?? null, body: answer.body })
       .where('key_hash', '=', keyHash)
+      .where('claimed_by', '=', claimedBy)
+      .where('status', 'is', null)
       .execute();
   }
 
-  /** The request may or may not have saved its work: a repeat must not run it again, nor claim to know. */
-  async markUnknown(keyHash: string): Promise<void> {
-    await this.db.updateTable('idempotency_key').set({ status: 0 }).where('key_hash', '=', keyHash).execute();
+  /**
+   * The request of the claim `claimedBy` may or may not have saved its work: a repeat must not run it again, nor claim
+   * to know. Also said of a claim whose process is gone (it can never record its answer).
+   */
+  async markUnknown(keyHash: string, claimedBy: string): Promise<void> {
+    await this.db.updateTable('idempotency_key').set({ status: 0 })
+      .where('key_hash', '=', keyHash).where('claimed_by', '=', claimedBy).where('status', 'is', null)
+      .execute();
   }
 
-  /** Frees the key: nothing was done, so a repeat runs the request afresh. */
-  async release(keyHash: string): Promise<void> {
-    await this.db.deleteFrom('idempotency_key').where('key_hash', '=', keyHash).where('status', 'is', null).execute();
+  /** Frees the key held by the claim `claimedBy`: nothing was done, so a repeat runs the request afresh. */
+  async release(keyHash: string, claimedBy: string): Promise<void> {
+    await this.db.deleteFrom('idempotency_key')
+      .where('key_hash', '=', keyHash).where('claimed_by', '=', claimedBy).where('status', 'is', null)
+      .execute();
   }
 
   /** Removes up to a batch of expired keys; answers how many. */

@@ -25,5 +25,15 @@ export function idempotencyMigrations(): Record<string, Migration> {
         await db.schema.dropTable('idempotency_key').execute();
       },
     },
+    // Which request holds a key (its process and a claim nonce): a process keeps and completes its own claims after a
+    // store fault, and a repeat whose holder's process has ended need not wait for it. Rows of older versions keep null.
+    '0002-idempotency-key-claimed-by': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('idempotency_key').addColumn('claimed_by', 'varchar(160)').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('idempotency_key').dropColumn('claimed_by').execute();
+      },
+    },
   };
 }

@@ -31,7 +31,7 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
     }),
     logins: new Counter({
       name: 'restlayer_logins_total',
-      help: 'Logins decided, by outcome: success, invalid_credentials, throttled.',
+      help: 'Logins by outcome: success, invalid_credentials, throttled; unavailable: a store failed before the check finished (503, nothing counted against the account or address).',
       labelNames: ['outcome'],
       registers: [registry],
     }),

@@ -97,6 +97,10 @@ export function connectRedis(options: RedisOptions): Redis {
     // A command that timed out was answered (503) already: sent again after a reconnect it would count twice
     // (a login attempt the client was told failed would still take its throttle points).
     autoResendUnfulfilledCommands: false,
+    // A subscriber's channels are subscribed again on each 'ready' by its owner (redis-bus.ts), which handles a
+    // failure. ioredis's own resubscribe leaves its promise unhandled: when that SUBSCRIBE timed out (a flow that froze
+    // again) the rejection ended the process.
+    autoResubscribe: false,
   }, { ...options, commandTimeoutMs: options.commandTimeoutMs ?? 2_000 });
   client.on('error', (err: Error) => options.onError?.(err));
   return client;

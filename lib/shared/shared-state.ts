@@ -10,6 +10,7 @@ import { clusterWorkerBus } from './cluster-bus.js';
 import { redisBus } from './redis-bus.js';
 import { faultEpisodes } from '../storage/fault-episodes.js';
 import { connectRedis, pingRedis } from './redis.js';
+import { StoreUnavailableError } from '../storage/store-faults.js';
 
 /**
  * What instances of one deployment must share: lookup flushes, login throttling, used operator tokens and (with
@@ -31,7 +32,13 @@ export interface SharedState {
 
 export function throttleSettings(config: AppConfig): ThrottleSettings {
   const t = config.Authentication.Throttle;
-  return { accountFailures: t.AccountFailures, addressFailures: t.AddressFailures, windowSeconds: t.WindowSeconds, maxPendingChecks: t.MaxPendingChecks };
+  // A secret every instance of the deployment has, as list cursors use (lib/storage/list-limits.ts): variant A's
+  // newest cookie key, variant B's signing key. Rotating it starts the counters afresh (the old keys expire).
+  const keySecret = config.Authentication.Variant === 'A' ? config.Authentication.Cookie.Keys[0] : config.AuthConfig.SigningKey;
+  return {
+    accountFailures: t.AccountFailures, addressFailures: t.AddressFailures, windowSeconds: t.WindowSeconds, maxPendingChecks: t.MaxPendingChecks,
+    keySecret,
+  };
 }
 
 export function openSharedState(config: AppConfig, log: (text: string) => void = () => {}): SharedState {
@@ -57,13 +64,20 @@ export function openSharedState(config: AppConfig, log: (text: string) => void =
   };
   const client: Redis = connectRedis(bounds);
   const subscriber: Redis = connectRedis(bounds);
+  const bus = redisBus(client, subscriber, `${prefix}lookup-flush`, { warn: log });
   return {
-    bus: redisBus(client, subscriber, `${prefix}lookup-flush`),
+    bus,
     throttle: LoginThrottle.inRedis(settings, client),
     usedTokenIds: UsedTokenIds.inRedis(client),
     cookieSessions: new RedisCookieSessionStore(client),
-    ping: () => pingRedis(client),
+    async ping() {
+      await pingRedis(client);
+      // Redis answers, but flushes would not reach this process: not ready until its subscriber hears again.
+      const problem = bus.problem();
+      if (problem) throw new StoreUnavailableError('Redis', problem);
+    },
     async close() {
+      bus.close();
       client.disconnect();
       subscriber.disconnect();
     },

@@ -34,6 +34,18 @@ export interface BoundedPoolOptions {
   onAnswer(): void;
   /** A connection lost while idle in the pool (no caller to tell). */
   onIdleError(err: Error): void;
+  /**
+   * When the latest fault was seen (performance.now()), shared by the pools of one server: a fault met through one
+   * pool (a write, a readiness check) says the network to the server failed, so the other pool's idle connections are
+   * as suspect as its own. Kept apart, the reader's connections frozen by a blackhole no list had met were handed out
+   * after it ended, and each cost a read its whole bound (a 503 seconds after recovery).
+   */
+  faultClock?: FaultClock;
+}
+
+/** The latest fault of any pool that shares it. */
+export interface FaultClock {
+  lastFault: number;
 }
 
 const STORE = 'PostgreSQL';
@@ -68,9 +80,9 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
   const alive = new WeakMap<pg.PoolClient, number>();
   /** The statement names each connection has prepared (pg sends Parse only for a name new to the connection). */
   const preparedBy = new WeakMap<pg.PoolClient, Set<string>>();
-  let lastFault = 0;
+  const clock: FaultClock = options.faultClock ?? { lastFault: 0 };
   pool.on('error', (err) => {
-    lastFault = performance.now();
+    clock.lastFault = performance.now();
     options.onIdleError(err);
   });
   pool.on('connect', (client) => {
@@ -81,7 +93,7 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
 
   const fault = (err: unknown, detail: string, outcomeUnknown: boolean) => {
     const what = `${detail} (${err instanceof Error ? err.message : String(err)})`;
-    lastFault = performance.now();
+    clock.lastFault = performance.now();
     const wrapped = outcomeUnknown ? new StoreOutcomeUnknownError(STORE, what, { cause: err }) : new StoreUnavailableError(STORE, what, { cause: err });
     options.onFault(wrapped);
     return wrapped;
@@ -97,7 +109,7 @@ export function boundedPool(options: BoundedPoolOptions): PostgresPool {
           throw fault(err, 'no connection', false);
         }
         // Suspects are destroyed (at most a pool's worth, so a fault during the loop cannot keep it going).
-        if ((alive.get(client) ?? 0) >= lastFault || replaced >= options.max) break;
+        if ((alive.get(client) ?? 0) >= clock.lastFault || replaced >= options.max) break;
         client.release(true);
       }
       let broken: Error | undefined;

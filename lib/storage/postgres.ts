@@ -34,8 +34,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
   const timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   const episodes = faultEpisodes('PostgreSQL', 'that the server runs and that the network between it and this host passes traffic (Storage:Postgres:Url)',
     options.warn ?? (() => {}));
+  // One server, one network path: a fault either pool meets makes both pools' idle connections suspect.
+  const faultClock = { lastFault: 0 };
   const pool = (max: number, statementTimeoutMs?: number, planEachRun = false) => boundedPool({
-    url, max, statementTimeoutMs, prepare: options.preparedStatements ?? true, planEachRun,
+    url, max, statementTimeoutMs, prepare: options.preparedStatements ?? true, planEachRun, faultClock,
     acquireTimeoutMs: timeoutMs + CLIENT_GRACE_MS,
     queryTimeoutMs: timeoutMs + CLIENT_GRACE_MS,
     onFault: (err) => episodes.fault(err.message),

@@ -14,7 +14,9 @@ import { StatementCount } from './statement-count.js';
 import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
 import { SqliteReaderPool } from './sqlite-reader-pool.js';
 import { type FaultLog, StorageFaultWatch, storageFaultCode } from './sqlite-faults.js';
+import { SqliteFileWatch, walAtPathHasFrames } from './sqlite-files.js';
 import { withStatementCache } from './sqlite-statements.js';
+import { StoreOutcomeUnknownError, StoreUnavailableError } from './store-faults.js';
 import { avoidNeedlessSkipScans } from './sqlite-statistics.js';
 import { DEFAULT_QUERY_TIMEOUT_MS, type Storage } from './storage.js';
 import type { StorageProvider } from './storage-provider.js';
@@ -46,21 +48,29 @@ class WaitingConnection implements DatabaseConnection {
     private connection: DatabaseConnection,
     private readonly waitMs: number,
     private readonly faults: StorageFaultWatch,
+    private readonly files: SqliteFileWatch,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const deadline = Date.now() + this.waitMs;
+    // A write, or a transaction (which writes: BEGIN IMMEDIATE), goes only to the files at the database's path.
+    const writing = query.sql === 'begin immediate' || (!this.inTransaction && WRITE.test(query.sql));
+    if (writing) refuseIfReplaced(this.files, false);
     for (let attempt = 0; ; attempt++) {
       try {
         const result = await this.connection.executeQuery<R>(query);
         // A write outside a transaction, or a commit, reached the file: whatever failed before works again.
         if (query.sql === 'commit' || (!this.inTransaction && result.numAffectedRows !== undefined && query.sql !== 'begin immediate')) {
+          // Unless the files were replaced meanwhile: then it reached files no one will read (or it may have).
+          refuseIfReplaced(this.files, true);
           this.faults.wrote();
         }
         return result;
       } catch (err) {
         if (!isBusy(err) || Date.now() >= deadline) {
           this.faults.failed(err);
+          // A write that fails may fail because its files went: look.
+          if (!(err instanceof StoreOutcomeUnknownError || err instanceof StoreUnavailableError)) this.files.problem();
           throw err;
         }
       }
@@ -84,6 +94,21 @@ class WaitingConnection implements DatabaseConnection {
   }
 }
 
+/** A statement that writes, outside a transaction (inside one, BEGIN IMMEDIATE and COMMIT are checked). */
+const WRITE = /^\s*(insert|update|delete|replace)\b/i;
+
+/**
+ * Refuses a write while the database's files are not the ones open (lib/storage/sqlite-files.ts): before it, with 503
+ * Storage_Unavailable (nothing was written); after it (`done`), with 503 Storage_OutcomeUnknown, since it went into the
+ * files this process has open, which are saved into the database only if no other process has written since.
+ */
+function refuseIfReplaced(files: SqliteFileWatch, done: boolean): void {
+  const problem = files.problem();
+  if (!problem) return;
+  throw done ? new StoreOutcomeUnknownError('SQLite', `${problem}: the write went to the files this server had open`)
+    : new StoreUnavailableError('SQLite', `${problem}: writes are refused until the server restarts`);
+}
+
 /**
  * How many queries or transactions hold the connection now. A query waiting for another process's lock counts too,
  * though it lends the connection out meanwhile: `readNow` then declines for up to the lock wait, which is safe.
@@ -99,6 +124,7 @@ class WaitingSqliteDriver implements Driver {
     private readonly waitMs: number,
     private readonly use: ConnectionUse,
     private readonly faults: StorageFaultWatch,
+    private readonly files: SqliteFileWatch,
   ) {}
 
   init() {
@@ -108,7 +134,7 @@ class WaitingSqliteDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await this.driver.acquireConnection();
     this.use.holders++;
-    return new WaitingConnection(this.driver, connection, this.waitMs, this.faults);
+    return new WaitingConnection(this.driver, connection, this.waitMs, this.faults, this.files);
   }
 
   /**
@@ -169,12 +195,13 @@ class WaitingSqliteDialect extends SqliteDialect {
     private readonly waitMs: number,
     private readonly use: ConnectionUse,
     private readonly faults: StorageFaultWatch,
+    private readonly files: SqliteFileWatch,
   ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new WaitingSqliteDriver(new SqliteDriver(this.settings), this.database, this.waitMs, this.use, this.faults);
+    return new WaitingSqliteDriver(new SqliteDriver(this.settings), this.database, this.waitMs, this.use, this.faults, this.files);
   }
 }
 
@@ -221,6 +248,35 @@ function prepareConnection(database: Database.Database, path: string, lockWaitMs
   }
 }
 
+/**
+ * After the -wal and -shm were removed or replaced under this process, the WAL it still has open may hold committed
+ * writes not yet copied into the database file (acknowledged, so they must not be lost). They are copied there now (a
+ * checkpoint through the connection that has them open) when that is safe: the database file is still the one open,
+ * and no other process has written to the new -wal at the path (its frames, made against the file as it was, and
+ * these would overwrite each other's pages). Blocks up to 2 s for readers to let go: this is a fault's path.
+ */
+function saveOpenWal(database: Database.Database, path: string, files: SqliteFileWatch): string | undefined {
+  if (!files.databaseFileKept()) return 'not saved: the database file itself was removed or replaced';
+  if (walAtPathHasFrames(path)) return 'not saved: another process has written to the new -wal since; its frames and these cannot both go in';
+  try {
+    database.pragma('busy_timeout = 2000');
+    const [r] = database.pragma('wal_checkpoint(FULL)') as { busy: number; log: number; checkpointed: number }[];
+    if (r.log < 0) return 'not saved by this process: another connection was saving them at that moment';
+    return r.busy ? `partly saved into the database file (${r.checkpointed} of ${r.log} frames: readers held the rest)`
+      : `saved into the database file (${r.log} frames)`;
+  } catch (err) {
+    // A statement of this connection is still being read (a streamed query): the caller tries again in a moment.
+    if (database.inTransaction || /busy executing a query/i.test((err as Error).message)) return undefined;
+    return `not saved: ${(err as Error).message}`;
+  } finally {
+    try {
+      database.pragma('busy_timeout = 0');
+    } catch {
+      // The statement still being read: the busy timeout is set again on the next attempt.
+    }
+  }
+}
+
 /** The embedded default: one file, WAL journal, every commit synced so a crash loses nothing committed. */
 export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -231,8 +287,29 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
   const statements = withStatementCache(database);
   const use: ConnectionUse = { holders: 0 };
   const faults = new StorageFaultWatch(path, options.faultLog);
+  const onFile = path !== ':memory:' && path !== '';
+  const files = new SqliteFileWatch(path, (what) => {
+    // Writes are refused from now on. What this process wrote before is saved at once, before any other process can
+    // write to the new files (a worker starting takes a second), unless a transaction is open on the connection (a
+    // checkpoint cannot run inside one): then as soon as it ends, which every write's COMMIT check now hastens.
+    const since = Date.now();
+    const save = () => {
+      const openWal = database.inTransaction ? undefined : saveOpenWal(database, path, files);
+      if (openWal === undefined && Date.now() - since < 30_000) return void setTimeout(save, 5).unref();
+      options.faultLog?.error('SQLite database files replaced under the server: writes answer 503 and readiness 503 until it restarts', {
+        what, openWal: openWal ?? 'not saved: a transaction held the connection for 30 s',
+        check: 'whoever removed or replaced the files (a cleanup job, a backup tool copying over the live files, a mistaken rm); '
+          + 'then restart the server (SIGTERM, then start it): it opens the files at the path',
+      });
+    };
+    save();
+  });
+  if (onFile) files.capture();
+  // Found without traffic too, within a second (readiness and every write also look).
+  const fileCheck = onFile ? setInterval(() => files.problem(), 1_000) : undefined;
+  fileCheck?.unref();
   const count = new StatementCount();
-  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, database, lockWaitMs, use, faults), log: count.log });
+  const db = new Kysely<Tables>({ dialect: new WaitingSqliteDialect({ database: statements }, database, lockWaitMs, use, faults, files), log: count.log });
   // A private database (in memory, or a temporary one) has no file another connection could open.
   const readers = path === ':memory:' || path === '' || options.readers === 0 ? undefined
     : new SqliteReaderPool(path, { size: options.readers ?? 2, timeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, lockWaitMs });
@@ -278,6 +355,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
      * lock (contention, which is no fault), it answers from what the last writes met.
      */
     async ping() {
+      const replaced = files.problem();
+      if (replaced) throw new StoreUnavailableError('SQLite', replaced);
       const standing = () => new Error('the SQLite storage fault stands: no write has been committed since it began');
       if (use.holders > 0 || database.inTransaction) {
         if (faults.failing) throw standing();
@@ -297,13 +376,19 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
       } catch (err) {
         if (database.inTransaction) database.exec('rollback');
         faults.failed(err);
+        files.problem();
         throw err;
       }
     },
     // One process owns a database file (workers are prepared by their primary), so no cross-process lock is needed.
     exclusive: (fn) => fn(db),
     async close() {
+      if (fileCheck) clearInterval(fileCheck);
       readers?.close();
+      // A connection whose files were replaced is left open for the process's exit to drop: closing the last
+      // connection to a database in WAL mode checkpoints and then deletes the -wal at the path, by name, which is now
+      // another one, with whatever other processes committed there and did not checkpoint yet.
+      if (onFile && files.problem()) return;
       // What this connection learnt of its queries since it opened: SQLite's advice before closing a connection.
       try {
         if (database.open) database.pragma('optimize');

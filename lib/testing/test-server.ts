@@ -197,7 +197,11 @@ export async function startTestServer<S extends LayerServices = LayerServices>(o
       token,
       call,
       async stop() {
-        await running.close();
+        const closing = running.close();
+        // A test that stops its server sends nothing more: its idle kept-alive connections (fetch keeps them) close
+        // now rather than after the keep-alive timeout a graceful drain grants a client that might still send.
+        running.server.closeIdleConnections();
+        await closing;
         await cleanUp();
       },
     };

@@ -166,4 +166,79 @@ describeOneStore('restlayer user unlock with Redis (a real process against a run
     expect(JSON.parse(again.stdout)).to.deep.equal({ userName: 'vera', cleared: false });
     expectCliFailure(await cli(['unlock', 'nobody-here']), 1, "User 'nobody-here' not found.");
   });
+
+  it('without the servers\' cookie keys (which name the counters in Redis) it fails, naming the setting, instead of finding nothing', async () => {
+    expectCliFailure(await cli(['unlock', 'vera'], { Authentication__Cookie__Keys: undefined }), 1, 'Authentication:Cookie:Keys is not set');
+  });
 });
+
+/**
+ * Issue 38.1: after AddressFailures failed logins from one address, everyone behind it (an office behind one NAT or
+ * proxy) is refused for the window, and `user unlock` cleared accounts only. `user unlock-address` clears an address,
+ * through the running server without Redis, in Redis with it.
+ */
+for (const redis of [false, true]) {
+  describeOneStore(`restlayer user unlock-address ${redis ? 'with Redis' : 'without Redis: through the running server'} (a real process)`, WHY_ONE_STORE.cli, function () {
+    this.timeout(120_000);
+    let server: TestServer;
+    const { cli } = userCli(() => server);
+
+    before(async function () {
+      if (redis) await requireServices(this, ['redis'], 'user unlock-address with Redis');
+      const throttle = { AccountFailures: 50, AddressFailures: 3, WindowSeconds: 600 };
+      server = await startTestServer({
+        config: {
+          Server: { TrustProxy: true },
+          Authentication: { ...FAST_HASH.Authentication, Throttle: throttle },
+          ...(redis ? { Cache: { Redis: { Url: redisUrl, KeyPrefix: redisPrefix() } } } : {}),
+        },
+      });
+      await addUser(server, 'xena', 'xena-password-1', ['Clerk']);
+    });
+    after(async () => {
+      await killChildren();
+      await server?.stop();
+    });
+
+    const loginFrom = (address: string, userName: string, password: string) =>
+      server.call('/auth/jwt', { method: 'POST', token: null, body: { userName, password }, headers: { 'X-Forwarded-For': address } });
+    /** Three failed logins of other people from `address`: past AddressFailures, xena is refused there. */
+    const lockOut = async (address: string) => {
+      for (let i = 0; i < 3; i++) expect((await loginFrom(address, `someone-${i}`, 'wrong-password')).status).to.equal(401);
+      expect((await loginFrom(address, 'xena', 'xena-password-1')).status).to.equal(429);
+    };
+    // Without Redis the counters are in the server's memory: the CLI asks it, at --url.
+    const args = (...more: string[]) => [...more, ...(redis ? [] : ['--url', server.url])];
+
+    it('clears the address: everyone behind it logs in again at once; a second unlock finds nothing', async () => {
+      await lockOut('203.0.113.9');
+      // Another address is not affected.
+      expect((await loginFrom('203.0.113.10', 'xena', 'xena-password-1')).status).to.equal(200);
+      // `user unlock` of the account does not help: the address is what is spent.
+      expect((await cli(args('unlock', 'xena'))).code).to.equal(0);
+      expect((await loginFrom('203.0.113.9', 'xena', 'xena-password-1')).status).to.equal(429);
+
+      const run = await cli(args('unlock-address', '203.0.113.9'));
+      expect(run.code, run.stderr).to.equal(0);
+      expect(lines(run.stdout)).to.deep.equal(['login throttling of address 203.0.113.9 cleared: everyone behind it may log in again']);
+      expect((await loginFrom('203.0.113.9', 'xena', 'xena-password-1')).status).to.equal(200);
+
+      const again = await cli(args('unlock-address', '203.0.113.9', '--json'));
+      expect(again.code, again.stderr).to.equal(0);
+      expect(JSON.parse(again.stdout)).to.deep.equal({ address: '203.0.113.9', cleared: false });
+    });
+
+    it('one address however it is written: IPv4 as seen on a dual-stack socket, IPv6 in any case and with zeros', async () => {
+      await lockOut('::ffff:198.51.100.4');
+      expect(JSON.parse((await cli(args('unlock-address', '198.51.100.4', '--json'))).stdout)).to.deep.equal({ address: '198.51.100.4', cleared: true });
+      expect((await loginFrom('198.51.100.4', 'xena', 'xena-password-1')).status).to.equal(200);
+      await lockOut('2001:DB8:0:0::7');
+      expect(JSON.parse((await cli(args('unlock-address', '2001:db8::7', '--json'))).stdout)).to.deep.equal({ address: '2001:db8::7', cleared: true });
+      expect((await loginFrom('2001:db8::7', 'xena', 'xena-password-1')).status).to.equal(200);
+    });
+
+    it('something that is no address is a usage error', async () => {
+      expectCliFailure(await cli(args('unlock-address', 'not-an-address')), 2, '"not-an-address" is not an IPv4 or IPv6 address');
+    });
+  });
+}

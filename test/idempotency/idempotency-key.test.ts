@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { routeFolder } from '../support/route-fixtures.js';
@@ -57,6 +58,40 @@ describeStores('Idempotency-Key on POST (contract part 3, "Retries")', function 
     const other = await create('mismatch-1', order('another'));
     expect(other.status, other.text).to.equal(422);
     expect(other.body.messages.map((m) => [m.code, m.property])).to.deep.equal([['Request_IdempotencyMismatch', 'Idempotency-Key']]);
+    expect(await orderCount()).to.equal(before);
+  });
+
+  it('a repeat with the same object in another key order and property-name case is a repeat (the model reads it alike), not a 422', async () => {
+    const first = await create('canonical-1', { customerId: 11003, status: 1, onlineOrderFlag: false, comment: 'Same Order' });
+    expect(first.status, first.text).to.equal(201);
+    const before = await orderCount();
+    for (const body of [
+      { comment: 'Same Order', onlineOrderFlag: false, status: 1, customerId: 11003 },
+      { COMMENT: 'Same Order', OnlineOrderFlag: false, Status: 1, CUSTOMERID: 11003 },
+    ]) {
+      const again = await create('canonical-1', body);
+      expect(answerOf(again), JSON.stringify(body)).to.deep.equal(answerOf(first));
+      expect(again.headers.get('Idempotent-Replayed')).to.equal('true');
+    }
+    // Values keep their case: another comment is another request.
+    const other = await create('canonical-1', { customerId: 11003, status: 1, onlineOrderFlag: false, comment: 'SAME ORDER' });
+    expect([other.status, ...other.body.messages.map((m) => m.code)], other.text).to.deep.equal([422, 'Request_IdempotencyMismatch']);
+    expect(await orderCount()).to.equal(before);
+  });
+
+  it('a key recorded before fingerprints were canonical (the hash of the body as parsed) still answers its repeat', async () => {
+    const body = { status: 1, customerId: 11003, onlineOrderFlag: false, comment: 'recorded before the upgrade' };
+    const first = await create('legacy-1', body);
+    expect(first.status, first.text).to.equal(201);
+    // As the previous version wrote it: the row's fingerprint hashed method, path and JSON.stringify of the parsed body.
+    const keys = server.infrastructure.storage.db.withTables<{ idempotency_key: { key_hash: string; fingerprint: string; created_ms: number } }>();
+    const row = await keys.selectFrom('idempotency_key').select('key_hash').orderBy('created_ms', 'desc').limit(1).executeTakeFirstOrThrow();
+    const legacy = createHash('sha256').update(`POST\u0000/sales-order\u0000${JSON.stringify(body)}`).digest('hex');
+    await keys.updateTable('idempotency_key').set({ fingerprint: legacy }).where('key_hash', '=', row.key_hash).execute();
+    const before = await orderCount();
+    const again = await create('legacy-1', body);
+    expect(answerOf(again)).to.deep.equal(answerOf(first));
+    expect((await create('legacy-1', { ...body, comment: 'another' })).status).to.equal(422);
     expect(await orderCount()).to.equal(before);
   });
 

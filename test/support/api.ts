@@ -6,6 +6,8 @@ import type { Envelope, Reply, TestServer } from './server.js';
 export const probeRoutesDir = fileURLToPath(new URL('./probe-routes/', import.meta.url));
 /** The routes folder of the slow reads through storage.reader (see slow-read-routes/slow-read/[kind].ts), as compiled. */
 export const slowReadRoutesDir = fileURLToPath(new URL('./slow-read-routes/', import.meta.url));
+/** The routes folder of the fault tests' application (fault-cli.ts): the held write and the sample's sales orders. */
+export const faultRoutesDir = fileURLToPath(new URL('./fault-routes/', import.meta.url));
 
 export type Message = Envelope['messages'][number];
 

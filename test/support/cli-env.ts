@@ -16,6 +16,8 @@ export function cliEnv(server: Pick<TestServer, 'config'>, extra: Record<string,
     Authentication__Schemes__Bearer__SigningKeys__0__Value: TEST_KEY,
     Authentication__Schemes__Bearer__ValidIssuer: TEST_ISSUER,
     Authentication__Schemes__Bearer__ValidAudience: TEST_AUDIENCE,
+    // The servers' cookie keys: the login throttle's counters in Redis are named with the newest (variant A).
+    Authentication__Cookie__Keys: JSON.stringify(Authentication.Cookie.Keys),
     Authentication__PasswordHashCost: '10',
     RestAPI__Path: RestAPI.Path,
     Storage__Provider: Storage.Provider,

@@ -24,4 +24,5 @@ export const WHY_ONE_STORE = {
   web: 'the browser app\'s screens; the routes they call are tested on both stores (test/core, test/sales-order, test/access, test/web/lines and access)',
   http: 'headers, log lines and message bounds of the HTTP layer, the same on every store',
   idempotencyWorkers: '--workers processes over one SQLite file; the key store itself runs on both stores in idempotency-key.test.ts',
+  redisKeys: 'reads what the throttle writes to Redis, which it asks for itself; the database is not involved',
 } as const;

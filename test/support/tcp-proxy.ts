@@ -7,8 +7,10 @@ import { type Server, type Socket, connect, createServer } from 'node:net';
  * - `reset`: existing flows and every new connection are reset (RST);
  * - `blackhole`: accepts connections and forwards nothing, on new and existing flows alike;
  * - `freeze`: existing flows forward nothing from now on, for good; new connections pass.
+ * - `freeze-subscribers` (Redis): flows that send SUBSCRIBE forward nothing from then on, for good (those that did
+ *   already, at once); other flows pass. Commands work, pub/sub never delivers.
  */
-export type ProxyMode = 'pass' | 'refuse' | 'reset' | 'blackhole' | 'freeze';
+export type ProxyMode = 'pass' | 'refuse' | 'reset' | 'blackhole' | 'freeze' | 'freeze-subscribers';
 
 /**
  * A TCP proxy in front of a real service, so a test can inject network faults (see ProxyMode) on the same port
@@ -30,7 +32,11 @@ interface Flow {
   client: Socket;
   upstream?: Socket;
   frozen: boolean;
+  /** The client sent a Redis SUBSCRIBE on this flow. */
+  subscriber: boolean;
 }
+
+const SUBSCRIBE = /subscribe/i;
 
 export async function tcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const flows = new Set<Flow>();
@@ -45,7 +51,7 @@ export async function tcpProxy(targetHost: string, targetPort: number): Promise<
   const accept = (client: Socket) => {
     accepted++;
     if (current === 'reset') return reset(client);
-    const flow: Flow = { client, frozen: current === 'blackhole' };
+    const flow: Flow = { client, frozen: current === 'blackhole', subscriber: false };
     flows.add(flow);
     client.on('error', () => client.destroy());
     client.on('close', () => {
@@ -58,7 +64,13 @@ export async function tcpProxy(targetHost: string, targetPort: number): Promise<
     upstream.on('error', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
     // Data is forwarded by hand rather than piped, so a frozen flow drops it (nothing ever arrives) instead of buffering.
-    client.on('data', (chunk) => flow.frozen || upstream.write(chunk));
+    client.on('data', (chunk: Buffer) => {
+      if (SUBSCRIBE.test(chunk.toString('latin1'))) {
+        flow.subscriber = true;
+        if (current === 'freeze-subscribers') flow.frozen = true;
+      }
+      if (!flow.frozen) upstream.write(chunk);
+    });
     upstream.on('data', (chunk) => flow.frozen || client.write(chunk));
   };
 
@@ -88,7 +100,7 @@ export async function tcpProxy(targetHost: string, targetPort: number): Promise<
       } else if (next === 'reset') {
         reset(flow.client);
         reset(flow.upstream);
-      } else if (next === 'blackhole' || next === 'freeze') {
+      } else if (next === 'blackhole' || next === 'freeze' || (next === 'freeze-subscribers' && flow.subscriber)) {
         flow.frozen = true;
       }
     }

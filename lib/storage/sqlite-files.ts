@@ -1,0 +1,65 @@
+import { statSync } from 'node:fs';
+
+/** The three files of a database in WAL mode, as they are named next to it. */
+const SUFFIXES = ['', '-wal', '-shm'] as const;
+
+type Identity = { dev: number; ino: number } | undefined;
+
+const identity = (file: string): Identity => {
+  const s = statSync(file, { throwIfNoEntry: false });
+  return s ? { dev: s.dev, ino: s.ino } : undefined;
+};
+
+const describe = (suffix: string) => (suffix ? `the ${suffix} file` : 'the database file');
+
+/**
+ * Whether the files this process has open are still the ones at the database's path. A connection keeps the -wal and
+ * -shm it opened: when someone removes them (or replaces them, or the database file) under the server, its writes go
+ * on succeeding into files no one else will ever see, while every connection opened since (another worker, a reader,
+ * the CLI) makes new ones and sees another database. Acknowledged writes were lost that way, silently: after a clean
+ * stop, the last connection to close deletes the -wal at the path, whichever it is.
+ *
+ * A check is three stat calls (about 2 µs). Once a difference is found it stands for the life of the process: its
+ * connections cannot be moved to the new files (SQLite shares one -shm per database file within a process), only a
+ * restart can.
+ */
+export class SqliteFileWatch {
+  private opened: Identity[] | undefined;
+  private found: string | undefined;
+
+  /** `onReplaced` is told once, when a difference is first found, with what differs. */
+  constructor(private readonly path: string, private readonly onReplaced: (what: string) => void) {}
+
+  /** Notes the files as they are now: once the connection has them open (WAL on, a first write made). */
+  capture(): void {
+    this.opened = SUFFIXES.map((s) => identity(this.path + s));
+  }
+
+  /** What differs between the files open and those at the path, or undefined while they are the same. */
+  problem(): string | undefined {
+    if (this.found || !this.opened) return this.found;
+    const now = SUFFIXES.map((s) => identity(this.path + s));
+    const changed = SUFFIXES.flatMap((suffix, i) => {
+      const was = this.opened![i];
+      const is = now[i];
+      if (!was || (is && is.dev === was.dev && is.ino === was.ino)) return [];
+      return [`${describe(suffix)} ${is ? 'was replaced' : 'was removed'}`];
+    });
+    if (!changed.length) return undefined;
+    this.found = `${changed.join(' and ')} while the server had ${changed.length > 1 ? 'them' : 'it'} open (${this.path})`;
+    this.onReplaced(this.found);
+    return this.found;
+  }
+
+  /** Whether the database file itself is still the one open (then the WAL open may still be saved into it). */
+  databaseFileKept(): boolean {
+    const was = this.opened?.[0];
+    const is = identity(this.path);
+    return !!was && !!is && was.dev === is.dev && was.ino === is.ino;
+  }
+}
+
+/** Whether the -wal at `path` holds frames (a connection wrote there): past its 32-byte header. */
+export function walAtPathHasFrames(path: string): boolean {
+  return (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 32;
+}
