@@ -9,7 +9,7 @@ describe('web app: the built app is looked for where the build puts it', () => {
     const empty = mkdtempSync(join(tmpdir(), 'restlayer-web-'));
     try {
       expect(() => webApp({ RestAPI: { Path: '/api' } } as never, empty)).to.throw(/Web:Enabled: the browser app is not built .* run npm run build/);
-      expect(webAppDir.replace(/\\/g, '/')).to.match(/\/dist\/web\/$/);
+      expect(webAppDir.replace(/\\/g, '/')).to.match(/\/dist\/web$/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

@@ -10,7 +10,7 @@ export {
   type StoreCheck, type TestDatabase, type TestProvider, beforeEachStore, createTestDatabase, dropRedisKeys, dropTestDatabases, endTestRun, pgAdminUrl, postgresProblem, redisPrefix,
   redisProblem, redisUrl, sqliteTemplate, startTestRun, testProvider, testRedis,
 } from './test-stores.js';
-export { EVERY_STORE, SERIAL, type SuiteContext, describeOneStore, describeStores, requireStoreDeclarations, serial, storeName } from './stores.js';
+export { EVERY_STORE, type SuiteContext, describeOneStore, describeStores, requireStoreDeclarations, storeName } from './stores.js';
 export { type Message, type QueryValue, expectError, expectErrors, expectOk, qs } from './assertions.js';
 export { type ProxyUnderTest, driftProblems, methodsOf, proxyDrift } from './drift.js';
 export { type CallerAccess, asCaller } from './as-caller.js';

@@ -11,8 +11,6 @@ import { beforeEachStore, testProvider, testRedis } from './test-stores.js';
 
 /** The tag of suites that run on every store: the PostgreSQL run selects them with `--grep @stores`. */
 export const EVERY_STORE = '@stores';
-/** The tag of suites that measure time or load the whole machine: a run keeps them out of its parallel workers. */
-export const SERIAL = '@serial';
 
 /**
  * What mocha hands a suite's body as `this` (its Suite), as much of it as suites use; declared here so that the
@@ -55,9 +53,6 @@ export function describeOneStore(title: string, why: string, fn: (this: SuiteCon
     declaring.call(this, fn);
   });
 }
-
-/** `title` tagged to run apart from the parallel workers, one file at a time (it measures time or loads the machine). */
-export const serial = (title: string): string => `${title} ${SERIAL}`;
 
 /** Makes every store a test asks for outside a `describeStores` or `describeOneStore` suite a failure. */
 export function requireStoreDeclarations(): void {

@@ -7,7 +7,7 @@ import { makeTempDir } from '../support/temp.js';
 import { until } from '../support/wait.js';
 import { type Answer, type CallInit, callUrl, report, tally } from './fault-harness.js';
 import { type Stand, stands } from './stands.js';
-import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
+import { WHY_ONE_STORE, describeOneStore, apart } from '../support/stores.js';
 
 const faultCli = fileURLToPath(new URL('../support/fault-cli.js', import.meta.url));
 
@@ -21,7 +21,7 @@ const faultCli = fileURLToPath(new URL('../support/fault-cli.js', import.meta.ur
  * surely lands between the claim and the write.
  */
 for (const store of ['postgres', 'sqlite'] as const) {
-  describeOneStore(serial(`faults: Idempotency-Key claims when the store fails or the worker dies (${store}, serve --workers 2)`), WHY_ONE_STORE.faults, function () {
+  describeOneStore(apart(`faults: Idempotency-Key claims when the store fails or the worker dies (${store}, serve --workers 2)`), WHY_ONE_STORE.faults, function () {
     this.timeout(120_000);
     let stand: Stand;
     const gates = makeTempDir('restlayer-fault-gates-');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { requireServices } from '../support/hooks.js';
 import { sampleSum, scrape } from '../support/metrics.js';
 import { type Answer, type FaultRig, call, load, recovery, report, startRig, stopRig, tally } from './fault-harness.js';
-import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
+import { WHY_ONE_STORE, describeOneStore, apart } from '../support/stores.js';
 
 /**
  * Issue 38.1: logins while PostgreSQL is unreachable answer 503 (the user cannot be read) and must spend nothing: kept
@@ -11,7 +11,7 @@ import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
  * of `serve --workers 2` without it.
  */
 for (const redis of [true, false]) {
-  describeOneStore(serial(`faults: logins while PostgreSQL is unreachable spend no throttle points (serve --workers 2, throttle ${redis ? 'in Redis' : 'on the primary'})`), WHY_ONE_STORE.faults, function () {
+  describeOneStore(apart(`faults: logins while PostgreSQL is unreachable spend no throttle points (serve --workers 2, throttle ${redis ? 'in Redis' : 'on the primary'})`), WHY_ONE_STORE.faults, function () {
     this.timeout(120_000);
     let rig: FaultRig;
 

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { requireServices } from '../support/hooks.js';
 import { type Answer, type FaultRig, call, load, misbehaving, recovery, report, startRig, stopRig, tally } from './fault-harness.js';
-import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
+import { WHY_ONE_STORE, describeOneStore, apart } from '../support/stores.js';
 
 /**
  * Issue 38.5: after a blackhole ended, a list read took a connection of the reader pool that the blackhole had frozen,
  * waited its whole bound and answered 503. During the blackhole only the main pool (writes, reads by id, readiness)
  * met faults; the reader pool, which lists use, had met none, so its idle connections did not look suspect.
  */
-describeOneStore(serial('faults: no connection frozen by a PostgreSQL blackhole is handed out after it ends (serve --workers 2)'), WHY_ONE_STORE.faults, function () {
+describeOneStore(apart('faults: no connection frozen by a PostgreSQL blackhole is handed out after it ends (serve --workers 2)'), WHY_ONE_STORE.faults, function () {
   this.timeout(120_000);
   let rig: FaultRig;
 

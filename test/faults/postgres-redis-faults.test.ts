@@ -5,14 +5,14 @@ import { dropRedisKeys } from '../support/test-stores.js';
 import { requireServices } from '../support/hooks.js';
 import { killChildren } from '../support/processes.js';
 import { type Answer, type FaultRig, call, load, misbehaving, ordersSaved, ready, recovery, report, startRig, tally } from './fault-harness.js';
-import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
+import { WHY_ONE_STORE, describeOneStore, apart } from '../support/stores.js';
 
 /**
  * Network faults between a `serve --workers 2` deployment and its PostgreSQL and Redis, injected by TCP proxies:
  * every fault answers 503 with Retry-After (never 500, never a hang), readiness follows it within its bound, the
  * server recovers by itself once the fault ends, and no acknowledged write is lost.
  */
-describeOneStore(serial('faults: PostgreSQL and Redis behind a faulty network (serve --workers 2)'), WHY_ONE_STORE.faults, function () {
+describeOneStore(apart('faults: PostgreSQL and Redis behind a faulty network (serve --workers 2)'), WHY_ONE_STORE.faults, function () {
   this.timeout(120_000);
   let rig: FaultRig;
   let run = 0;

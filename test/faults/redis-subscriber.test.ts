@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { requireServices } from '../support/hooks.js';
 import { type Answer, type FaultRig, type WorkerConnection, connectionPerWorker, recovery, report, startRig, stopRig, tally } from './fault-harness.js';
-import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
+import { WHY_ONE_STORE, describeOneStore, apart } from '../support/stores.js';
 
 /**
  * Issue 38.3: after Redis connections froze (a NAT dropping flows, Redis stalled), the command connections were
@@ -11,7 +11,7 @@ import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
  * served the old table, and readiness answered 200 throughout. A subscriber sends nothing once subscribed, so no
  * command timing out ever noticed.
  */
-describeOneStore(serial('faults: a Redis subscriber whose flow froze is found and replaced (serve --workers 2)'), WHY_ONE_STORE.faults, function () {
+describeOneStore(apart('faults: a Redis subscriber whose flow froze is found and replaced (serve --workers 2)'), WHY_ONE_STORE.faults, function () {
   this.timeout(120_000);
   let rig: FaultRig;
   let db: pg.Client;

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { requireServices } from '../support/hooks.js';
 import { report } from './fault-harness.js';
 import { type Stand, stands } from './stands.js';
-import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
+import { WHY_ONE_STORE, describeOneStore, apart } from '../support/stores.js';
 
 /** What became of one request a kept-alive client sent. */
 interface Sent {
@@ -44,7 +44,7 @@ function send(agent: Agent, url: string, token: string, comment?: string): Promi
  * using its connection once told; in-flight requests finish; and no acknowledged write is lost.
  */
 for (const store of ['sqlite', 'postgres'] as const) {
-  describeOneStore(serial(`faults: SIGTERM under load on kept-alive connections (${store}, serve --workers 2)`), WHY_ONE_STORE.faults, function () {
+  describeOneStore(apart(`faults: SIGTERM under load on kept-alive connections (${store}, serve --workers 2)`), WHY_ONE_STORE.faults, function () {
     this.timeout(120_000);
     let stand: Stand;
 

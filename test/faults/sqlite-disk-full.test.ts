@@ -7,7 +7,7 @@ import { type SmallDisk, WriteLedger, readiness, smallDisk } from '../support/sq
 import { removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
-import { serial } from '../support/stores.js';
+import { apart } from '../support/stores.js';
 
 /**
  * The disk under the SQLite database fills up (a small tmpfs, filled by a file) and then has room again, with one
@@ -16,7 +16,7 @@ import { serial } from '../support/stores.js';
  * and logs the fault; every acknowledged write is in the database afterwards.
  */
 for (const workers of [1, 2]) {
-  describe(serial(`SQLite: a full disk, ${workers === 1 ? 'one process' : '--workers 2'}`), function () {
+  describe(apart(`SQLite: a full disk, ${workers === 1 ? 'one process' : '--workers 2'}`), function () {
     this.timeout(60_000);
     let disk: SmallDisk;
     let db: string;

@@ -7,7 +7,7 @@ import { WriteLedger, immutable, immutableProblem, readiness } from '../support/
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
-import { serial } from '../support/stores.js';
+import { apart } from '../support/stores.js';
 
 /**
  * The database's -shm file becomes unwritable for a while (chattr +i: root ignores file modes). SQLite maps that file
@@ -15,7 +15,7 @@ import { serial } from '../support/stores.js';
  * SIGBUS: the process dies at once, with no chance to log (see docs/operations.md). The answer is a supervisor:
  * `--workers N` replaces its workers with a back-off and never gives up; a single process needs systemd's Restart=.
  */
-describe(serial('SQLite: the -shm file unwritable for a while'), function () {
+describe(apart('SQLite: the -shm file unwritable for a while'), function () {
   this.timeout(180_000);
   let dir: string;
   let key: string;

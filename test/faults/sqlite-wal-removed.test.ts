@@ -7,7 +7,7 @@ import { mint, newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
 import { type Answer, callUrl, report, tally } from './fault-harness.js';
 import { type Stand, sqliteStand } from './stands.js';
-import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
+import { WHY_ONE_STORE, describeOneStore, apart } from '../support/stores.js';
 
 /**
  * Issue 38.4: the -wal and -shm files removed under a `serve --workers 2` on SQLite, under load. The workers kept
@@ -17,7 +17,7 @@ import { WHY_ONE_STORE, describeOneStore, serial } from '../support/stores.js';
  * is logged at error, and no acknowledged write is lost (what the removed WAL held is saved into the database file).
  */
 for (const replaced of [false, true]) {
-describeOneStore(serial(`faults: SQLite -wal and -shm removed under load (serve --workers 2${replaced ? ', a worker killed and replaced meanwhile' : ''})`), WHY_ONE_STORE.faults, function () {
+describeOneStore(apart(`faults: SQLite -wal and -shm removed under load (serve --workers 2${replaced ? ', a worker killed and replaced meanwhile' : ''})`), WHY_ONE_STORE.faults, function () {
   this.timeout(120_000);
   let stand: Stand;
 

@@ -7,7 +7,7 @@ import { type ServeProcess, killChildren, runCli, sqliteServeEnv, startServe } f
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { expectEnvelope } from './hostile.js';
-import { serial } from '../support/stores.js';
+import { apart } from '../support/stores.js';
 
 /**
  * Faults with real `restlayer serve` processes on SQLite: killed mid-burst of writes, the database locked by
@@ -44,7 +44,7 @@ interface OrderRow {
 
 const unhandled = (server: ServeProcess) => server.stderr().split('\n').filter((l) => /unhandled exception/.test(l));
 
-describe(serial('hardening: crashes and faults (real processes, SQLite)'), function () {
+describe(apart('hardening: crashes and faults (real processes, SQLite)'), function () {
   this.timeout(120_000);
   let dir: string;
   beforeEach(() => {

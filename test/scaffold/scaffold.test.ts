@@ -306,7 +306,7 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       ["a table name of SQLite's", ['new', 'service', 'sqlite-sequence', '--field', 'title:text'], "would make the table sqlite_sequence, a name kept for SQLite's own tables"],
       // Issue 37 finding 6: each exited 0, then `restlayer routes` failed, or the table was PostgreSQL's catalog.
       ["a route folder of the layer's (login-throttle)", ['new', 'service', 'login-throttle', '--field', 'title:text'],
-        "service name 'login-throttle' is taken by the layer's routes under /login-throttle (/login-throttle/:userName); choose another"],
+        "service name 'login-throttle' is taken by the layer's routes under /login-throttle (/login-throttle/:userName, /login-throttle/address/:address); choose another"],
       ["a table name of PostgreSQL's catalog (pg_class)", ['new', 'service', 'pg-class', '--field', 'title:text'],
         "would make the table pg_class, a name kept for PostgreSQL's system catalogs"],
       ['the information schema', ['new', 'service', 'information-schema', '--field', 'title:text'],

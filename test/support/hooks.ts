@@ -46,7 +46,8 @@ let fileStarted = 0;
 function recordFileTime(context: Mocha.Context): void {
   const times = process.env.RESTLAYER_TEST_TIMES;
   const files = new Set(context.test?.parent?.suites.map((s) => s.file).filter(Boolean));
-  if (!times || files.size !== 1) return;
+  // Only in a parallel worker (mocha names it) are the root hooks one file's; the runner times the others itself.
+  if (!times || process.env.MOCHA_WORKER_ID === undefined || files.size !== 1) return;
   appendFileSync(times, `${JSON.stringify({ file: [...files][0], ms: Math.round(performance.now() - fileStarted), store: testProvider })}\n`);
 }
 

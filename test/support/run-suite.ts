@@ -2,9 +2,10 @@
 /**
  * The test run of `npm test`: every test on SQLite, then the suites declared with `describeStores` again on
  * PostgreSQL with Redis; on each store first the suites that run side by side (mocha --parallel, one worker
- * process per job), then the few tagged @serial (they measure time or load the whole machine), one file at a time.
+ * process per job, one more than the cores), then those kept apart from them (tagged @apart: they inject faults and
+ * wait, two at a time), then those tagged @serial (they measure time or memory), one at a time (test/support/run-groups.ts).
  *
- *   node dist/test/support/run-suite.js [--store sqlite|postgres|all] [--jobs N] [path ...]
+ *   node dist/test/support/run-suite.js [--store sqlite|postgres|all] [--jobs N] [--apart-jobs N] [path ...]
  *
  * A path narrows the run to a file or folder, given as source or build (`test/cli`, `test/cli/user.test.ts`,
  * `dist/test/cli/user.test.js`). Each phase prints its time; the run exits non-zero when any phase failed.
@@ -14,7 +15,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmS
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EVERY_STORE, SERIAL, endTestRun, startTestRun } from 'restlayer/testing';
+import { EVERY_STORE, endTestRun, startTestRun } from 'restlayer/testing';
+import { APART, SERIAL } from './run-groups.js';
 
 type Store = 'sqlite' | 'postgres';
 
@@ -22,7 +24,7 @@ type Store = 'sqlite' | 'postgres';
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 function usage(problem: string): never {
-  process.stderr.write(`run-suite: ${problem}\nusage: node dist/test/support/run-suite.js [--store sqlite|postgres|all] [--jobs N] [path ...]\n`);
+  process.stderr.write(`run-suite: ${problem}\nusage: node dist/test/support/run-suite.js [--store sqlite|postgres|all] [--jobs N] [--apart-jobs N] [path ...]\n`);
   process.exit(2);
 }
 
@@ -30,6 +32,8 @@ const args = process.argv.slice(2);
 let stores: Store[] = ['sqlite', 'postgres'];
 // Workers wait on child processes, sockets and timers much of the time: one more than the cores keeps them busy.
 let jobs = availableParallelism() + 1;
+// Suites kept apart wait on outages, timers and child processes far more than they compute: two at a time.
+let apartJobs = 2;
 const paths: string[] = [];
 for (let i = 0; i < args.length; i++) {
   const arg = args[i];
@@ -38,9 +42,11 @@ for (let i = 0; i < args.length; i++) {
     if (store === 'all') stores = ['sqlite', 'postgres'];
     else if (store === 'sqlite' || store === 'postgres') stores = [store];
     else usage(`--store takes sqlite, postgres or all, not ${store ?? 'nothing'}`);
-  } else if (arg === '--jobs') {
-    jobs = Number(args[++i]);
-    if (!Number.isInteger(jobs) || jobs < 1) usage('--jobs takes a whole number of at least 1');
+  } else if (arg === '--jobs' || arg === '--apart-jobs') {
+    const value = Number(args[++i]);
+    if (!Number.isInteger(value) || value < 1) usage(`${arg} takes a whole number of at least 1`);
+    if (arg === '--jobs') jobs = value;
+    else apartJobs = value;
   } else if (arg.startsWith('-')) usage(`unknown option ${arg}`);
   else paths.push(arg);
 }
@@ -64,32 +70,38 @@ function built(path: string): string {
 const files = (paths.length ? paths.map(built) : [join(projectRoot, 'dist', 'lib'), join(projectRoot, 'dist', 'test')])
   .flatMap(testFiles).sort();
 // A file that names no tag (nor the declaration giving it) is not even loaded by a phase that selects by it.
-const naming = (tag: RegExp) => files.filter((f) => tag.test(readFileSync(f, 'utf8')));
 const NAMES_EVERY_STORE = new RegExp(`\\bdescribeStores\\)?\\(|${EVERY_STORE}\\b`);
-const NAMES_SERIAL = new RegExp(`\\bserial\\)?\\(|${SERIAL}\\b`);
+/** A tag, or the function that gives it (`apart(`, `serial(`), as the built file names it. */
+const naming = (tag: string) => {
+  const named = new RegExp(`\\b${tag.slice(1)}\\)?\\(|${tag}\\b`);
+  return files.filter((f) => named.test(readFileSync(f, 'utf8')));
+};
 
 interface Phase {
   name: string;
   store: Store;
-  parallel: boolean;
+  /** How many files run at once (mocha's parallel workers when more than one). */
+  jobs: number;
   grep: string;
-  invert?: boolean;
   files: string[];
 }
 
+/** A regular expression matching titles that carry every tag of `tags` and none of `without`. */
+const titled = (tags: string[], without: string[] = []) =>
+  `^${without.map((t) => `(?!.*${t})`).join('')}${tags.map((t) => `(?=.*${t})`).join('')}`;
+
 const phases: Phase[] = stores.flatMap((store): Phase[] => {
-  const everyStore = store === 'sqlite' ? files : naming(NAMES_EVERY_STORE);
-  const serialFiles = naming(NAMES_SERIAL).filter((f) => everyStore.includes(f));
-  // PostgreSQL runs the suites tagged for every store: first those not tagged serial, then those that are.
-  return store === 'sqlite'
-    ? [
-      { name: 'sqlite', store, parallel: true, grep: SERIAL, invert: true, files: everyStore },
-      { name: 'sqlite, serial', store, parallel: false, grep: SERIAL, files: serialFiles },
-    ]
-    : [
-      { name: 'postgres + redis', store, parallel: true, grep: `^(?!.*${SERIAL}).*${EVERY_STORE}`, files: everyStore },
-      { name: 'postgres + redis, serial', store, parallel: false, grep: `^(?=.*${SERIAL}).*${EVERY_STORE}`, files: serialFiles },
-    ];
+  // SQLite runs every suite; PostgreSQL those declared for every store.
+  const ofStore = store === 'sqlite' ? files : files.filter((f) => NAMES_EVERY_STORE.test(readFileSync(f, 'utf8')));
+  const storeTag = store === 'sqlite' ? [] : [EVERY_STORE];
+  const name = store === 'sqlite' ? 'sqlite' : 'postgres + redis';
+  const apartFiles = naming(APART).filter((f) => ofStore.includes(f));
+  const serialFiles = naming(SERIAL).filter((f) => ofStore.includes(f));
+  return [
+    { name, store, jobs, grep: titled(storeTag, [APART, SERIAL]), files: ofStore },
+    { name: `${name}, apart`, store, jobs: apartJobs, grep: titled([...storeTag, APART]), files: apartFiles },
+    { name: `${name}, serial`, store, jobs: 1, grep: titled([...storeTag, SERIAL]), files: serialFiles },
+  ];
 });
 
 const mocha = join(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
@@ -107,8 +119,8 @@ function runMocha(phase: Phase, files: string[]): boolean {
   if (phase.store === 'postgres') Object.assign(env, { RESTLAYER_TEST_STORAGE: 'postgres', RESTLAYER_TEST_REDIS: 'true' });
   else for (const name of ['RESTLAYER_TEST_STORAGE', 'RESTLAYER_TEST_REDIS']) delete env[name];
   const mochaArgs = [
-    ...(phase.parallel && jobs > 1 ? ['--parallel', '--jobs', String(jobs)] : []),
-    '--grep', phase.grep, ...(phase.invert ? ['--invert'] : []),
+    ...(phase.jobs > 1 ? ['--parallel', '--jobs', String(phase.jobs)] : []),
+    '--grep', phase.grep,
     ...files.map((f) => relative(projectRoot, f)),
   ];
   return spawnSync(process.execPath, [mocha, ...mochaArgs], { cwd: projectRoot, env, stdio: 'inherit' }).status === 0;
@@ -117,10 +129,10 @@ function runMocha(phase: Phase, files: string[]): boolean {
 try {
   for (const phase of phases) {
     if (!phase.files.length) continue;
-    process.stdout.write(`\n== ${phase.name}: ${phase.files.length} file(s)${phase.parallel && jobs > 1 ? `, ${jobs} at a time` : ', one at a time'}\n`);
+    process.stdout.write(`\n== ${phase.name}: ${phase.files.length} file(s), ${phase.jobs > 1 ? `${phase.jobs} at a time` : 'one at a time'}\n`);
     const started = performance.now();
     let passed = true;
-    if (phase.parallel) passed = runMocha(phase, phase.files);
+    if (phase.jobs > 1) passed = runMocha(phase, phase.files);
     else {
       // One mocha a file: the file's time is this run's (the root hooks time files only in parallel workers).
       for (const file of phase.files) {

@@ -1,7 +1,9 @@
 import { requireStoreDeclarations } from 'restlayer/testing';
 
 // Where each suite runs (restlayer/testing's declarations): every suite of this project that makes a store says so.
-export { describeOneStore, describeStores, serial } from 'restlayer/testing';
+export { describeOneStore, describeStores } from 'restlayer/testing';
+// The run's groups: which suites keep apart from the parallel workers (test/support/run-groups.ts).
+export { apart, serial } from './run-groups.js';
 requireStoreDeclarations();
 
 /**
