@@ -26,6 +26,15 @@ export function declareCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await import('./config-check.js')).checkConfig(opts));
 
+  program
+    .command('db')
+    .description('the development database')
+    .command('reset')
+    .description('start the database over: every record goes (users included), then the schema and sample data are made as on a first start; refused in production')
+    .option('--yes', 'reset without asking (needed where there is no terminal to ask at)')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await import('./db.js')).resetDatabase(opts));
+
   // Usage errors are one line, like every other error (contract part 8): no help text after them.
   const user = program.command('user').description('manage users who can log in');
   user
