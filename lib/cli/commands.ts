@@ -19,6 +19,17 @@ export function declareCommands(program: Command): void {
     .option('--web', 'also serve the browser app at / (Web:Enabled); the API moves to /api unless RestAPI:Path is set')
     .action(async (opts) => (await import('./serve.js')).serve(opts));
 
+  program
+    .command('dev')
+    .description('serve the project while you edit it: each saved change is compiled and the server restarted within seconds; '
+      + 'the type check runs beside it; the development database stays')
+    .option('--port <n>', 'port to listen on (also PORT; default 8080)', parsePort)
+    .option('--host <h>', 'address to listen on (also HOST, Server:Host; default 127.0.0.1)')
+    .option('--web', 'also serve the browser app at / (as serve --web)')
+    .option('--project <tsconfig>', 'the tsconfig to compile with (default tsconfig.json)')
+    .option('--entry <file>', 'the built file that serves the application, which calls runCli (default: package.json "bin")')
+    .action(async (opts) => (await import('./dev.js')).dev(opts));
+
   const config = program.command('config').description('inspect the configuration');
   config
     .command('check')
