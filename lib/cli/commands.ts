@@ -149,13 +149,10 @@ export function declareCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await import('./routes.js')).listRoutes(opts));
 
-  // Usage errors are one line, like every other error (contract part 8): no help text or "Did you mean" line after them.
   program
     .command('new')
     .description('add code to the project')
-    .showSuggestionAfterError(false)
     .command('service <name>')
-    .showSuggestionAfterError(false)
     .description('write a CRUD service (module, routes, proxy, tests) into the project in the current folder, and register it in its modules list')
     .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, money, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable, unique (repeatable)', collect, [])
     .option('--child <name>', 'a child collection (kebab-case, e.g. line): records written with the parent as one document, served at /<service>/{id}/<name>', collect, [])
