@@ -2,7 +2,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import Database from 'better-sqlite3';
 import type { AppConfig } from '../config/schema.js';
-import type { SchemaModule } from './migrations.js';
+import { type SchemaModule, historyTable } from './migrations.js';
 import { openStorage } from './open-storage.js';
 import { storageProvider } from './providers.js';
 
@@ -81,6 +81,36 @@ export async function probeStorage(config: AppConfig): Promise<string> {
   try {
     await provider.reach?.(storage, config);
     return `${storageName(config)} reached`;
+  } finally {
+    await storage.close();
+  }
+}
+
+/**
+ * The migrations of `module` that the configured store records as applied, read without changing anything: none when
+ * the database or the module's history does not exist yet. Throws when the store cannot be read.
+ */
+export async function appliedMigrations(config: AppConfig, module: string): Promise<string[]> {
+  const table = historyTable(module);
+  if (config.Storage.Provider === 'sqlite') {
+    const path = config.Storage.Sqlite.Path;
+    if (path === ':memory:' || !existsSync(path)) return [];
+    const database = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      const known = database.prepare('select 1 from sqlite_master where type = \'table\' and name = ?').get(table);
+      return known ? (database.prepare(`select name from "${table}" order by name`).all() as { name: string }[]).map((r) => r.name) : [];
+    } finally {
+      database.close();
+    }
+  }
+  const provider = storageProvider(config);
+  const storage = provider.open(config, { warn: () => {} });
+  try {
+    await provider.reach?.(storage, config);
+    const exists = await sql<{ found: string | null }>`select to_regclass(${table})::text as found`.execute(storage.db);
+    if (!exists.rows[0]?.found) return [];
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(table)} order by name`.execute(storage.db);
+    return rows.map((r) => r.name);
   } finally {
     await storage.close();
   }
