@@ -88,6 +88,7 @@ export async function dev(opts: DevOptions): Promise<void> {
   if (behind.length) say(`brought ${behind.length} file(s) of the build up to date`);
   if (!existsSync(entry)) throw new CliError(`${shown(root, entry)} does not exist: build the project once (npm run build), then run the dev loop`);
 
+  let stopping = false;
   const serveArgs = [entry, 'serve', ...(opts.web ? ['--web'] : []), ...(opts.port !== undefined ? ['--port', String(opts.port)] : []), ...(opts.host ? ['--host', opts.host] : [])];
   let announced = false;
   let changedSince = 0;
@@ -113,7 +114,8 @@ export async function dev(opts: DevOptions): Promise<void> {
       ].join('\n') + '\n');
     },
     onExit(code, signal) {
-      say(`the server stopped (${signal ?? `exit code ${code}`}); it starts again on the next change`);
+      // Ctrl-C reaches the server too (the terminal signals the whole group): its end is then no news.
+      if (!stopping) say(`the server stopped (${signal ?? `exit code ${code}`}); it starts again on the next change`);
     },
   });
 
@@ -218,7 +220,6 @@ export async function dev(opts: DevOptions): Promise<void> {
     if (!stopping) say(`the type check ended (${signal ?? `exit code ${code}`}); edits still restart the server`);
   });
 
-  let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
