@@ -32,6 +32,15 @@ export class DevServer {
     return this.child !== undefined;
   }
 
+  /**
+   * Every later start listens on `port`: a first start on port 0 (any free port) keeps the one it got, so the URL the
+   * loop printed stays right.
+   */
+  pinPort(port: number): void {
+    const args = this.options.args.filter((arg, i, all) => arg !== '--port' && all[i - 1] !== '--port');
+    this.options.args = [...args, '--port', String(port)];
+  }
+
   start(): void {
     const { args, cwd, env } = this.options;
     const started = Date.now();

@@ -100,6 +100,7 @@ export async function dev(opts: DevOptions): Promise<void> {
         return;
       }
       announced = true;
+      server.pinPort(Number(new URL(url).port));
       watchDatabase();
       const app = /app at (http:\/\/\S+)/.exec(line)?.[1];
       process.stdout.write([
