@@ -103,22 +103,29 @@ export async function dev(opts: DevOptions): Promise<void> {
       server.pinPort(Number(new URL(url).port));
       watchDatabase();
       const app = /app at (http:\/\/\S+)/.exec(line)?.[1];
-      process.stdout.write([
-        '',
-        `restlayer dev: serving ${url}; each saved edit restarts it within seconds (Ctrl-C stops)`,
-        `  API reference   ${url}/docs`,
-        ...(app ? [`  browser app     ${app}`] : []),
-        `  make a user     echo 'correct horse battery staple' | ${command} user add alice --role Administrator --password-stdin`,
-        `  database        ${databaseText(config)}, kept across restarts; start it over with ${command} db reset`,
-        '  type check      runs beside the server: its errors are printed here, the server runs the code as written',
-        '',
-      ].join('\n') + '\n');
+      void announce(url, app);
     },
     onExit(code, signal) {
       // Ctrl-C reaches the server too (the terminal signals the whole group): its end is then no news.
       if (!stopping) say(`the server stopped (${signal ?? `exit code ${code}`}); it starts again on the next change`);
     },
   });
+
+  /** The banner: where everything is and how to begin, as this server serves it. */
+  const announce = async (url: string, app: string | undefined) => {
+    // The docs page needs an optional package (swagger-ui-dist); without it the banner names the document instead.
+    const docsPage = await fetch(`${url}/docs`, { method: 'HEAD' }).then((r) => r.status !== 404, () => true);
+    process.stdout.write([
+      '',
+      `restlayer dev: serving ${url}; each saved edit restarts it within seconds (Ctrl-C stops)`,
+      docsPage ? `  API reference   ${url}/docs` : `  API reference   ${url}/openapi.json (a docs page at /docs needs swagger-ui-dist: npm install swagger-ui-dist)`,
+      ...(app ? [`  browser app     ${app}`] : []),
+      `  make a user     echo 'correct horse battery staple' | ${command} user add alice --role Administrator --password-stdin`,
+      `  database        ${databaseText(config)}, kept across restarts; start it over with ${command} db reset`,
+      '  type check      runs beside the server: its errors are printed here, the server runs the code as written',
+      '',
+    ].join('\n') + '\n');
+  };
 
   // Restarts one at a time; changes arriving during one are taken by the next.
   const reasons = new Set<string>();

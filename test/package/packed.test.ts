@@ -442,6 +442,8 @@ describeOneStore('restlayer as a dependency: packed, installed in a new project,
       const url = /restlayer dev: serving (http:\S+);/.exec(out)![1];
       // How to make a user names the project's own CLI, which is what serves it.
       expect(out).to.match(/make a user\s+echo '[^']+' \| npx notes user add alice --role Administrator --password-stdin/);
+      // Without swagger-ui-dist (an optional peer this project did not install) the reference is the document.
+      expect(out).to.include(`API reference   ${url}/openapi.json (a docs page at /docs needs swagger-ui-dist: npm install swagger-ui-dist)`);
       expect(await summary(url)).to.equal('List the notes.');
       writeFileSync(routeFile, original.replace("summary: 'List the notes.'", "summary: 'List every note.'"));
       await until(async () => (await summary(url)) === 'List every note.', `the edit to be served; output:\n${out}`, 60_000, 100);
