@@ -50,6 +50,20 @@ export interface StartOptions {
   serveMetrics?: boolean;
 }
 
+/**
+ * The API's port cannot be used: the error names what to set, as the metrics port's does (a second `npm start`, or
+ * another program on the port, is the usual cause).
+ */
+function listenError(cause: NodeJS.ErrnoException, port: number, host: string, fromOption: boolean): Error {
+  const why = cause.code === 'EADDRINUSE' ? 'is in use (EADDRINUSE: another server on this machine?)'
+    : cause.code === 'EACCES' ? 'needs privileges this process lacks (EACCES)'
+      : cause.code === 'EADDRNOTAVAIL' ? 'is on an address this machine does not have (EADDRNOTAVAIL)' : undefined;
+  if (!why) return cause;
+  const what = cause.code === 'EADDRNOTAVAIL' ? 'set HOST (or Server__Host, --host) to an address of this machine'
+    : `${fromOption ? 'give --port' : 'set PORT (or Server__Port, --port) to'} a free port${cause.code === 'EACCES' ? ' above 1023' : ''}`;
+  return new Error(`port ${port} on ${host} ${why}: ${what}`, { cause });
+}
+
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config, log, application } = options;
   // Route files are checked before anything is opened, so a broken one stops startup cheaply.
@@ -101,7 +115,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await shared.close();
     await storage.close();
     await metricsListener?.close();
-    throw err;
+    throw listenError(err as NodeJS.ErrnoException, options.port ?? config.Server.Port, host, options.port !== undefined);
   }
   const { port } = server.address() as AddressInfo;
   // Audit:RetentionDays: old audit entries go at startup and then daily (nothing while it is 0, the default).

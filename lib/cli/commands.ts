@@ -19,12 +19,32 @@ export function declareCommands(program: Command): void {
     .option('--web', 'also serve the browser app at / (Web:Enabled); the API moves to /api unless RestAPI:Path is set')
     .action(async (opts) => (await import('./serve.js')).serve(opts));
 
+  program
+    .command('dev')
+    .description('serve the project while you edit it: each saved change is compiled and the server restarted within seconds; '
+      + 'the type check runs beside it; the development database stays')
+    .option('--port <n>', 'port to listen on (also PORT; default 8080)', parsePort)
+    .option('--host <h>', 'address to listen on (also HOST, Server:Host; default 127.0.0.1)')
+    .option('--web', 'also serve the browser app at / (as serve --web)')
+    .option('--project <tsconfig>', 'the tsconfig to compile with (default tsconfig.json)')
+    .option('--entry <file>', 'the built file that serves the application, which calls runCli (default: package.json "bin")')
+    .action(async (opts) => (await import('./dev.js')).dev(opts));
+
   const config = program.command('config').description('inspect the configuration');
   config
     .command('check')
     .description('validate the configuration (files and __ environment variables) and print it with secrets redacted')
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await import('./config-check.js')).checkConfig(opts));
+
+  program
+    .command('db')
+    .description('the development database')
+    .command('reset')
+    .description('start the database over: every record goes (users included), then the schema and sample data are made as on a first start; refused in production')
+    .option('--yes', 'reset without asking (needed where there is no terminal to ask at)')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await import('./db.js')).resetDatabase(opts));
 
   // Usage errors are one line, like every other error (contract part 8): no help text after them.
   const user = program.command('user').description('manage users who can log in');
@@ -135,13 +155,10 @@ export function declareCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await import('./routes.js')).listRoutes(opts));
 
-  // Usage errors are one line, like every other error (contract part 8): no help text or "Did you mean" line after them.
   program
     .command('new')
     .description('add code to the project')
-    .showSuggestionAfterError(false)
     .command('service <name>')
-    .showSuggestionAfterError(false)
     .description('write a CRUD service (module, routes, proxy, tests) into the project in the current folder, and register it in its modules list')
     .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, money, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable, unique (repeatable)', collect, [])
     .option('--child <name>', 'a child collection (kebab-case, e.g. line): records written with the parent as one document, served at /<service>/{id}/<name>', collect, [])

@@ -2,7 +2,11 @@ import { LAYOUT_KEYS, type ProjectLayout } from '../scaffold/layout.js';
 import { ScaffoldError } from '../scaffold/scaffold-error.js';
 import { documentSpec } from '../scaffold/child-spec.js';
 import { writeService } from '../scaffold/write-service.js';
+import { ConfigError, loadConfig } from '../config/load.js';
+import type { AppConfig } from '../config/schema.js';
+import { appliedMigrations, storageName } from '../storage/reset.js';
 import { CliError } from './cli-error.js';
+import { line } from './terminal-text.js';
 import { printJson } from './print-json.js';
 
 interface NewServiceOptions extends Partial<ProjectLayout> {
@@ -12,6 +16,32 @@ interface NewServiceOptions extends Partial<ProjectLayout> {
   childTotal: string[];
   force?: boolean;
   json?: boolean;
+}
+
+/**
+ * A module whose migrations the configured (development) database has run must not get a new 0001: a migration never
+ * runs twice, so the database would keep the old table and every route of the service would fail against it. The
+ * check reads the database and changes nothing; a database it cannot read is said, and does not stop the scaffold.
+ */
+async function refuseWhatTheDatabaseRan(module: string): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig({ writeNothing: true, secrets: false }).config;
+  } catch (err) {
+    if (err instanceof ConfigError) return;
+    throw err;
+  }
+  let ran: string[];
+  try {
+    ran = await appliedMigrations(config, module);
+  } catch (err) {
+    process.stderr.write(line`warning: could not read ${storageName(config)} to see whether it ran the migrations of ${module}: ${(err as Error).message}`);
+    return;
+  }
+  if (!ran.length) return;
+  throw new CliError(`${storageName(config)} has run the migrations of ${module} (${ran.join(', ')}): writing the service again would `
+    + 'give it a new 0001 that never runs, and its routes would fail against the table the old one made. Start the development database over '
+    + 'first (restlayer db reset), or change the schema with a new migration instead');
 }
 
 /** `restlayer new service NAME --field name:type[:option...]...` (declared in commands.ts): writes a CRUD service the team then owns. */
@@ -24,6 +54,7 @@ export async function newService(name: string, opts: NewServiceOptions): Promise
   for (const key of LAYOUT_KEYS) if (opts[key] !== undefined) flags[key] = opts[key];
   try {
     const spec = documentSpec(name, opts.field, command, { child: opts.child, childField: opts.childField, childTotal: opts.childTotal });
+    await refuseWhatTheDatabaseRan(spec.kebab);
     const written = await writeService(spec, { root: process.cwd(), force: opts.force, layout: flags });
     const { layout } = written;
     if (opts.json) return printJson({ service: `I${spec.pascal}Service`, path: `/${spec.kebab}`, files: written.files, registration: written.registration });

@@ -6,6 +6,9 @@ import { packageVersion } from './package-version.js';
 import { printJson } from './print-json.js';
 import { printable } from './terminal-text.js';
 
+/** Commander's usage error with its suggestion on the same line: `error: unknown command 'ad' (did you mean add?)`. */
+const withSuggestion = (text: string) => text.replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)');
+
 export interface RunCliOptions {
   /** The program's name in help texts and at the start of error lines (default `restlayer`). */
   name?: string;
@@ -30,11 +33,14 @@ export async function runCli(application: ApplicationSource | undefined, options
     .name(name)
     .description(options.description ?? `${name} server and admin CLI`)
     .version(options.version ?? packageVersion(), '--version', 'print the version')
-    // Usage errors are one line (contract part 8): no "(Did you mean ...?)" line after them; subcommands inherit it.
-    .showSuggestionAfterError(false)
     .exitOverride();
-  // Commander's messages quote the arguments given: a control character among them is shown, not obeyed.
-  program.configureOutput({ writeErr: (text) => process.stderr.write(text.split('\n').map(printable).join('\n')) });
+  // Commander's messages quote the arguments given: a control character among them is shown, not obeyed. Its
+  // suggestion ("(Did you mean add?)") comes on a line of its own: joined to the error, which stays one line (contract
+  // part 8). Subcommands inherit both.
+  program.configureOutput({
+    writeErr: (text) => process.stderr.write(text.split('\n').map(printable).join('\n')),
+    outputError: (text, write) => write(withSuggestion(text)),
+  });
   declareCommands(program);
 
   const argv = [...(options.argv ?? process.argv)];
@@ -44,7 +50,7 @@ export async function runCli(application: ApplicationSource | undefined, options
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.exitCode !== 0 && json) printJson({ error: err.message.replace(/^error: /, ''), exitCode: 2 });
+      if (err.exitCode !== 0 && json) printJson({ error: withSuggestion(err.message).replace(/^error: /, '').trimEnd(), exitCode: 2 });
       process.exit(err.exitCode === 0 ? 0 : 2);
     }
     const text = err instanceof Error ? err.message : String(err);

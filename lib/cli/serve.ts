@@ -12,6 +12,7 @@ import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
 import { exitOnCrash } from './exit-on-crash.js';
 import { configOrFail } from './config-context.js';
+import { DEV_LOOP_VARIABLE, staleBuildWarning } from './stale-build.js';
 
 export interface ServeOptions {
   port?: number;
@@ -40,6 +41,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const log = createLogger(config.Log.Level, process.stderr.isTTY && config.env !== 'production' ? 'pretty' : 'stderr');
   exitOnCrash(log);
   const workers = opts.workers ?? 1;
+  if (!cluster.isWorker && config.env !== 'production' && !process.env[DEV_LOOP_VARIABLE]) {
+    // Served from a build in the project's folder (npm start): the build may be older than the code being edited.
+    const stale = staleBuildWarning(process.cwd());
+    if (stale) log.warn(stale);
+  }
 
   if (workers > 1 && cluster.isPrimary) {
     for (const w of warnings) log.warn(w);

@@ -88,7 +88,8 @@ function preferredEncoding(ctx: AppContext): 'br' | 'gzip' | 'identity' {
  * Serves the built browser app (dist/web) at `/` beside the API, which lives under `RestAPI:Path`: GET and HEAD of
  * `/` (and `/index.html`) answer index.html with the API path filled in; other paths answer the file of that name
  * (@koa/send: no dot-files, no way out of the folder). Anything else — every path under the API prefix, other
- * verbs, files that do not exist — goes on to the API, whose envelope answers 404/405. The app routes in the URL
+ * verbs, files that do not exist — goes on to the API, whose envelope answers 404/405; except that a browser
+ * navigating to a path outside the API that is nothing gets the app's page with the 404. The app routes in the URL
  * hash (`#/orders/43659`), so no path needs an index.html fallback.
  *
  * Its responses carry the app's own CSP (WEB_APP_CSP, replacing the API's `default-src 'none'`) and cache headers:
@@ -103,24 +104,38 @@ export function webApp(config: Pick<AppConfig, 'RestAPI'>, dir = webAppDir): Mid
   const index = indexVariants(withApiPath(readFileSync(join(dir, 'index.html'), 'utf8'), apiPath));
   const underApi = (path: string) => apiPath !== '' && (path === apiPath || path.startsWith(`${apiPath}/`));
 
-  return async (ctx: AppContext, next: Next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || underApi(ctx.path)) return next();
-    if (ctx.path === '/' || ctx.path === '/index.html') {
-      const variant = index[preferredEncoding(ctx)];
-      ctx.set('Content-Security-Policy', WEB_APP_CSP);
-      ctx.set('Cache-Control', REVALIDATE);
-      ctx.vary('Accept-Encoding');
+  /** index.html with `status`: the page itself (200, or 304 when the browser has it), or the app for a wrong path (404). */
+  const sendIndex = (ctx: AppContext, status: 200 | 404) => {
+    const variant = index[preferredEncoding(ctx)];
+    ctx.set('Content-Security-Policy', WEB_APP_CSP);
+    ctx.set('Cache-Control', REVALIDATE);
+    ctx.vary('Accept-Encoding');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.status = status;
+    if (status === 200) {
       ctx.set('ETag', variant.etag);
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.status = 200;
       if (notModified(ctx.get('If-None-Match'), variant.etag)) {
         ctx.status = 304;
         return;
       }
-      if (variant.encoding) ctx.set('Content-Encoding', variant.encoding);
-      ctx.body = variant.body;
-      return;
     }
+    if (variant.encoding) ctx.set('Content-Encoding', variant.encoding);
+    ctx.body = variant.body;
+  };
+
+  /**
+   * A path outside the API that is no file: the API's 404 envelope for a program, the app's page (still a 404) for a
+   * browser that navigated there, which would otherwise show raw JSON. A browser's navigation prefers text/html;
+   * fetch() and scripts, whose Accept is `*\/*` or JSON, keep the envelope.
+   */
+  const notFound = async (ctx: AppContext, next: Next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body == null && ctx.accepts('json', 'html') === 'html') sendIndex(ctx, 404);
+  };
+
+  return async (ctx: AppContext, next: Next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || underApi(ctx.path)) return next();
+    if (ctx.path === '/' || ctx.path === '/index.html') return sendIndex(ctx, 200);
     let served: string | undefined;
     try {
       served = await send()(ctx, ctx.path, {
@@ -132,10 +147,10 @@ export function webApp(config: Pick<AppConfig, 'RestAPI'>, dir = webAppDir): Mid
     } catch (err) {
       // Missing (404), outside the folder (403) or undecodable (400): not the app's; the API answers it.
       const status = (err as { status?: number }).status;
-      if (status && status >= 400 && status < 500) return next();
+      if (status && status >= 400 && status < 500) return notFound(ctx, next);
       throw err;
     }
-    if (!served) return next();
+    if (!served) return notFound(ctx, next);
     ctx.set('Content-Security-Policy', WEB_APP_CSP);
     ctx.vary('Accept-Encoding');
   };

@@ -85,8 +85,10 @@ function criteriaParameters(criteria: CriteriaSchema<Record<string, AnyFieldSpec
       description: 'The first sort key; sort[1].fieldName, sort[2].fieldName, ... add more. Rows are finally ordered by id.',
     },
     {
-      name: 'sort[0].sortDirection', in: 'query', required: false, schema: { type: 'string', enum: ['Ascending', 'Descending'], default: 'Ascending' },
-      description: 'The direction of the first sort key (sort[i].sortDirection for the others).',
+      // No `default`: a docs page sends a parameter's default as if typed, and a direction without a field is refused
+      // (Input_Invalid), so "try it" on any list answered 400. Ascending is what the server takes when it is absent.
+      name: 'sort[0].sortDirection', in: 'query', required: false, schema: { type: 'string', enum: ['Ascending', 'Descending'] },
+      description: 'The direction of the first sort key (sort[i].sortDirection for the others); Ascending when left out.',
     },
   );
   return parameters;

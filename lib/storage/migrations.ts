@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { StorageDialect } from './dialects/dialect.js';
 import type { Storage } from './storage.js';
@@ -31,9 +32,61 @@ async function adoptLegacyHistory<DB>(db: Kysely<DB>, table: string, names: stri
   for (const row of adopted) await sql`insert into ${sql.table(table)} (name, timestamp) values (${row.name}, ${row.timestamp})`.execute(db);
 }
 
-/** Brings every module's schema up to date, module by module in the order given; answers `module/migration` for each applied. */
-export async function migrateModules<DB>(db: Kysely<DB>, dialect: StorageDialect, modules: readonly SchemaModule[]): Promise<string[]> {
+/** Where the text of each applied migration is recorded (its SHA-256), to tell when the text changed after it ran. */
+export const CHECKSUM_TABLE = 'restlayer_migration_checksum';
+
+/**
+ * A migration's text as it runs: its functions' source. A change to it after the migration ran (a scaffold rewritten
+ * with --force, an edit of 0001) is not applied again: the database keeps what the old text made.
+ */
+export function migrationChecksum(migration: Migration): string {
+  return createHash('sha256').update(`${migration.up.toString()}\n${migration.down?.toString() ?? ''}`).digest('hex');
+}
+
+/** What migrating found: the migrations applied now, and the applied ones whose text has changed since they ran. */
+export interface MigrationOutcome {
+  /** `module/migration` for each applied now. */
+  applied: string[];
+  /** `module/migration` for each that ran before with another text. */
+  changed: string[];
+}
+
+/**
+ * Records the checksum of every applied migration of `module` that has none (applied now, or before checksums were
+ * kept), and answers those whose recorded checksum differs from their text now.
+ */
+async function checkApplied<DB>(db: Kysely<DB>, module: string, migrations: Record<string, Migration>): Promise<string[]> {
+  await db.schema.createTable(CHECKSUM_TABLE).ifNotExists()
+    .addColumn('module', 'varchar(255)', (c) => c.notNull())
+    .addColumn('name', 'varchar(255)', (c) => c.notNull())
+    .addColumn('checksum', 'varchar(64)', (c) => c.notNull())
+    .addPrimaryKeyConstraint(`${CHECKSUM_TABLE}_pk`, ['module', 'name'])
+    .execute();
+  const ran = await sql<{ name: string }>`select name from ${sql.table(historyTable(module))}`.execute(db);
+  const recorded = new Map((await sql<{ name: string; checksum: string }>`select name, checksum from ${sql.table(CHECKSUM_TABLE)} where module = ${module}`
+    .execute(db)).rows.map((r) => [r.name, r.checksum]));
+  const changed: string[] = [];
+  for (const { name } of ran.rows) {
+    const migration = migrations[name];
+    if (!migration) continue;
+    const checksum = migrationChecksum(migration);
+    const before = recorded.get(name);
+    if (before === undefined) {
+      await sql`insert into ${sql.table(CHECKSUM_TABLE)} (module, name, checksum) values (${module}, ${name}, ${checksum})`.execute(db);
+    } else if (before !== checksum) {
+      changed.push(`${module}/${name}`);
+    }
+  }
+  return changed;
+}
+
+/**
+ * Brings every module's schema up to date, module by module in the order given; answers what it applied, and which
+ * applied migrations have a text that changed since they ran (checksums kept in CHECKSUM_TABLE).
+ */
+export async function migrateModules<DB>(db: Kysely<DB>, dialect: StorageDialect, modules: readonly SchemaModule[]): Promise<MigrationOutcome> {
   const applied: string[] = [];
+  const changed: string[] = [];
   for (const module of modules) {
     if (!module.migrations) continue;
     const migrations = module.migrations(dialect);
@@ -48,6 +101,7 @@ export async function migrateModules<DB>(db: Kysely<DB>, dialect: StorageDialect
     const { error, results = [] } = await migrator.migrateToLatest();
     if (error) throw new Error(`migrating module ${module.name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     for (const r of results) if (r.status === 'Success') applied.push(`${module.name}/${r.migrationName}`);
+    changed.push(...await checkApplied(db, module.name, migrations));
   }
-  return applied;
+  return { applied, changed };
 }

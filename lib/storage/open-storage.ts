@@ -20,8 +20,13 @@ export async function openStorage(config: AppConfig, modules: readonly SchemaMod
   try {
     await provider.reach?.(storage, config);
     await storage.exclusive(async (db) => {
-      const applied = await migrateModules(db, storage.dialect, modules);
+      const { applied, changed } = await migrateModules(db, storage.dialect, modules);
       if (applied.length) log(`database schema updated: ${applied.join(', ')}`);
+      const warn = options.warn ?? log;
+      for (const name of changed) {
+        warn(`migration ${name} has changed since this database ran it: the database keeps what the text it ran made, and a migration `
+          + 'never runs twice. Put the change in a new migration; or, for a development database, start it over (restlayer db reset)');
+      }
       if (!config.Storage.SampleData) return;
       // Seeds run on the connection that holds the setup lock, like the migrations before them.
       const locked: Storage = { ...storage, db };

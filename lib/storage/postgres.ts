@@ -11,6 +11,17 @@ import type { Tables } from './tables.js';
 
 /** An arbitrary constant naming restlayer's advisory lock: one instance at a time migrates and seeds. */
 const SETUP_LOCK = 7_274_001;
+/** PostgreSQL's SQLSTATE for a connection to a database that does not exist (invalid_catalog_name). */
+const MISSING_DATABASE = '3D000';
+
+/** The SQLSTATEs along an error and its causes (a fault is reported wrapped, its driver's error as the cause). */
+function sqlStates(err: unknown): string[] {
+  const states: string[] = [];
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string') states.push(e.code);
+  }
+  return states;
+}
 /** Past the server's statement_timeout, so a slow read still answers 57014 (Request_Timeout) from the server itself. */
 const CLIENT_GRACE_MS = 1_000;
 /** Readiness answers within this long whatever the network does. */
@@ -101,6 +112,13 @@ export const postgresProvider: StorageProvider = {
     } catch (err) {
       const { hostname, port, pathname, username } = new URL(config.Storage.Postgres.Url);
       const where = `${username ? `${decodeURIComponent(username)}@` : ''}${hostname}:${port || 5432}${pathname}`;
+      if (sqlStates(err).includes(MISSING_DATABASE)) {
+        // The server answered: only the database is missing, and PostgreSQL's own client makes it.
+        const database = decodeURIComponent(pathname.slice(1));
+        const options = [`-h ${hostname}`, `-p ${port || 5432}`, ...(username ? [`-U ${decodeURIComponent(username)}`] : [])].join(' ');
+        throw new Error(`Storage:Postgres:Url: the database ${database} does not exist on PostgreSQL at ${hostname}:${port || 5432}; `
+          + `create it (createdb ${options} ${database}), then start again: the first start makes its schema`);
+      }
       throw new Error(`Storage:Postgres:Url: cannot use PostgreSQL at ${where} (${(err as Error).message}); `
         + 'check that the server is running and reachable, and the URL\'s host, port, database, user and password');
     }

@@ -113,6 +113,22 @@ describeOneStore('restlayer user (a real process against a running server)', WHY
       expectCliFailure(emptyName, 2, 'userName is required.');
       expect(await storedUser('ian')).to.equal(undefined);
     });
+
+    it('a mistyped command or option gets a suggestion on the same line (exit 2, one line; --json too)', async () => {
+      const [command, option, group, json] = await Promise.all([
+        cli(['ad', 'ian', '--role', 'Clerk', '--password', 'ian-password-1']),
+        cli(['add', 'ian', '--rol', 'Clerk', '--password', 'ian-password-1']),
+        runCli(['usr', 'list'], { env: cliEnv(server) }),
+        cli(['ad', 'ian', '--json']),
+      ]);
+      expectCliFailure(command, 2, "error: unknown command 'ad' (did you mean add?)");
+      expectCliFailure(option, 2, "error: unknown option '--rol' (did you mean --role?)");
+      expectCliFailure(group, 2, "error: unknown command 'usr' (did you mean user?)");
+      expect(json.code).to.equal(2);
+      expect(JSON.parse(json.stdout)).to.deep.equal({ error: "unknown command 'ad' (did you mean add?)", exitCode: 2 });
+      expect(lines(json.stderr)).to.have.length(1);
+      expect(await storedUser('ian')).to.equal(undefined);
+    });
   });
 
   describe('user list', () => {

@@ -84,6 +84,69 @@ describe('service modules: migrations per module', () => {
   });
 });
 
+describe('service modules: the text of an applied migration is checked at each start (issue 42)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'restlayer-checksums-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The notes module as first written, and with its first migration rewritten (`new service notes --force`, an edit of 0001). */
+  const first = serviceModule({
+    name: 'notes',
+    migrations: () => ({
+      '0001-notes': {
+        async up(db) {
+          await db.schema.createTable('note').addColumn('note_id', 'integer', (c) => c.primaryKey()).addColumn('text', 'text').execute();
+        },
+      },
+    }),
+    create: () => ({ notes: { count: () => 0 } }),
+  });
+  const rewritten = serviceModule({
+    ...first,
+    migrations: () => ({
+      '0001-notes': {
+        async up(db) {
+          await db.schema.createTable('note').addColumn('note_id', 'integer', (c) => c.primaryKey()).addColumn('reference', 'text').execute();
+        },
+      },
+    }),
+  });
+
+  /** Starts a server on the one database with `notes` and answers the warnings it logged. */
+  async function warningsOfStart(notes: ServiceModule): Promise<string[]> {
+    const lines: string[] = [];
+    const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides: { Storage: { Sqlite: { Path: join(dir, 'store.db') }, SampleData: false } } }).config;
+    const running = await startServer({
+      application: { ...application, modules: [...application.modules, notes] }, config, log: createLogger('warn', (line) => lines.push(line)), port: 0, host: '127.0.0.1',
+    });
+    await running.close();
+    return lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+  }
+
+  it('warns at start when a migration that ran has another text now, at every start, and never for one unchanged', async () => {
+    expect(await warningsOfStart(first)).to.deep.equal([]);
+    expect(await warningsOfStart(first)).to.deep.equal([]);
+    const warning = 'migration notes/0001-notes has changed since this database ran it: the database keeps what the text it ran made, and a migration '
+      + 'never runs twice. Put the change in a new migration; or, for a development database, start it over (restlayer db reset)';
+    expect(await warningsOfStart(rewritten)).to.deep.equal([warning]);
+    // The database still has what the first text made: said again until it is started over.
+    expect(await warningsOfStart(rewritten)).to.deep.equal([warning]);
+    expect(await warningsOfStart(first)).to.deep.equal([]);
+  });
+
+  it('a database whose migrations ran before checksums were kept takes their texts as they are now, without a warning', async () => {
+    await warningsOfStart(first);
+    const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides: { Storage: { Sqlite: { Path: join(dir, 'store.db') }, SampleData: false } } }).config;
+    const storage = await openStorage(config, [], { prepare: false });
+    await sql`drop table restlayer_migration_checksum`.execute(storage.db);
+    await storage.close();
+    expect(await warningsOfStart(rewritten)).to.deep.equal([]);
+    expect(await warningsOfStart(first)).to.have.length(1);
+  });
+});
+
 describe('service modules: registration', () => {
   const config = () => loadConfig({ env: { NODE_ENV: 'test' }, overrides: { Storage: { Sqlite: { Path: ':memory:' }, SampleData: false } } }).config;
   const start = (modules: readonly ServiceModule[]) =>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
@@ -423,6 +423,47 @@ describeOneStore('restlayer as a dependency: packed, installed in a new project,
       expect(ran.stdout).to.match(/\b([3-9]\d|\d{3}) passing/).and.include('30 concurrent creates of one number').and.not.match(/pending|failing/);
       expect(ran.stdout).to.include('order lines: the order and its lines as one document').and.include('lines of 0.1, 0.2 and 0.3 total 0.6');
     });
+  });
+
+  it('restlayer dev serves the project\'s own application (its package.json bin) and serves an edit of its route file again', async () => {
+    const devEnv = childEnv({
+      NODE_ENV: 'development', PORT: '0', Metrics__Port: '0', Authentication__PasswordHashCost: '10', Storage__Sqlite__Path: join(work, 'dev.db'),
+    });
+    const dev = spawn(process.execPath, [join(app, 'node_modules', 'restlayer', 'dist', 'bin', 'restlayer.js'), 'dev'], {
+      cwd: app, env: devEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    dev.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    dev.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const routeFile = join(app, 'src', 'routes', 'note', 'index.ts');
+    const original = readFileSync(routeFile, 'utf8');
+    const summary = async (url: string) => {
+      try {
+        const reply = await fetch(`${url}/openapi.json`);
+        return ((await reply.json()) as { result: { paths: Record<string, { get?: { summary?: string } }> } }).result.paths['/note']?.get?.summary;
+      } catch {
+        return undefined; // between two servers
+      }
+    };
+    try {
+      await until(() => /restlayer dev: serving (http:\S+);/.test(out), `the dev loop's banner; output:\n${out}`, 120_000);
+      const url = /restlayer dev: serving (http:\S+);/.exec(out)![1];
+      // How to make a user names the project's own CLI, which is what serves it.
+      expect(out).to.match(/make a user\s+echo '[^']+' \| npx notes user add alice --role Administrator --password-stdin/);
+      // Without swagger-ui-dist (an optional peer this project did not install) the reference is the document.
+      expect(out).to.include(`API reference   ${url}/openapi.json (a docs page at /docs needs swagger-ui-dist: npm install swagger-ui-dist)`);
+      expect(await summary(url)).to.equal('List the notes.');
+      writeFileSync(routeFile, original.replace("summary: 'List the notes.'", "summary: 'List every note.'"));
+      await until(async () => (await summary(url)) === 'List every note.', `the edit to be served; output:\n${out}`, 60_000, 100);
+    } finally {
+      writeFileSync(routeFile, original);
+      try {
+        process.kill(-dev.pid!, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+      await new Promise((resolve) => (dev.exitCode === null ? dev.once('close', resolve) : resolve(undefined)));
+    }
   });
 
   it('restlayer/client loads only its own modules at run time: no node: module, no server package (browser-safe)', () => {

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { childEnv, killChildren, runCli } from '../support/processes.js';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
 import { newKey } from '../support/tokens.js';
+import { pgAdminUrl } from '../support/test-stores.js';
 
 const stackLine = /^\s+at\s/m;
 
@@ -31,10 +33,11 @@ describe('restlayer config check (a real process)', function () {
   it('exits 0, prints the configuration from `__` variables and redacts the secrets', async () => {
     const run = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, RestAPI__Path: '/api', restapi__maxrows: '77', Storage__Postgres__Url: 'postgres://u:pg-secret@db/x' }) });
     expect(run.code, run.stderr).to.equal(0);
-    const [first, secrets, ...rest] = run.stdout.split('\n');
+    const [first, secrets, database, ...rest] = run.stdout.split('\n');
     expect(first).to.equal('configuration is valid');
     // Which secrets are set, never what they are.
     expect(secrets).to.equal('secrets: Authentication:Schemes:Bearer:SigningKeys set; Authentication:Cookie:Keys set');
+    expect(database).to.equal('database: data/restlayer.db (SQLite) does not exist yet: the first start makes it, with its schema and the sample data');
     const printed = JSON.parse(rest.join('\n'));
     expect(printed.RestAPI).to.deep.include({ Path: '/api', MaxRows: 77 });
     expect(printed.env).to.equal('test');
@@ -185,6 +188,32 @@ describe('restlayer config check (a real process)', function () {
     });
     expect(run.code).to.equal(1);
     expect(problemLines(run.stderr, 'Authentication:Schemes:Bearer:SigningKeys')).to.have.length(1);
+    expect(run.stderr).to.not.match(stackLine);
+  });
+
+  it('tries the database without changing it: an SQLite file that is not there is not made, one that is there is opened', async () => {
+    const dir = makeTempDir('restlayer-config-db-');
+    const env = childEnv({ ...keys, Storage__Sqlite__Path: join(dir, 'app.db') });
+    const before = await runCli(['config', 'check', '--json'], { cwd, env });
+    expect(before.code, before.stderr).to.equal(0);
+    expect(JSON.parse(before.stdout).database).to.equal(`${join(dir, 'app.db')} (SQLite) does not exist yet: the first start makes it, with its schema and the sample data`);
+    expect(existsSync(join(dir, 'app.db'))).to.equal(false);
+    // A user command makes the database (with its schema), as a first start would.
+    const made = await runCli(['user', 'list'], { cwd, env });
+    expect(made.code, made.stderr).to.equal(0);
+    const after = await runCli(['config', 'check'], { cwd, env });
+    expect(after.stdout.split('\n')[2]).to.match(new RegExp(`^database: ${join(dir, 'app.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(SQLite\\) opened: \\d+ tables$`));
+  });
+
+  it('a PostgreSQL database that does not exist: exit 1, one line naming the database and the createdb command that makes it', async () => {
+    const missing = new URL(pgAdminUrl);
+    missing.pathname = '/restlayer_config_check_missing';
+    const run = await runCli(['config', 'check'], { cwd, env: childEnv({ ...keys, Storage__Provider: 'postgres', Storage__Postgres__Url: missing.toString() }) });
+    expect(run.code, run.stderr).to.equal(1);
+    expect(run.stdout).to.equal('');
+    const failure = run.stderr.split('\n').filter((l) => l && !l.startsWith('warning:'));
+    expect(failure).to.have.length(1);
+    expect(failure[0]).to.match(/^restlayer: the configuration is valid, but its database cannot be used: Storage:Postgres:Url: the database restlayer_config_check_missing does not exist on PostgreSQL at \S+; create it \(createdb -h \S+ -p \d+( -U \S+)? restlayer_config_check_missing\), then start again/);
     expect(run.stderr).to.not.match(stackLine);
   });
 

@@ -97,7 +97,10 @@ describe('operator errors and defaults of restlayer serve (real processes)', fun
         expect(run.stderr).to.not.include('pw-secret');
         const failure = lines(run.stderr).filter((l) => !l.startsWith('{'));
         expect(failure, run.stderr).to.have.length(1);
-        expect(failure[0]).to.match(/^restlayer: Storage:Postgres:Url: cannot use PostgreSQL at \S+ \(.+\); check that the server is running and reachable, and the URL's host, port, database, user and password$/);
+        expect(failure[0]).to.match(url === missing.toString()
+          // The server answered: the database alone is missing, and the hint names the command that makes it.
+          ? /^restlayer: Storage:Postgres:Url: the database restlayer_no_such_database does not exist on PostgreSQL at \S+; create it \(createdb -h \S+ -p \d+( -U \S+)? restlayer_no_such_database\), then start again: the first start makes its schema$/
+          : /^restlayer: Storage:Postgres:Url: cannot use PostgreSQL at \S+ \(.+\); check that the server is running and reachable, and the URL's host, port, database, user and password$/);
       }
     }
   });

@@ -232,13 +232,19 @@ describe('restlayer serve (a real process)', function () {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as { port: number };
     try {
-      const run = await runCli(['serve', '--port', String(port), ...local], { cwd: dir, env: serveEnv(join(dir, 'taken.db')) });
-      expect(run.code).to.equal(1);
-      const errors = run.stderr.split('\n').filter((l) => l.startsWith('restlayer:'));
-      expect(errors).to.have.length(1);
-      expect(errors[0]).to.include('EADDRINUSE');
-      expect(run.stderr).to.not.match(/^\s+at\s/m);
-      expect(run.stdout).to.not.include('restlayer is serving');
+      // The port from --port, then from PORT: the line names the port and what to set, as the metrics port's does.
+      const runs = [
+        { run: await runCli(['serve', '--port', String(port), ...local], { cwd: dir, env: serveEnv(join(dir, 'taken.db')) }), fix: 'give --port a free port' },
+        { run: await runCli(['serve', ...local], { cwd: dir, env: serveEnv(join(dir, 'taken.db'), { PORT: String(port) }) }), fix: 'set PORT (or Server__Port, --port) to a free port' },
+      ];
+      for (const { run, fix } of runs) {
+        expect(run.code).to.equal(1);
+        const errors = run.stderr.split('\n').filter((l) => l.startsWith('restlayer:'));
+        expect(errors).to.have.length(1);
+        expect(errors[0]).to.equal(`restlayer: port ${port} on 127.0.0.1 is in use (EADDRINUSE: another server on this machine?): ${fix}`);
+        expect(run.stderr).to.not.match(/^\s+at\s/m);
+        expect(run.stdout).to.not.include('restlayer is serving');
+      }
     } finally {
       blocker.close();
     }

@@ -185,6 +185,15 @@ describeOneStore('web app in Chromium', WHY_ONE_STORE.web, function () {
     await layout('list');
   });
 
+  it('a path outside /api that is nothing shows the app (with the 404), not the API\'s JSON', async () => {
+    const response = await page.goto(`${appUrl}no/such-page`);
+    expect(response!.status()).to.equal(404);
+    expect(response!.headers()['content-type']).to.equal('text/html; charset=utf-8');
+    await loginForm();
+    // The browser reports the page's own 404 in its console; nothing else may go wrong.
+    problems.list.splice(0, problems.list.length, ...problems.list.filter((p) => !/status of 404/.test(p)));
+  });
+
   it('filters by a status and a territory picked from the dropdowns, by customer name, sales person and order dates', async () => {
     await open();
     await logIn();

@@ -351,10 +351,11 @@ describeStores('web app: order lines in Chromium', function () {
     const id = await orderWith([[1, 0]]);
     await openOrder(id);
     const before = await apiOrder(id);
-    // From the order's heading, Tab through the page in its order until the product field.
+    // From the order's heading, Tab through the page in its order until the product field: past the order's own form
+    // (which comes first, so that "Save changes" is near; a date field takes four stops), then the line's fields.
     await page.locator('#order-heading').focus();
     const path: string[] = [];
-    for (let i = 0; i < 20 && path.at(-1) !== 'line-product'; i++) {
+    for (let i = 0; i < 40 && path.at(-1) !== 'line-product'; i++) {
       await page.keyboard.press('Tab');
       path.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName || ''));
     }
@@ -383,6 +384,30 @@ describeStores('web app: order lines in Chromium', function () {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Escape');
     expect(await page.locator('#line-product').inputValue()).to.equal('');
+  });
+
+  it('"Save changes" is reached with the keyboard past the order\'s own fields, however many lines the order has', async () => {
+    /** The ids (or tags) Tab visits from the order's heading until "Save changes" has the focus. */
+    const tabsToSave = async () => {
+      await page.locator('#order-heading').focus();
+      const path: string[] = [];
+      for (let i = 0; i < 60; i++) {
+        await page.keyboard.press('Tab');
+        const at = await page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || document.activeElement?.tagName || '');
+        path.push(at);
+        if (at === 'Save changes') return path;
+      }
+      throw new Error(`"Save changes" not reached in 60 Tab presses: ${path.join(' → ')}`);
+    };
+    const single = await orderWith([[1, 0]]);
+    const many = await orderWith(Array.from({ length: 10 }, (_, i): [number, number] => [i + 1, 0]));
+    await openOrder(single);
+    const one = await tabsToSave();
+    await page.evaluate((id) => (location.hash = `#/orders/${id}`), many);
+    await page.waitForFunction((wanted) => document.querySelectorAll('.order-screen[data-loaded] #lines tbody tr').length === wanted, 10);
+    const ten = await tabsToSave();
+    expect(ten.filter((id) => id.startsWith('line-')), `focus went ${ten.join(' → ')}`).to.deep.equal([]);
+    expect(ten).to.deep.equal(one);
   });
 
   it('at 375 px the page and the lines do not scroll sideways, and every line can be edited', async () => {

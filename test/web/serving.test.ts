@@ -154,6 +154,27 @@ describeOneStore('web app: serving', WHY_ONE_STORE.web, function () {
       expect(post.status).to.equal(404);
       expect(post.body.messages[0].code).to.equal('Route_NotFound');
     });
+
+    it('a browser navigating outside /api to a path that is nothing gets the app\'s page with the 404; programs and /api keep the envelope', async () => {
+      // What Chromium sends when it navigates.
+      const NAVIGATION = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+      const index = await fetch(`${origin}/`);
+      const page = await index.text();
+      for (const path of ['/nope', '/orders/43659', '/assets/missing.js']) {
+        const res = await fetch(origin + path, { headers: { Accept: NAVIGATION } });
+        expect(res.status, path).to.equal(404);
+        expect(res.headers.get('content-type'), path).to.equal('text/html; charset=utf-8');
+        expect(directives(res.headers.get('content-security-policy')), path).to.include("script-src 'self'");
+        expect(res.headers.get('etag'), path).to.equal(null);
+        expect(await res.text(), path).to.equal(page);
+      }
+      // A script's request (no Accept, */*, or JSON) and anything under /api: the envelope, whatever the Accept.
+      for (const [path, accept] of [['/nope', '*/*'], ['/nope', 'application/json'], ['/api/nope', NAVIGATION], ['/api/sales-order/0', NAVIGATION]]) {
+        const res = await fetch(origin + path, { headers: { Accept: accept } });
+        expect(res.headers.get('content-type'), `${path} ${accept}`).to.match(/^application\/json/);
+        expect(res.status, `${path} ${accept}`).to.be.oneOf([401, 404]);
+      }
+    });
   });
 
   describe('Web:Enabled off (the default)', () => {

@@ -233,7 +233,9 @@ export function orderView(id: number, opts: OrderOptions): View {
     lines.show(order.lines, l.product);
     orderHistory ??= historyPanel(id, l);
     orderHistory.refresh();
-    body.replaceChildren(facts, lines.el, form, orderHistory.el);
+    // The header's form before the lines: a keyboard user reaches "Save changes" past the order's own fields, not
+    // past every line's controls (an order of many lines took more than 40 Tab presses: issue 42).
+    body.replaceChildren(facts, form, lines.el, orderHistory.el);
     el.dataset.loaded = String(revision);
     return true;
   }
