@@ -8,10 +8,10 @@ import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { serial } from '../support/stores.js';
 import { until } from '../support/wait.js';
 
-/** The service file the test edits, and the edit: the entity named by its 404 text. */
-const SERVICE = 'services/customer/sql-customer-service.ts';
-const BEFORE = "entity: 'Customer'";
-const AFTER = "entity: 'Client'";
+/** The service file the test edits (the customer's declaration), and the edit: the entity its 404 text names. */
+const SERVICE = 'services/customer/customer.ts';
+const BEFORE = "name: 'customer',";
+const AFTER = "name: 'customer',\n  entity: 'Client',";
 /** The one time bound a test of this project asserts (issue 42): an edit to a service is served within it. */
 const SERVED_WITHIN_MS = 5000;
 
@@ -108,7 +108,7 @@ describe(serial('npm run dev: the edit → serve loop (issue 42)'), function () 
     expect(servedMs, `the edit was served after ${servedMs} ms`).to.be.below(SERVED_WITHIN_MS);
     // The development database and its keys stayed: the token from before the restart is still good.
     expect((await callUrl(`${api}/customer/999999`, { token })).status).to.equal(404);
-    expect(dev.output()).to.match(/restlayer dev: restarting: services\/customer\/sql-customer-service\.ts/);
+    expect(dev.output()).to.match(/restlayer dev: restarting: services\/customer\/customer\.ts/);
   });
 
   it('runs the type check beside: a type error is printed (the server runs the code as written), and its fix clears it', async () => {
@@ -117,7 +117,7 @@ describe(serial('npm run dev: the edit → serve loop (issue 42)'), function () 
     const from = dev.output().length;
     writeFileSync(file, `${text}\nexport const devLoopTypeError: number = 'not a number';\n`);
     await until(() => /error TS2322/.test(dev.output().slice(from)) && /type check: 1 error\(s\)/.test(dev.output().slice(from)), 'the type error to be reported', 180_000, 200);
-    expect(dev.output().slice(from)).to.include('sql-customer-service.ts');
+    expect(dev.output().slice(from)).to.include('customer.ts');
     const again = dev.output().length;
     writeFileSync(file, text);
     await until(() => /type check: no errors/.test(dev.output().slice(again)), 'the type check to pass again', 180_000, 200);
@@ -169,7 +169,7 @@ describe(serial('npm run dev: the edit → serve loop (issue 42)'), function () 
     const stale = await startServe(['--web'], { cwd: dir, env: serveEnv, cli: join(dir, 'dist', 'bin', 'restlayer.js') });
     stale.child.kill('SIGTERM');
     await stale.exited;
-    expect(stale.stderr()).to.include('the build in dist is older than its sources (services/customer/sql-customer-service.ts changed since): '
+    expect(stale.stderr()).to.include('the build in dist is older than its sources (services/customer/customer.ts changed since): '
       + 'this serves the code as last built; build first (npm run build), or serve with npm run dev, which rebuilds on every change');
   });
 });
