@@ -83,7 +83,7 @@ describeOneStore('/docs in Chromium', WHY_ONE_STORE.web, function () {
     await addUser(server, 'tryit', 'tryit-password-1');
     const typed: Record<string, string> = {
       salesOrderId: '43659', customerId: String(order.customerId), salesOrderDetailId: String(order.lines[0].salesOrderDetailId),
-      type: 'sales-order-status', userName: 'tryit',
+      type: 'sales-order-status', userName: 'tryit', address: '192.0.2.1',
     };
     const document = (await server.call('/openapi.json', { token: null })).body.result as {
       paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: unknown }>>;
@@ -103,7 +103,9 @@ describeOneStore('/docs in Chromium', WHY_ONE_STORE.web, function () {
       await block.locator('.opblock-summary-control').click();
       await block.locator('button.try-out__btn').click();
       for (const param of (op.parameters ?? []).filter((p) => p.in === 'path')) {
-        await block.locator(`input[placeholder="${param.name}"]`).fill(typed[param.name]);
+        const value = typed[param.name];
+        if (value === undefined) throw new Error(`${verb.toUpperCase()} ${path}: no value for its path parameter ${param.name} in this test's typed ids`);
+        await block.locator(`input[placeholder="${param.name}"]`).fill(value);
       }
       const expected = `${new URL(server.url).pathname}${path.replace(/\{(\w+)\}/g, (_, name: string) => typed[name])}`;
       const answered = page.waitForResponse((r) => r.request().method() === verb.toUpperCase() && new URL(r.url()).pathname === expected);
