@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { type UrlReply, callUrl } from '../support/http.js';
-import { type ServeProcess, killChildren, runCli, sqliteServeEnv, startServe } from '../support/processes.js';
+import { killChildren, runCli, seededSqlite, type ServeProcess, sqliteServeEnv, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 import { expectEnvelope } from './hostile.js';
@@ -54,7 +54,7 @@ describe(apart('hardening: crashes and faults (real processes, SQLite)'), functi
   after(removeTempDirs);
 
   it('SIGKILL in the middle of 300 concurrent writes: every acknowledged write survives, whole, and the file is sound', async () => {
-    const db = join(dir, 'crash.db');
+    const db = await seededSqlite(join(dir, 'crash.db'));
     const server = await startServe(local, { cwd: dir, env: serveEnv(db) });
     const run = randomBytes(4).toString('hex');
     const before = (await callUrl(`${server.url}/sales-order?take=1&getTotalCount=true`, { token })).body.totalCount!;
@@ -127,7 +127,7 @@ describe(apart('hardening: crashes and faults (real processes, SQLite)'), functi
   });
 
   it('a write lock held by another process: writes answer 503 Storage_Unavailable, reads and health go on meanwhile, and it recovers', async () => {
-    const db = join(dir, 'locked.db');
+    const db = await seededSqlite(join(dir, 'locked.db'));
     const server = await startServe(local, { cwd: dir, env: serveEnv(db) });
     const user = await runCli(['user', 'add', 'lena', '--role', 'Clerk', '--password-stdin'], { cwd: dir, env: serveEnv(db), input: 'lena-password-1\n' });
     expect(user.code, user.stderr).to.equal(0);
@@ -172,7 +172,7 @@ describe(apart('hardening: crashes and faults (real processes, SQLite)'), functi
   });
 
   it('several workers on one file: concurrent refreshes of one token all succeed and concurrent writes never fail', async () => {
-    const db = join(dir, 'workers.db');
+    const db = await seededSqlite(join(dir, 'workers.db'));
     const env = serveEnv(db, { Authentication__Throttle__AddressFailures: '1000' });
     const user = await runCli(['user', 'add', 'wim', '--role', 'Clerk', '--password-stdin'], { cwd: dir, env, input: 'wim-password-12\n' });
     expect(user.code, user.stderr).to.equal(0);

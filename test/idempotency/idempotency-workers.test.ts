@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { type Deployment, deployment } from '../support/cluster-env.js';
 import { requireServices } from '../support/hooks.js';
 import { type UrlReply, callUrl } from '../support/http.js';
-import { type ServeProcess, killChildren, sqliteServeEnv, startServe } from '../support/processes.js';
+import { killChildren, seededSqlite, type ServeProcess, sqliteServeEnv, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { dropRedisKeys } from '../support/test-stores.js';
 import { mint, newKey } from '../support/tokens.js';
@@ -56,7 +56,7 @@ describeOneStore('Idempotency-Key across processes: serve --workers 2 on SQLite'
   const key = newKey();
   before(async () => {
     const dir = makeTempDir();
-    server = await startServe(['--workers', '2', ...local], { cwd: dir, env: sqliteServeEnv(join(dir, 'workers.db'), key, { Log__Level: 'info' }) });
+    server = await startServe(['--workers', '2', ...local], { cwd: dir, env: sqliteServeEnv(await seededSqlite(join(dir, 'workers.db')), key, { Log__Level: 'info' }) });
     await until(() => (server.stderr().match(/restlayer listening on/g) ?? []).length >= 2, 'two workers serving');
   });
   after(async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expectCliFailure } from '../support/cli-env.js';
 import { freePort } from '../support/http.js';
 import { getOnNewConnection, sampleSum, scrape } from '../support/metrics.js';
-import { type ServeProcess, killChildren, runCli, sqliteServeEnv, startServe } from '../support/processes.js';
+import { killChildren, runCli, seededSqlite, type ServeProcess, sqliteServeEnv, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
@@ -24,9 +24,9 @@ describe('Prometheus metrics of restlayer serve', function () {
   let dir: string;
   let db: string;
 
-  before(() => {
+  before(async () => {
     dir = makeTempDir();
-    db = join(dir, 'metrics.db');
+    db = await seededSqlite(join(dir, 'metrics.db'));
   });
   after(async () => {
     await killChildren();

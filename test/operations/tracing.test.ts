@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { requireServices } from '../support/hooks.js';
 import { callUrl, freePort } from '../support/http.js';
 import { CLIENT_KIND, type OtlpReceiver, type ReceivedSpan, SERVER_KIND, startOtlpReceiver } from '../support/otlp-receiver.js';
-import { type ServeProcess, killChildren, runCli, sqliteServeEnv, startServe } from '../support/processes.js';
+import { type ServeProcess, killChildren, runCli, seededSqlite, sqliteServeEnv, startServe } from '../support/processes.js';
 import { createTestDatabase, dropRedisKeys, redisPrefix, redisUrl } from '../support/test-stores.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
@@ -50,8 +50,8 @@ describeOneStore('operations: tracing (OpenTelemetry, OTLP over HTTP)', WHY_ONE_
     removeTempDirs();
   });
 
-  const serve = (extra: Record<string, string | undefined>, args: string[] = []) =>
-    startServe(['--port', '0', '--host', '127.0.0.1', ...args], { cwd: dir, env: sqliteServeEnv(join(dir, `${hex(4)}.db`), key, extra) });
+  const serve = async (extra: Record<string, string | undefined>, args: string[] = []) =>
+    startServe(['--port', '0', '--host', '127.0.0.1', ...args], { cwd: dir, env: sqliteServeEnv(await seededSqlite(join(dir, `${hex(4)}.db`)), key, extra) });
   const traced = (extra: Record<string, string | undefined> = {}, args: string[] = []) =>
     serve({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50', ...extra }, args);
 

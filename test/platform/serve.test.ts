@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { callUrl, freePort, heldRequest } from '../support/http.js';
-import { type ServeProcess, killChildren, runCli, sqliteServeEnv, startServe } from '../support/processes.js';
+import { killChildren, runCli, seededSqlite, type ServeProcess, sqliteServeEnv, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
 
@@ -64,6 +64,8 @@ function tryConnect(port: number): Promise<string> {
 describe('restlayer serve (a real process)', function () {
   this.timeout(120_000);
   let dir: string;
+  /** A database of the run's seeded template, for a start that is not the first one being tested. */
+  const seeded = (name: string) => seededSqlite(join(dir, name));
 
   beforeEach(() => {
     dir = makeTempDir('restlayer-serve-');
@@ -108,7 +110,7 @@ describe('restlayer serve (a real process)', function () {
 
   it('listens on the port PORT names, and --port wins over PORT', async () => {
     const fromEnv = await freePort();
-    const server = await startServe(local, { cwd: dir, env: serveEnv(join(dir, 'port.db'), { PORT: String(fromEnv) }) });
+    const server = await startServe(local, { cwd: dir, env: serveEnv(await seeded('port.db'), { PORT: String(fromEnv) }) });
     expect(server.port).to.equal(fromEnv);
     expect((await callUrl(`http://127.0.0.1:${fromEnv}/health/live`)).status).to.equal(200);
     expect(await terminate(server)).to.deep.equal({ code: 0, signal: null });
@@ -121,7 +123,7 @@ describe('restlayer serve (a real process)', function () {
   });
 
   it('serves below RestAPI:Path when set', async () => {
-    const server = await startServe(['--port', '0', ...local], { cwd: dir, env: serveEnv(join(dir, 'prefix.db'), { RestAPI__Path: '/api' }) });
+    const server = await startServe(['--port', '0', ...local], { cwd: dir, env: serveEnv(await seeded('prefix.db'), { RestAPI__Path: '/api' }) });
     expect(server.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     expect((await callUrl(`${server.url}/health/live`)).status).to.equal(200);
     expect((await callUrl(`${server.url.replace(/\/api$/, '')}/health/live`)).status).to.equal(404);
@@ -129,7 +131,7 @@ describe('restlayer serve (a real process)', function () {
   });
 
   it('keeps written data across a restart and does not load the sample data twice', async () => {
-    const db = join(dir, 'restart.db');
+    const db = await seeded('restart.db');
     const first = await startServe(['--port', '0', ...local], { cwd: dir, env: serveEnv(db) });
     const { total: before, firstId } = await orders(first);
     const id = firstId + 6;
@@ -156,7 +158,7 @@ describe('restlayer serve (a real process)', function () {
   });
 
   it('on SIGTERM refuses new connections but finishes a request in flight, then exits 0 without losing it', async () => {
-    const db = join(dir, 'graceful.db');
+    const db = await seeded('graceful.db');
     const server = await startServe(['--port', '0', ...local], { cwd: dir, env: serveEnv(db) });
     const id = (await orders(server)).firstId + 2;
     const order = (await callUrl(`${server.url}/sales-order/${id}`, { token })).body.result;
@@ -193,7 +195,7 @@ describe('restlayer serve (a real process)', function () {
   });
 
   it('on SIGTERM answers 200 to every one of many concurrent slow list requests already accepted, then exits 0', async () => {
-    const server = await startServe(['--port', '0', ...local], { cwd: dir, env: serveEnv(join(dir, 'many.db')) });
+    const server = await startServe(['--port', '0', ...local], { cwd: dir, env: serveEnv(await seeded('many.db')) });
     const count = 20;
     // Open the connections first, so every one of them has surely been accepted by the server.
     const agent = new Agent({ keepAlive: true, maxSockets: count });
@@ -220,7 +222,7 @@ describe('restlayer serve (a real process)', function () {
   });
 
   it('runs --workers N worker processes behind one port, and all of them stop on SIGTERM', async () => {
-    const server = await startServe(['--port', '0', '--workers', '2', ...local], { cwd: dir, env: serveEnv(join(dir, 'workers.db')) });
+    const server = await startServe(['--port', '0', '--workers', '2', ...local], { cwd: dir, env: serveEnv(await seeded('workers.db')) });
     expect(await totalCount(server)).to.be.at.least(10_000);
     const replies = await Promise.all(Array.from({ length: 8 }, () => callUrl(`${server.url}/health/live`)));
     expect(replies.map((r) => r.status)).to.deep.equal(Array(8).fill(200));

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { type UrlReply, callUrl } from '../support/http.js';
-import { type ServeProcess, killChildren, runCli, sqliteServeEnv, startServe } from '../support/processes.js';
+import { killChildren, runCli, seededSqlite, type ServeProcess, sqliteServeEnv, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { newKey } from '../support/tokens.js';
 import { until } from '../support/wait.js';
@@ -25,7 +25,7 @@ describe('serve --workers 2: refresh rotation and ending access across workers',
 
   before(async () => {
     const dir = makeTempDir();
-    env = sqliteServeEnv(join(dir, 'workers.db'), newKey(), {
+    env = sqliteServeEnv(await seededSqlite(join(dir, 'workers.db')), newKey(), {
       Authentication__PasswordHashCost: '10',
       Authentication__RefreshReuseGraceSeconds: '1',
       Authentication__Throttle__AccountFailures: '50',

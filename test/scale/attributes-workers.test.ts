@@ -4,7 +4,7 @@ import { attributeCliPath } from '../support/api.js';
 import { deployment, type Deployment } from '../support/cluster-env.js';
 import { requireServices } from '../support/hooks.js';
 import { type UrlReply, callUrl } from '../support/http.js';
-import { type ServeProcess, killChildren, runCli, sqliteServeEnv, startServe } from '../support/processes.js';
+import { killChildren, runCli, seededSqlite, type ServeProcess, sqliteServeEnv, startServe } from '../support/processes.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { dropRedisKeys } from '../support/test-stores.js';
 import { newKey } from '../support/tokens.js';
@@ -33,7 +33,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
         d = await deployment({ ...RECHECK, Log__Level: 'info' });
         env = d.env;
       } else {
-        env = sqliteServeEnv(join(makeTempDir(), 'attributes.db'), newKey(), RECHECK);
+        env = sqliteServeEnv(await seededSqlite(join(makeTempDir(), 'attributes.db')), newKey(), RECHECK);
       }
       const add = await cli(['add', 'wes', '--role', 'Clerk', '--attribute', 'salesPersonId=279', '--password', 'wes-password-1']);
       expect(add.code, add.stderr).to.equal(0);

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { slowReadRoutesDir } from '../support/api.js';
 import { callUrl } from '../support/http.js';
-import { killChildren, sqliteServeEnv, startServe } from '../support/processes.js';
+import { killChildren, seededSqlite, sqliteServeEnv, startServe } from '../support/processes.js';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { testProvider } from '../support/test-stores.js';
@@ -135,7 +135,7 @@ if (testProvider === 'sqlite') {
     let url: string;
 
     before(async () => {
-      db = join(makeTempDir(), 'stall.db');
+      db = await seededSqlite(join(makeTempDir(), 'stall.db'));
       const env = sqliteServeEnv(db, newKey(), { Storage__QueryTimeoutSeconds: '3', Storage__Sqlite__ReadWorkers: '1' });
       const server = await startServe(['--workers', '2', '--host', '127.0.0.1', '--port', '0'], { cli, env });
       await server.waitForStderr(/restlayer listening on[\s\S]*restlayer listening on/);
@@ -168,7 +168,7 @@ if (testProvider === 'sqlite') {
     });
 
     it('a server killed (SIGKILL) in the middle of a slow read leaves no reader process running it', async () => {
-      const dbKilled = join(makeTempDir(), 'killed.db');
+      const dbKilled = await seededSqlite(join(makeTempDir(), 'killed.db'));
       const env = sqliteServeEnv(dbKilled, newKey(), { Storage__QueryTimeoutSeconds: '60', Storage__Sqlite__ReadWorkers: '1' });
       const doomed = await startServe(['--host', '127.0.0.1', '--port', '0'], { cli, env });
       void callUrl(`${doomed.url}/slow-read/endless`).catch(() => undefined);

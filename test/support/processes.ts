@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sqliteTemplate } from 'restlayer/testing';
+import { application } from '../../services/index.js';
 import { newKey } from './tokens.js';
 
 /** The project folder (this file runs as dist/test/support/processes.js). */
@@ -35,6 +38,15 @@ export function sqliteServeEnv(db: string, key: string, extra: Record<string, st
     Log__Level: 'info',
     ...extra,
   });
+}
+
+/**
+ * `path` made a copy of the run's seeded SQLite template (the sample data, migrated once per run), for a `serve`
+ * process whose test is not about the first start: seeding 12,000 orders costs a process seconds, a copy nothing.
+ */
+export async function seededSqlite(path: string): Promise<string> {
+  copyFileSync(await sqliteTemplate(application.modules, true), path);
+  return path;
 }
 
 const running = new Set<ChildProcess>();
