@@ -8,8 +8,10 @@ import type { TestReply } from './test-server.js';
 export function suiteRoles(run: SuiteRun): Record<string, string[]> {
   const { permissions } = run.model;
   const roles: Record<string, string[]> = { ResourceSuiteReader: [permissions.read] };
+  // A scoped caller's writes name referenced records: it reads them (else they answer as unknown, contract part 10).
+  const referenced = [...new Set(run.model.fields.filter((f) => f.spec.reference).map((f) => `${f.spec.reference!.name}.read`))];
   for (const scope of Object.keys(run.model.scopes ?? {})) {
-    roles[scopeRole(scope)] = Object.values(permissions).map((p) => `${p}:${scope}`);
+    roles[scopeRole(scope)] = [...Object.values(permissions).map((p) => `${p}:${scope}`), ...referenced];
   }
   return roles;
 }

@@ -1,0 +1,57 @@
+import { fileURLToPath } from 'node:url';
+import { type Kysely, type StorageDialect, serviceModule, trackListChanges } from 'restlayer';
+import { SUITE_GRADES, suiteOwner, suiteProbe, suiteRuled } from './suite-probe.js';
+
+/** The probes' tables, as a team's first migration would make them. */
+async function createTables(db: Kysely<unknown>, dialect: StorageDialect): Promise<void> {
+  await db.schema.createTable('suite_owner')
+    .addColumn('suite_owner_id', 'integer', (c) => dialect.identity(c.primaryKey()))
+    .addColumn('name', 'varchar(20)', (c) => c.notNull())
+    .addColumn('revision_number', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('modified_date', dialect.types.date, (c) => c.notNull())
+    .execute();
+  await db.schema.createTable('suite_probe')
+    .addColumn('suite_probe_id', 'integer', (c) => dialect.identity(c.primaryKey()))
+    .addColumn('code', 'varchar(12)', (c) => c.notNull().unique())
+    .addColumn('quantity', 'integer', (c) => c.notNull())
+    .addColumn('weight', dialect.types.number)
+    .addColumn('price', dialect.types.money, (c) => c.notNull())
+    .addColumn('made_on', dialect.types.date)
+    .addColumn('active', dialect.types.bool)
+    .addColumn('grade', 'varchar(3)')
+    .addColumn('owner_id', 'integer', (c) => c.notNull().references('suite_owner.suite_owner_id'))
+    .addColumn('serial', 'varchar(10)')
+    .addColumn('note', 'varchar(20)', (c) => c.notNull())
+    .addColumn('total', dialect.types.money, (c) => c.notNull())
+    .addColumn('revision_number', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('modified_date', dialect.types.date, (c) => c.notNull())
+    .execute();
+  await db.schema.createTable('suite_ruled')
+    .addColumn('suite_ruled_id', 'integer', (c) => dialect.identity(c.primaryKey()))
+    .addColumn('code', 'varchar(12)', (c) => c.notNull().unique())
+    .addColumn('quantity', 'integer', (c) => c.notNull())
+    .addColumn('revision_number', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('modified_date', dialect.types.date, (c) => c.notNull())
+    .execute();
+  for (const table of ['suite_owner', 'suite_probe', 'suite_ruled']) await trackListChanges(db, dialect, table);
+}
+
+/** The probes' module: their tables, the grades lookup table, the three resources. */
+export const suiteProbeModule = serviceModule({
+  name: 'suite-probe',
+  migrations: (dialect) => ({ '0001-suite-probe': { up: (db: Kysely<unknown>) => createTables(db, dialect) } }),
+  lookups(cache) {
+    cache.register('suite-grade', async () => ({
+      type: 'suite-grade',
+      caseSensitive: true,
+      data: [...SUITE_GRADES, 'X'].map((id) => ({ id, text: `Grade ${id}`, isActive: id !== 'X', attributes: {} })),
+    }));
+  },
+  resources: [suiteOwner, suiteProbe, suiteRuled],
+});
+
+/** The probes' application: their module and route files only (the layer's own routes are served beside them). */
+export const suiteProbeApplication = {
+  modules: [suiteProbeModule],
+  routesDir: fileURLToPath(new URL('../suite-probe-routes/', import.meta.url)),
+};
