@@ -74,6 +74,17 @@ export class SuiteRun {
     return this.model.fields.filter((f) => f.spec.input === 'write');
   }
 
+  /** The optional fields an update may clear (no default, no initial value): absent from a read once cleared. */
+  get clearable(): ResourceField[] {
+    return this.updateFields.filter((f) => !f.spec.required && f.spec.default === undefined && f.spec.initially === undefined);
+  }
+
+  /** The required fields of an input only. */
+  requiredOf(input: Input): Input {
+    const names = new Set(this.model.fields.filter((f) => f.spec.required).map((f) => f.name));
+    return Object.fromEntries(Object.entries(input).filter(([name]) => names.has(name)));
+  }
+
   /** A create input nobody sent before (each call a new `n`). */
   async sample(): Promise<Input> {
     const n = this.next++;

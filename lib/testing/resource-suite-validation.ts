@@ -95,14 +95,16 @@ export function validationTests(run: SuiteRun): void {
 
   for (const f of lookups) {
     const code = f.spec.lookup!.code ?? `${model.pascal}_Invalid${upperFirst(f.name)}`;
-    it(`${f.name} must name an active entry of lookup table ${f.spec.lookup!.table}: otherwise a 400 ${code} on it, and nothing is written`, async () => {
+    it(`${f.name} must name an active entry of lookup table ${f.spec.lookup!.table}: otherwise a 400 ${code} on it (create, PUT, PATCH), and nothing is written`, async () => {
       const absent = await run.generator.absentLookup(f.spec);
       const total = await run.count();
       expectError(await run.call(run.path, { method: 'POST', body: { ...(await run.sample()), [f.name]: absent } }), 400, code, f.name);
       assert.equal(await run.count(), total);
       if (f.spec.input !== 'write') return;
-      const id = await run.create();
+      const input = await run.sample();
+      const id = await run.create(input);
       const before = await run.read(id);
+      expectError(await run.put(id, { ...run.forUpdate(input), [f.name]: absent }), 400, code, f.name);
       expectError(await run.patch(id, { [f.name]: absent }), 400, code, f.name);
       assert.deepEqual(await run.read(id), before);
     });

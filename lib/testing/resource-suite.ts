@@ -1,7 +1,9 @@
 import { suiteRoles, permissionTests, scopeTests } from './resource-suite-access.js';
 import { type ResourceSuiteOptions, SuiteRun } from './resource-suite-context.js';
 import { crudTests } from './resource-suite-crud.js';
+import { historyTests } from './resource-suite-history.js';
 import { listTests } from './resource-suite-list.js';
+import { updateTests } from './resource-suite-updates.js';
 import { validationTests } from './resource-suite-validation.js';
 import { type JsonObject, startTestServer } from './test-server.js';
 
@@ -28,7 +30,9 @@ export function resourceSuite(options: ResourceSuiteOptions): void {
     });
     after(() => run.server?.stop());
 
-    describe('create, read, update, patch, delete and history', () => crudTests(run));
+    describe('create, read and delete', () => crudTests(run));
+    describe('update and patch', () => updateTests(run));
+    describe('history', () => historyTests(run));
     describe('validation from the field definitions', () => validationTests(run));
     describe('list: paging, counts, cursors, sorts and criteria', () => listTests(run));
     describe('permissions and record scopes', () => {
