@@ -16,9 +16,13 @@ export function crudTests(run: SuiteRun): void {
     assert.ok(Number.isInteger(id) && id > 0, reply.text);
     assert.equal(result.revisionNumber, 1, reply.text);
     assert.equal(reply.headers.get('Location'), run.item(id));
+    // The answer holds the id and revision (and values made from the id alone), never a copy of the record.
+    const keyed = model.fields.filter((f) => f.spec.derived?.from.length === 1 && f.spec.derived.from[0] === model.key).map((f) => f.name);
+    assert.deepEqual(Object.keys(result).sort(), [model.key, 'revisionNumber', 'modifiedDate', ...keyed].sort(), reply.text);
     const record = expectOk(await run.call(reply.headers.get('Location')!)).result;
-    assert.equal(record[model.key], id);
-    assert.equal(record.revisionNumber, 1);
+    const known = new Set([model.key, ...model.fields.map((f) => f.name), ...model.children.map((c) => c.property), 'revisionNumber', 'modifiedDate']);
+    assert.deepEqual(Object.keys(record).filter((name) => !known.has(name)), [], `the read holds the declared fields only: ${JSON.stringify(record)}`);
+    assert.deepEqual([record[model.key], record.revisionNumber, record.modifiedDate], [id, 1, result.modifiedDate]);
     assertHolds(record, input, 'the created record');
   });
 
