@@ -18,4 +18,3 @@ export { applicationRoutes } from '../routing/application-routes.js';
 export type { LoadedRoute } from '../routing/load-routes.js';
 export { type ResourceSuiteOptions, type ScopeFixture } from './resource-suite-context.js';
 export { resourceSuite } from './resource-suite.js';
-export type { Input as ResourceInput } from './resource-suite-samples.js';

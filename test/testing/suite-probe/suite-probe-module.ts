@@ -4,14 +4,15 @@ import { SUITE_GRADES, suiteOwner, suiteProbe, suiteRuled } from './suite-probe.
 
 /** The probes' tables, as a team's first migration would make them. */
 async function createTables(db: Kysely<unknown>, dialect: StorageDialect): Promise<void> {
-  await db.schema.createTable('suite_owner')
-    .addColumn('suite_owner_id', 'integer', (c) => dialect.identity(c.primaryKey()))
-    .addColumn('name', 'varchar(20)', (c) => c.notNull())
+  // Every resource's table: its key, then its revision and modified date (lib/resources/model.ts).
+  const table = (name: string) => db.schema.createTable(name)
+    .addColumn(`${name}_id`, 'integer', (c) => dialect.identity(c.primaryKey()))
     .addColumn('revision_number', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('modified_date', dialect.types.date, (c) => c.notNull())
+    .addColumn('modified_date', dialect.types.date, (c) => c.notNull());
+  await table('suite_owner')
+    .addColumn('name', 'varchar(20)', (c) => c.notNull())
     .execute();
-  await db.schema.createTable('suite_probe')
-    .addColumn('suite_probe_id', 'integer', (c) => dialect.identity(c.primaryKey()))
+  await table('suite_probe')
     .addColumn('code', 'varchar(12)', (c) => c.notNull().unique())
     .addColumn('quantity', 'integer', (c) => c.notNull())
     .addColumn('weight', dialect.types.number)
@@ -23,17 +24,12 @@ async function createTables(db: Kysely<unknown>, dialect: StorageDialect): Promi
     .addColumn('serial', 'varchar(10)')
     .addColumn('note', 'varchar(20)', (c) => c.notNull())
     .addColumn('total', dialect.types.money, (c) => c.notNull())
-    .addColumn('revision_number', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('modified_date', dialect.types.date, (c) => c.notNull())
     .execute();
-  await db.schema.createTable('suite_ruled')
-    .addColumn('suite_ruled_id', 'integer', (c) => dialect.identity(c.primaryKey()))
+  await table('suite_ruled')
     .addColumn('code', 'varchar(12)', (c) => c.notNull().unique())
     .addColumn('quantity', 'integer', (c) => c.notNull())
-    .addColumn('revision_number', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('modified_date', dialect.types.date, (c) => c.notNull())
     .execute();
-  for (const table of ['suite_owner', 'suite_probe', 'suite_ruled']) await trackListChanges(db, dialect, table);
+  for (const name of ['suite_owner', 'suite_probe', 'suite_ruled']) await trackListChanges(db, dialect, name);
 }
 
 /** The probes' module: their tables, the grades lookup table, the three resources. */
