@@ -88,7 +88,24 @@ export class SuiteRun {
   /** A create input nobody sent before (each call a new `n`). */
   async sample(): Promise<Input> {
     const n = this.next++;
-    return this.options.sample ? { ...(await this.options.sample(n, this.server)) } : this.values.record(this.model.fields, n);
+    if (this.options.sample) return { ...(await this.options.sample(n, this.server)) };
+    const record = await this.values.record(this.model.fields, n);
+    // One child per collection, so the totals it keeps differ from record to record.
+    for (const child of this.model.children) record[child.property] = [await this.values.record(child.fields, n)];
+    return record;
+  }
+
+  /** `count` new children of a collection (generated), or those of a sample (the team's): at least one. */
+  async children(property: string, count: number): Promise<Input[]> {
+    const child = this.model.children.find((c) => c.property === property)!;
+    if (this.options.sample) {
+      const items = (await this.sample())[property];
+      assert.ok(Array.isArray(items) && items.length, `the sample gives no ${property}: give some to test them`);
+      return items as Input[];
+    }
+    const items: Input[] = [];
+    for (let i = 0; i < count; i++) items.push(await this.values.record(child.fields, this.next++));
+    return items;
   }
 
   /** The same record as an update input: without the fields only a create takes. */

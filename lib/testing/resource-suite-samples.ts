@@ -132,7 +132,12 @@ export function comparable(value: unknown): unknown {
 /** Asserts the record holds every value of `input` (instants compared by their time). */
 export function assertHolds(record: Input, input: Input, what: string): void {
   for (const [name, value] of Object.entries(input)) {
-    if (value === null || value === undefined) {
+    if (Array.isArray(value)) {
+      // A child collection: its items in the order sent, each holding what was sent of it.
+      const items = record[name];
+      assert.ok(Array.isArray(items) && items.length === value.length, `${what}: ${name} holds ${value.length} items: ${JSON.stringify(record)}`);
+      value.forEach((item, i) => assertHolds(items[i] as Input, item as Input, `${what}: ${name}[${i}]`));
+    } else if (value === null || value === undefined) {
       assert.ok(!(name in record), `${what}: ${name} is absent, never null: ${JSON.stringify(record)}`);
     } else {
       assert.deepEqual(comparable(record[name]), comparable(value), `${what}: ${name} of ${JSON.stringify(record)}`);

@@ -1,5 +1,6 @@
 import { suiteRoles, permissionTests, scopeTests } from './resource-suite-access.js';
 import { type ResourceSuiteOptions, SuiteRun } from './resource-suite-context.js';
+import { childTests } from './resource-suite-children.js';
 import { crudTests } from './resource-suite-crud.js';
 import { historyTests } from './resource-suite-history.js';
 import { listTests } from './resource-suite-list.js';
@@ -33,6 +34,7 @@ export function resourceSuite(options: ResourceSuiteOptions): void {
     describe('create, read and delete', () => crudTests(run));
     describe('update and patch', () => updateTests(run));
     describe('history', () => historyTests(run));
+    childTests(run);
     describe('validation from the field definitions', () => validationTests(run));
     describe('list: paging, counts, cursors, sorts and criteria', () => listTests(run));
     describe('permissions and record scopes', () => {

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { NOTHING, field, resource, sql } from 'restlayer';
+import { NOTHING, child, field, resource, sql } from 'restlayer';
 
 /**
  * Test-only resources for resourceSuite (test/testing/resource-suite.test.ts): one field of every input type the
@@ -56,4 +56,24 @@ export const suiteRuled = resource({
       if (Number(change.after.quantity) % 2) change.fail('SuiteRuled_Quantity', 'A quantity is even.', { property: 'quantity' });
     },
   ],
+});
+
+/** A header with lines: the lines' amounts derived, their total kept on the header. */
+export const suiteOrder = resource({
+  name: 'suite-order',
+  fields: {
+    reference: field.text({ max: 20 }).required().sortable().filter(),
+    totalDue: field.money().sum('lines', 'lineTotal').sortable().filter(),
+  },
+  children: {
+    lines: child({
+      item: 'line',
+      fields: {
+        description: field.text({ max: 40 }).required(),
+        quantity: field.integer({ min: 1, max: 1000 }).required(),
+        unitPrice: field.money().required(),
+        lineTotal: field.money().derived(['quantity', 'unitPrice'], (v) => new Big(v.quantity).times(v.unitPrice)),
+      },
+    }),
+  },
 });
