@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { withErrorScope } from '../envelope/request-scope.js';
 import { expectError, expectOk } from './assertions.js';
 import { type ScopeFixture, type SuiteRun, UNKNOWN_ID } from './resource-suite-context.js';
+import type { Input } from './resource-suite-samples.js';
 import type { TestReply } from './test-server.js';
 
 /** The roles the suite's server is configured with: one reading the resource, one per declared scope. */
@@ -81,10 +82,13 @@ export function scopeTests(run: SuiteRun): void {
         outside = found;
       });
 
-      it('reads a record in the scope; one outside answers byte for byte as an unknown id, its history too', async () => {
-        expectOk(await run.call(run.item(inside), as()));
-        expectOk(await run.call(`${run.item(inside)}/history`, as()));
-        for (const suffix of ['', '/history']) {
+      const routes = ['', '/history', ...run.model.children.map((c) => `/${c.path}`)];
+      it(`reads a record in the scope; one outside answers byte for byte as an unknown id (${routes.map((r) => `{id}${r}`).join(', ')}, its children's)`, async () => {
+        for (const suffix of routes) expectOk(await run.call(`${run.item(inside)}${suffix}`, as()));
+        // Each child of the record outside, by its own route (the child id is the same in both requests).
+        const record = await run.read(outside);
+        const children = run.model.children.flatMap((c) => ((record[c.property] ?? []) as Input[]).slice(0, 1).map((item) => `/${c.path}/${item[c.key]}`));
+        for (const suffix of [...routes, ...children]) {
           const unknown = seen(await run.call(`${run.item(UNKNOWN_ID)}${suffix}`, as()), UNKNOWN_ID);
           assert.equal(unknown.status, 404);
           assert.deepEqual(seen(await run.call(`${run.item(outside)}${suffix}`, as()), outside), unknown, suffix);

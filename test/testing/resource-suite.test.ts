@@ -32,5 +32,17 @@ describeStores('resourceSuite', () => {
     sample: (n) => ({ code: `R-${String(n).padStart(4, '0')}`, quantity: 2 * n }),
   });
 
-  resourceSuite({ application: suiteProbeApplication, resource: suiteOrder });
+  resourceSuite({
+    application: suiteProbeApplication,
+    resource: suiteOrder,
+    scopes: {
+      prefixed: {
+        attributes: { prefix: 'Q' },
+        async enter(server: TestServer, id: number) {
+          const reply = await server.call(`/suite-order/${id}`, { method: 'PATCH', body: { reference: `Q${id}` } });
+          expect(reply.status, reply.text).to.equal(200);
+        },
+      },
+    },
+  });
 });

@@ -76,4 +76,11 @@ export const suiteOrder = resource({
       },
     }),
   },
+  scopes: {
+    // The orders whose reference starts with the caller's user attribute prefix.
+    prefixed: {
+      description: "orders whose reference starts with the caller's user attribute prefix",
+      where: (alias, attributes) => (attributes.prefix ? sql<boolean>`${sql.ref(`${alias}.reference`)} like ${`${attributes.prefix}%`}` : NOTHING),
+    },
+  },
 });
