@@ -4,26 +4,24 @@ import { describeStores } from '../support/stores.js';
 import { suiteProbeApplication } from './suite-probe/suite-probe-module.js';
 import { suiteOrder, suiteProbe, suiteRuled } from './suite-probe/suite-probe.js';
 
+/** A scope's `enter` that PATCHes the record into the scope (as the administrator). */
+const patching = (resource: string, body: (id: number) => object) => async (server: TestServer, id: number) => {
+  const reply = await server.call(`/${resource}/${id}`, { method: 'PATCH', body: body(id) });
+  expect(reply.status, reply.text).to.equal(200);
+};
+
 /**
  * resourceSuite over declarations that hold every kind of input field (text, integer, decimal, money, date, boolean,
  * a lookup of text ids, a reference), a read-through, a derived amount, a default, a create-only field and a scope,
- * with values it generates from the field types; and over a resource whose rule refuses those values, with the
- * team's `sample`: the suite then sends no valid value of its own making (a rule's 400 would fail it); and over a header
- * with lines and their total.
+ * with values it generates from the field types; over a resource whose rule refuses those values, with the team's
+ * `sample`: the suite then sends no valid value of its own making (a rule's 400 would fail it); and over a header with
+ * lines, their total and a scope.
  */
 describeStores('resourceSuite', () => {
   resourceSuite({
     application: suiteProbeApplication,
     resource: suiteProbe,
-    scopes: {
-      graded: {
-        attributes: { grade: 'B' },
-        async enter(server: TestServer, id: number) {
-          const reply = await server.call(`/suite-probe/${id}`, { method: 'PATCH', body: { grade: 'B' } });
-          expect(reply.status, reply.text).to.equal(200);
-        },
-      },
-    },
+    scopes: { graded: { attributes: { grade: 'B' }, enter: patching('suite-probe', () => ({ grade: 'B' })) } },
   });
 
   resourceSuite({
@@ -35,14 +33,6 @@ describeStores('resourceSuite', () => {
   resourceSuite({
     application: suiteProbeApplication,
     resource: suiteOrder,
-    scopes: {
-      prefixed: {
-        attributes: { prefix: 'Q' },
-        async enter(server: TestServer, id: number) {
-          const reply = await server.call(`/suite-order/${id}`, { method: 'PATCH', body: { reference: `Q${id}` } });
-          expect(reply.status, reply.text).to.equal(200);
-        },
-      },
-    },
+    scopes: { prefixed: { attributes: { prefix: 'Q' }, enter: patching('suite-order', (id) => ({ reference: `Q${id}` })) } },
   });
 });
