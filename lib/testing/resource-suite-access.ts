@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { withErrorScope } from '../envelope/request-scope.js';
 import { expectError, expectOk } from './assertions.js';
+import { actionBody, actionPermission } from './resource-suite-actions.js';
 import { type ScopeFixture, type SuiteRun, UNKNOWN_ID } from './resource-suite-context.js';
 import type { Input } from './resource-suite-samples.js';
 import type { TestReply } from './test-server.js';
@@ -12,7 +13,8 @@ export function suiteRoles(run: SuiteRun): Record<string, string[]> {
   // A scoped caller's writes name referenced records: it reads them (else they answer as unknown, contract part 10).
   const referenced = [...new Set(run.model.fields.filter((f) => f.spec.reference).map((f) => `${f.spec.reference!.name}.read`))];
   for (const scope of Object.keys(run.model.scopes ?? {})) {
-    roles[scopeRole(scope)] = [...Object.values(permissions).map((p) => `${p}:${scope}`), ...referenced];
+    const actions = Object.keys(run.model.actions).map((name) => actionPermission(run, name));
+    roles[scopeRole(scope)] = [...[...Object.values(permissions), ...actions].map((p) => `${p}:${scope}`), ...referenced];
   }
   return roles;
 }
@@ -110,12 +112,16 @@ export function scopeTests(run: SuiteRun): void {
         assert.deepEqual([run.idsOf(page.result), page.totalCount], [readable.slice(0, 1), readable.length]);
       });
 
-      it('PUT, PATCH and DELETE of a record outside answer as for an unknown id, and write nothing', async () => {
+      it('PUT, PATCH, DELETE and each action on a record outside answer as for an unknown id, and write nothing', async () => {
         const before = await run.read(outside);
         const body = run.forUpdate(await run.sample());
         const writes: [string, (id: number) => Promise<TestReply>][] = [
           ['PUT', (id) => run.put(id, body, token)], ['PATCH', (id) => run.patch(id, body, token)], ['DELETE', (id) => run.remove(id, token)],
         ];
+        for (const name of Object.keys(run.model.actions)) {
+          const input = await actionBody(run, name);
+          writes.push([name, (id) => run.call(`${run.item(id)}/${name}`, { method: 'POST', body: input, token })]);
+        }
         for (const [verb, write] of writes) {
           const unknown = seen(await write(UNKNOWN_ID), UNKNOWN_ID);
           assert.equal(unknown.status, 404, verb);

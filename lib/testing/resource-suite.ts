@@ -1,4 +1,5 @@
 import { suiteRoles, permissionTests, scopeTests } from './resource-suite-access.js';
+import { actionTests } from './resource-suite-actions.js';
 import { type ResourceSuiteOptions, SuiteRun } from './resource-suite-context.js';
 import { childTests } from './resource-suite-children.js';
 import { crudTests } from './resource-suite-crud.js';
@@ -34,6 +35,7 @@ export function resourceSuite(options: ResourceSuiteOptions): void {
     describe('create, read and delete', () => crudTests(run));
     describe('update and patch', () => updateTests(run));
     describe('history', () => historyTests(run));
+    describe('actions', () => actionTests(run));
     childTests(run);
     describe('validation from the field definitions', () => validationTests(run));
     describe('list: paging, counts, cursors, sorts and criteria', () => listTests(run));

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { NOTHING, child, field, resource, sql } from 'restlayer';
+import { type Change, NOTHING, type WireValue, child, field, resource, sql } from 'restlayer';
 
 /**
  * Test-only resources for resourceSuite (test/testing/resource-suite.test.ts): one field of every input type the
@@ -75,6 +75,16 @@ export const suiteOrder = resource({
         lineTotal: field.money().derived(['quantity', 'unitPrice'], (v) => new Big(v.quantity).times(v.unitPrice)),
       },
     }),
+  },
+  actions: {
+    // Renames the order: its own permission (suite-order.rename), route and audit operation.
+    rename: {
+      input: { reference: field.text({ max: 20 }).required() },
+      // Typed by hand: resource() does not give an action's run its parameter's type from the context.
+      run(change: Change & { readonly input: { readonly [name: string]: WireValue | undefined } }) {
+        change.after.reference = change.input.reference;
+      },
+    },
   },
   scopes: {
     // The orders whose reference starts with the caller's user attribute prefix.
