@@ -65,11 +65,7 @@ export class SuiteRun {
     return this.values;
   }
 
-  /** The fields a create takes, and those an update takes. */
-  get createFields(): ResourceField[] {
-    return this.model.fields.filter((f) => f.spec.input !== 'none');
-  }
-
+  /** The fields an update takes. */
   get updateFields(): ResourceField[] {
     return this.model.fields.filter((f) => f.spec.input === 'write');
   }
@@ -123,9 +119,9 @@ export class SuiteRun {
   }
 
   /** Creates a record (201 asserted, naming `sample` when the input was generated) and answers its id. */
-  async create(input?: Input, token?: string): Promise<number> {
+  async create(input?: Input): Promise<number> {
     const body = input ?? (await this.sample());
-    const reply = await this.call(this.path, { method: 'POST', body, ...(token ? { token } : {}) });
+    const reply = await this.call(this.path, { method: 'POST', body });
     assert.equal(reply.status, 201, `create ${JSON.stringify(body)}: ${reply.text}${this.generated ? ' (values generated from the field types: give resourceSuite a sample your rules accept)' : ''}`);
     return reply.body.result[this.model.key] as number;
   }
@@ -150,12 +146,12 @@ export class SuiteRun {
     return expectOk(await this.call(`${this.path}?take=0&getTotalCount=true`, token ? { token } : {})).totalCount as number;
   }
 
-  /** Every record the caller lists, in the list's order (default: by id), walking the pages by cursor. */
-  async listAll(query = '', token?: string): Promise<Input[]> {
+  /** Every record the caller lists, by id, walking the pages by cursor. */
+  async listAll(token?: string): Promise<Input[]> {
     const items: Input[] = [];
     let cursor = '';
     for (let page = 0; page < 1000; page++) {
-      const reply = await this.call(`${this.path}?${query}${query ? '&' : ''}take=100&cursor=${encodeURIComponent(cursor)}`, token ? { token } : {});
+      const reply = await this.call(`${this.path}?take=100&cursor=${encodeURIComponent(cursor)}`, token ? { token } : {});
       const body = expectOk(reply);
       items.push(...(body.result as Input[]));
       if (!body.nextCursor) return items;

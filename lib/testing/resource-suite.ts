@@ -11,8 +11,8 @@ import { type JsonObject, startTestServer } from './test-server.js';
 
 /**
  * The tests every declared resource passes, generated from its declaration: CRUD, validation of each field, unique
- * keys, list criteria of each filter field, sorts, paging, counts and cursors, history, permissions and each declared
- * record scope — over HTTP against a real server of the application on the run's store. Call it inside
+ * keys, list criteria of each filter field, sorts, paging, counts and cursors, history, child collections, actions,
+ * permissions and each declared record scope — over HTTP against a real server of the application on the run's store. Call it inside
  * `describeStores(title, () => { resourceSuite({ application, resource }); })` to run it on every store; the team's
  * own tests of its rules sit beside it.
  *
