@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { textOf } from '../envelope/message-catalogue.js';
+import { invalidLookup } from '../resources/messages.js';
 import { upperFirst } from '../resources/names.js';
 import { expectError, expectErrors } from './assertions.js';
 import type { SuiteRun } from './resource-suite-context.js';
@@ -21,7 +23,7 @@ export function validationTests(run: SuiteRun): void {
     it(`POST without the required fields is a 400 Input_Required on each (${required.map((f) => f.name).join(', ')}), and creates nothing`, async () => {
       const total = await run.count();
       const messages = expectErrors(await run.call(run.path, { method: 'POST', body: {} }), 400, required.map(() => 'Input_Required'));
-      assert.deepEqual(messages.map((m) => m.property).sort(), required.map((f) => f.name).sort());
+      assert.deepEqual(messages.map((m) => [m.property, m.message, m.type]).sort(), required.map((f) => [f.name, said(f.name, textOf('Input_Required', {})), 'Validation']).sort());
       assert.equal(await run.count(), total);
     });
   }
@@ -54,7 +56,8 @@ export function validationTests(run: SuiteRun): void {
       const id = await run.create(input);
       const before = await run.read(id);
       const long = 'y'.repeat(f.spec.max! + 1);
-      expectError(await run.call(run.path, { method: 'POST', body: { ...(await run.sample()), [f.name]: long } }), 400, 'Input_TooLong', f.name);
+      const m = expectError(await run.call(run.path, { method: 'POST', body: { ...(await run.sample()), [f.name]: long } }), 400, 'Input_TooLong', f.name);
+      assert.equal(m.message, said(f.name, textOf('Input_TooLong', { max: f.spec.max! })));
       if (f.spec.input === 'write') {
         expectError(await run.put(id, { ...run.forUpdate(input), [f.name]: long }), 400, 'Input_TooLong', f.name);
         expectError(await run.patch(id, { [f.name]: long }), 400, 'Input_TooLong', f.name);
@@ -80,7 +83,8 @@ export function validationTests(run: SuiteRun): void {
   });
 
   it('an unknown property is a 400 Input_UnknownProperty on its name', async () => {
-    expectError(await run.call(run.path, { method: 'POST', body: { ...(await run.sample()), notAField: 1 } }), 400, 'Input_UnknownProperty', 'notAField');
+    const m = expectError(await run.call(run.path, { method: 'POST', body: { ...(await run.sample()), notAField: 1 } }), 400, 'Input_UnknownProperty', 'notAField');
+    assert.equal(m.message, said('notAField', textOf('Input_UnknownProperty', {})));
   });
 
   for (const f of uniques) {
@@ -103,10 +107,12 @@ export function validationTests(run: SuiteRun): void {
 
   for (const f of lookups) {
     const code = f.spec.lookup!.code ?? `${model.pascal}_Invalid${upperFirst(f.name)}`;
+    const text = (absent: unknown) => invalidLookup(model.pascal, f.name, f.spec.lookup!.table, absent, f.name).message;
     it(`${f.name} must name an active entry of lookup table ${f.spec.lookup!.table}: otherwise a 400 ${code} on it (create, PUT, PATCH), and nothing is written`, async () => {
       const absent = await run.generator.absentLookup(f.spec);
       const total = await run.count();
-      expectError(await run.call(run.path, { method: 'POST', body: { ...(await run.sample()), [f.name]: absent } }), 400, code, f.name);
+      const m = expectError(await run.call(run.path, { method: 'POST', body: { ...(await run.sample()), [f.name]: absent } }), 400, code, f.name);
+      assert.equal(m.message, text(absent));
       assert.equal(await run.count(), total);
       if (f.spec.input !== 'write') return;
       const input = await run.sample();
@@ -129,6 +135,9 @@ export function validationTests(run: SuiteRun): void {
     });
   }
 }
+
+/** The text of an input message as the catalogue words it: the property, then the code's predicate. */
+const said = (property: string, predicate: string) => `${property} ${predicate}`;
 
 /** The text with each letter's case swapped (a value that differs from it only in case). */
 function swapCase(text: string): string {
