@@ -30,9 +30,14 @@ describeStores('resourceSuite', () => {
     sample: (n) => ({ code: `R-${String(n).padStart(4, '0')}`, quantity: 2 * n }),
   });
 
+  const prefixed = { attributes: { prefix: 'Q' }, enter: patching('suite-order', (id) => ({ reference: `Q${id}` })) };
+  resourceSuite({ application: suiteProbeApplication, resource: suiteOrder, scopes: { prefixed } });
+
+  // The team's sample with its lines: the child tests take the sample's lines instead of generated ones.
   resourceSuite({
     application: suiteProbeApplication,
     resource: suiteOrder,
-    scopes: { prefixed: { attributes: { prefix: 'Q' }, enter: patching('suite-order', (id) => ({ reference: `Q${id}` })) } },
+    sample: (n) => ({ reference: `S${n}`, lines: [{ description: `line ${n}`, quantity: n + 1, unitPrice: 1.5 }, { description: 'fee', quantity: 1, unitPrice: 0.1 }] }),
+    scopes: { prefixed },
   });
 });
