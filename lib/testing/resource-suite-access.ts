@@ -12,8 +12,8 @@ export function suiteRoles(run: SuiteRun): Record<string, string[]> {
   const roles: Record<string, string[]> = { ResourceSuiteReader: [permissions.read] };
   // A scoped caller's writes name referenced records: it reads them (else they answer as unknown, contract part 10).
   const referenced = [...new Set(run.model.fields.filter((f) => f.spec.reference).map((f) => `${f.spec.reference!.name}.read`))];
+  const actions = Object.keys(run.model.actions).map((name) => actionPermission(run, name));
   for (const scope of Object.keys(run.model.scopes ?? {})) {
-    const actions = Object.keys(run.model.actions).map((name) => actionPermission(run, name));
     roles[scopeRole(scope)] = [...[...Object.values(permissions), ...actions].map((p) => `${p}:${scope}`), ...referenced];
   }
   return roles;
@@ -32,7 +32,8 @@ export function permissionTests(run: SuiteRun): void {
       run.call(run.path, { method: 'POST', body: input, token }), run.put(id, run.forUpdate(input), token),
       run.patch(id, {}, token), run.remove(id, token),
     ];
-    const reads = (token: string) => [run.call(run.path, { token }), run.call(run.item(id), { token }), run.call(`${run.item(id)}/history`, { token })];
+    const reads = (token: string) => ['', `/${id}`, `/${id}/history`, ...run.model.children.map((c) => `/${id}/${c.path}`)]
+      .map((suffix) => run.call(`${run.path}${suffix}`, { token }));
     const nobody = run.server.token({ role: ['ResourceSuiteNoSuchRole'] });
     for (const reply of await Promise.all([...reads(nobody), ...writes(nobody)])) expectError(reply, 403, 'Security_Forbidden');
     const reader = run.server.token({ role: ['ResourceSuiteReader'] });
