@@ -156,6 +156,17 @@ export function declareCommands(program: Command): void {
     .action(async (opts) => (await import('./routes.js')).listRoutes(opts));
 
   program
+    .command('migration')
+    .description('the schema of the application\'s declarations')
+    .command('make')
+    .description('write the next migration of each module whose resources need a table, column or index its migrations do not build (new ones only: '
+      + 'a drop or a type change needs --allow-drop); nothing to do writes nothing')
+    .option('--allow-drop', 'also drop columns no field is stored in, and change a column\'s type by dropping and adding it (its values go)')
+    .option('--services <folder>', 'the folder of service modules (default: package.json "restlayer.services", else services or src/services)')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await import('./migration-make.js')).makeMigration(opts));
+
+  program
     .command('new')
     .description('add code to the project')
     .command('service <name>')
