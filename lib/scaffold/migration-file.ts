@@ -17,6 +17,9 @@ function columnLine(c: PlannedColumn, key?: string): string[] {
   ];
 }
 
+/** The variable holding the index makers of `table` (`listIndexes`, declared once per table at the top of `up`). */
+const listsOf = (table: string) => `${table.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())}Lists`;
+
 /** The code of one step, inside `up`. */
 function stepLines(step: Step): string[] {
   switch (step.kind) {
@@ -44,10 +47,10 @@ function stepLines(step: Step): string[] {
       ] : []),
       `    await db.schema.alterTable('${step.table}').dropColumn('${step.column}').execute();`,
     ];
-    case 'list-index': return [`    await listIndexes(db, dialect, '${step.table}', '${step.key}').createListIndex('${step.name}', '${step.column}');`];
-    case 'folded-index': return [`    await listIndexes(db, dialect, '${step.table}', '${step.key}').createFoldedIndex('${step.name}', '${step.column}');`];
-    case 'full-text': return [`    await listIndexes(db, dialect, '${step.table}', '${step.key}').createFullTextIndex('${step.column}');`];
-    case 'key-index': return [`    await listIndexes(db, dialect, '${step.table}', '${step.key}').createKeyIndex('${step.name}');`];
+    case 'list-index': return [`    await ${listsOf(step.table)}.createListIndex('${step.name}', '${step.column}');`];
+    case 'folded-index': return [`    await ${listsOf(step.table)}.createFoldedIndex('${step.name}', '${step.column}');`];
+    case 'full-text': return [`    await ${listsOf(step.table)}.createFullTextIndex('${step.column}');`];
+    case 'key-index': return [`    await ${listsOf(step.table)}.createKeyIndex('${step.name}');`];
     case 'unique': return [
       ...(step.replaces ? [`    await db.schema.dropIndex('${step.name}').execute();`] : []),
       step.ignoreCase
@@ -88,17 +91,19 @@ const why: Partial<Record<Step['kind'], string>> = {
  * `made`: what made it, for the first line (the command, or the scaffold's command line).
  */
 export function migrationFile(steps: readonly Step[], made: string): string {
+  const listed = new Map<string, string>();
+  for (const s of steps) if ('key' in s && s.kind !== 'create-table') listed.set(s.table, s.key);
   const code = steps.flatMap((step, i) => {
     const comment = why[step.kind];
     const first = steps.findIndex((s) => s.kind === step.kind) === i;
-    return [...(comment && first ? [`    // ${comment}`] : []), ...stepLines(step)];
+    const lists = step.kind === 'create-table' || !listed.has(step.table) ? [] : [`    const ${listsOf(step.table)} = listIndexes(db, dialect, '${step.table}', '${listed.get(step.table)}');`];
+    if (lists.length) listed.delete(step.table);
+    return [...lists, ...(comment && first ? [`    // ${comment}`] : []), ...stepLines(step)];
   });
   const body = code.join('\n');
   const types = [['date', 'dateType'], ['bool', 'boolType'], ['number', 'numberType'], ['money', 'moneyType']].filter(([, name]) => body.includes(`, ${name}`));
-  const imports = [
-    'type Kysely', 'type Migration', 'type StorageDialect',
-    body.includes('listIndexes(') && 'listIndexes', body.includes('sql`') && 'sql', body.includes('trackListChanges(') && 'trackListChanges',
-  ].filter(Boolean);
+  const values = [body.includes('listIndexes(') && 'listIndexes', body.includes('sql`') && 'sql', body.includes('trackListChanges(') && 'trackListChanges'].filter(Boolean);
+  const imports = values.length ? `{ type Kysely, type Migration, type StorageDialect, ${values.join(', ')} }` : 'type { Kysely, Migration, StorageDialect }';
   const drops = steps.filter((s) => s.kind === 'drop-column');
   return [
     `// Made by \`${made}\` from the declarations: read it, then commit it. Once it has run anywhere, never edit it: the`,
@@ -106,7 +111,7 @@ export function migrationFile(steps: readonly Step[], made: string): string {
     ...(drops.length ? [
       '// It DROPS data (made with --allow-drop): ' + drops.map((s) => `${s.table}.${s.column}`).join(', ') + '. Copy what is to be kept before the drop.',
     ] : []),
-    `import { ${imports.join(', ')} } from 'restlayer';`,
+    `import ${imports} from 'restlayer';`,
     '',
     '/**',
     ...steps.map((s) => ` * - ${describeStep(s)}`),
