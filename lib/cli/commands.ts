@@ -162,6 +162,7 @@ export function declareCommands(program: Command): void {
     .description('write the next migration of each module whose resources need a table, column or index its migrations do not build (new ones only: '
       + 'a drop or a type change needs --allow-drop); nothing to do writes nothing')
     .option('--allow-drop', 'also drop columns no field is stored in, and change a column\'s type by dropping and adding it (its values go)')
+    .option('--check', 'write nothing: say what would be written, and exit 1 if anything would (for CI)')
     .option('--services <folder>', 'the folder of service modules (default: package.json "restlayer.services", else services or src/services)')
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await import('./migration-make.js')).makeMigration(opts));

@@ -8,6 +8,7 @@ import { printJson } from './print-json.js';
 
 interface MigrationMakeOptions extends Partial<ProjectLayout> {
   allowDrop?: boolean;
+  check?: boolean;
   json?: boolean;
 }
 
@@ -22,18 +23,20 @@ export async function makeMigration(opts: MigrationMakeOptions): Promise<void> {
   const made = `restlayer migration make${opts.allowDrop ? ' --allow-drop' : ''}`;
   let result;
   try {
-    result = await makeMigrations(application.modules, allModules(application.modules), { root: process.cwd(), layout, allowDrop: opts.allowDrop, made });
+    result = await makeMigrations(application.modules, allModules(application.modules), { root: process.cwd(), layout, allowDrop: opts.allowDrop, made, check: opts.check });
   } catch (err) {
     if (err instanceof ScaffoldError) throw new CliError(err.message, err.kind === 'usage' ? 2 : 1);
     throw err;
   }
   const { withheld } = result;
-  if (opts.json) return printJson({ migrations: result.made, withheld });
+  // --check: a migration the declarations need is a failure (exit 1), for CI; nothing is written either way.
+  if (opts.check && result.made.length) process.exitCode = 1;
+  if (opts.json) return printJson({ migrations: result.made, withheld, written: !opts.check });
   const out: string[] = [];
   if (!result.made.length) out.push('nothing to do: the schema the migrations build has every table, column and index the declarations need');
   for (const m of result.made) {
-    out.push(`wrote ${m.file} (module ${m.module}):`, ...m.steps.map((s) => `  ${s}`));
-    out.push(m.index
+    out.push(`${opts.check ? 'would write' : 'wrote'} ${m.file} (module ${m.module}):`, ...m.steps.map((s) => `  ${s}`));
+    if (!opts.check) out.push(m.index
       ? `  listed in ${m.index}; read it, build, and commit both`
       : `  module ${m.module} lists its migrations by hand: add '${m.file.replace(/^.*\//, '').replace(/\.ts$/, '')}': migration(dialect) to them`);
   }

@@ -17,6 +17,8 @@ export interface MakeOptions {
   readonly allowDrop?: boolean;
   /** What made the files, for their first line. */
   readonly made: string;
+  /** Write nothing: only say what would be written (a CI check that the migrations keep up with the declarations). */
+  readonly check?: boolean;
 }
 
 /** One migration written. */
@@ -88,6 +90,10 @@ export async function makeMigrations(modules: readonly ServiceModule[], all: rea
     const name = nextName(existing, module.name, plan.steps);
     const folder = `${layout.services}/${module.name}/migrations`;
     const listed = !existing.length || existsSync(join(options.root, folder, 'index.ts'));
+    if (options.check) {
+      made.push({ module: module.name, file: `${folder}/${name}.ts`, steps: plan.steps.map(describeStep), ...(listed ? { index: `${folder}/index.ts` } : {}) });
+      continue;
+    }
     const written = writeMigration(options.root, folder, module.name, name, migrationFile(plan.steps, options.made), listed);
     made.push({ module: module.name, ...written, steps: plan.steps.map(describeStep) });
   }

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { Application } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer } from 'restlayer/testing';
 import { type CliResult, childEnv, projectRoot, runCli } from '../support/processes.js';
-import { describeStores } from '../support/stores.js';
+import { WHY_ONE_STORE, describeOneStore, describeStores } from '../support/stores.js';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
 
 /**
@@ -85,9 +85,12 @@ describeStores('restlayer migration make', function () {
       '',
     ].join('\n'));
     tsc();
+    const name = '0002-note-priority-code';
+    const checked = await make('--check');
+    expect([checked.code, checked.stdout.split('\n')[0]]).to.deep.equal([1, `would write src/services/note/migrations/${name}.ts (module note):`]);
+    expect(migrations()).to.deep.equal(['0001-note.ts', 'index.ts']);
     const run = await make();
     expect([run.code, run.stderr]).to.deep.equal([0, '']);
-    const name = '0002-note-priority-code';
     expect(migrations()).to.deep.equal(['0001-note.ts', `${name}.ts`, 'index.ts']);
     expect(run.stdout).to.include(`wrote src/services/note/migrations/${name}.ts (module note):`);
     const text = readFileSync(join(dir, `src/services/note/migrations/${name}.ts`), 'utf8');
@@ -135,5 +138,15 @@ describeStores('restlayer migration make', function () {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describeOneStore("restlayer migration make on this project's sample", WHY_ONE_STORE.cli, function () {
+  this.timeout(60_000);
+
+  it("finds the customer declaration in step with its hand-written migrations (--check: nothing written, exit 0)", async () => {
+    const run = await runCli(['migration', 'make', '--check', '--json'], { timeoutMs: 50_000 });
+    expect([run.code, run.stderr]).to.deep.equal([0, '']);
+    expect(JSON.parse(run.stdout)).to.deep.equal({ migrations: [], withheld: [], written: false });
   });
 });
