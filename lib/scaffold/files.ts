@@ -17,7 +17,9 @@ import { sqlServiceFile } from './templates/sql-service.js';
 import { tablesFile } from './templates/tables.js';
 import { testDataFile } from './templates/test-data.js';
 import { testFile } from './templates/test.js';
-import { collectionRouteFile, declarationFile, historyRoutesFile, itemRoutesFile, resourceModuleFile, resourceProxyFile, resourceTestFile } from './templates/resource.js';
+import {
+  collectionRouteFile, declarationFile, historyRoutesFile, itemRoutesFile, resourceDriftFile, resourceModuleFile, resourceProxyFile, resourceTestFile,
+} from './templates/resource.js';
 import { firstMigration } from './declared-fields.js';
 import { migrationIndexFile } from './migration-file.js';
 
@@ -46,6 +48,7 @@ function resourceFiles(spec: ServiceSpec, layout: ProjectLayout): GeneratedFile[
     [`${routes}/[${spec.idParam}].ts`, itemRoutesFile],
     [`${routes}/[${spec.idParam}]/history.ts`, historyRoutesFile],
     [`${tests}/${kebab}.test.ts`, resourceTestFile],
+    [`${tests}/${kebab}.drift.ts`, resourceDriftFile],
   ];
   return files.map(([path, template]) => ({
     path,

@@ -348,7 +348,7 @@ describeOneStore('restlayer as a dependency: packed, installed in a new project,
       expect(files).to.deep.equal([
         'routes/invoice/[_invoiceId].ts', 'routes/invoice/[_invoiceId]/history.ts', 'routes/invoice/index.ts', 'services/invoice/invoice-proxy.ts',
         'services/invoice/invoice.ts', 'services/invoice/migrations/0001-invoice.ts', 'services/invoice/migrations/index.ts', 'services/invoice/module.ts',
-        'test/invoice/invoice-race.test.ts', 'test/invoice/invoice.test.ts',
+        'test/invoice/invoice-race.test.ts', 'test/invoice/invoice.drift.ts', 'test/invoice/invoice.test.ts',
       ]);
       for (const file of files) {
         const imports = [...readFileSync(join(app, 'src', file), 'utf8').matchAll(/ from '([^']+)'/g)].map((m) => m[1]);

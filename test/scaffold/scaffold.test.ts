@@ -95,6 +95,7 @@ const requiredOnly = ['new', 'service', 'stock-level', '--field', 'code:text:req
 const generatedFiles = (name: string, id: string) => [
   `services/${name}/${name}.ts`, `services/${name}/migrations/0001-${name}.ts`, `services/${name}/migrations/index.ts`, `services/${name}/module.ts`,
   `services/${name}/${name}-proxy.ts`, `routes/${name}/index.ts`, `routes/${name}/[_${id}].ts`, `routes/${name}/[_${id}]/history.ts`, `test/${name}/${name}.test.ts`,
+  `test/${name}/${name}.drift.ts`,
 ];
 
 /** What it writes for a service with a child collection (--child): the generated implementation, until documents are declarations. */

@@ -74,18 +74,38 @@ export function resourceProxyFile(spec: ServiceSpec): string {
   );
 }
 
-/** test/<name>/<name>.test.ts: the shared suite over the declaration, and a place for the team's own tests. */
-export function resourceTestFile(spec: ServiceSpec, at: FileContext): string {
-  const { camel, kebab } = spec;
+/** test/<name>/<name>.drift.ts: the proxy with a valid call of each method, made from the declaration (`driftProxy`). */
+export function resourceDriftFile(spec: ServiceSpec, at: FileContext): string {
+  const { camel, kebab, pascal } = spec;
   return lines(
     made(spec),
-    "import { describeStores, resourceSuite } from 'restlayer/testing';",
+    "import { resourceDrift } from 'restlayer/testing';",
+    `import { ${camel} } from '${at.service(kebab)}';`,
+    `import { ${pascal}Proxy } from '${at.service(`${kebab}-proxy`)}';`,
+    '',
+    '/** The proxy and a valid call of each of its methods, for the drift checks (`proxyDrift`, a project-wide drift test). */',
+    `export const driftProxy = resourceDrift(${pascal}Proxy, ${camel});`,
+    '',
+  );
+}
+
+/** test/<name>/<name>.test.ts: the shared suite over the declaration, the proxy's drift, and a place for the team's own tests. */
+export function resourceTestFile(spec: ServiceSpec, at: FileContext): string {
+  const { camel, kebab, pascal } = spec;
+  return lines(
+    made(spec),
+    "import { expect } from 'chai';",
+    "import { describeStores, proxyDrift, resourceSuite } from 'restlayer/testing';",
     `import { application } from '${at.modules}';`,
     `import { ${camel} } from '${at.service(kebab)}';`,
+    `import { ${pascal}Proxy } from '${at.service(`${kebab}-proxy`)}';`,
+    `import { driftProxy } from './${kebab}.drift.js';`,
     '',
     `describeStores('${kebab}', function () {`,
     '  // What the declaration promises, over HTTP on a real server: CRUD, criteria, sorting, paging, validation, history.',
     `  resourceSuite({ application, resource: ${camel} });`,
+    '',
+    `  it('its proxy sends what its routes take', async () => expect(await proxyDrift(application, ${pascal}Proxy, driftProxy)).to.deep.equal([]));`,
     '',
     `  // The ${lowerHuman(spec)} service's own tests (its rules, actions, scopes) go here: startTestServer({ application }) and call.`,
     '});',
