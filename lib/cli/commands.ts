@@ -171,7 +171,7 @@ export function declareCommands(program: Command): void {
     .command('new')
     .description('add code to the project')
     .command('service <name>')
-    .description('write a CRUD service (module, routes, proxy, tests) into the project in the current folder, and register it in its modules list')
+    .description('write a service into the project in the current folder (its declaration, first migration, module, routes, proxy and test; with --child a generated implementation), and register it in its modules list')
     .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, money, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable, unique (repeatable)', collect, [])
     .option('--child <name>', 'a child collection (kebab-case, e.g. line): records written with the parent as one document, served at /<service>/{id}/<name>', collect, [])
     .option('--child-field <spec>', "a field of the child: <child>:name:type[:option...]; type text, integer, decimal, money or boolean; options required, max=N (repeatable)", collect, [])

@@ -696,7 +696,9 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       const counts = mochaCounts(run);
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(counts.failing).to.equal(0);
-      expect(counts.pending).to.equal(0);
+      // The one pending test: the shared suite lists stock-level's scope, which its own scope test covers instead.
+      expect(counts.pending).to.equal(1);
+      expect(run.stdout).to.include('scope own: give resourceSuite scopes.own');
       expect(run.stdout).to.include('stock level with a scope added to its declaration').and.include('checklist with a scope added to its hook');
       expect(counts.passing).to.be.at.least(150);
     });
