@@ -17,7 +17,7 @@ describe('migration make: what a declaration asks of a schema', () => {
     change(columns);
     const objects = new Map(['ix_note_title', 'ix_note_title_folded', 'ix_note_list_key', 'note_list_change_insert'].map((n): [string, string] => [n, `create index ${n}`]));
     objects.set('ux_note_code', 'CREATE UNIQUE INDEX ux_note_code on note (lower(code))');
-    return { tables: new Map([['note', columns]]), objects };
+    return { tables: new Map([['note', columns]]), objects, indexes: [] };
   };
   const steps = (schema: SchemaSnapshot, allowDrop = false) => planSchema([note.model], schema, { allowDrop });
 
@@ -48,6 +48,24 @@ describe('migration make: what a declaration asks of a schema', () => {
     expect(text).to.include('// It DROPS data (made with --allow-drop): note.title, note.old_note.')
       .and.include("await db.schema.dropIndex('ix_note_title').ifExists().execute();\n      await db.schema.dropIndex('ix_note_title_folded').ifExists().execute();\n      await db.schema.alterTable('note').dropColumn('title').execute();")
       .and.include("// title is required, but the records made before this migration have no value: the column takes nulls.");
+  });
+
+  it('an index of another name serves a list when it leads with the column, or with its folded form for a prefix', () => {
+    const schema = made();
+    const objects = schema.objects as Map<string, string>;
+    objects.delete('ix_note_title');
+    objects.delete('ix_note_title_folded');
+    expect(steps(schema).steps.map(describeStep)).to.deep.equal([
+      'index ix_note_title (lists sort or filter on title)', 'index ix_note_title_folded (prefix filters on title)',
+    ]);
+    const named = {
+      ...schema,
+      indexes: [
+        { name: 'ux_note_title', table: 'note', first: 'title', sql: 'CREATE UNIQUE INDEX ux_note_title on note (title)' },
+        { name: 'ix_title_lower', table: 'note', sql: 'CREATE INDEX "ix_title_lower" on "note" (lower("title"))' },
+      ],
+    };
+    expect(steps(named).steps).to.deep.equal([]);
   });
 
   it('a unique index whose case rule changed is made again, without a flag', () => {

@@ -126,6 +126,21 @@ function indexesOnColumn(table: string, column: string, schema: SchemaSnapshot):
   return [indexName({ table }, { column }), foldedIndexName({ table }, { column }), uniqueIndexName(table, column)].filter((n) => schema.objects.has(n));
 }
 
+/** Whether an index keyed by `column`'s folded form (`lower(column)`) is on `table`: it serves a prefix filter. */
+const foldedKey = (column: string) => new RegExp(`\\(\\s*lower\\s*\\(\\s*["\`]?${column}["\`]?\\s*\\)`, 'i');
+
+/**
+ * Whether the schema serves what `step` makes, by its name or, for list and folded indexes, by any index of the table
+ * that leads with the column or its folded form (a hand-written migration may have named it otherwise, or a unique
+ * index serves the list too).
+ */
+function served(step: Step, schema: SchemaSnapshot): boolean {
+  if (schema.objects.has(madeBy(step))) return true;
+  if (step.kind === 'list-index') return schema.indexes.some((i) => i.table === step.table && i.first === step.column);
+  if (step.kind === 'folded-index') return schema.indexes.some((i) => i.table === step.table && i.first === undefined && foldedKey(step.column).test(i.sql));
+  return false;
+}
+
 /** A unique index on lower(column) ignores case; the snapshot keeps the statement that made it. */
 const ignoresCase = (statement: string) => /\(\s*lower\s*\(/i.test(statement);
 
@@ -158,9 +173,9 @@ function planResource(model: ResourceModel, schema: SchemaSnapshot, allowDrop: b
   for (const step of indexStepsOf(model)) {
     const made = schema.objects.get(madeBy(step));
     const column = 'column' in step && typeof step.column === 'string' ? step.column : undefined;
-    if (made === undefined || (column && dropped.has(column))) {
+    if (!served(step, schema) || (column && dropped.has(column))) {
       plan.steps.push(step);
-    } else if (step.kind === 'unique' && ignoresCase(made) !== step.ignoreCase) {
+    } else if (step.kind === 'unique' && made !== undefined && ignoresCase(made) !== step.ignoreCase) {
       plan.steps.push({ ...step, replaces: true });
     }
   }
