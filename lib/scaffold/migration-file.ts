@@ -10,7 +10,9 @@ const literal = (value: string | number | boolean) => (typeof value === 'string'
 
 function columnLine(c: PlannedColumn, key?: string): string[] {
   if (c.name === key) return [`      .addColumn('${c.name}', 'integer', (c) => dialect.identity(c))`];
-  const constraints = [c.notNull && '.notNull()', c.defaultTo !== undefined && `.defaultTo(${literal(c.defaultTo)})`].filter(Boolean).join('');
+  const constraints = [
+    c.notNull && '.notNull()', c.defaultTo !== undefined && `.defaultTo(${literal(c.defaultTo)})`, c.parent && `.references('${c.parent}').onDelete('cascade')`,
+  ].filter(Boolean).join('');
   return [
     ...(c.note ? [`      // ${c.note}.`] : []),
     `      .addColumn('${c.name}', ${c.type.code}${constraints ? `, (c) => c${constraints}` : ''})`,
@@ -58,6 +60,7 @@ function stepLines(step: Step): string[] {
         : `    await db.schema.createIndex('${step.name}').on('${step.table}').column('${step.column}').unique().execute();`,
     ];
     case 'track-changes': return [`    await trackListChanges(db, dialect, '${step.table}');`];
+    case 'parent-index': return [`    await db.schema.createIndex('${step.name}').on('${step.table}').columns(['${step.column}', '${step.key}']).execute();`];
   }
 }
 
@@ -73,6 +76,7 @@ export function describeStep(step: Step): string {
     case 'key-index': return `index ${step.name} (SQLite: deep pages in key order)`;
     case 'unique': return `unique index ${step.name}${step.ignoreCase ? ' (ignoring case)' : ''}${step.replaces ? ', replacing the one there' : ''}`;
     case 'track-changes': return `change tracking of ${step.table} (exact counts)`;
+    case 'parent-index': return `index ${step.name} (the children of one record: read, summed and deleted by parent)`;
   }
 }
 
@@ -92,7 +96,7 @@ const why: Partial<Record<Step['kind'], string>> = {
  */
 export function migrationFile(steps: readonly Step[], made: string): string {
   const listed = new Map<string, string>();
-  for (const s of steps) if ('key' in s && s.kind !== 'create-table') listed.set(s.table, s.key);
+  for (const s of steps) if (s.kind === 'list-index' || s.kind === 'folded-index' || s.kind === 'full-text' || s.kind === 'key-index') listed.set(s.table, s.key);
   const code = steps.flatMap((step, i) => {
     const comment = why[step.kind];
     const first = steps.findIndex((s) => s.kind === step.kind) === i;

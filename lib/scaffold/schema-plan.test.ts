@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { field } from '../resources/field.js';
+import { child } from '../resources/declaration.js';
 import { resource } from '../resources/resource.js';
 import { describeStep, migrationFile } from './migration-file.js';
 import { planSchema } from './schema-plan.js';
@@ -74,5 +75,24 @@ describe('migration make: what a declaration asks of a schema', () => {
     const { steps: plan } = steps(schema);
     expect(plan.map(describeStep)).to.deep.equal(['unique index ux_note_code (ignoring case), replacing the one there']);
     expect(migrationFile(plan, 'x')).to.include("await db.schema.dropIndex('ux_note_code').execute();\n      await sql`create unique index ux_note_code on note (lower(code))`.execute(db);");
+  });
+
+  it("a child collection's table: its key, its parent's key deleted with the parent, its fields and the index by parent", () => {
+    const invoice = resource({
+      name: 'invoice',
+      fields: { total: field.money().sum('lines', 'amount') },
+      children: { lines: child({ item: 'line', fields: { amount: field.money().required(), note: field.text() } }) },
+    });
+    const { steps: plan } = planSchema([invoice.model], EMPTY_SCHEMA);
+    expect(plan.map(describeStep)).to.include.members(['table invoice', 'table invoice_line', 'index ix_invoice_line_parent (the children of one record: read, summed and deleted by parent)']);
+    expect(migrationFile(plan, 'x')).to.include([
+      "      await db.schema.createTable('invoice_line')",
+      "        .addColumn('invoice_line_id', 'integer', (c) => dialect.identity(c))",
+      "        .addColumn('invoice_id', 'integer', (c) => c.notNull().references('invoice.invoice_id').onDelete('cascade'))",
+      "        .addColumn('amount', moneyType, (c) => c.notNull())",
+      "        .addColumn('note', 'text')",
+      '        .execute();',
+    ].join('\n')).and.include("await db.schema.createIndex('ix_invoice_line_parent').on('invoice_line').columns(['invoice_id', 'invoice_line_id']).execute();")
+      .and.include("addColumn('total', moneyType, (c) => c.notNull().defaultTo(0))");
   });
 });

@@ -1,5 +1,5 @@
 import type { FieldSpec as DeclaredField } from '../resources/field.js';
-import type { ResourceField, ResourceModel } from '../resources/model.js';
+import type { ChildModel, ResourceField, ResourceModel } from '../resources/model.js';
 import { uniqueIndexName } from '../resources/serving.js';
 import { type SchemaSnapshot, type SnapshotColumn, normalType } from './schema-snapshot.js';
 import { foldedIndexName, fullTextTableName, indexName, keyIndexName } from './spec.js';
@@ -24,6 +24,8 @@ export interface PlannedColumn {
   readonly defaultTo?: string | number | boolean;
   /** Why it is not NOT NULL though the declaration requires it (a column added to a table that has rows). */
   readonly note?: string;
+  /** A child's column holding its parent's key: `table.column` of the parent, whose delete deletes the children. */
+  readonly parent?: string;
 }
 
 export type Step =
@@ -34,6 +36,7 @@ export type Step =
   | { readonly kind: 'folded-index'; readonly table: string; readonly key: string; readonly name: string; readonly column: string }
   | { readonly kind: 'full-text'; readonly table: string; readonly key: string; readonly column: string }
   | { readonly kind: 'key-index'; readonly table: string; readonly key: string; readonly name: string }
+  | { readonly kind: 'parent-index'; readonly table: string; readonly name: string; readonly column: string; readonly key: string }
   | { readonly kind: 'unique'; readonly table: string; readonly name: string; readonly column: string; readonly ignoreCase: boolean; readonly replaces: boolean }
   | { readonly kind: 'track-changes'; readonly table: string };
 
@@ -114,7 +117,7 @@ function indexStepsOf(model: ResourceModel): Step[] {
 /** The schema object a step makes, by which the snapshot shows it made already. */
 function madeBy(step: Step): string {
   switch (step.kind) {
-    case 'list-index': case 'folded-index': case 'key-index': case 'unique': return step.name;
+    case 'list-index': case 'folded-index': case 'key-index': case 'unique': case 'parent-index': return step.name;
     case 'full-text': return fullTextTableName({ table: step.table }, step);
     case 'track-changes': return `${step.table}_list_change_insert`;
     default: return '';
@@ -136,7 +139,7 @@ const foldedKey = (column: string) => new RegExp(`\\(\\s*lower\\s*\\(\\s*["\`]?$
  */
 function served(step: Step, schema: SchemaSnapshot): boolean {
   if (schema.objects.has(madeBy(step))) return true;
-  if (step.kind === 'list-index') return schema.indexes.some((i) => i.table === step.table && i.first === step.column);
+  if (step.kind === 'list-index' || step.kind === 'parent-index') return schema.indexes.some((i) => i.table === step.table && i.first === step.column);
   if (step.kind === 'folded-index') return schema.indexes.some((i) => i.table === step.table && i.first === undefined && foldedKey(step.column).test(i.sql));
   return false;
 }
@@ -144,15 +147,41 @@ function served(step: Step, schema: SchemaSnapshot): boolean {
 /** A unique index on lower(column) ignores case; the snapshot keeps the statement that made it. */
 const ignoresCase = (statement: string) => /\(\s*lower\s*\(/i.test(statement);
 
-/** The steps bringing one resource's table from what `schema` has to what its declaration needs. */
-function planResource(model: ResourceModel, schema: SchemaSnapshot, allowDrop: boolean, plan: Plan): void {
-  const { table, keyColumn: key } = model;
+/** One table as a declaration needs it: its columns (the key apart) and the indexes its fields ask for. */
+interface TableNeeds {
+  readonly table: string;
+  readonly key: string;
+  columns(fresh: boolean): PlannedColumn[];
+  readonly indexes: Step[];
+}
+
+const headerNeeds = (model: ResourceModel): TableNeeds => ({
+  table: model.table, key: model.keyColumn, columns: (fresh) => columnsOf(model, fresh), indexes: indexStepsOf(model),
+});
+
+/**
+ * A child collection's table: its key, its parent's key (a NOT NULL reference whose delete deletes the children), its
+ * stored fields, and the index its reads, sums and deletes by parent take (parent, key).
+ */
+const childNeeds = (model: ResourceModel, child: ChildModel): TableNeeds => ({
+  table: child.table,
+  key: child.keyColumn,
+  columns: (fresh) => [
+    { name: child.parentColumn, type: TYPES.integer, notNull: true, parent: `${model.table}.${model.keyColumn}` },
+    ...child.fields.filter((f) => f.stored).map((f) => columnOf(f, fresh)),
+  ],
+  indexes: [{ kind: 'parent-index', table: child.table, name: `ix_${child.table}_parent`, column: child.parentColumn, key: child.keyColumn }],
+});
+
+/** The steps bringing one table from what `schema` has to what its declaration needs. */
+function planTable(needs: TableNeeds, schema: SchemaSnapshot, allowDrop: boolean, plan: Plan): void {
+  const { table, key } = needs;
   const existing = schema.tables.get(table);
   if (!existing) {
-    plan.steps.push({ kind: 'create-table', table, key, columns: columnsOf(model, true) }, ...indexStepsOf(model));
+    plan.steps.push({ kind: 'create-table', table, key, columns: needs.columns(true) }, ...needs.indexes);
     return;
   }
-  const declared = columnsOf(model, false);
+  const declared = needs.columns(false);
   const drop = (column: string, why: string) => {
     if (!allowDrop) return void plan.withheld.push(`${table}.${column}: ${why}`);
     const fullText = schema.objects.has(fullTextTableName({ table }, { column }));
@@ -170,7 +199,7 @@ function planResource(model: ResourceModel, schema: SchemaSnapshot, allowDrop: b
   const names = new Set([key, ...declared.map((c) => c.name)]);
   for (const column of existing.keys()) if (!names.has(column)) drop(column, 'no field of the declaration is stored in it');
   const dropped = new Set(plan.steps.filter((s) => s.kind === 'drop-column' && s.table === table).map((s) => (s as { column: string }).column));
-  for (const step of indexStepsOf(model)) {
+  for (const step of needs.indexes) {
     const made = schema.objects.get(madeBy(step));
     const column = 'column' in step && typeof step.column === 'string' ? step.column : undefined;
     if (!served(step, schema) || (column && dropped.has(column))) {
@@ -184,6 +213,8 @@ function planResource(model: ResourceModel, schema: SchemaSnapshot, allowDrop: b
 /** The steps bringing the schema in line with `models` (one module's resources): none when it is. */
 export function planSchema(models: readonly ResourceModel[], schema: SchemaSnapshot, options: { allowDrop?: boolean } = {}): Plan {
   const plan: Plan = { steps: [], withheld: [] };
-  for (const model of models) planResource(model, schema, options.allowDrop ?? false, plan);
+  for (const model of models) {
+    for (const needs of [headerNeeds(model), ...model.children.map((child) => childNeeds(model, child))]) planTable(needs, schema, options.allowDrop ?? false, plan);
+  }
   return plan;
 }
