@@ -33,7 +33,11 @@ export async function makeMigration(opts: MigrationMakeOptions): Promise<void> {
   if (opts.check && result.made.length) process.exitCode = 1;
   if (opts.json) return printJson({ migrations: result.made, withheld, written: !opts.check });
   const out: string[] = [];
-  if (!result.made.length) out.push('nothing to do: the schema the migrations build has every table, column and index the declarations need');
+  if (!result.made.length) {
+    out.push(withheld.length
+      ? 'nothing written: the schema the migrations build has everything the declarations need, but for the drops below'
+      : 'nothing to do: the schema the migrations build has every table, column and index the declarations need');
+  }
   for (const m of result.made) {
     out.push(`${opts.check ? 'would write' : 'wrote'} ${m.file} (module ${m.module}):`, ...m.steps.map((s) => `  ${s}`));
     if (!opts.check) out.push(m.index
