@@ -6,6 +6,7 @@ import type { SchemaModule } from '../storage/migrations.js';
 import { type ProjectLayout, projectLayout } from './layout.js';
 import { MIGRATION_FILE, describeStep, migrationFile, migrationIndexFile } from './migration-file.js';
 import { serviceNames } from './names.js';
+import { ScaffoldError } from './scaffold-error.js';
 import { type Step, planSchema } from './schema-plan.js';
 import { schemaOfMigrations } from './schema-snapshot.js';
 
@@ -46,7 +47,7 @@ function nextName(existing: readonly string[], module: string, steps: readonly S
       : steps.some((s) => s.kind === 'drop-column') ? `${module}-drop` : `${module}-indexes`;
   const name = `${String(last + 1).padStart(4, '0')}-${what.replace(/_/g, '-')}`.slice(0, 60).replace(/-+$/, '');
   // The migrator runs names in order and refuses one that sorts before a migration that ran.
-  if (existing.some((e) => e >= name)) throw new Error(`module ${module}: its migration names (${existing.join(', ')}) leave no next name after them`);
+  if (existing.some((e) => e >= name)) throw new ScaffoldError(`module ${module}: its migration names (${existing.join(', ')}) leave no next name after them`, 'conflict');
   return name;
 }
 
@@ -78,7 +79,12 @@ export function writeMigration(root: string, folder: string, module: string, nam
  */
 export async function makeMigrations(modules: readonly ServiceModule[], all: readonly SchemaModule[], options: MakeOptions): Promise<MakeResult> {
   const layout = projectLayout(options.root, options.layout);
-  const schema = await schemaOfMigrations(all);
+  let schema;
+  try {
+    schema = await schemaOfMigrations(all);
+  } catch (err) {
+    throw new ScaffoldError(`the migrations do not run on a scratch SQLite database, so their schema cannot be read: ${(err as Error).message}`, 'conflict');
+  }
   const made: MadeMigration[] = [];
   const withheld: string[] = [];
   for (const module of modules) {
