@@ -1,6 +1,6 @@
 import type { ListDefinition } from '../storage/list-query.js';
 import type { RecordReference } from '../storage/record-scope.js';
-import type { Actions, Children, ResourceDeclaration } from './declaration.js';
+import type { Actions, Children, ResourceDeclaration, ShapeOf } from './declaration.js';
 import type { ReferenceTarget } from './field.js';
 import { listDefinitionOf } from './list-definition.js';
 import { DeclarationError, type ResourceModel, modelOf } from './model.js';
@@ -55,10 +55,6 @@ export interface AnyResource {
   serve(options: RuntimeOptions): object;
 }
 
-/** The shape the compiler knows a declaration by. */
-type ShapeOf<N extends string, K extends string, F extends Fields, C extends Children, A extends Actions> =
-  { readonly name: N; readonly key: K; readonly fields: F; readonly children: C; readonly actions: A };
-
 type None = Record<never, never>;
 
 /**
@@ -94,7 +90,8 @@ export function resource<
     },
     serve(options) {
       // The operations are built from the model; their types are the declaration's (wire-types.ts).
-      return operationsOf(runtimeOf(model, list, options)) as unknown as ResourceService<ShapeOf<N, K, F, C, A>>;
+      const defaults = operationsOf(runtimeOf(model, list, options)) as unknown as ResourceService<ShapeOf<N, K, F, C, A>>;
+      return declaration.service ? { ...defaults, ...declaration.service(defaults, options) } : defaults;
     },
   };
 }

@@ -39,7 +39,7 @@ function sumsOf(runtime: Runtime, children: ReadonlyMap<ChildRuntime, Draft[]>):
 }
 
 /** INSERT of a row of `table` with `columns`, answering its key. */
-async function insert(trx: Transaction<unknown>, table: string, key: string, columns: Record<string, unknown>): Promise<number> {
+export async function insert(trx: Transaction<unknown>, table: string, key: string, columns: Record<string, unknown>): Promise<number> {
   const names = Object.keys(columns);
   const { rows } = await sql<{ key: number }>`insert into ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))})
     values (${sql.join(names.map((n) => columns[n]))}) returning ${sql.ref(key)} as ${sql.id('key')}`.execute(trx);

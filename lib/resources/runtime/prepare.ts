@@ -35,12 +35,13 @@ async function lookupTables(runtime: Runtime, fields: readonly ResourceField[]):
  * reach: the same answer) is recorded as `<Resource>_Unknown<Other>` on its property; the caller checks the errors.
  */
 export async function writeContext(
-  runtime: Runtime, operation: string, takes: WriteContext['takes'], input: Draft, now = new Date(),
+  runtime: Runtime, operation: string, takes: WriteContext['takes'], input: Draft, now = new Date(), own: readonly ResourceField[] = runtime.model.fields,
 ): Promise<WriteContext> {
   const { model } = runtime;
   const fields = [...model.fields, ...model.children.flatMap((c) => c.fields)];
   const references = new Map<string, WireRecord | undefined>();
-  for (const f of model.fields) {
+  // `own`: the fields `input` holds (a child write's are the child's), whose references are resolved.
+  for (const f of own) {
     const id = input[f.name];
     if (f.spec.type !== 'reference' || id == null) continue;
     const target = targetModel(f.spec.reference!);
