@@ -107,7 +107,7 @@ export type ServiceCode<S extends ShapeOf<string, string, Fields, Children, Acti
   Partial<ResourceService<S>> & { readonly [method: string]: unknown };
 
 /** The declaration of a resource: plain data and a few functions (rules, actions), read in one screen. */
-export interface ResourceDeclaration<N extends string, K extends string, F extends Fields, C extends Children, A extends Actions> {
+export interface ResourceDeclaration<N extends string, K extends string, F extends Fields, C extends Children, A extends Actions, X extends object = Record<never, never>> {
   /** Kebab-case (`sales-order`): routes `/sales-order`, permissions `sales-order.read`…, service key `salesOrder`. */
   readonly name: N;
   /** The wire name of the id (default `salesOrderId`); its column is its snake_case name. */
@@ -130,5 +130,5 @@ export interface ResourceDeclaration<N extends string, K extends string, F exten
    * the store, answers the operations that replace defaults (a wrapper calls the default it was given, before or
    * after its own work) and methods of its own. Called once per server, when the module serves the resource.
    */
-  readonly service?: (defaults: ResourceService<ShapeOf<N, K, F, C, A>>, store: RuntimeOptions) => ServiceCode<ShapeOf<N, K, F, C, A>>;
+  readonly service?: (defaults: ResourceService<ShapeOf<N, K, F, C, A>>, store: RuntimeOptions) => X & ServiceCode<ShapeOf<N, K, F, C, A>>;
 }

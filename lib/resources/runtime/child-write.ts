@@ -62,6 +62,8 @@ async function settleTotals(trx: Transaction<unknown>, runtime: Runtime, child: 
       after[f.name] = total.toNumber();
     });
   }
+  // A total past the money range is refused on its own property, not again on what derives from it.
+  if (currentErrors().hasErrors) return undefined;
   // Only what follows from the totals is derived again: a text from the key (an order's number) stays as stored.
   derive({ ...runtime.settled, fields: runtime.settled.fields.filter((f) => f.spec.derived && !f.spec.sum && movedBy(runtime, child).some((io) => io.field === f)) }, after, id);
   return currentErrors().hasErrors ? undefined : after;
