@@ -2,7 +2,8 @@ import type { RequestAccess } from '../envelope/request-scope.js';
 import type { LookupItem } from '../lookup/lookup-table.js';
 import type { RecordScopes } from '../storage/record-scope.js';
 import type { WireRecord, WireValue } from './field.js';
-import type { RuntimeOptions } from './runtime/context.js';
+import type { LookupCache } from '../lookup/lookup-cache.js';
+import type { Storage } from '../storage/storage.js';
 import type { ActionShape, ChildShape, Fields, ResourceService, StoredRecordOf } from './wire-types.js';
 
 /**
@@ -106,6 +107,12 @@ export type ShapeOf<N extends string, K extends string, F extends Fields, C exte
 export type ServiceCode<S extends ShapeOf<string, string, Fields, Children, Actions>> =
   Partial<ResourceService<S>> & { readonly [method: string]: unknown };
 
+/** What a resource's own code is given of the server: its store and the lookup tables. */
+export interface ServiceStore {
+  readonly storage: Storage;
+  readonly lookups: LookupCache;
+}
+
 /** The declaration of a resource: plain data and a few functions (rules, actions), read in one screen. */
 export interface ResourceDeclaration<N extends string, K extends string, F extends Fields, C extends Children, A extends Actions, X extends object = Record<never, never>> {
   /** Kebab-case (`sales-order`): routes `/sales-order`, permissions `sales-order.read`…, service key `salesOrder`. */
@@ -130,5 +137,5 @@ export interface ResourceDeclaration<N extends string, K extends string, F exten
    * the store, answers the operations that replace defaults (a wrapper calls the default it was given, before or
    * after its own work) and methods of its own. Called once per server, when the module serves the resource.
    */
-  readonly service?: (defaults: ResourceService<ShapeOf<N, K, F, C, A>>, store: RuntimeOptions) => X & ServiceCode<ShapeOf<N, K, F, C, A>>;
+  readonly service?: (defaults: ResourceService<ShapeOf<N, K, F, C, A>>, store: ServiceStore) => X & ServiceCode<ShapeOf<N, K, F, C, A>>;
 }
