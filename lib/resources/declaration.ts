@@ -88,6 +88,14 @@ export interface ActionDeclaration<I extends Fields = Fields> extends ActionShap
 
 export type Actions = { readonly [name: string]: ActionDeclaration };
 
+/**
+ * An action, its `run` typed where it is written (`actions: { pay: action({ input: {…}, run(change) {…} }) }`): the
+ * resource's own inference cannot type a function inside its declaration's actions.
+ */
+export function action<const I extends Fields>(declaration: ActionDeclaration<I>): ActionDeclaration<I> {
+  return declaration;
+}
+
 /** Another resource's table whose rows refer to this one's (a foreign key): deleting a record they refer to is a 409. */
 export interface ReferringTable {
   readonly table: string;

@@ -119,7 +119,7 @@ export type ChildWriteOf<S extends Shape, C extends keyof S['children']> = Simpl
 
 /** The body of an action: its input fields and the revision to check. */
 export type ActionInputOf<S extends Shape, A extends keyof S['actions']> =
-  Simplify<(S['actions'][A]['input'] extends Fields ? InputFields<S['actions'][A]['input'], keyof S['actions'][A]['input']> : unknown) & { revisionNumber?: number | null }>;
+  Simplify<(NonNullable<S['actions'][A]['input']> extends infer I extends Fields ? InputFields<I, keyof I> : unknown) & { revisionNumber?: number | null }>;
 
 type ChildMethods<S extends Shape> =
   & { [C in keyof S['children'] & string as `read${Capitalize<C>}`]: (id: number) => Promise<Output<ChildRead<S, C>[]>> }

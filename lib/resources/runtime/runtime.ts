@@ -24,8 +24,8 @@ export function runtimeOf(model: ResourceModel, list: ListDefinition<string>, op
     return {
       model: c, table: io,
       settled: { fields: c.fields, rules: c.rules, codes: model.pascal, key: c.key },
-      readAll: childrenStatement(model, model.table, io, false),
-      readOne: childrenStatement(model, model.table, io, true),
+      readAll: childrenStatement(model, model.table, io, false, options.limits.maxLines),
+      readOne: childrenStatement(model, model.table, io, true, options.limits.maxLines),
     };
   });
   return {
@@ -36,7 +36,7 @@ export function runtimeOf(model: ResourceModel, list: ListDefinition<string>, op
     settled: { fields: model.fields, rules: model.rules, codes: model.pascal, key: model.key },
     children,
     list,
-    readRecord: recordStatement(model, table, children.map((c) => c.table)),
+    readRecord: recordStatement(model, table, children.map((c) => c.table), options.limits.maxLines),
   };
 }
 
