@@ -16,3 +16,5 @@ export { type ProxyUnderTest, driftProblems, methodsOf, proxyDrift } from './dri
 export { type CallerAccess, asCaller } from './as-caller.js';
 export { applicationRoutes } from '../routing/application-routes.js';
 export type { LoadedRoute } from '../routing/load-routes.js';
+export { type ResourceSuiteOptions, type ScopeFixture } from './resource-suite-context.js';
+export { resourceSuite } from './resource-suite.js';
