@@ -1,6 +1,6 @@
 import { type ErrorMessage, message } from '../envelope/error-message.js';
 import { MESSAGES } from '../envelope/message-catalogue.js';
-import type { FieldSpec, WireValue } from './field.js';
+import type { WireValue } from './field.js';
 import { upperFirst, wordsOf } from './names.js';
 
 /**
@@ -10,9 +10,11 @@ import { upperFirst, wordsOf } from './names.js';
  */
 
 /** A lookup field naming no active entry of its table (a kept inactive one is fine): 400 `<Resource>_Invalid<Field>`. */
-export function invalidLookup(resource: string, field: string, lookup: NonNullable<FieldSpec['lookup']>, value: WireValue, property: string): ErrorMessage {
-  return message('Validation', lookup.code ?? `${resource}_Invalid${upperFirst(field)}`,
-    lookup.text?.(value) ?? `${field} ${String(value)} is not an active entry of lookup table ${lookup.table}.`, { property });
+export function invalidLookup(
+  resource: string, field: string, table: string, value: unknown, property: string, code?: string, text?: (value: WireValue) => string,
+): ErrorMessage {
+  return message('Validation', code ?? `${resource}_Invalid${upperFirst(field)}`,
+    text?.(value as WireValue) ?? `${field} ${String(value)} is not an active entry of lookup table ${table}.`, { property });
 }
 
 /**

@@ -120,7 +120,8 @@ export function settle(table: Settled, input: Draft, before: WireRecord | undefi
     const entry = entryOf(context.lookups.get(f.spec.lookup.table), after[f.name]);
     const kept = before !== undefined && entry !== undefined && before[f.name] === entry.id && f.spec.lookup.keepsInactive !== false;
     if (!entry || !(entry.isActive || kept)) {
-      errors.add(invalidLookup(table.codes, f.name, f.spec.lookup, after[f.name]!, prefix + f.name));
+      const { lookup } = f.spec;
+      errors.add(invalidLookup(table.codes, f.name, lookup.table, after[f.name], prefix + f.name, lookup.code, lookup.text));
     } else after[f.name] = entry.id;
   }
   for (const f of table.fields) {
