@@ -87,6 +87,14 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
     expectError(await create({ customerId, lines: Array(MAX_LINES + 1).fill(lines[0]) }), 400, 'Document_TooManyLines', 'lines');
   });
 
+  it('a line\'s reference is resolved per line: an unknown one is a 400 on its path (lines[1].shipTo), a known one is stored', async () => {
+    const unknown = 2_000_000_000;
+    expectError(await create({ customerId, lines: [{ ...lines[0], shipTo: customerId }, { ...lines[1], shipTo: unknown }] }), 400, 'Invoice_UnknownCustomer', 'lines[1].shipTo');
+    const id = await newInvoice({ lines: [{ ...lines[0], shipTo: customerId }] });
+    expect((await read(id)).lines[0].shipTo).to.equal(customerId);
+    expectError(await server.call(`/invoice/${id}/line`, { method: 'POST', body: { ...lines[1], shipTo: unknown } }), 400, 'Invoice_UnknownCustomer', 'shipTo');
+  });
+
   it('the action: its own permission and route, its input, its audit operation; then the rule keeps a paid invoice as it is', async () => {
     const id = await newInvoice();
     const pay = (body: object, token?: string) => server.call(`/invoice/${id}/pay`, { method: 'POST', body, token });

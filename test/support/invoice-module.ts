@@ -21,6 +21,8 @@ const lines = child({
     quantity: field.integer({ min: 1, max: 1000 }).required(),
     unitPrice: field.money({ min: 0 }).required(),
     lineTotal: field.money().derived(['quantity', 'unitPrice'], (v) => new Decimal(v.quantity).times(v.unitPrice), { reportOn: 'unitPrice' }),
+    /** Where the line ships, when not to the invoice's customer: a reference of a child, resolved per line. */
+    shipTo: field.reference(customer),
   },
   rules: [({ parent, fail }) => {
     if (parent?.paid) fail('Invoice_Paid', 'A paid invoice cannot change.');
@@ -91,6 +93,7 @@ export const invoiceModule = serviceModule({
           .addColumn('quantity', 'integer', (c) => c.notNull())
           .addColumn('unit_price', money, (c) => c.notNull())
           .addColumn('line_total', money, (c) => c.notNull())
+          .addColumn('ship_to', 'integer', (c) => c.references('customer.customer_id'))
           .execute();
         await db.schema.createIndex('ix_invoice_line_invoice_id').on('invoice_line').column('invoice_id').execute();
       },
