@@ -53,7 +53,8 @@ export interface ServiceModule<S extends object = object, R extends readonly Any
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** The services of a module's resources: each under its service key. */
 type Served<R> = R extends readonly (infer X)[]
-  ? Intersection<X extends { readonly shape?: infer Sh extends Shape; readonly serviceKey: infer K extends string } ? { [P in K]: ResourceService<Sh> } : never> : never;
+  ? Intersection<X extends { readonly shape?: infer Sh extends Shape; readonly own?: infer O; readonly serviceKey: infer K extends string }
+    ? { [P in K]: ResourceService<Sh> & (unknown extends O ? unknown : O) } : never> : never;
 type Created<M> = M extends ServiceModule<infer S, infer R> ? S & Served<R> : never;
 
 /** The services a list of modules provides, on top of the layer's: `ServicesOf<typeof modules>`. */

@@ -135,7 +135,7 @@ function methodsOf(address: Address, operations: Record<string, OperationRoute>)
  * checks against it. Every answer is the envelope as an Output, dates revived.
  */
 export function resourceProxy<R, const N extends string = never>(address: ProxyAddress<ShapeOf<R>, N>):
-  ProxyClass<ResourceService<ShapeOf<R>> & { [M in N]: (...args: never[]) => Promise<never> }> {
+  ProxyClass<ResourceService<ShapeOf<R>> & { [M in N]: (...args: unknown[]) => Promise<never> }> {
   const runtime = address as unknown as Address;
   const operations = operationsOf(runtime);
   const description: ProxyDescription = { service: `I${pascalCase(runtime.name)}Service`, operations, notExposed: runtime.notExposed ?? [] };
@@ -148,5 +148,5 @@ export function resourceProxy<R, const N extends string = never>(address: ProxyA
   };
   // On the prototype, as a hand-written proxy class has them (the drift check lists a proxy's methods from there).
   Object.assign(Proxy.prototype, methodsOf(runtime, operations));
-  return Proxy as unknown as ProxyClass<ResourceService<ShapeOf<R>> & { [M in N]: (...args: never[]) => Promise<never> }>;
+  return Proxy as unknown as ProxyClass<ResourceService<ShapeOf<R>> & { [M in N]: (...args: unknown[]) => Promise<never> }>;
 }

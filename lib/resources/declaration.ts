@@ -2,7 +2,9 @@ import type { RequestAccess } from '../envelope/request-scope.js';
 import type { LookupItem } from '../lookup/lookup-table.js';
 import type { RecordScopes } from '../storage/record-scope.js';
 import type { WireRecord, WireValue } from './field.js';
-import type { ActionShape, ChildShape, Fields, StoredRecordOf } from './wire-types.js';
+import type { LookupCache } from '../lookup/lookup-cache.js';
+import type { Storage } from '../storage/storage.js';
+import type { ActionShape, ChildShape, Fields, ResourceService, StoredRecordOf } from './wire-types.js';
 
 /**
  * What a rule sees of one write and may do about it. `after` is the record as it will be stored (defaults applied,
@@ -86,6 +88,14 @@ export interface ActionDeclaration<I extends Fields = Fields> extends ActionShap
 
 export type Actions = { readonly [name: string]: ActionDeclaration };
 
+/**
+ * An action, its `run` typed where it is written (`actions: { pay: action({ input: {…}, run(change) {…} }) }`): the
+ * resource's own inference cannot type a function inside its declaration's actions.
+ */
+export function action<const I extends Fields>(declaration: ActionDeclaration<I>): ActionDeclaration<I> {
+  return declaration;
+}
+
 /** Another resource's table whose rows refer to this one's (a foreign key): deleting a record they refer to is a 409. */
 export interface ReferringTable {
   readonly table: string;
@@ -94,8 +104,25 @@ export interface ReferringTable {
   readonly name: string;
 }
 
+/** The shape the compiler knows a declaration by. */
+export type ShapeOf<N extends string, K extends string, F extends Fields, C extends Children, A extends Actions> =
+  { readonly name: N; readonly key: K; readonly fields: F; readonly children: C; readonly actions: A };
+
+/**
+ * What a resource's own code gives its service: operations that replace defaults (each typed as the default it
+ * replaces), and methods of its own that no route serves (a job's bulk purge).
+ */
+export type ServiceCode<S extends ShapeOf<string, string, Fields, Children, Actions>> =
+  Partial<ResourceService<S>> & { readonly [method: string]: unknown };
+
+/** What a resource's own code is given of the server: its store and the lookup tables. */
+export interface ServiceStore {
+  readonly storage: Storage;
+  readonly lookups: LookupCache;
+}
+
 /** The declaration of a resource: plain data and a few functions (rules, actions), read in one screen. */
-export interface ResourceDeclaration<N extends string, K extends string, F extends Fields, C extends Children, A extends Actions> {
+export interface ResourceDeclaration<N extends string, K extends string, F extends Fields, C extends Children, A extends Actions, X extends object = Record<never, never>> {
   /** Kebab-case (`sales-order`): routes `/sales-order`, permissions `sales-order.read`…, service key `salesOrder`. */
   readonly name: N;
   /** The wire name of the id (default `salesOrderId`); its column is its snake_case name. */
@@ -113,4 +140,10 @@ export interface ResourceDeclaration<N extends string, K extends string, F exten
   readonly actions?: A;
   /** Tables of resources that are not declared (or not yet) whose rows refer to these records. */
   readonly referredToBy?: readonly ReferringTable[];
+  /**
+   * What the declaration cannot say, written by hand in the same resource: given the default operations (typed) and
+   * the store, answers the operations that replace defaults (a wrapper calls the default it was given, before or
+   * after its own work) and methods of its own. Called once per server, when the module serves the resource.
+   */
+  readonly service?: (defaults: ResourceService<ShapeOf<N, K, F, C, A>>, store: ServiceStore) => X & ServiceCode<ShapeOf<N, K, F, C, A>>;
 }

@@ -76,7 +76,13 @@ export interface FieldSpec {
   readonly max?: number;
   readonly money?: MoneyOptions;
   /** lookup: the lookup table, the kind of its ids, and the code of the message refusing an inactive or unknown id. */
-  readonly lookup?: { readonly table: string; readonly id: 'integer' | 'text'; readonly code?: string };
+  readonly lookup?: {
+    readonly table: string; readonly id: 'integer' | 'text'; readonly code?: string;
+    /** The refusal's text (default: `<field> <id> is not an active entry of lookup table <table>.`). */
+    readonly text?: (value: WireValue) => string;
+    /** false: an inactive entry is refused on every write, even by a record that holds it already. */
+    readonly keepsInactive?: boolean;
+  };
   readonly reference?: ReferenceTarget;
   /** via: the reference field it reads through, and the referenced resource's field. */
   readonly via?: { readonly on: string; readonly field: { readonly spec: FieldSpec } };
@@ -222,10 +228,14 @@ export const field = {
   date: () => new Field<Plain<Date>>(base('date')),
   boolean: () => new Field<Plain<boolean>>(base('boolean')),
   /** An active id of lookup table `table` (integer ids; `{ id: 'text', max }` for string ids such as currency codes). */
-  lookup: <I extends 'integer' | 'text' = 'integer'>(table: string, options: { id?: I; max?: number; code?: string } = {}) =>
-    new Field<Plain<I extends 'text' ? string : number>>(base('lookup', {
-      lookup: { table, id: options.id ?? 'integer', ...(options.code ? { code: options.code } : {}) }, ...(options.max ? { max: options.max } : {}),
-    })),
+  lookup: <I extends 'integer' | 'text' = 'integer'>(
+    table: string, options: { id?: I; max?: number; code?: string; text?: (value: WireValue) => string; keepsInactive?: boolean } = {},
+  ) => {
+    const { id, max, ...refusal } = options;
+    return new Field<Plain<I extends 'text' ? string : number>>(base('lookup', {
+      lookup: { table, id: id ?? 'integer', ...refusal }, ...(max ? { max } : {}),
+    }));
+  },
   /**
    * The id of a record of another resource, resolved as the caller may read that resource (its read permission and
    * scopes): one out of reach answers exactly as an unknown one, `<Resource>_Unknown<Other>` on the field.

@@ -1,5 +1,6 @@
 import { type ErrorMessage, message } from '../envelope/error-message.js';
 import { MESSAGES } from '../envelope/message-catalogue.js';
+import type { WireValue } from './field.js';
 import { upperFirst, wordsOf } from './names.js';
 
 /**
@@ -9,9 +10,11 @@ import { upperFirst, wordsOf } from './names.js';
  */
 
 /** A lookup field naming no active entry of its table (a kept inactive one is fine): 400 `<Resource>_Invalid<Field>`. */
-export function invalidLookup(resource: string, field: string, table: string, value: unknown, property: string, code?: string): ErrorMessage {
+export function invalidLookup(
+  resource: string, field: string, table: string, value: unknown, property: string, code?: string, text?: (value: WireValue) => string,
+): ErrorMessage {
   return message('Validation', code ?? `${resource}_Invalid${upperFirst(field)}`,
-    `${field} ${String(value)} is not an active entry of lookup table ${table}.`, { property });
+    text?.(value as WireValue) ?? `${field} ${String(value)} is not an active entry of lookup table ${table}.`, { property });
 }
 
 /**

@@ -162,8 +162,10 @@ export function modelsOf(resource: ResourceModel): ResourceModels {
   const update = model({ ...inputFields(resource.fields, false), revisionNumber: maybeOf(idStruct()) });
   // The create takes what the update takes (its revision too, which it ignores: one input model for both, as the
   // contract's SalesOrder_UpdateInput_Data), the fields given on create only, and each child collection's items.
+  const createOnly = resource.fields.filter((f) => f.spec.input === 'create');
   const create = object({
-    ...inputFields(resource.fields, true), revisionNumber: maybeOf(idStruct()),
+    ...inputFields(resource.fields, false), revisionNumber: maybeOf(idStruct()),
+    ...Object.fromEntries(createOnly.map((f) => [f.name, inputStruct(f)])),
     ...Object.fromEntries(resource.children.map((c) => [c.property, optionalOf(arrayOf(children[c.property].item))])),
   });
   const filters = resource.fields.filter((f) => f.spec.filter);

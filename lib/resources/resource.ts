@@ -1,6 +1,6 @@
 import type { ListDefinition } from '../storage/list-query.js';
 import type { RecordReference } from '../storage/record-scope.js';
-import type { Actions, Children, ResourceDeclaration } from './declaration.js';
+import type { Actions, Children, ResourceDeclaration, ShapeOf } from './declaration.js';
 import type { ReferenceTarget } from './field.js';
 import { listDefinitionOf } from './list-definition.js';
 import { DeclarationError, type ResourceModel, modelOf } from './model.js';
@@ -22,9 +22,11 @@ export type ResourceRoutes<S extends Shape> = CrudRoutes
  * serves it on a store. Route files export its routes (`export const { GET, PUT, PATCH, DELETE } = customer.routes.item`),
  * a module lists it (`resources: [customer]`), a proxy takes its type (`resourceProxy<typeof customer>`).
  */
-export interface Resource<S extends Shape = Shape> extends ReferenceTarget {
+export interface Resource<S extends Shape = Shape, X = unknown> extends ReferenceTarget {
   /** For the compiler only (never set): the declaration's shape, which the typed service and proxy follow. */
   readonly shape?: S;
+  /** For the compiler only (never set): what the resource's own code adds to its service (methods no route serves). */
+  readonly own?: X;
   readonly name: S['name'];
   /** The wire name of its id. */
   readonly key: S['key'];
@@ -40,7 +42,7 @@ export interface Resource<S extends Shape = Shape> extends ReferenceTarget {
   readonly reference: RecordReference;
   readonly routes: ResourceRoutes<S>;
   /** Its service on a store (a module's wiring calls it once per server). */
-  serve(options: RuntimeOptions): ResourceService<S>;
+  serve(options: RuntimeOptions): ResourceService<S> & X;
 }
 
 /** Any resource, whatever its shape: what a module lists and the wiring serves. */
@@ -55,10 +57,6 @@ export interface AnyResource {
   serve(options: RuntimeOptions): object;
 }
 
-/** The shape the compiler knows a declaration by. */
-type ShapeOf<N extends string, K extends string, F extends Fields, C extends Children, A extends Actions> =
-  { readonly name: N; readonly key: K; readonly fields: F; readonly children: C; readonly actions: A };
-
 type None = Record<never, never>;
 
 /**
@@ -69,7 +67,8 @@ type None = Record<never, never>;
  */
 export function resource<
   const N extends string, const F extends Fields, const C extends Children = None, const A extends Actions = None, const K extends string = DefaultKey<N>,
->(declaration: ResourceDeclaration<N, K, F, C, A>): Resource<ShapeOf<N, K, F, C, A>> {
+  X extends object = None,
+>(declaration: ResourceDeclaration<N, K, F, C, A, X>): Resource<ShapeOf<N, K, F, C, A>, X> {
   const model = modelOf(declaration);
   for (const name of [...model.children.map((c) => c.property), ...Object.keys(model.actions)]) {
     if (ROUTE_GROUPS.has(name)) throw new DeclarationError(model.name, `${name}: a child collection or an action may not be named ${[...ROUTE_GROUPS].join(', ')}`);
@@ -79,6 +78,7 @@ export function resource<
   const models = modelsOf(model);
   const list = listDefinitionOf(model);
   let routes: ResourceRoutes<ShapeOf<N, K, F, C, A>> | undefined;
+  type Served = ResourceService<ShapeOf<N, K, F, C, A>> & X;
   return {
     name: declaration.name,
     key: model.key as K,
@@ -94,7 +94,8 @@ export function resource<
     },
     serve(options) {
       // The operations are built from the model; their types are the declaration's (wire-types.ts).
-      return operationsOf(runtimeOf(model, list, options)) as unknown as ResourceService<ShapeOf<N, K, F, C, A>>;
+      const defaults = operationsOf(runtimeOf(model, list, options)) as unknown as ResourceService<ShapeOf<N, K, F, C, A>>;
+      return (declaration.service ? { ...defaults, ...declaration.service(defaults, options) } : defaults) as Served;
     },
   };
 }

@@ -97,14 +97,19 @@ export type PatchInputOf<S extends Shape> = PatchOf<UpdateOf<S>>;
 export type UpdateOutput = Revision;
 
 /** What a create answers: the key, the fields that follow from the key alone (an order's number), the revision. */
-export type CreateOutputOf<S extends Shape> = Simplify<KeyOf<S> & { [K in Having<S['fields'], 'from', S['key']>]: Value<S['fields'][K]> } & Revision>;
+export type CreateOutputOf<S extends Shape> = Simplify<KeyOf<S> & { [K in DerivedFrom<S['fields'], S['key']>]: Value<S['fields'][K]> } & Revision>;
 
 /** The list criteria: each filterable field's criterion, paging, the count and the sort over the sortable ones. */
 export type CriteriaOf<S extends Shape> = Simplify<{ [K in Having<S['fields'], 'filter', true>]?: FieldCriterion<Value<S['fields'][K]>> }
   & ListOptions<S['key'] | (Having<S['fields'], 'sortable', true> & string)>>;
 
 /** The parent's fields a child write moves: its totals and what is derived from them. */
-type Totals<S extends Shape> = Having<S['fields'], 'total', true> | Having<S['fields'], 'from', Having<S['fields'], 'total', true>>;
+type Totals<S extends Shape> = Having<S['fields'], 'total', true> | DerivedFrom<S['fields'], Having<S['fields'], 'total', true>>;
+
+/** The names of `F`'s derived fields computed from any of `From` (a field that is not derived has `from: never`). */
+type DerivedFrom<F extends Fields, From> = {
+  [K in keyof F]: TraitsOf<F[K]> extends { readonly from: infer D } ? ([D] extends [never] ? never : [Extract<D, From>] extends [never] ? never : K) : never
+}[keyof F];
 
 /** What a child write answers: the child's id and derived values (absent after a delete), the parent's totals and revision. */
 export type ChildWriteOf<S extends Shape, C extends keyof S['children']> = Simplify<
@@ -114,7 +119,7 @@ export type ChildWriteOf<S extends Shape, C extends keyof S['children']> = Simpl
 
 /** The body of an action: its input fields and the revision to check. */
 export type ActionInputOf<S extends Shape, A extends keyof S['actions']> =
-  Simplify<(S['actions'][A]['input'] extends Fields ? InputFields<S['actions'][A]['input'], keyof S['actions'][A]['input']> : unknown) & { revisionNumber?: number | null }>;
+  Simplify<(NonNullable<S['actions'][A]['input']> extends infer I extends Fields ? InputFields<I, keyof I> : unknown) & { revisionNumber?: number | null }>;
 
 type ChildMethods<S extends Shape> =
   & { [C in keyof S['children'] & string as `read${Capitalize<C>}`]: (id: number) => Promise<Output<ChildRead<S, C>[]>> }

@@ -13,7 +13,6 @@ export const customer = resource({
     accountNumber: field.text({ max: 15 }).sortable().filter().unique({ ignoreCase: true }),
     territoryId: field.lookup('sales-territory').sortable().filter(),
   },
+  // Sales orders refer to customers (their customerId): a customer they refer to is not deleted (409 Entity_InUse).
   scopes: customerScopes,
-  // Orders refer to customers by their own table's foreign key until sales orders are a resource too.
-  referredToBy: [{ table: 'sales_order', column: 'customer_id', name: 'sales order' }],
 });

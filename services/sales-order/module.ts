@@ -1,11 +1,10 @@
-import { documentLimits, listLimits, serviceModule } from 'restlayer';
+import { serviceModule } from 'restlayer';
 import { registerSalesLookups } from './lookups.js';
 import { salesOrderMigrations } from './migrations.js';
+import { salesOrder } from './sales-order.js';
 import { seedSampleData } from './sample-data.js';
-import type { ISalesOrderService } from './sales-order-service.js';
-import { SqlSalesOrderService } from './sql-sales-order-service.js';
 
-/** Sales orders with their reference tables (statuses, territories, sales people) and customers. */
+/** Sales orders with their reference tables (statuses, territories, sales people, products) and customers. */
 export const salesOrderModule = serviceModule({
   name: 'sales-order',
   migrations: salesOrderMigrations,
@@ -14,7 +13,5 @@ export const salesOrderModule = serviceModule({
     return orders ? `loaded ${orders} sample sales orders` : undefined;
   },
   lookups: registerSalesLookups,
-  create: ({ storage, lookups, config }): { salesOrder: ISalesOrderService } => ({
-    salesOrder: new SqlSalesOrderService(storage, lookups, { ...listLimits(config), ...documentLimits(config) }),
-  }),
+  resources: [salesOrder],
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { type Kysely, Output, ServiceError, sql, withErrorScope, writeDocument, writeParent } from 'restlayer';
-import { orderDocument } from '../../services/sales-order/order-document.js';
+import { orderDocument } from '../support/order-document.js';
 import type { SalesTables } from '../../services/sales-order/sales-order-tables.js';
 import { asCaller } from 'restlayer/testing';
 import type { SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput } from '../../services/sales-order/sales-order-models.js';

@@ -3,8 +3,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import { type ListCriteria, type ListDefinition, type Storage, fromEnd, listLimits, listSql, withErrorScope } from 'restlayer';
 import { asCaller } from 'restlayer/testing';
 import { customer } from '../../services/customer/customer.js';
-import { salesOrderCriteria } from '../../services/sales-order/sales-order-models.js';
-import { salesOrderList } from '../../services/sales-order/sql-sales-order-service.js';
+import { salesOrder } from '../../services/sales-order/sales-order.js';
 import { growOrders } from '../support/grow-orders.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { planOf } from '../support/query-plans.js';
@@ -140,9 +139,9 @@ describeOneStore(`list plans at ${ORDERS.toLocaleString('en')} orders (${testPro
       expect(reply.body.result).to.have.length.greaterThan(0);
 
       const search = new URLSearchParams(query);
-      const parsed = shape.service === 'sales-order' ? salesOrderCriteria.parse(search) : customer.models.criteria.parse(search);
+      const parsed = shape.service === 'sales-order' ? salesOrder.models.criteria.parse(search) : customer.models.criteria.parse(search);
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.messages));
-      const definition = (shape.service === 'sales-order' ? salesOrderList : customer.list) as ListDefinition<string>;
+      const definition = (shape.service === 'sales-order' ? salesOrder.list : customer.list) as ListDefinition<string>;
       const criteria = parsed.value as ListCriteria<string>;
       const window = shape.fromEnd ? fromEnd(totals[shape.service], criteria.skip ?? 0, TAKE) : undefined;
       // The server's own cursor keys: its cursors are signed with them. A scoped shape's SQL is built as the caller's.

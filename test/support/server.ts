@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { AppConfig, LogLevel, RunningServer } from 'restlayer';
+import type { AppConfig, LogLevel, RunningServer, ServiceModule } from 'restlayer';
 import { type CallInit, type TestReply, startTestServer as startServer } from 'restlayer/testing';
 import { application } from '../../services/index.js';
 import { probeStoreModule } from './probe-store-module.js';
@@ -33,6 +33,8 @@ export interface TestServerOptions {
   /** Default: the sample data (this project's tests read the sample orders). */
   sampleData?: boolean;
   routesDir?: string;
+  /** Modules of the test's own beside the application's (with `routesDir`, whose route files serve them). */
+  modules?: readonly ServiceModule[];
   logLevel?: LogLevel;
   /** Serve Prometheus metrics on a port of their own (`metricsUrl`). */
   metrics?: boolean;
@@ -46,7 +48,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const env = Object.fromEntries(Object.entries(options.env ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
   const server = await startServer({
     // Probe route folders reach the store through a test module of their own (probe-store-module.ts).
-    application: options.routesDir ? { modules: [...application.modules, probeStoreModule], routesDir: options.routesDir } : application,
+    application: options.routesDir
+      ? { modules: [...application.modules, probeStoreModule, ...(options.modules ?? [])], routesDir: options.routesDir } : application,
     sampleData: options.sampleData ?? true,
     logLevel: options.logLevel ?? 'debug',
     env: {

@@ -11,7 +11,7 @@ import { MONEY_LIMIT, fitsMoney } from '../../validation/money.js';
 import { assertInReach } from '../reach.js';
 import { childrenState, recordState } from './audit-state.js';
 import type { ChildRuntime, Runtime } from './context.js';
-import { writeContext } from './prepare.js';
+import { childReferences, writeContext } from './prepare.js';
 import { derive, settle } from './settle.js';
 import { checkUnique } from './unique.js';
 import type { Draft, Row } from './values.js';
@@ -39,7 +39,7 @@ function sumsOf(runtime: Runtime, children: ReadonlyMap<ChildRuntime, Draft[]>):
 }
 
 /** INSERT of a row of `table` with `columns`, answering its key. */
-async function insert(trx: Transaction<unknown>, table: string, key: string, columns: Record<string, unknown>): Promise<number> {
+export async function insert(trx: Transaction<unknown>, table: string, key: string, columns: Record<string, unknown>): Promise<number> {
   const names = Object.keys(columns);
   const { rows } = await sql<{ key: number }>`insert into ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))})
     values (${sql.join(names.map((n) => columns[n]))}) returning ${sql.ref(key)} as ${sql.id('key')}`.execute(trx);
@@ -77,8 +77,10 @@ export async function create(runtime: Runtime, input: CreateInput): Promise<Outp
     }
   }
   const context = await writeContext(runtime, 'create', 'create', input);
+  const references = new Map<ChildRuntime, Awaited<ReturnType<typeof childReferences>>>();
+  for (const child of runtime.children) references.set(child, await childReferences(runtime, child, itemsOf(input, child)));
   const settledChildren = new Map(runtime.children.map((child) => [child, itemsOf(input, child).map((item, i) =>
-    settle(child.settled, item, undefined, { ...context, prefix: `${child.model.property}[${i}].` }))]));
+    settle(child.settled, item, undefined, { ...context, references: references.get(child)![i], prefix: `${child.model.property}[${i}].` }))]));
   const after = settle(runtime.settled, input, undefined, context, sumsOf(runtime, settledChildren));
   errors.abortIfHasErrors();
   await checkUnique(runtime, after);

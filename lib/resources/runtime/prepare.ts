@@ -5,7 +5,7 @@ import type { WireRecord } from '../field.js';
 import { unknownReference } from '../messages.js';
 import { type ResourceField, type ResourceModel, targetModel } from '../model.js';
 import { resolveIn } from '../reach.js';
-import type { Runtime } from './context.js';
+import type { ChildRuntime, Runtime } from './context.js';
 import type { WriteContext } from './settle.js';
 import { TableIo } from './table-io.js';
 import type { Draft, Row } from './values.js';
@@ -28,25 +28,59 @@ async function lookupTables(runtime: Runtime, fields: readonly ResourceField[]):
   return tables;
 }
 
+/** Resolved references by target model and id: a create's children naming one record many times resolve it once. */
+type Resolved = Map<ResourceModel, Map<unknown, WireRecord | undefined>>;
+
 /**
- * What a write knows before it starts, so that settling the record needs no query (on SQLite it runs inside the
- * transaction, which holds the only connection): the lookup tables of its lookup fields, and the records its
- * reference fields name in `input`, each resolved as the caller may read it. An unknown reference (or one out of
- * reach: the same answer) is recorded as `<Resource>_Unknown<Other>` on its property; the caller checks the errors.
+ * The records the reference fields of `input` name, each resolved as the caller may read it (once per record for one
+ * write); an unknown one, or one out of reach (the same answer), is recorded as `<Resource>_Unknown<Other>` on
+ * `prefix` + its field.
  */
-export async function writeContext(
-  runtime: Runtime, operation: string, takes: WriteContext['takes'], input: Draft, now = new Date(),
-): Promise<WriteContext> {
-  const { model } = runtime;
-  const fields = [...model.fields, ...model.children.flatMap((c) => c.fields)];
+async function referencesOf(
+  runtime: Runtime, fields: readonly ResourceField[], input: Draft, prefix = '', resolved: Resolved = new Map(),
+): Promise<Map<string, WireRecord | undefined>> {
   const references = new Map<string, WireRecord | undefined>();
-  for (const f of model.fields) {
+  for (const f of fields) {
     const id = input[f.name];
     if (f.spec.type !== 'reference' || id == null) continue;
     const target = targetModel(f.spec.reference!);
-    const row = await resolveIn<Row>(runtime.db, target, id as number);
-    if (row) references.set(f.name, recordOf(target, runtime.storage.values, row));
-    else currentErrors().add(unknownReference(model.pascal, target, id, f.name));
+    const known = resolved.get(target) ?? resolved.set(target, new Map()).get(target)!;
+    if (!known.has(id)) {
+      const row = await resolveIn<Row>(runtime.db, target, id as number);
+      known.set(id, row && recordOf(target, runtime.storage.values, row));
+    }
+    const record = known.get(id);
+    if (record) references.set(f.name, record);
+    else currentErrors().add(unknownReference(runtime.model.pascal, target, id, prefix + f.name));
   }
+  return references;
+}
+
+/**
+ * What a write knows before it starts, so that settling the record needs no query (on SQLite it runs inside the
+ * transaction, which holds the only connection): the lookup tables of its lookup fields, and the records its
+ * reference fields name in `input` (`own`: the fields `input` holds, a child write's are the child's), each resolved
+ * as the caller may read it. An unknown reference (or one out of reach: the same answer) is recorded as
+ * `<Resource>_Unknown<Other>` on its property; the caller checks the errors.
+ */
+export async function writeContext(
+  runtime: Runtime, operation: string, takes: WriteContext['takes'], input: Draft, now = new Date(), own: readonly ResourceField[] = runtime.model.fields,
+): Promise<WriteContext> {
+  const { model } = runtime;
+  const fields = [...model.fields, ...model.children.flatMap((c) => c.fields)];
+  const references = await referencesOf(runtime, own, input);
   return { operation, takes, now, caller: currentAccess(), lookups: await lookupTables(runtime, fields), references };
+}
+
+/**
+ * The references of each child a create stores (`lines[2].productId` when one is unknown or out of reach): one map
+ * per item, so each child's rules see its own; a record named by many children is resolved once.
+ */
+export async function childReferences(runtime: Runtime, child: ChildRuntime, items: readonly Draft[]): Promise<Map<string, WireRecord | undefined>[]> {
+  const { fields, property } = child.model;
+  if (!fields.some((f) => f.spec.type === 'reference')) return items.map(() => new Map());
+  const resolved: Resolved = new Map();
+  const all: Map<string, WireRecord | undefined>[] = [];
+  for (const [i, item] of items.entries()) all.push(await referencesOf(runtime, fields, item, `${property}[${i}].`, resolved));
+  return all;
 }

@@ -17,7 +17,7 @@ const compilable = (db: Kysely<unknown>, statement: RawBuilder<Row>) => ({ compi
  * Documents:MaxLines of them), through the caller's reach. Kept compiled: the read of a record by id is the hottest
  * statement there is (building and compiling it cost about 40 µs a time).
  */
-export function recordStatement(model: ResourceModel, table: TableIo, children: readonly TableIo[]): ReadStatement {
+export function recordStatement(model: ResourceModel, table: TableIo, children: readonly TableIo[], maxLines: number): ReadStatement {
   const alias = table.alias;
   return keptQuery((db: Kysely<unknown>, p: { id: number; childId?: number }) => {
     const reach = reachOf(model, alias);
@@ -29,7 +29,10 @@ export function recordStatement(model: ResourceModel, table: TableIo, children: 
       sql`${sql.ref(`${alias}.${model.modified}`)} as ${sql.id(model.modified)}`,
       ...children.flatMap((c) => c.select),
     ];
-    const order = children.length ? sql` order by ${sql.join(children.map((c) => sql.ref(`${c.alias}.${c.shape.keyColumn}`)))}` : sql``;
+    // Capped, never unbounded: a record holds at most Documents:MaxLines children (rows written behind the API, or
+    // before the cap was lowered, past it are not read).
+    const order = children.length
+      ? sql` order by ${sql.join(children.map((c) => sql.ref(`${c.alias}.${c.shape.keyColumn}`)))} limit ${sql.lit(maxLines)}` : sql``;
     return compilable(db, sql<Row>`select ${sql.join(columns)} from ${sql.table(model.table)} as ${sql.id(alias)} ${table.joins('inner')}
       ${sql.join(childJoins, sql` `)}
       where ${sql.ref(`${alias}.${model.keyColumn}`)} = ${p.id}${reach ? sql` and ${reach}` : sql``}${order}`);
@@ -39,9 +42,9 @@ export function recordStatement(model: ResourceModel, table: TableIo, children: 
 /**
  * The children of one record (a child collection's list, and one child by id), in one statement with their parent,
  * so an unknown parent (or one out of reach) is told apart from a parent without children: the parent's key comes
- * back alone. `childId`: only that child.
+ * back alone. `childId`: only that child. At most `maxLines` (Documents:MaxLines), as the record's read.
  */
-export function childrenStatement(model: ResourceModel, parent: string, child: TableIo, one: boolean): ReadStatement {
+export function childrenStatement(model: ResourceModel, parent: string, child: TableIo, one: boolean, maxLines: number): ReadStatement {
   return keptQuery((db: Kysely<unknown>, p: { id: number; childId?: number }) => {
     const reach = reachOf(model, parent);
     const only = one ? sql` and ${sql.ref(`${child.alias}.${child.shape.keyColumn}`)} = ${p.childId}` : sql``;
@@ -50,6 +53,6 @@ export function childrenStatement(model: ResourceModel, parent: string, child: T
       left join ${sql.table(child.shape.table)} as ${sql.id(child.alias)} on ${sql.ref(`${child.alias}.${model.keyColumn}`)} = ${sql.ref(`${parent}.${model.keyColumn}`)}${only}
       ${child.joins('left')}
       where ${sql.ref(`${parent}.${model.keyColumn}`)} = ${p.id}${reach ? sql` and ${reach}` : sql``}
-      order by ${sql.ref(`${child.alias}.${child.shape.keyColumn}`)}`);
+      order by ${sql.ref(`${child.alias}.${child.shape.keyColumn}`)} limit ${sql.lit(maxLines)}`);
   });
 }

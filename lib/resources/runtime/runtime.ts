@@ -7,6 +7,7 @@ import type { PatchOf } from '../../validation/merge-patch.js';
 import type { ResourceModel } from '../model.js';
 import { reachOf } from '../reach.js';
 import type { ChildRuntime, Runtime, RuntimeOptions } from './context.js';
+import { type ChildInput, createChild, deleteChild, patchChild, updateChild } from './child-operations.js';
 import { type CreateInput, create } from './create.js';
 import { remove } from './delete.js';
 import { childrenStatement, recordStatement } from './read-statement.js';
@@ -23,8 +24,8 @@ export function runtimeOf(model: ResourceModel, list: ListDefinition<string>, op
     return {
       model: c, table: io,
       settled: { fields: c.fields, rules: c.rules, codes: model.pascal, key: c.key },
-      readAll: childrenStatement(model, model.table, io, false),
-      readOne: childrenStatement(model, model.table, io, true),
+      readAll: childrenStatement(model, model.table, io, false, options.limits.maxLines),
+      readOne: childrenStatement(model, model.table, io, true, options.limits.maxLines),
     };
   });
   return {
@@ -35,7 +36,7 @@ export function runtimeOf(model: ResourceModel, list: ListDefinition<string>, op
     settled: { fields: model.fields, rules: model.rules, codes: model.pascal, key: model.key },
     children,
     list,
-    readRecord: recordStatement(model, table, children.map((c) => c.table)),
+    readRecord: recordStatement(model, table, children.map((c) => c.table), options.limits.maxLines),
   };
 }
 
@@ -65,6 +66,10 @@ export function operationsOf(runtime: Runtime): Record<string, Operation> {
     const { property, itemPascal } = child.model;
     operations[`read${property.charAt(0).toUpperCase()}${property.slice(1)}`] = (id: number) => readChildren(runtime, child, id);
     operations[`read${itemPascal}`] = (id: number, childId: number) => readChild(runtime, child, id, childId);
+    operations[`create${itemPascal}`] = (id: number, data: ChildInput) => createChild(runtime, child, id, data);
+    operations[`update${itemPascal}`] = (id: number, childId: number, data: ChildInput) => updateChild(runtime, child, id, childId, data);
+    operations[`patch${itemPascal}`] = (id: number, childId: number, data: PatchOf<ChildInput>) => patchChild(runtime, child, id, childId, data);
+    operations[`delete${itemPascal}`] = (id: number, childId: number, revisionNumber?: number) => deleteChild(runtime, child, id, childId, revisionNumber);
   }
   for (const name of Object.keys(model.actions)) {
     operations[name] = (id: number, input: UpdateInput) => act(runtime, name, id, input);

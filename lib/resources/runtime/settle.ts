@@ -84,8 +84,11 @@ function derivedValue(f: ResourceField, record: Draft, key: number | undefined, 
  * only once `key` is known (the create's insert gave it).
  */
 export function derive(table: Settled, record: Draft, key: number | undefined, prefix = ''): void {
+  // A total past the money range was refused on its own property: what derives from it is not refused again.
+  const unkept = new Set(table.fields.filter((f) => f.spec.sum && record[f.name] != null && !fitsMoney(new Big(Number(record[f.name])))).map((f) => f.name));
   for (const f of table.fields) {
-    if (f.spec.derived) record[f.name] = derivedValue(f, record, key, table.key, prefix);
+    if (!f.spec.derived) continue;
+    record[f.name] = f.spec.derived.from.some((from) => unkept.has(from)) ? undefined : derivedValue(f, record, key, table.key, prefix);
   }
 }
 
@@ -115,9 +118,10 @@ export function settle(table: Settled, input: Draft, before: WireRecord | undefi
   for (const f of table.fields) {
     if (!f.stored || f.spec.lookup === undefined || !taken(f, context.takes) || after[f.name] == null) continue;
     const entry = entryOf(context.lookups.get(f.spec.lookup.table), after[f.name]);
-    const kept = before !== undefined && entry !== undefined && before[f.name] === entry.id;
+    const kept = before !== undefined && entry !== undefined && before[f.name] === entry.id && f.spec.lookup.keepsInactive !== false;
     if (!entry || !(entry.isActive || kept)) {
-      errors.add(invalidLookup(table.codes, f.name, f.spec.lookup.table, after[f.name], prefix + f.name, f.spec.lookup.code));
+      const { lookup } = f.spec;
+      errors.add(invalidLookup(table.codes, f.name, lookup.table, after[f.name], prefix + f.name, lookup.code, lookup.text));
     } else after[f.name] = entry.id;
   }
   for (const f of table.fields) {

@@ -1,6 +1,6 @@
 import { type DbMoney, Decimal, type DocumentSpec, type DocumentTotals, MESSAGES, MONEY_LIMIT, type Storage, type Tables, currentErrors, fitsMoney } from 'restlayer';
-import { salesOrderScopes } from './sales-order-scopes.js';
-import type { SalesTables } from './sales-order-tables.js';
+import { salesOrderScopes } from '../../services/sales-order/sales-order-scopes.js';
+import type { SalesTables } from '../../services/sales-order/sales-order-tables.js';
 
 /** The order's totals as its writes answer them. */
 export interface OrderTotals {
@@ -9,6 +9,8 @@ export interface OrderTotals {
 }
 
 /**
+ * A sales order as a document of lib/documents' helpers (which the scaffold's header + lines services still use), for
+ * the tests of those helpers on the sample's tables; the sample's own orders are a declaration (services/sales-order).
  * A sales order as a document (lib/documents): its lines are its children; subTotal = Σ lineTotal and totalDue =
  * subTotal + taxAmt + freight are recomputed by every write in its transaction, exactly (SUM of exact columns, then
  * decimal arithmetic). A total beyond the money range refuses the write on `subTotal` or `totalDue`. An order holds at

@@ -1,0 +1,144 @@
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { sql } from 'restlayer';
+import { resourceProxy } from 'restlayer/client';
+import { expectError, expectOk } from '../support/api.js';
+import { clientFor } from '../client/support.js';
+import type { invoice } from '../support/invoice-module.js';
+import { invoiceModule } from '../support/invoice-module.js';
+import { type Reply, type TestServer, startTestServer } from '../support/server.js';
+import { describeStores } from '../support/stores.js';
+import { FAST_HASH, addUser } from '../support/users.js';
+
+const routesDir = fileURLToPath(new URL('../support/invoice-routes/', import.meta.url));
+const MAX_LINES = 4;
+/** Amounts compared in ten-thousandths (integers): the test does no binary floating-point sums. */
+const units = (value: unknown) => Math.round(Number(value) * 10_000);
+
+const InvoiceProxy = resourceProxy<typeof invoice>({
+  name: 'invoice', key: 'invoiceId', dates: { paidOn: true, modifiedDate: true },
+  children: { lines: { item: 'line', path: 'line', key: 'invoiceLineId' } }, actions: { pay: true },
+});
+
+/**
+ * Issue 39: a header + lines resource run from its declaration alone (test/support/invoice-module.ts) — the child
+ * collection's routes with the parent's totals kept in the same write, its cap, derived fields, a rule with the
+ * record before and after, an action (permission, route, input, audit operation, OpenAPI entry, proxy method) and a
+ * default operation wrapped by the service's own code — over HTTP, on both stores.
+ */
+describeStores('a declared document: lines, totals, rules, an action, a wrapped default', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let customerId: number;
+
+  before(async () => {
+    server = await startTestServer({ routesDir, modules: [invoiceModule], config: { ...FAST_HASH, Documents: { MaxLines: MAX_LINES } } });
+    const { rows } = await sql<{ id: number }>`select min(customer_id) as id from customer`.execute(server.infrastructure.storage.db);
+    customerId = Number(rows[0].id);
+  });
+  after(() => server?.stop());
+
+  const create = (body: object) => server.call('/invoice', { method: 'POST', body });
+  const read = async (id: number) => expectOk(await server.call(`/invoice/${id}`)).result as Record<string, unknown> & { lines: Record<string, unknown>[]; revisionNumber: number };
+  const lines = [{ description: 'Pen', quantity: 3, unitPrice: 1.1 }, { description: 'Ink', quantity: 1, unitPrice: 2.35 }];
+  const newInvoice = async (body: object = {}) => expectOk(await create({ customerId, freight: 5, lines, ...body }), 201).result.invoiceId as number;
+  const history = async (id: number) => expectOk(await server.call(`/invoice/${id}/history`)).result as { operation: string; changes: { field: string; old?: unknown; new?: unknown }[] }[];
+
+  it('create with lines: the number from the key, each lineTotal derived exactly, subTotal their sum, totalDue derived from it', async () => {
+    const reply = await create({ customerId, freight: 5, lines });
+    const created = expectOk(reply, 201).result as { invoiceId: number; number: string; revisionNumber: number };
+    expect(created.number).to.equal(`INV${created.invoiceId}`);
+    expect(reply.headers.get('location')).to.match(new RegExp(`/invoice/${created.invoiceId}$`));
+    const got = await read(created.invoiceId);
+    expect(got.lines.map((l) => units(l.lineTotal))).to.deep.equal([33_000, 23_500]);
+    expect([units(got.subTotal), units(got.totalDue), got.paid, got.revisionNumber]).to.deep.equal([56_500, 106_500, false, 1]);
+    expect(got.customerName).to.be.a('string');
+  });
+
+  it('line writes answer the line\'s total and the invoice\'s new totals and revision, in one write each; a stale revision is a 409', async () => {
+    const id = await newInvoice();
+    const added = await server.call(`/invoice/${id}/line`, { method: 'POST', body: { description: 'Pad', quantity: 2, unitPrice: 4, revisionNumber: 1 } });
+    const line = expectOk(added, 201).result as Record<string, number>;
+    expect(added.headers.get('location')).to.match(new RegExp(`/invoice/${id}/line/${line.invoiceLineId}$`));
+    expect([units(line.lineTotal), units(line.subTotal), units(line.totalDue), line.revisionNumber]).to.deep.equal([80_000, 136_500, 186_500, 2]);
+    const path = `/invoice/${id}/line/${line.invoiceLineId}`;
+    expectError(await server.call(path, { method: 'PUT', body: { description: 'Pad', quantity: 1, unitPrice: 4, revisionNumber: 1 } }), 409, 'Entity_Concurrency', 'revisionNumber');
+    const patched = expectOk(await server.call(path, { method: 'PATCH', body: { quantity: 5 }, headers: { 'Content-Type': 'application/merge-patch+json' } })).result as Record<string, number>;
+    expect([units(patched.lineTotal), units(patched.subTotal), patched.revisionNumber]).to.deep.equal([200_000, 256_500, 3]);
+    const removed = expectOk(await server.call(`${path}?revisionNumber=3`, { method: 'DELETE' })).result as Record<string, number>;
+    expect(removed).to.not.have.property('invoiceLineId');
+    expect([units(removed.subTotal), units(removed.totalDue), removed.revisionNumber]).to.deep.equal([56_500, 106_500, 4]);
+    expect((await read(id)).lines).to.have.length(2);
+    const entries = await history(id);
+    expect(entries.map((e) => e.operation)).to.deep.equal(['line-delete', 'line-patch', 'line-create', 'create']);
+    expect(entries[1].changes).to.deep.include({ field: `lines[${line.invoiceLineId}].quantity`, old: 2, new: 5 });
+  });
+
+  it('a line of another invoice is a 404 like an unknown one; a line past Documents:MaxLines is a 400 on lines, nothing written', async () => {
+    const id = await newInvoice();
+    const other = await newInvoice();
+    const otherLine = (await read(other)).lines[0].invoiceLineId as number;
+    expectError(await server.call(`/invoice/${id}/line/${otherLine}`), 404, 'Entity_NotFound');
+    expectError(await server.call(`/invoice/${id}/line/${otherLine}`, { method: 'DELETE' }), 404, 'Entity_NotFound');
+    for (let i = lines.length; i < MAX_LINES; i++) expectOk(await server.call(`/invoice/${id}/line`, { method: 'POST', body: lines[0] }), 201);
+    const before = await read(id);
+    expectError(await server.call(`/invoice/${id}/line`, { method: 'POST', body: lines[0] }), 400, 'Document_TooManyLines', 'lines');
+    expect(await read(id)).to.deep.equal(before);
+    expectError(await create({ customerId, lines: Array(MAX_LINES + 1).fill(lines[0]) }), 400, 'Document_TooManyLines', 'lines');
+  });
+
+  it('a line\'s reference is resolved per line: an unknown one is a 400 on its path (lines[1].shipTo), a known one is stored', async () => {
+    const unknown = 2_000_000_000;
+    expectError(await create({ customerId, lines: [{ ...lines[0], shipTo: customerId }, { ...lines[1], shipTo: unknown }] }), 400, 'Invoice_UnknownCustomer', 'lines[1].shipTo');
+    const id = await newInvoice({ lines: [{ ...lines[0], shipTo: customerId }] });
+    expect((await read(id)).lines[0].shipTo).to.equal(customerId);
+    expectError(await server.call(`/invoice/${id}/line`, { method: 'POST', body: { ...lines[1], shipTo: unknown } }), 400, 'Invoice_UnknownCustomer', 'shipTo');
+  });
+
+  it('the action: its own permission and route, its input, its audit operation; then the rule keeps a paid invoice as it is', async () => {
+    const id = await newInvoice();
+    const pay = (body: object, token?: string) => server.call(`/invoice/${id}/pay`, { method: 'POST', body, token });
+    expectError(await pay({ paidOn: '2030-01-02T00:00:00Z' }, server.token({ role: ['Viewer'] })), 403, 'Security_Forbidden');
+    expectError(await pay({}), 400, 'Input_Required', 'paidOn');
+    expect(expectOk(await pay({ paidOn: '2030-01-02T00:00:00Z', revisionNumber: 1 })).result).to.include({ revisionNumber: 2 });
+    const paid = await read(id);
+    expect([paid.paid, paid.paidOn]).to.deep.equal([true, '2030-01-02T00:00:00.000Z']);
+    const [entry] = await history(id);
+    expect(entry.operation).to.equal('pay');
+    expect(entry.changes).to.deep.include({ field: 'paid', old: false, new: true });
+    expectError(await pay({ paidOn: '2030-01-03T00:00:00Z' }), 400, 'Invoice_AlreadyPaid');
+    const refused: Reply[] = [
+      await server.call(`/invoice/${id}`, { method: 'PUT', body: { freight: 1 } }),
+      await server.call(`/invoice/${id}/line`, { method: 'POST', body: lines[0] }),
+      await server.call(`/invoice/${id}/line/${paid.lines[0].invoiceLineId}`, { method: 'PUT', body: lines[1] }),
+    ];
+    for (const reply of refused) expectError(reply, 400, 'Invoice_Paid');
+    expect(await read(id)).to.deep.equal(paid);
+  });
+
+  it('the service\'s own delete wraps the default: a paid invoice is a 409, an unpaid one is deleted, an unknown one the default\'s 404', async () => {
+    const paid = await newInvoice();
+    expectOk(await server.call(`/invoice/${paid}/pay`, { method: 'POST', body: { paidOn: '2030-01-02T00:00:00Z' } }));
+    expectError(await server.call(`/invoice/${paid}`, { method: 'DELETE' }), 409, 'Invoice_Paid');
+    const unpaid = await newInvoice();
+    expectOk(await server.call(`/invoice/${unpaid}`, { method: 'DELETE' }));
+    expectError(await server.call(`/invoice/${unpaid}`), 404, 'Entity_NotFound');
+    expectError(await server.call(`/invoice/${unpaid}`, { method: 'DELETE' }), 404, 'Entity_NotFound');
+  });
+
+  it('the OpenAPI document has the action\'s operation, and the proxy its method', async () => {
+    type Doc = { paths: Record<string, Record<string, { operationId: string; requestBody: { content: Record<string, { schema: { required: string[] } }> } }>> };
+    const reply = await server.call('/openapi.json');
+    const post = ((reply.body.result ?? reply.body) as Doc).paths['/invoice/{invoiceId}/pay'].post;
+    expect(post.operationId).to.equal('IInvoiceService.pay');
+    expect(post.requestBody.content['application/json'].schema.required).to.deep.equal(['paidOn']);
+    await addUser(server, 'ivy', 'ivy-password-1', ['Administrator']);
+    const client = clientFor(server);
+    expect((await client.login('ivy', 'ivy-password-1')).messages).to.deep.equal([]);
+    const proxy = new InvoiceProxy(client);
+    const id = await newInvoice();
+    const output = await proxy.pay(id, { paidOn: new Date('2030-01-04T00:00:00Z') });
+    expect(output.messages).to.deep.equal([]);
+    expect((await proxy.read(id)).result).to.include({ paid: true }).and.have.property('paidOn').that.is.instanceOf(Date);
+  });
+});

@@ -1,0 +1,3 @@
+import { invoice } from '../../../invoice-module.js';
+
+export const { GET } = invoice.routes.history;
