@@ -70,6 +70,11 @@ export { type RequestAccess, currentAccess, currentErrors, withErrorScope } from
 // The layer's message catalogue: its codes by name, and their messages (`MESSAGES.Entity_NotFound({ entity, id })`).
 // CATALOGUE / entryOf / statusOfCode: each code's type, status, text and meaning, for a project's own docs and tests.
 export { CATALOGUE, CODES, MESSAGES, type MessageCode, entryOf, statusOfCode } from './envelope/message-catalogue.js';
+// Languages (docs/languages.md): an application's own codes (defineMessages: type, English text, meaning) and the texts
+// of another language for its codes or the layer's (addLanguage), typed so a code without a text does not compile;
+// missingTexts lists what a registered language still lacks, for a test.
+export { DEFAULT_LANGUAGE, addLanguage, defineMessages, messageEntries, missingTexts, supportedLanguages, templateOf } from './envelope/languages.js';
+export type { Makers, MessageEntry, TextsOf } from './envelope/message-makers.js';
 
 // Input models, list criteria and merge patches.
 // ISO_DATE: the date and time texts inputs accept (a date alone, a time with or without an offset).

@@ -36,6 +36,17 @@ export interface HttpOptions {
   environment?: Environment;
   /** Keep a cookie jar (cookie mode outside a browser). */
   cookies?: boolean;
+  /**
+   * The languages the user reads, most preferred first (`['de-AT', 'en']`), sent as Accept-Language so the server
+   * writes its messages in the first it has (contract part 16). A browser sends its user's own when this is not given.
+   */
+  language?: string | readonly string[];
+}
+
+/** `['de-AT', 'de', 'en']` as Accept-Language: each after the first weighed a little less (q=0.9, 0.8, … never below 0.1). */
+export function acceptLanguage(language: string | readonly string[]): string {
+  const tags = typeof language === 'string' ? [language] : language;
+  return tags.map((tag, i) => (i === 0 ? tag : `${tag};q=${Math.max(0.1, 1 - i / 10).toFixed(1)}`)).join(', ');
 }
 
 const unsafe = new Set<Verb>(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -65,12 +76,14 @@ export class HttpCore {
   readonly origin: string;
   private readonly fetch: typeof fetch;
   private readonly jar?: CookieJar;
+  private readonly acceptLanguage?: string;
 
   constructor(readonly settings: RemoteApi, options: HttpOptions = {}) {
     this.environment = options.environment ?? detectEnvironment();
     this.origin = new URL(settings.BaseAddress).origin;
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     if (options.cookies && this.environment === 'node') this.jar = new CookieJar(this.origin);
+    if (options.language?.length) this.acceptLanguage = acceptLanguage(options.language);
   }
 
   /** The absolute URL of a call, its `{params}` filled in (percent-encoded) and its query string appended. */
@@ -87,7 +100,7 @@ export class HttpCore {
   /** Sends one request and reads its answer; `auth` adds the headers of the session (Authorization). */
   async send<T>(call: HttpCall, auth: Record<string, string> = {}): Promise<HttpReply<T>> {
     const url = this.url(call);
-    const headers = new Headers({ Accept: 'application/json', ...call.headers, ...auth });
+    const headers = new Headers({ Accept: 'application/json', ...(this.acceptLanguage ? { 'Accept-Language': this.acceptLanguage } : {}), ...call.headers, ...auth });
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);

@@ -1,5 +1,7 @@
 import { SESSION_COOKIE } from '../http/auth/session-cookie.js';
 import { CODES, type MessageCode, entryOf, statusOfCode } from '../envelope/message-catalogue.js';
+import { messageEntries, templateOf } from '../envelope/languages.js';
+import { statusOf } from '../envelope/error-message.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Verb } from '../http-verbs.js';
 import { type ExtraStatus, type LoadedRoute, type Route } from '../routing/route.js';
@@ -124,11 +126,13 @@ const named = (codes: readonly MessageCode[]) => codes.map((code) => `${code} ($
 /** The codes that answer with `status`, named. */
 const answering = (status: number) => named(answeredCodes.filter((code) => statusOfCode(code) === status));
 
-/** Every code with its status, type and meaning: the document's list of messages (components.x-messages). */
-const messageList = () => Object.fromEntries(answeredCodes.map((code) => {
-  const { type, severity = 'Error', description } = entryOf(code);
-  return [code, { status: statusOfCode(code), type, severity, description }];
-}));
+/**
+ * Every code, the layer's and the application's (defineMessages), with its status, type, meaning and English text (a
+ * template with `{placeholders}`): the document's list of messages (components.x-messages).
+ */
+const messageList = () => Object.fromEntries([...messageEntries()].map(([code, { type, status, severity = 'Error', description }]) => [
+  code, { status: statusOf({ code, message: '', severity: 'Error', type, status }), type, severity, description, message: templateOf(code) },
+]));
 
 /** The reusable response (components.responses) of each status a route declares in `answers`. */
 const extraResponses: Record<ExtraStatus, string> = {
@@ -343,7 +347,7 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
         TooLarge: envelope(`${answering(413)}.`),
         UnsupportedMediaType: envelope(`${answering(415)}.`),
         Error: envelope('Any other failure; the status follows the messages (405 with Allow; 429 and 503 with Retry-After). '
-          + 'Every code of the layer, with its status, is in components.x-messages.'),
+          + 'Every code of the layer and the application, with its status and English text, is in components.x-messages.'),
       },
       'x-messages': messageList(),
       securitySchemes,

@@ -1,5 +1,5 @@
 import { type ErrorMessage, message } from '../envelope/error-message.js';
-import { MESSAGES } from '../envelope/message-catalogue.js';
+import { MESSAGES, TEMPLATES, TEMPLATE_KEYS } from '../envelope/message-catalogue.js';
 import { upperFirst, wordsOf } from './names.js';
 
 /**
@@ -10,8 +10,10 @@ import { upperFirst, wordsOf } from './names.js';
 
 /** A lookup field naming no active entry of its table (a kept inactive one is fine): 400 `<Resource>_Invalid<Field>`. */
 export function invalidLookup(resource: string, field: string, table: string, value: unknown, property: string, code?: string): ErrorMessage {
-  return message('Validation', code ?? `${resource}_Invalid${upperFirst(field)}`,
-    `${field} ${String(value)} is not an active entry of lookup table ${table}.`, { property });
+  const params = { field, value: String(value), table };
+  const m = message('Validation', code ?? `${resource}_Invalid${upperFirst(field)}`, TEMPLATES.Resource_InvalidLookup(params), { property });
+  m.source = { key: TEMPLATE_KEYS.Resource_InvalidLookup, params };
+  return m;
 }
 
 /**
@@ -19,7 +21,10 @@ export function invalidLookup(resource: string, field: string, table: string, va
  * nothing of records out of reach. 400 `<Resource>_Unknown<Other>`.
  */
 export function unknownReference(resource: string, target: { pascal: string; entity: string }, id: unknown, property: string): ErrorMessage {
-  return message('Validation', `${resource}_Unknown${target.pascal}`, `${target.entity} with id ${String(id)} not found.`, { property });
+  const params = { entity: target.entity, id: String(id) };
+  const m = message('Validation', `${resource}_Unknown${target.pascal}`, TEMPLATES.Resource_UnknownReference(params), { property });
+  m.source = { key: TEMPLATE_KEYS.Resource_UnknownReference, params };
+  return m;
 }
 
 /**

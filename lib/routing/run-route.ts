@@ -4,6 +4,7 @@ import type { Output } from '../envelope/output.js';
 import { setAccess, withErrorScope } from '../envelope/request-scope.js';
 import { derivedStatus } from '../envelope/error-list.js';
 import { envelope, serializeEnvelope } from '../envelope/envelope.js';
+import { chooseLanguage } from '../http/answer-language.js';
 import type { AppContext } from '../http/context.js';
 import { messagesOf } from '../http/error-boundary.js';
 import { notModified } from '../etag.js';
@@ -149,7 +150,9 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
       if (ctx.state.settleAnswer) {
         ctx.state.settleAnswer(finished.then(({ output, messages }) => {
           const status = derivedStatus(messages, location ? 201 : 200);
-          const text = serializeEnvelope(envelope(messages, output?.result, output?.totalCount, output?.nextCursor));
+          // Kept in the language of the first request: a replay answers the same body (and says its language).
+          const language = messages.length ? chooseLanguage(ctx) : undefined;
+          const text = serializeEnvelope(envelope(messages, output?.result, output?.totalCount, output?.nextCursor, language));
           return { status, body: String(text), codes: messages.map((m) => m.code), ...(status === 201 ? { location: location! } : {}) };
         }));
       }

@@ -1,5 +1,6 @@
 import { type LookupCache, type LookupItem, MESSAGES, MONEY_LIMIT, currentErrors, fitsMoney } from 'restlayer';
 import { lineTotalOf } from './amounts.js';
+import { SALES_ORDER } from './messages.js';
 
 /** A line's input as create, update and the lines of a new order give it. */
 export interface LineInput {
@@ -36,7 +37,7 @@ export function priceLine(
   const errors = currentErrors();
   const product = products.get(line.productId);
   if (!product || (!product.isActive && product.id !== keeps)) {
-    errors.error('Validation', 'SalesOrder_InvalidProduct', `Product ${line.productId} is not an active product.`, { property: property('productId') });
+    errors.add(SALES_ORDER.SalesOrder_InvalidProduct({ productId: line.productId, property: property('productId') }));
     return undefined;
   }
   const unitPrice = line.unitPrice ?? Number(product.attributes.listPrice);

@@ -1,5 +1,7 @@
 import { documentLimits, listLimits, serviceModule } from 'restlayer';
 import { registerSalesLookups } from './lookups.js';
+// The German texts of the service's codes, registered as the module loads.
+import './messages-de.js';
 import { salesOrderMigrations } from './migrations.js';
 import { seedSampleData } from './sample-data.js';
 import type { ISalesOrderService } from './sales-order-service.js';

@@ -18,6 +18,7 @@ import { type LineRow, SalesOrderLines, lineColumns, lineItem, lineValues } from
 import type { ISalesOrderService } from './sales-order-service.js';
 import { salesOrderScopes, salesPersonOf } from './sales-order-scopes.js';
 import type { CustomerTable, SalesOrderTable, SalesTables } from './sales-order-tables.js';
+import { SALES_ORDER } from './messages.js';
 
 const DAY = 86_400_000;
 /** The columns of the order's fields that PUT replaces (updateInputOf). */
@@ -175,12 +176,12 @@ export class SqlSalesOrderService implements ISalesOrderService {
     const errors = currentErrors();
     const status = statuses.find((s) => s.id === data.status);
     if (!status || !status.isActive) {
-      errors.error('Validation', 'SalesOrder_InvalidStatus', `Status ${data.status} is not a valid sales order status.`, { property: 'status' });
+      errors.add(SALES_ORDER.SalesOrder_InvalidStatus({ statusId: data.status, property: 'status' }));
     }
     for (const name of ['dueDate', 'shipDate'] as const) {
       const d = data[name];
       if (d && d.getTime() < orderDate.getTime() - DAY) {
-        errors.error('Validation', 'SalesOrder_DateBeforeOrder', `${name} cannot be before the order date (${orderDate.toISOString().slice(0, 10)}).`, { property: name });
+        errors.add(SALES_ORDER.SalesOrder_DateBeforeOrder({ name, orderDate: orderDate.toISOString().slice(0, 10), property: name }));
       }
     }
   }
@@ -224,7 +225,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
     // Resolved as the caller reads customers (customer.read and its scope): one out of their reach is answered as an
     // unknown one, and does not join their scope through this order.
     const customer = await resolveReference<Selectable<CustomerTable>>(this.db, customers.reference, data.customerId);
-    if (!customer) errors.error('Validation', 'SalesOrder_UnknownCustomer', `Customer with id ${data.customerId} not found.`, { property: 'customerId' });
+    if (!customer) errors.add(SALES_ORDER.SalesOrder_UnknownCustomer({ customerId: data.customerId, property: 'customerId' }));
     this.checkData(data, now, await this.statuses());
     const lines = await this.priceLines(data);
     errors.abortIfHasErrors();
