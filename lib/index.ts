@@ -67,6 +67,9 @@ export { Output } from './envelope/output.js';
 export { ErrorList, MAX_MESSAGES, ServiceError, derivedStatus } from './envelope/error-list.js';
 export { type ErrorMessage, type ErrorType, type MessageOptions, type Severity, isError, message } from './envelope/error-message.js';
 export { type RequestAccess, currentAccess, currentErrors, withErrorScope } from './envelope/request-scope.js';
+// Conditional writes (If-Match, contract part 14): a hand-written write calls preconditionFails where it reads the
+// record it changes (locked), as the layer's own writes do.
+export { preconditionFails } from './envelope/precondition.js';
 // The layer's message catalogue: its codes by name, and their messages (`MESSAGES.Entity_NotFound({ entity, id })`).
 // CATALOGUE / entryOf / statusOfCode: each code's type, status, text and meaning, for a project's own docs and tests.
 export { CATALOGUE, CODES, MESSAGES, type MessageCode, entryOf, statusOfCode } from './envelope/message-catalogue.js';

@@ -1,7 +1,8 @@
 import type { Next } from 'koa';
-import type { ErrorMessage } from '../envelope/error-message.js';
+import { type ErrorMessage, isError } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
-import { setAccess, withErrorScope } from '../envelope/request-scope.js';
+import { setAccess, setPrecondition, withErrorScope } from '../envelope/request-scope.js';
+import { checkIfMatch, recordETag, writtenETag } from './conditional.js';
 import { derivedStatus } from '../envelope/error-list.js';
 import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import { chooseLanguage } from '../http/answer-language.js';
@@ -112,7 +113,7 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
       let location: string | undefined;
       // Never rejects: whatever the operation ends with becomes its answer, also after a timeout answered the caller.
       // (Async, so a route file in plain JavaScript may answer a value, or throw, rather than return a promise.)
-      const finished = (async () => route.handle({
+      const call: Parameters<Route['handle']>[0] = {
         params, query, body,
         services: ctx.services,
         server: ctx.server,
@@ -137,7 +138,23 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
         async signOut() {
           endCookieSession(ctx);
         },
-      }))().then(
+      };
+      const readRecord = typeof route.etag === 'function' ? route.etag.bind(route, call) : undefined;
+      const ifMatch = readRecord && ctx.get('If-Match');
+      if (ifMatch) {
+        const outcome = await checkIfMatch(ifMatch, readRecord!);
+        if (!outcome.proceed) return respond(ctx, errors.addAll(outcome.messages).messages);
+        setPrecondition(outcome.precondition);
+      }
+      const finished = (async () => {
+        const output = await route.handle(call);
+        // The record's new ETag, on every successful write of it but a delete (contract part 14).
+        if (readRecord && ctx.method !== 'DELETE' && output && !errors.hasErrors && !output.messages.some(isError)) {
+          const etag = await writtenETag((output.result as { revisionNumber?: unknown } | undefined)?.revisionNumber, readRecord);
+          if (etag) ctx.set('ETag', etag);
+        } else if (route.etag === 'result' && output?.result != null && !output.messages.some(isError)) ctx.set('ETag', recordETag(output.result));
+        return output;
+      })().then(
         (output: Output<unknown> | undefined) => ({ output, messages: errors.addAll(output?.messages ?? []).messages }),
         (err: unknown) => ({ output: undefined, messages: errors.addAll(messagesOf(ctx, err)).messages }),
       );

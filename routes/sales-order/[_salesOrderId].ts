@@ -2,6 +2,7 @@ import { route } from '../../services/index.js';
 import {
   SalesOrderKey, SalesOrderPatchData, SalesOrderRead, SalesOrderUpdateData, SalesOrderUpdateResult,
 } from '../../services/sales-order/sales-order-models.js';
+import { orderRead } from '../../services/sales-order/order-etag.js';
 
 export const GET = route({
   summary: 'Read one sales order.',
@@ -11,6 +12,7 @@ export const GET = route({
   params: SalesOrderKey,
   result: SalesOrderRead,
   answers: [404],
+  etag: 'result',
   handle: ({ params, services }) => services.salesOrder.read(params._salesOrderId),
 });
 
@@ -23,6 +25,7 @@ export const PUT = route({
   body: SalesOrderUpdateData,
   result: SalesOrderUpdateResult,
   answers: [404, 409],
+  etag: orderRead,
   handle: ({ params, body, services }) => services.salesOrder.update(params._salesOrderId, body),
 });
 
@@ -35,6 +38,7 @@ export const PATCH = route({
   body: SalesOrderPatchData,
   result: SalesOrderUpdateResult,
   answers: [404, 409],
+  etag: orderRead,
   handle: ({ params, body, services }) => services.salesOrder.patch(params._salesOrderId, body),
 });
 
@@ -45,5 +49,6 @@ export const DELETE = route({
   operation: 'ISalesOrderService.delete',
   params: SalesOrderKey,
   answers: [404],
+  etag: orderRead,
   handle: ({ params, services }) => services.salesOrder.delete(params._salesOrderId),
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type DbMoney, type DocumentLimits, type DocumentSpec, type HistoryPage, type Kysely, type ListDefinition, MESSAGES, type ListLimits, type LookupCache, Output,
   type Storage, type Tables, applyMergePatch, createDocument, mergePatch, currentAccess, currentErrors, inTransaction, itemProperty, readHistory, readListRows,
-  type LookupItem, type Selectable, keptQuery, resolveReference, scopeCondition, tooManyChildren, writeParent,
+  type LookupItem, type Selectable, keptQuery, preconditionFails, resolveReference, scopeCondition, tooManyChildren, writeParent,
 } from 'restlayer';
 import { customer as customers } from '../customer/customer.js';
 import { type PricedLine, priceLine, productsById } from './line-pricing.js';
@@ -302,6 +302,8 @@ export class SqlSalesOrderService implements ISalesOrderService {
     const scope = ordersInScope('sales_order');
     const deleted = await inTransaction(this.db, async (trx) => {
       const before = await this.audit.state(trx, salesOrderId, 'all', true);
+      // If-Match (contract part 14), checked on the row this transaction holds.
+      if (before && preconditionFails(`Sales order ${salesOrderId}`, before.revisionNumber)) return undefined;
       await trx.deleteFrom('sales_order_detail').where('sales_order_id', '=', salesOrderId)
         .$call((q) => (scope ? q.where('sales_order_id', 'in', (eb) => eb.selectFrom('sales_order').select('sales_order_id').where('sales_order_id', '=', salesOrderId).where(scope)) : q))
         .execute();
@@ -309,7 +311,7 @@ export class SqlSalesOrderService implements ISalesOrderService {
       if (result.numDeletedRows > 0n) await this.audit.record(trx, salesOrderId, 'delete', before);
       return result;
     });
-    if (deleted.numDeletedRows === 0n) this.notFound(salesOrderId);
+    if (deleted?.numDeletedRows === 0n) this.notFound(salesOrderId);
     return Output.of();
   }
 

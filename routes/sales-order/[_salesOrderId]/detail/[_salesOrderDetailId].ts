@@ -3,6 +3,7 @@ import {
   SalesOrderDetailDeleteQuery, SalesOrderDetailKey, SalesOrderDetailPatchData, SalesOrderDetailRead,
   SalesOrderDetailUpdateData, SalesOrderDetailWriteResult,
 } from '../../../../services/sales-order/sales-order-models.js';
+import { orderRead } from '../../../../services/sales-order/order-etag.js';
 
 export const GET = route({
   summary: 'Read one line of a sales order; a line of another order is a 404.',
@@ -24,6 +25,7 @@ export const PUT = route({
   body: SalesOrderDetailUpdateData,
   result: SalesOrderDetailWriteResult,
   answers: [404, 409],
+  etag: orderRead,
   handle: ({ params, body, services }) => services.salesOrder.updateLine(params._salesOrderId, params._salesOrderDetailId, body),
 });
 
@@ -36,6 +38,7 @@ export const PATCH = route({
   body: SalesOrderDetailPatchData,
   result: SalesOrderDetailWriteResult,
   answers: [404, 409],
+  etag: orderRead,
   handle: ({ params, body, services }) => services.salesOrder.patchLine(params._salesOrderId, params._salesOrderDetailId, body),
 });
 
@@ -48,5 +51,6 @@ export const DELETE = route({
   query: SalesOrderDetailDeleteQuery,
   result: SalesOrderDetailWriteResult,
   answers: [404, 409],
+  etag: orderRead,
   handle: ({ params, query, services }) => services.salesOrder.deleteLine(params._salesOrderId, params._salesOrderDetailId, query.revisionNumber),
 });

@@ -3,6 +3,7 @@ import { array } from 'restlayer';
 import {
   SalesOrderDetailCreateData, SalesOrderDetailRead, SalesOrderDetailWriteResult, SalesOrderKey,
 } from '../../../../services/sales-order/sales-order-models.js';
+import { orderRead } from '../../../../services/sales-order/order-etag.js';
 
 export const GET = route({
   summary: 'List the lines of a sales order, by salesOrderDetailId.',
@@ -24,6 +25,7 @@ export const POST = route({
   body: SalesOrderDetailCreateData,
   result: SalesOrderDetailWriteResult,
   answers: [404, 409],
+  etag: orderRead,
   async handle({ params, body, services, created }) {
     const output = await services.salesOrder.createLine(params._salesOrderId, body);
     if (output.result?.salesOrderDetailId) created(`/sales-order/${params._salesOrderId}/detail/${output.result.salesOrderDetailId}`);
