@@ -77,7 +77,8 @@ export function templateOf(code: string): string {
   };
   const params = new Proxy({}, { get: (_, name) => (typeof name === 'string' ? placeholder(name) : undefined) });
   try {
-    return (text as (p: unknown) => string)(params);
+    // A text that is its value alone (`({ why }) => why`) answers the placeholder itself.
+    return String((text as (p: unknown) => unknown)(params));
   } catch {
     return entries.get(code)?.description ?? '';
   }
