@@ -2,6 +2,7 @@ import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
 import type { Verb } from '../http-verbs.js';
 import { CookieJar } from './cookie-jar.js';
+import { RecordTags } from './record-tags.js';
 import { type DateProperties, reviveDates } from './dates.js';
 import { clientOutput, externalMessage } from './errors.js';
 import { type RemoteApi, apiUrl } from './remote-api.js';
@@ -41,6 +42,12 @@ export interface HttpOptions {
    * writes its messages in the first it has (contract part 16). A browser sends its user's own when this is not given.
    */
   language?: string | readonly string[];
+  /**
+   * Send If-Match with a write when the client holds the ETag of the record it writes (read before through this
+   * client; for a line, its order's): a record someone else changed meanwhile then answers 412 Entity_Concurrency
+   * (type Concurrency) and nothing is written. Default true; false writes whatever the record is now.
+   */
+  conditional?: boolean;
 }
 
 /** `['de-AT', 'de', 'en']` as Accept-Language: each after the first weighed a little less (q=0.9, 0.8, … never below 0.1). */
@@ -77,6 +84,8 @@ export class HttpCore {
   private readonly fetch: typeof fetch;
   private readonly jar?: CookieJar;
   private readonly acceptLanguage?: string;
+  /** The ETags of records read, for the If-Match of writes (undefined with `conditional: false`). */
+  readonly tags?: RecordTags;
 
   constructor(readonly settings: RemoteApi, options: HttpOptions = {}) {
     this.environment = options.environment ?? detectEnvironment();
@@ -84,6 +93,7 @@ export class HttpCore {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     if (options.cookies && this.environment === 'node') this.jar = new CookieJar(this.origin);
     if (options.language?.length) this.acceptLanguage = acceptLanguage(options.language);
+    if (options.conditional !== false) this.tags = new RecordTags();
   }
 
   /** The absolute URL of a call, its `{params}` filled in (percent-encoded) and its query string appended. */
@@ -107,6 +117,8 @@ export class HttpCore {
       // PATCH bodies are JSON merge patches (RFC 7396): null clears, absent keeps.
       headers.set('Content-Type', call.verb === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
     }
+    const target = unsafe.has(call.verb) && !headers.has('If-Match') ? this.tags?.held(url) : undefined;
+    if (target) headers.set('If-Match', target.etag);
     if (this.environment === 'node') {
       headers.set('User-Agent', this.settings.ClientName);
       const cookie = this.jar?.header(url);
@@ -133,6 +145,7 @@ export class HttpCore {
       };
     }
     this.jar?.store(url, response.headers);
+    this.tags?.note(call.verb, url, target, response.status, response.headers.get('ETag'));
     return { status: response.status, headers: response.headers, output: await this.read<T>(response, call.dates) };
   }
 
