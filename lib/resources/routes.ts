@@ -75,7 +75,7 @@ export function routesOf(model: ResourceModel, models: ResourceModels): CrudRout
     collection: {
       GET: route({
         summary: `List ${noun} records matching the criteria.`, permission: permissions.read, ...scopes, operation: operation('readList'),
-        query: models.criteria, result: array(models.listItem),
+        query: models.criteria, result: array(models.listItem), csv: { filename: `${model.name}.csv` },
         handle: ({ query, services }) => call(services, model, 'readList', query),
       }),
       POST: route({

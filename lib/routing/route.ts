@@ -168,6 +168,12 @@ export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> 
    * than DELETE answers the record's new ETag.
    */
   etag?: 'result' | ((call: RouteCall<P, Q, B, S>) => Promise<Output<unknown>>);
+  /**
+   * A list route whose answer may be CSV (contract part 15): with `Accept: text/csv` the list, with the same criteria,
+   * sort and scopes, is streamed page by page (by cursor) as `filename`, its columns the result item's properties.
+   * The route's query must be list criteria that take `cursor`.
+   */
+  csv?: { filename: string };
   handle(call: RouteCall<P, Q, B, S>): Promise<Output<R>>;
 }
 

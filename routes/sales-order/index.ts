@@ -11,6 +11,7 @@ export const GET = route({
   operation: 'ISalesOrderService.readList',
   query: salesOrderCriteria,
   result: array(SalesOrderListItem),
+  csv: { filename: 'sales-order.csv' },
   handle: ({ query, services }) => services.salesOrder.readList(query),
 });
 
