@@ -9,22 +9,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { killAll, memoryOf, startProcess, treeRss } from './lib/processes.js';
 import { copyDatabase, prepareRestlayer, restlayerEnv } from './lib/restlayer.js';
+import { growDatabase } from './lib/grow.js';
 import { cliPath, projectRoot, resultsDir } from './lib/setup.js';
 
 const { values: opts } = parseArgs({
   options: { orders: { type: 'string', default: '100000' }, 'max-rows': { type: 'string', default: '1000' }, clients: { type: 'string', default: '4' }, rounds: { type: 'string', default: '2' } },
 });
 const orders = Number(opts.orders);
-const built = (path) => import(pathToFileURL(join(projectRoot, 'dist', path)).href);
-const { loadConfig } = await built('lib/config/load.js');
-const { openStorage } = await built('lib/storage/open-storage.js');
-const { allModules } = await built('lib/create-services.js');
-const { application } = await built('services/index.js');
-const { growOrders } = await built('test/support/grow-orders.js');
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -34,15 +28,6 @@ const summary = (ms) => {
 };
 const mb = (bytes) => round(bytes / 1024 / 1024, 1);
 
-async function grow(env) {
-  const { config } = loadConfig({ env: { ...env, Storage__QueryTimeoutSeconds: '3600' } });
-  const storage = await openStorage(config, allModules(application.modules));
-  try {
-    return await growOrders(storage, orders);
-  } finally {
-    await storage.close();
-  }
-}
 
 /** `clients` loops of cheap requests until `done()`; the latencies in ms. */
 async function cheapLoad(url, token, ids, clients, done) {
@@ -89,7 +74,7 @@ try {
   const prepared = await prepareRestlayer(dir);
   const dbPath = copyDatabase(prepared, 'export');
   const env = { ...restlayerEnv(prepared.keys, dbPath), RestAPI__MaxExportRows: String(orders), RestAPI__MaxRows: opts['max-rows'], Log__Level: 'warn' };
-  const grown = await grow(env);
+  const grown = await growDatabase(env, orders);
   const server = await startProcess({
     name: 'export', nodeArgs: [cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'], env, cwd: projectRoot,
     stderrFile: join(dir, 'export.log'), ready: /restlayer is serving (http:\/\/\S+)/,
