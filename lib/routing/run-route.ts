@@ -157,7 +157,12 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
         if (readRecord && ctx.method !== 'DELETE' && output && !errors.hasErrors && !output.messages.some(isError)) {
           const etag = await writtenETag((output.result as { revisionNumber?: unknown } | undefined)?.revisionNumber, readRecord);
           if (etag) ctx.set('ETag', etag);
-        } else if (route.etag === 'result' && output?.result != null && !output.messages.some(isError)) ctx.set('ETag', recordETag(output.result));
+        } else if (route.etag === 'result' && output?.result != null && !output.messages.some(isError)) {
+          ctx.set('ETag', recordETag(output.result));
+          // The caller's own cache (a browser's) may keep the record and revalidate it with If-None-Match each time;
+          // a shared cache may not keep it at all (it answers one caller's credentials and scope).
+          ctx.set('Cache-Control', 'private, no-cache');
+        }
         return output;
       })().then(
         (output: Output<unknown> | undefined) => ({ output, messages: errors.addAll(output?.messages ?? []).messages }),
