@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
@@ -76,6 +77,31 @@ describeOneStore('web app in Chromium: conditional GET and German messages (issu
       await page.getByLabel('Password').fill('not-the-password');
       await page.getByRole('button', { name: 'Log in' }).click();
       await page.locator('#login-messages').getByText('Ungültiger Benutzername oder ungültiges Kennwort.').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the Export button downloads, as CSV, every row the applied filters show', async () => {
+    const tag = `Exp${Date.now()}`;
+    for (let i = 0; i < 30; i++) {
+      const created = await server.call('/customer', { method: 'POST', body: { name: `${tag} ${String(i).padStart(2, '0')}` } });
+      expect(created.status, created.text).to.equal(201);
+    }
+    const context = await browser.newContext({ acceptDownloads: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${appUrl}#/customers?name=${tag}`);
+      await fillLogIn(page, USER, PASSWORD);
+      await page.locator('#results[data-loaded]').waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+      expect(download.suggestedFilename()).to.equal('customer.csv');
+      const text = readFileSync((await download.path())!, 'utf8');
+      const records = text.split('\r\n').filter(Boolean);
+      expect(records[0].split(',').slice(0, 2)).to.deep.equal(['customerId', 'name']);
+      // Every match, not the page of 25 the screen shows.
+      expect(records.slice(1).map((r) => r.split(',')[1])).to.deep.equal(Array.from({ length: 30 }, (_, i) => `${tag} ${String(i).padStart(2, '0')}`));
+      await page.getByText(`Exported customer.csv (30 matching rows).`).waitFor();
     } finally {
       await context.close();
     }
