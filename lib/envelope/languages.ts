@@ -20,6 +20,9 @@ const texts = new Map<string, Map<string, Text>>();
 /** Per language, the words that values given in English become (an entity's name, a type's description). */
 const terms = new Map<string, Map<string, string>>();
 
+/** Codes made from a resource's name (`Customer_InvalidTerritoryId`), and the template whose texts write them. */
+const derived = new Map<string, keyof typeof TEMPLATES>();
+
 const textsOf = (language: string) => texts.get(language) ?? texts.set(language, new Map()).get(language)!;
 
 /**
@@ -50,6 +53,15 @@ export function addLanguage(language: string, own: Readonly<Record<string, Text>
   for (const [word, translated] of Object.entries(words)) known.set(word, translated);
 }
 
+/**
+ * A code made from a resource's name, written from one of the layer's templates (its messages name the template as
+ * their source): listed with the others in the OpenAPI document, its texts in every language are the template's.
+ */
+export function deriveCode(code: string, template: keyof typeof TEMPLATES, description: string): void {
+  if (!derived.has(code)) entries.set(code, { type: 'Validation', text: TEMPLATES[template], description });
+  derived.set(code, template);
+}
+
 /** The languages answers can be written in, English first. */
 export function supportedLanguages(): string[] {
   return [...texts.keys()];
@@ -62,13 +74,14 @@ export function messageEntries(): ReadonlyMap<string, MessageEntry> {
 
 /** What a shipped language lacks: `de: SalesOrder_InvalidStatus` for each code or template without a text in it. */
 export function missingTexts(): string[] {
-  const keys = [...textsOf(DEFAULT_LANGUAGE).keys()];
+  // A derived code has the texts of its template, which is checked itself.
+  const keys = [...textsOf(DEFAULT_LANGUAGE).keys()].filter((key) => !derived.has(key));
   return supportedLanguages().flatMap((language) => keys.filter((key) => !textsOf(language).has(key)).map((key) => `${language}: ${key}`));
 }
 
 /** The English template of a code, with its values as `{placeholders}` (the OpenAPI document's list of messages). */
 export function templateOf(code: string): string {
-  const text = textsOf(DEFAULT_LANGUAGE).get(code);
+  const text = textsOf(DEFAULT_LANGUAGE).get(derived.get(code) ?? code);
   if (text === undefined || typeof text === 'string') return text ?? '';
   const placeholder = (name: string) => {
     const value = `{${name}}`;

@@ -1,12 +1,34 @@
 import { type ErrorMessage, message } from '../envelope/error-message.js';
 import { MESSAGES, TEMPLATES, TEMPLATE_KEYS } from '../envelope/message-catalogue.js';
 import { upperFirst, wordsOf } from './names.js';
+import { deriveCode } from '../envelope/languages.js';
+import { type ResourceModel, targetModel } from './model.js';
 
 /**
  * The messages the runtime answers about a resource's records: those with codes made from the resource's name
  * (`SalesOrder_InvalidStatus`, `SalesOrder_UnknownCustomer`), every one of them in this file so a catalogue of texts
  * in other languages (issue 41) has one place to take them from, and the layer's own (lib/envelope/message-catalogue.ts).
  */
+
+/**
+ * Declares the codes a resource's runtime may answer under its own name (its lookup fields' and references'), so
+ * that the OpenAPI document lists them with the others and their texts follow the caller's language.
+ */
+export function declareResourceCodes(model: ResourceModel): void {
+  for (const table of [model, ...model.children]) {
+    for (const f of table.fields) {
+      if (f.spec.lookup) {
+        deriveCode(f.spec.lookup.code ?? `${model.pascal}_Invalid${upperFirst(f.name)}`, TEMPLATE_KEYS.Resource_InvalidLookup,
+          `${f.name} is not an active entry of lookup table ${f.spec.lookup.table}.`);
+      }
+      if (f.spec.reference) {
+        const target = targetModel(f.spec.reference);
+        deriveCode(`${model.pascal}_Unknown${target.pascal}`, TEMPLATE_KEYS.Resource_UnknownReference,
+          `${f.name} names a ${target.entity.toLowerCase()} that does not exist (or is outside the caller's reach).`);
+      }
+    }
+  }
+}
 
 /** A lookup field naming no active entry of its table (a kept inactive one is fine): 400 `<Resource>_Invalid<Field>`. */
 export function invalidLookup(resource: string, field: string, table: string, value: unknown, property: string, code?: string): ErrorMessage {

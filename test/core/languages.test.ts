@@ -64,6 +64,14 @@ describeStores('messages in the caller\'s language (issue 41, part 16)', () => {
     expect(english.body.messages.map((m) => m.message)).to.include('Status 99 is not a valid sales order status.');
   });
 
+  it('codes made from a resource\'s name follow the language too', async () => {
+    const reply = await server.call('/customer', { method: 'POST', body: { name: 'Somewhere', territoryId: 999 }, ...lang('de') });
+    expect(reply.status).to.equal(400);
+    expect(reply.body.messages.map((m) => [m.code, m.message])).to.deep.equal([
+      ['Customer_InvalidTerritoryId', 'territoryId 999 ist kein aktiver Eintrag der Nachschlagetabelle sales-territory.'],
+    ]);
+  });
+
   it('an answer without messages says no language', async () => {
     const reply = await server.call('/lookup-table/sales-order-status', lang('de'));
     expect(reply.status).to.equal(200);
@@ -77,6 +85,8 @@ describeStores('messages in the caller\'s language (issue 41, part 16)', () => {
     expect(listed.SalesOrder_InvalidStatus).to.deep.include({ status: 400, message: 'Status {statusId} is not a valid sales order status.' });
     expect(listed.Input_TooLong.message).to.equal('must be at most {max} characters long.');
     expect(listed.Operator_NotSupported.message).to.equal('Operator {operator} is not supported for {field}.');
+    // A code made from a resource's name, by the layer's template.
+    expect(listed.Customer_InvalidTerritoryId).to.deep.include({ status: 400, type: 'Validation', message: '{field} {value} is not an active entry of lookup table {table}.' });
   });
 
   it('the client sends the user\'s languages as Accept-Language and reads the answer in the first the server has', async () => {
