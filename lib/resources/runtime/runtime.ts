@@ -6,7 +6,6 @@ import type { ListCriteria, ListDefinition } from '../../storage/list-query.js';
 import type { PatchOf } from '../../validation/merge-patch.js';
 import type { ResourceModel } from '../model.js';
 import { reachOf } from '../reach.js';
-import { declareResourceCodes } from '../messages.js';
 import type { ChildRuntime, Runtime, RuntimeOptions } from './context.js';
 import { type CreateInput, create } from './create.js';
 import { remove } from './delete.js';
@@ -18,7 +17,6 @@ import { type UpdateInput, act, patch, update } from './update.js';
 /** A resource's runtime on one store: its tables' conversions and kept statements, built once per server. */
 export function runtimeOf(model: ResourceModel, list: ListDefinition<string>, options: RuntimeOptions): Runtime {
   const { values } = options.storage;
-  declareResourceCodes(model);
   const table = new TableIo(values, model, model.table);
   const children: ChildRuntime[] = model.children.map((c) => {
     const io = new TableIo(values, c, c.property, `${c.property}__`);
