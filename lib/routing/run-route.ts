@@ -1,11 +1,11 @@
 import type { Next } from 'koa';
 import { type ErrorMessage, isError } from '../envelope/error-message.js';
-import type { Output } from '../envelope/output.js';
+import { Output } from '../envelope/output.js';
 import { setAccess, setPrecondition, withErrorScope } from '../envelope/request-scope.js';
 import { checkIfMatch, recordETag, writtenETag } from './conditional.js';
 import { EXPORT_PAGE_ROWS, answerCsv, prefersCsv } from './csv-export.js';
 import { derivedStatus } from '../envelope/error-list.js';
-import { envelope, serializeEnvelope } from '../envelope/envelope.js';
+import { RawJson, envelope, serializeEnvelope } from '../envelope/envelope.js';
 import { chooseLanguage } from '../http/answer-language.js';
 import type { AppContext } from '../http/context.js';
 import { messagesOf } from '../http/error-boundary.js';
@@ -158,10 +158,13 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
           const etag = await writtenETag((output.result as { revisionNumber?: unknown } | undefined)?.revisionNumber, readRecord);
           if (etag) ctx.set('ETag', etag);
         } else if (route.etag === 'result' && output?.result != null && !output.messages.some(isError)) {
-          ctx.set('ETag', recordETag(output.result));
+          // Serialised once, for the tag and the answer alike.
+          const raw = output.result instanceof RawJson ? output.result : RawJson.of(output.result);
+          ctx.set('ETag', recordETag(raw));
           // The caller's own cache (a browser's) may keep the record and revalidate it with If-None-Match each time;
           // a shared cache may not keep it at all (it answers one caller's credentials and scope).
           ctx.set('Cache-Control', 'private, no-cache');
+          return new Output<unknown>(raw, output.messages, output.totalCount, output.nextCursor);
         }
         return output;
       })().then(
