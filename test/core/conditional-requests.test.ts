@@ -5,6 +5,7 @@ import { expectOk } from '../support/api.js';
 import { type Json, type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { describeStores } from '../support/stores.js';
 import { addLine, orderWith, someProducts } from '../sales-order/lines-support.js';
+import { scopedUser } from '../access/support.js';
 
 /** Contract part 14: ETag, If-None-Match (304) and If-Match (412) on customers and sales orders. */
 describeStores('conditional requests on records (issue 41, part 14)', () => {
@@ -97,6 +98,22 @@ describeStores('conditional requests on records (issue 41, part 14)', () => {
     expect412(await send('/sales-order/2147483000', 'DELETE', '*'));
     const id = await newCustomer('Star');
     expectOk(await send(`/customer/${id}`, 'PATCH', '*', { name: 'Star Two' }));
+  });
+
+  it('an order outside the caller\'s record scope answers 404 with or without If-Match, and 412 to If-Match: *', async () => {
+    const token = await scopedUser(server, `tag-sp-${Date.now()}`, ['SalesPerson'], { salesPersonId: '279' });
+    const other = expectOk(await server.call('/sales-order?salesPersonId=282&take=1')).result[0].salesOrderId as number;
+    const { etag } = await tagOf(`/sales-order/${other}`);
+    const call = (ifMatch?: string) => server.call(`/sales-order/${other}`, {
+      method: 'PATCH', body: { comment: 'out of reach' }, token, headers: ifMatch ? { 'If-Match': ifMatch } : {},
+    });
+    const plain = await call();
+    const tagged = await call(etag);
+    expect(plain.status).to.equal(404);
+    expect(tagged.status).to.equal(404);
+    expect(tagged.body.messages).to.deep.equal(plain.body.messages);
+    expect412(await call('*'));
+    expect((await tagOf(`/sales-order/${other}`)).etag).to.equal(etag);
   });
 
   it('If-Match with revisionNumber: a stale tag is a 412, a stale revision with a current tag a 409', async () => {
