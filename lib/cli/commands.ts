@@ -156,10 +156,22 @@ export function declareCommands(program: Command): void {
     .action(async (opts) => (await import('./routes.js')).listRoutes(opts));
 
   program
+    .command('migration')
+    .description('the schema of the application\'s declarations')
+    .command('make')
+    .description('write the next migration of each module whose resources need a table, column or index its migrations do not build (new ones only: '
+      + 'a drop or a type change needs --allow-drop); nothing to do writes nothing')
+    .option('--allow-drop', 'also drop columns no field is stored in, and change a column\'s type by dropping and adding it (its values go)')
+    .option('--check', 'write nothing: say what would be written, and exit 1 if anything would (for CI)')
+    .option('--services <folder>', 'the folder of service modules (default: package.json "restlayer.services", else services or src/services)')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await import('./migration-make.js')).makeMigration(opts));
+
+  program
     .command('new')
     .description('add code to the project')
     .command('service <name>')
-    .description('write a CRUD service (module, routes, proxy, tests) into the project in the current folder, and register it in its modules list')
+    .description('write a service into the project in the current folder (its declaration, first migration, module, routes, proxy and test; with --child a generated implementation), and register it in its modules list')
     .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, money, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable, unique (repeatable)', collect, [])
     .option('--child <name>', 'a child collection (kebab-case, e.g. line): records written with the parent as one document, served at /<service>/{id}/<name>', collect, [])
     .option('--child-field <spec>', "a field of the child: <child>:name:type[:option...]; type text, integer, decimal, money or boolean; options required, max=N (repeatable)", collect, [])

@@ -44,7 +44,10 @@ async function refuseWhatTheDatabaseRan(module: string): Promise<void> {
     + 'first (restlayer db reset), or change the schema with a new migration instead');
 }
 
-/** `restlayer new service NAME --field name:type[:option...]...` (declared in commands.ts): writes a CRUD service the team then owns. */
+/**
+ * `restlayer new service NAME --field name:type[:option...]...` (declared in commands.ts): writes a header-only service as a
+ * declaration the layer runs, or (with --child) a master-detail service the team then owns.
+ */
 export async function newService(name: string, opts: NewServiceOptions): Promise<void> {
   const command = [
     'restlayer new service', name, ...opts.field.map((f) => `--field ${f}`), ...(opts.child ?? []).map((c) => `--child ${c}`),
@@ -59,6 +62,16 @@ export async function newService(name: string, opts: NewServiceOptions): Promise
     const { layout } = written;
     if (opts.json) return printJson({ service: `I${spec.pascal}Service`, path: `/${spec.kebab}`, files: written.files, registration: written.registration });
     const tests = `${layout.tests}/${spec.kebab}`.replace(/^src\//, '');
+    const folder = `${layout.services}/${spec.kebab}`;
+    const ownCode = spec.child
+      ? [
+        `  2. make the code yours: business rules in ${folder}/sql-${spec.kebab}-service.ts, wire models in ${spec.kebab}-models.ts`,
+        `  3. change the schema with a new migration in ${folder}/migrations.ts (0002-...), never by editing 0001`,
+      ]
+      : [
+        `  2. the declaration is yours: ${folder}/${spec.kebab}.ts (a field is one line; scopes, rules and actions go there too)`,
+        '  3. after a change of it, your CLI\'s `migration make` writes the next migration into migrations/: read it, commit it',
+      ];
     process.stdout.write([
       `created I${spec.pascal}Service, served at /${spec.kebab}:`,
       ...written.files.map((f) => `  ${f}`),
@@ -66,13 +79,12 @@ export async function newService(name: string, opts: NewServiceOptions): Promise
       'next steps:',
       `  1. build and run its tests: npx tsc -p tsconfig.json && npx mocha 'dist/${tests}/**/*.test.js'`,
       '     (on PostgreSQL: RESTLAYER_TEST_STORAGE=postgres RESTLAYER_TEST_REDIS=true in front of mocha)',
-      `  2. make the code yours: business rules in ${layout.services}/${spec.kebab}/sql-${spec.kebab}-service.ts, wire models in ${spec.kebab}-models.ts`,
-      `  3. change the schema with a new migration in ${layout.services}/${spec.kebab}/migrations.ts (0002-...), never by editing 0001`,
+      ...ownCode,
       "  4. the application's serve (its own CLI, runCli({ application }); in a dependent project not `npx restlayer serve`,",
       '     which serves restlayer\'s sample) creates the table on its next start',
       `  5. who may use it: its routes need ${spec.kebab}.read, .create, .update, .delete; Administrator and Viewer (*.read) reach`,
       `     them by default, other roles once Authorization:Roles grants them (e.g. "${spec.kebab}.*"); a record scope goes in`,
-      `     ${spec.kebab}-scopes.ts (docs/access.md, docs/record-scopes.md)`,
+      `     ${spec.child ? `${spec.kebab}-scopes.ts` : 'the declaration\'s scopes'} (docs/access.md, docs/record-scopes.md)`,
       '',
     ].join('\n'));
   } catch (err) {

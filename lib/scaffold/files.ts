@@ -17,6 +17,11 @@ import { sqlServiceFile } from './templates/sql-service.js';
 import { tablesFile } from './templates/tables.js';
 import { testDataFile } from './templates/test-data.js';
 import { testFile } from './templates/test.js';
+import {
+  collectionRouteFile, declarationFile, historyRoutesFile, itemRoutesFile, resourceDriftFile, resourceModuleFile, resourceProxyFile, resourceTestFile,
+} from './templates/resource.js';
+import { firstMigration } from './declared-fields.js';
+import { migrationIndexFile } from './migration-file.js';
 
 export interface GeneratedFile {
   /** Relative to the project folder, with `/` separators. */
@@ -28,8 +33,36 @@ export interface GeneratedFile {
 export const serviceFolders = (spec: ServiceSpec, layout: ProjectLayout) =>
   [layout.services, layout.routes, layout.tests].map((folder) => `${folder}/${spec.kebab}`);
 
-/** Every file of a new service: its module, its routes and its tests, where the project's layout keeps them. */
+/** The files of a header-only service: its declaration, first migration, module, proxy, route files and test. */
+function resourceFiles(spec: ServiceSpec, layout: ProjectLayout): GeneratedFile[] {
+  const { kebab } = spec;
+  const [service, routes, tests] = serviceFolders(spec, layout);
+  const first = `0001-${kebab}`;
+  const files: [string, Template][] = [
+    [`${service}/${kebab}.ts`, declarationFile],
+    [`${service}/migrations/${first}.ts`, firstMigration],
+    [`${service}/migrations/index.ts`, () => migrationIndexFile(`${spec.camel}Migrations`, [first])],
+    [`${service}/module.ts`, resourceModuleFile],
+    [`${service}/${kebab}-proxy.ts`, resourceProxyFile],
+    [`${routes}/index.ts`, collectionRouteFile],
+    [`${routes}/[${spec.idParam}].ts`, itemRoutesFile],
+    [`${routes}/[${spec.idParam}]/history.ts`, historyRoutesFile],
+    [`${tests}/${kebab}.test.ts`, resourceTestFile],
+    [`${tests}/${kebab}.drift.ts`, resourceDriftFile],
+  ];
+  return files.map(([path, template]) => ({
+    path,
+    content: template(spec, { modules: importPath(path, layout.modules), service: (name) => importPath(path, `${service}/${name}.ts`) }),
+  }));
+}
+
+/**
+ * Every file of a new service: its module, its routes and its tests, where the project's layout keeps them. A
+ * header-only service is a declaration the layer runs; a service with a child collection keeps the generated
+ * implementation until documents are declarations too.
+ */
 export function serviceFiles(spec: ServiceSpec, layout: ProjectLayout): GeneratedFile[] {
+  if (!spec.child) return resourceFiles(spec, layout);
   const { kebab } = spec;
   const [service, routes, tests] = serviceFolders(spec, layout);
   const files: [string, Template][] = [

@@ -76,7 +76,9 @@ function checkSqlNames(spec: ServiceSpec, root: string, layout: ProjectLayout) {
   const layer = layerPath();
   const taken: Creator = { exact: new Map(), prefixes: new Map() };
   namesCreatedIn(sourceFiles(join(root, layout.services), join(root, layout.services, spec.kebab)), (file) => relative(root, file).split(sep).join('/'), taken);
-  namesCreatedIn(sourceFiles(layer), (file) => `the layer (lib/${relative(layer, file).split(sep).join('/').replace(/\.js$/, '')})`, taken);
+  // The layer's own tests (in this repository's build; the package leaves them out) create nothing in a project's database.
+  const layerFiles = sourceFiles(layer).filter((file) => !/\.test\.js$/.test(file));
+  namesCreatedIn(layerFiles, (file) => `the layer (lib/${relative(layer, file).split(sep).join('/').replace(/\.js$/, '')})`, taken);
   const child = spec.child ? [spec.child.table, childParentIndexName(spec.child)] : [];
   for (const name of [spec.table, ...indexNames(spec), ...child]) {
     const owner = taken.exact.get(name) ?? [...taken.prefixes].find(([prefix]) => name.startsWith(prefix))?.[1];

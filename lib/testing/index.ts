@@ -13,6 +13,9 @@ export {
 export { EVERY_STORE, type SuiteContext, describeOneStore, describeStores, requireStoreDeclarations, storeName } from './stores.js';
 export { type Message, type QueryValue, expectError, expectErrors, expectOk, qs } from './assertions.js';
 export { type ProxyUnderTest, driftProblems, methodsOf, proxyDrift } from './drift.js';
+export { resourceDrift } from './resource-drift.js';
 export { type CallerAccess, asCaller } from './as-caller.js';
 export { applicationRoutes } from '../routing/application-routes.js';
 export type { LoadedRoute } from '../routing/load-routes.js';
+export { type ResourceSuiteOptions, type ScopeFixture } from './resource-suite-context.js';
+export { resourceSuite } from './resource-suite.js';

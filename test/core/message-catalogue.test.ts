@@ -46,8 +46,9 @@ describeStores('the message catalogue (issue 22)', () => {
     const listed = reply.body.result.components['x-messages'] as Record<string, { status: number; type: string; description: string }>;
     // The layer's codes, and the application's own (issue 41: defineMessages, and those made from a resource's name).
     expect(Object.keys(listed)).to.include.members(codes);
-    expect(Object.keys(listed).filter((code) => !codes.includes(code as MessageCode)).sort())
-      .to.deep.equal(['Customer_InvalidTerritoryId', 'SalesOrder_DateBeforeOrder', 'SalesOrder_InvalidProduct', 'SalesOrder_InvalidStatus', 'SalesOrder_UnknownCustomer']);
+    // (Other resources declared in this process, a test's probes, may add theirs: the sample's are there.)
+    expect(Object.keys(listed).filter((code) => !codes.includes(code as MessageCode)))
+      .to.include.members(['Customer_InvalidTerritoryId', 'SalesOrder_DateBeforeOrder', 'SalesOrder_InvalidProduct', 'SalesOrder_InvalidStatus', 'SalesOrder_UnknownCustomer']);
     for (const code of codes) {
       expect(listed[code], code).to.deep.include({ status: statusOfCode(code), type: entryOf(code).type, description: entryOf(code).description });
     }

@@ -346,11 +346,9 @@ describeOneStore('restlayer as a dependency: packed, installed in a new project,
       expect(scaffolded.code, failure('restlayer new service', scaffolded)).to.equal(0);
       const files = listFiles(join(app, 'src')).filter((f) => /(^|\/)invoice\b/.test(f)).sort();
       expect(files).to.deep.equal([
-        'routes/invoice/[_invoiceId].ts', 'routes/invoice/[_invoiceId]/history.ts', 'routes/invoice/index.ts', 'services/invoice/invoice-audit.ts',
-        'services/invoice/invoice-models.ts', 'services/invoice/invoice-proxy.ts', 'services/invoice/invoice-scopes.ts',
-        'services/invoice/invoice-service.ts', 'services/invoice/invoice-tables.ts', 'services/invoice/migrations.ts', 'services/invoice/module.ts',
-        'services/invoice/sql-invoice-service.ts', 'test/invoice/invoice-data.ts', 'test/invoice/invoice-race.test.ts', 'test/invoice/invoice.drift.ts',
-        'test/invoice/invoice.test.ts',
+        'routes/invoice/[_invoiceId].ts', 'routes/invoice/[_invoiceId]/history.ts', 'routes/invoice/index.ts', 'services/invoice/invoice-proxy.ts',
+        'services/invoice/invoice.ts', 'services/invoice/migrations/0001-invoice.ts', 'services/invoice/migrations/index.ts', 'services/invoice/module.ts',
+        'test/invoice/invoice-race.test.ts', 'test/invoice/invoice.drift.ts', 'test/invoice/invoice.test.ts',
       ]);
       for (const file of files) {
         const imports = [...readFileSync(join(app, 'src', file), 'utf8').matchAll(/ from '([^']+)'/g)].map((m) => m[1]);

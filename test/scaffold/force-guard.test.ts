@@ -41,7 +41,7 @@ describeOneStore('restlayer new service: never writes a new 0001 over one the de
   const project = () => writeFiles(makeTempDir('restlayer-force-guard-'), { 'services/index.ts': 'export const modules = [] as const;\n' });
   const scaffold = (cwd: string, env: NodeJS.ProcessEnv, ...more: string[]) =>
     runCli(['new', 'service', 'widget', '--field', 'title:text', ...more], { cwd, env, timeoutMs: 60_000 });
-  const migrations = (cwd: string) => readFileSync(join(cwd, 'services/widget/migrations.ts'), 'utf8');
+  const migrations = (cwd: string) => readFileSync(join(cwd, 'services/widget/migrations/0001-widget.ts'), 'utf8');
 
   it('SQLite: --force is refused, one line naming the database, the migration and the way out; nothing is written', async () => {
     const dir = project();

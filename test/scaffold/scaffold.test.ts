@@ -91,7 +91,15 @@ const plainDocument = ['new', 'service', 'checklist', '--field', 'name:text:requ
 const optionalOnly = ['new', 'service', 'memo', '--field', 'body:text'];
 const requiredOnly = ['new', 'service', 'stock-level', '--field', 'code:text:required:max=3:sortable:filterable', '--field', 'onHand:integer:required:filterable'];
 
+/** What the scaffold writes for a header-only service: a declaration the layer runs, and the thin files around it. */
 const generatedFiles = (name: string, id: string) => [
+  `services/${name}/${name}.ts`, `services/${name}/migrations/0001-${name}.ts`, `services/${name}/migrations/index.ts`, `services/${name}/module.ts`,
+  `services/${name}/${name}-proxy.ts`, `routes/${name}/index.ts`, `routes/${name}/[_${id}].ts`, `routes/${name}/[_${id}]/history.ts`, `test/${name}/${name}.test.ts`,
+  `test/${name}/${name}.drift.ts`,
+];
+
+/** What it writes for a service with a child collection (--child): the generated implementation, until documents are declarations. */
+const implementationFiles = (name: string, id: string) => [
   `services/${name}/${name}-models.ts`, `services/${name}/${name}-service.ts`, `services/${name}/sql-${name}-service.ts`,
   `services/${name}/${name}-proxy.ts`, `services/${name}/${name}-tables.ts`, `services/${name}/${name}-scopes.ts`, `services/${name}/${name}-audit.ts`,
   `services/${name}/migrations.ts`, `services/${name}/module.ts`, `routes/${name}/index.ts`, `routes/${name}/[_${id}].ts`, `routes/${name}/[_${id}]/history.ts`,
@@ -99,17 +107,19 @@ const generatedFiles = (name: string, id: string) => [
 ];
 
 /**
- * A scope added to stock-level's generated hook as its comment shows (a column and a user attribute), and a test of
- * what it must then do over HTTP: the routes name it, and the service applies it in every query of the list, reads,
+ * A scope added to stock-level's declaration where its comment says (a column and a user attribute), and a test of
+ * what it must then do over HTTP: the routes name it, and the layer applies it in every query of the list, reads,
  * writes, deletes and history, refusing a write that would leave the caller's scope.
  */
 const stockLevelOwn = [
-  '  own: {',
-  "    description: \"stock levels whose code is the caller's user attribute code\",",
-  '    where(alias, attributes) {',
-  '      const code = attributes.code?.trim();',
-  '      if (!code) return NOTHING;',
-  '      return sql<boolean>`${sql.ref(`${alias}.code`)} = ${code}`;',
+  '  scopes: {',
+  '    own: {',
+  "      description: \"stock levels whose code is the caller's user attribute code\",",
+  '      where(alias, attributes) {',
+  '        const code = attributes.code?.trim();',
+  '        if (!code) return NOTHING;',
+  '        return sql<boolean>`${sql.ref(`${alias}.code`)} = ${code}`;',
+  '      },',
   '    },',
   '  },',
 ].join('\n');
@@ -186,7 +196,7 @@ import { type TestServer, expectError, expectOk, startTestServer } from 'restlay
 import { application } from '../../services/index.js';
 import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
-describeOneStore('stock level with a scope added to its hook', WHY_ONE_STORE.scaffold, function () {
+describeOneStore('stock level with a scope added to its declaration', WHY_ONE_STORE.scaffold, function () {
   this.timeout(120_000);
   let server: TestServer;
   let keeper: string;
@@ -269,9 +279,9 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       const full = await newService(fullService, built);
       const others = [await newService(optionalOnly, built), await newService(requiredOnly, built)];
       // stock-level gets a scope in its hook, and a test of it beside its generated ones.
-      const scopes = join(built, 'services/stock-level/stock-level-scopes.ts');
-      writeFileSync(scopes, readFileSync(scopes, 'utf8').replace("import type { RecordReference, RecordScopes } from 'restlayer';", "import { NOTHING, type RecordReference, type RecordScopes, sql } from 'restlayer';")
-        .replace('export const stockLevelScopes: RecordScopes = {};', `export const stockLevelScopes: RecordScopes = {\n${stockLevelOwn}\n};`));
+      const declaration = join(built, 'services/stock-level/stock-level.ts');
+      writeFileSync(declaration, readFileSync(declaration, 'utf8').replace("import { field, resource } from 'restlayer';", "import { NOTHING, field, resource, sql } from 'restlayer';")
+        .replace(/^ {2}\/\/ Record scopes, rules and actions are declared here too.*$/m, stockLevelOwn));
       writeFileSync(join(built, 'test/stock-level/stock-level-scope.test.ts'), stockLevelScopeTest);
       const document = await newService(documentService, built);
       others.push(await newService(plainDocument, built));
@@ -428,8 +438,8 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       expect(files).to.include.members(['src/services/invoice/module.ts', 'src/routes/invoice/index.ts', 'src/test/invoice/invoice.test.ts']);
       expect(registration).to.deep.equal(["added import { invoiceModule } from './services/invoice/module.js';", 'added invoiceModule to modules']);
       expect(read(dir, 'src/app.ts')).to.equal("import { invoiceModule } from './services/invoice/module.js';\nexport const modules = [invoiceModule] as const;\n");
-      expect(read(dir, 'src/routes/invoice/index.ts')).to.include("import { route } from '../../app.js';")
-        .and.include("from '../../services/invoice/invoice-models.js';");
+      expect(read(dir, 'src/routes/invoice/index.ts')).to.include("import { invoice } from '../../services/invoice/invoice.js';")
+        .and.include('export const { GET, POST } = invoice.routes.collection;');
       expect(read(dir, 'src/test/invoice/invoice.test.ts')).to.include("import { application } from '../../app.js';");
       for (const file of files) {
         const text = read(dir, file);
@@ -437,9 +447,9 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
         expect(from.filter((f) => !/^(restlayer(\/client|\/testing)?|chai|\.{1,2}\/.*)$/.test(f)), file).to.deep.equal([]);
         expect(text, file).to.not.match(/\blib\/|support\//);
       }
-      expect(read(dir, 'src/services/invoice/sql-invoice-service.ts')).to.include('  maxLength: { code: 12 },');
-      expect(read(dir, 'src/services/invoice/module.ts')).to.include("  uniqueKeys: [{ index: 'ux_invoice_code', property: 'code' }],");
-      expect(read(dir, 'src/services/invoice/migrations.ts')).to.include("await db.schema.createIndex('ux_invoice_code').on('invoice').column('code').unique().execute();");
+      expect(read(dir, 'src/services/invoice/invoice.ts')).to.include('    code: field.text({ max: 12 }).required().filter().unique(),');
+      expect(read(dir, 'src/services/invoice/module.ts')).to.include("migrations: invoiceMigrations, resources: [invoice] });");
+      expect(read(dir, 'src/services/invoice/migrations/0001-invoice.ts')).to.include("await db.schema.createIndex('ux_invoice_code').on('invoice').column('code').unique().execute();");
     });
 
     it('package.json "restlayer" places each folder; a flag overrides it', async () => {
@@ -448,8 +458,8 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       expect(made.code, made.stderr).to.equal(0);
       expect(made.stdout).to.include('  src/domain/invoice/module.ts\n').and.include('  src/checks/invoice/invoice.test.ts\n')
         .and.include("src/app.ts: added import { invoiceModule } from './domain/invoice/module.js';");
-      expect(read(dir, 'src/http/invoice/[_invoiceId].ts')).to.include("from '../../domain/invoice/invoice-models.js';");
-      expect(read(dir, 'src/checks/invoice/invoice.drift.ts')).to.include("from '../../domain/invoice/invoice-proxy.js';");
+      expect(read(dir, 'src/http/invoice/[_invoiceId].ts')).to.include("from '../../domain/invoice/invoice.js';");
+      expect(read(dir, 'src/checks/invoice/invoice.test.ts')).to.include("from '../../domain/invoice/invoice.js';");
     });
 
     it('refuses a section with an unknown key, a path outside the project, and a missing module list, writing nothing', async () => {
@@ -552,7 +562,11 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       expect(index).to.match(/^export const modules = \[salesOrderModule, customerModule, purchaseOrderModule, memoModule, stockLevelModule, salesInvoiceModule, checklistModule\] as const;$/m);
       for (const file of files) {
         const text = readFileSync(join(built, file), 'utf8');
-        // One header line says how the file was made; no other marker, and no `any`.
+        // One header line says how the file was made (the migrations' list: that migration make writes it); no other marker, and no `any`.
+        if (file.endsWith('migrations/index.ts')) {
+          expect(lines(text)[0], file).to.match(/^\/\/ Listed by `restlayer migration make`/);
+          continue;
+        }
         expect(lines(text)[0], file).to.match(/^\/\/ Made by `restlayer new service purchase-order --field title:text:required:max=60:sortable:filterable .*`/);
         expect(text.match(/restlayer new service/g), file).to.have.length(1);
         expect(text, file).to.not.match(/:\s*any\b|\bas any\b|<any>|@ts-|eslint-disable|GENERATED|DO NOT EDIT/);
@@ -562,7 +576,7 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
     it('writes a master-detail service: the child routes below the record, the document tests, the child table with its key, index and totals', () => {
       expect(document.code, document.stderr).to.equal(0);
       const files = [
-        ...generatedFiles('sales-invoice', 'salesInvoiceId'), 'routes/sales-invoice/[_salesInvoiceId]/line/index.ts',
+        ...implementationFiles('sales-invoice', 'salesInvoiceId'), 'routes/sales-invoice/[_salesInvoiceId]/line/index.ts',
         'routes/sales-invoice/[_salesInvoiceId]/line/[_salesInvoiceLineId].ts', 'test/sales-invoice/sales-invoice-line.test.ts',
       ];
       for (const file of files) expect(document.stdout).to.include(`  ${file}\n`);
@@ -598,7 +612,7 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       ]);
       // stock-level's hook got a scope (above): every one of its routes names it.
       expect(of('/stock-level')).to.have.length(7).and.satisfy((all: string[]) => all.every((r) => r.endsWith(':own')));
-      for (const file of ['services/purchase-order/purchase-order-scopes.ts', 'services/purchase-order/purchase-order-audit.ts', 'routes/purchase-order/[_purchaseOrderId]/history.ts']) {
+      for (const file of ['services/purchase-order/purchase-order.ts', 'services/purchase-order/migrations/0001-purchase-order.ts', 'routes/purchase-order/[_purchaseOrderId]/history.ts']) {
         expect(lines(readFileSync(join(built, file), 'utf8'))[0], file).to.match(/^\/\/ Made by `restlayer new service purchase-order /);
       }
     });
@@ -626,7 +640,7 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
     it('gives every table an index of the id alone on SQLite, which a deep page with no filter walks instead of the rows; a CN count on a long text reads its FTS table', async function () {
       if (build.code !== 0) this.skip();
       for (const [kebab, camel, table] of [['purchase-order', 'purchaseOrder', 'purchase_order'], ['memo', 'memo', 'memo']]) {
-        const file = pathToFileURL(join(built, 'dist/services', kebab, 'migrations.js')).href;
+        const file = pathToFileURL(join(built, 'dist/services', kebab, 'migrations/index.js')).href;
         const migrations = (await import(file) as Record<string, (dialect: StorageDialect) => Record<string, Migration>>)[`${camel}Migrations`];
         const memory = { Storage: { Provider: 'sqlite', Sqlite: { Path: ':memory:', ReadWorkers: 0 }, SampleData: false } };
         const storage = await openStorage(loadConfig({ env: { NODE_ENV: 'test' }, overrides: memory }).config, [], { prepare: false });
@@ -637,9 +651,9 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
           const plan = (await keys.execute(storage.db)).rows.map((row) => (row as { detail: string }).detail);
           expect(plan, kebab).to.deep.equal([`SCAN t USING COVERING INDEX ix_${table}_list_key`]);
           if (kebab !== 'purchase-order') continue;
-          // The generated list definition as the generated service runs it: title (max=60) is in its fullText.
-          const service = pathToFileURL(join(built, 'dist/services', kebab, `sql-${kebab}-service.js`)).href;
-          const list = (await import(service) as Record<string, ListDefinition<'title'>>)[`${camel}List`];
+          // The declaration's list definition as the layer runs it: title (max=60) is in its fullText.
+          const declaration = pathToFileURL(join(built, 'dist/services', kebab, `${kebab}.js`)).href;
+          const list = (await import(declaration) as Record<string, { list: ListDefinition<'title'> }>)[camel].list;
           const { count } = listSql(list, { title: { operator: 'CN', values: ['001'] }, getTotalCount: true }, storage.dialect, 50);
           const compiled = count!.compile(storage.db);
           const counting = await storage.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
@@ -654,7 +668,7 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
     it("refuses a new service whose field index is another generated service's index of the id (exit 1)", async () => {
       const before = snapshot(built);
       expectCliFailure(await newService(['new', 'service', 'memo-list', '--field', 'key:integer:sortable'], built), 1,
-        'services/memo/migrations.ts already creates the table or index ix_memo_list_key: choose another service or field name');
+        'services/memo/migrations/0001-memo.ts already creates the table or index ix_memo_list_key: choose another service or field name');
       expect(snapshot(built)).to.deep.equal(before);
     });
 
@@ -666,7 +680,7 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       expect(counts.failing).to.equal(0);
       expect(counts.passing).to.be.at.least(150);
       expect(run.stdout).to.include('no drift between proxies and routes');
-      expect(run.stdout).to.include('stock level with a scope added to its hook').and.include('checklist with a scope added to its hook')
+      expect(run.stdout).to.include('stock level with a scope added to its declaration').and.include('checklist with a scope added to its hook')
         .and.include("a Viewer (role Viewer: every *.read) reads the list").and.include("each changed field; a refused one none");
       expect(run.stderr).to.not.match(stackLine);
     });
@@ -682,8 +696,10 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       const counts = mochaCounts(run);
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(counts.failing).to.equal(0);
-      expect(counts.pending).to.equal(0);
-      expect(run.stdout).to.include('stock level with a scope added to its hook').and.include('checklist with a scope added to its hook');
+      // The one pending test: the shared suite lists stock-level's scope, which its own scope test covers instead.
+      expect(counts.pending).to.equal(1);
+      expect(run.stdout).to.include('scope own: give resourceSuite scopes.own');
+      expect(run.stdout).to.include('stock level with a scope added to its declaration').and.include('checklist with a scope added to its hook');
       expect(counts.passing).to.be.at.least(150);
     });
   });

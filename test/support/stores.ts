@@ -26,5 +26,6 @@ export const WHY_ONE_STORE = {
   web: 'the browser app\'s screens; the routes they call are tested on both stores (test/core, test/sales-order, test/access, test/web/lines and access)',
   http: 'headers, log lines and message bounds of the HTTP layer, the same on every store',
   idempotencyWorkers: '--workers processes over one SQLite file; the key store itself runs on both stores in idempotency-key.test.ts',
+  resourceSuite: 'runs resourceSuite in a mocha of its own over a declaration the server does not serve, to see it fail; the suite itself runs on both stores in test/testing/resource-suite.test.ts',
   redisKeys: 'reads what the throttle writes to Redis, which it asks for itself; the database is not involved',
 } as const;

@@ -1,0 +1,53 @@
+import { type AnyField, field } from '../resources/field.js';
+import { resource } from '../resources/resource.js';
+import { planSchema } from './schema-plan.js';
+import { EMPTY_SCHEMA } from './schema-snapshot.js';
+import { migrationFile } from './migration-file.js';
+import { type FieldSpec, type ServiceSpec, fullTextFields } from './spec.js';
+
+/** One field of a new service's declaration: the code the file gets, and the same field built here. */
+export interface DeclaredField {
+  readonly name: string;
+  /** `field.text({ max: 60 }).required().sortable().filter()`. */
+  readonly code: string;
+  readonly field: AnyField;
+}
+
+/** The builder call of a field's type, as code and as a field. */
+function typeOf(f: FieldSpec): { code: string; field: AnyField } {
+  switch (f.type) {
+    case 'text': return f.max ? { code: `field.text({ max: ${f.max} })`, field: field.text({ max: f.max }) } : { code: 'field.text()', field: field.text() };
+    case 'lookup': return { code: `field.lookup('${f.lookup}')`, field: field.lookup(f.lookup!) };
+    default: return { code: `field.${f.type}()`, field: field[f.type]() as AnyField };
+  }
+}
+
+/**
+ * The fields of a new service as its declaration writes them, each trait a chained call: required, sortable, filter
+ * (a `filterable` option), contains (a filterable text long enough to be searched inside: `fullTextFields`), unique.
+ */
+export function declaredFields(spec: ServiceSpec): DeclaredField[] {
+  const searched = new Set(fullTextFields(spec).map((f) => f.name));
+  return spec.fields.map((f) => {
+    let { code, field: built } = typeOf(f);
+    const traits: [boolean, string, (x: AnyField) => AnyField][] = [
+      [f.required, 'required', (x) => x.required() as AnyField],
+      [f.sortable, 'sortable', (x) => x.sortable() as AnyField],
+      [f.filterable, 'filter', (x) => x.filter() as AnyField],
+      [searched.has(f.name), 'contains', (x) => x.contains()],
+      [f.unique, 'unique', (x) => x.unique()],
+    ];
+    for (const [on, method, apply] of traits) {
+      if (!on) continue;
+      code += `.${method}()`;
+      built = apply(built);
+    }
+    return { name: f.name, code, field: built };
+  });
+}
+
+/** The first migration of a new service: what `restlayer migration make` writes for its declaration on an empty schema. */
+export function firstMigration(spec: ServiceSpec): string {
+  const declared = resource({ name: spec.kebab, fields: Object.fromEntries(declaredFields(spec).map((f) => [f.name, f.field])) });
+  return migrationFile(planSchema([declared.model], EMPTY_SCHEMA).steps, spec.command);
+}

@@ -1,0 +1,54 @@
+import type { RestClient } from '../client/client.js';
+import type { ProxyDescription } from '../client/operations.js';
+import type { FieldSpec } from '../resources/field.js';
+import type { AnyResource } from '../resources/resource.js';
+import { type ProxyUnderTest, methodsOf } from './drift.js';
+
+/** A value of a field that its route's input struct takes (type and limits; not whether a lookup entry exists). */
+function sampleOf(spec: FieldSpec): unknown {
+  const within = (n: number) => Math.min(Math.max(n, spec.min ?? n), spec.max ?? n);
+  switch (spec.type) {
+    case 'text': return 'x'.repeat(Math.max(spec.min ?? 1, 1));
+    case 'lookup': return spec.lookup?.id === 'text' ? 'A' : 1;
+    case 'decimal': return 1.5;
+    case 'date': return new Date('2024-01-02T03:04:05.000Z');
+    case 'boolean': return true;
+    default: return within(1);
+  }
+}
+
+/** What the drift check calls a declared resource's proxy with: a sample call of each CRUD and history method. */
+type ResourceProxyInstance = Record<'read' | 'delete', (id: number) => Promise<unknown>>
+  & Record<'create', (data: object) => Promise<unknown>>
+  & Record<'update' | 'patch', (id: number, data: object) => Promise<unknown>>
+  & Record<'readList', (criteria: object) => Promise<unknown>>
+  & Record<'history', (id: number, page: object) => Promise<unknown>>;
+
+/**
+ * The drift check's view of a declared resource's proxy (`resourceProxy<typeof x>`): a valid call of each method, its
+ * values made from the declaration's field types, so a field added to the declaration needs nothing here. A project's
+ * drift test (`driftProblems`, `proxyDrift`) then checks that the proxy sends what the resource's routes take.
+ */
+export function resourceDrift(Proxy: ProxyDescription & (new (client: RestClient) => object), resource: AnyResource): (client: RestClient) => ProxyUnderTest {
+  const inputs = resource.model.fields.filter((f) => f.spec.input !== 'none');
+  const data = Object.fromEntries(inputs.map((f) => [f.name, sampleOf(f.spec)]));
+  const updated = Object.fromEntries(inputs.filter((f) => f.spec.input === 'write').map((f) => [f.name, sampleOf(f.spec)]));
+  const sortable = resource.model.fields.find((f) => f.spec.sortable);
+  return (client) => {
+    const instance = new Proxy(client);
+    const proxy = instance as ResourceProxyInstance;
+    return {
+      description: Proxy,
+      methods: methodsOf(instance),
+      samples: {
+        read: () => proxy.read(1),
+        readList: () => proxy.readList({ skip: 10, take: 5, getTotalCount: true, ...(sortable ? { sort: [{ fieldName: sortable.name, sortDirection: 'Descending' }] } : {}) }),
+        create: () => proxy.create(data),
+        update: () => proxy.update(1, { ...updated, revisionNumber: 3 }),
+        patch: () => proxy.patch(1, { ...Object.fromEntries(Object.entries(updated).slice(0, 1)), revisionNumber: 3 }),
+        delete: () => proxy.delete(1),
+        history: () => proxy.history(1, { skip: 2, take: 5 }),
+      },
+    };
+  };
+}

@@ -1,0 +1,3 @@
+import { suiteOwner } from '../../suite-probe/suite-probe.js';
+
+export const { GET, POST } = suiteOwner.routes.collection;

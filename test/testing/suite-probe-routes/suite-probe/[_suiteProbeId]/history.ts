@@ -1,0 +1,3 @@
+import { suiteProbe } from '../../../suite-probe/suite-probe.js';
+
+export const { GET } = suiteProbe.routes.history;
