@@ -12,12 +12,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { killAll, startProcess } from './lib/processes.js';
 import { issueToken, pgAdmin, pgAdminUrl, prepareRestlayer, restlayerEnv } from './lib/restlayer.js';
 import { cliPath, projectRoot, resultsDir } from './lib/setup.js';
+import { growDatabase } from './lib/grow.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,12 +37,6 @@ const stallMs = Number(args['stall-seconds']) * 1000;
 /** The issue's bounds at 1M orders. */
 const target = { medianMs: 50, growth: 5 };
 
-const built = (path) => import(pathToFileURL(join(projectRoot, 'dist', path)).href);
-const { loadConfig } = await built('lib/config/load.js');
-const { openStorage } = await built('lib/storage/open-storage.js');
-const { allModules } = await built('lib/create-services.js');
-const { application } = await built('services/index.js');
-const { growOrders } = await built('test/support/grow-orders.js');
 
 const byDate = 'sort[0].fieldName=orderDate&sort[0].sortDirection=Descending';
 /** [name, path]; DEEP_ORDERS, DEEP_SHIPPED and DEEP_CUSTOMERS become 90 % of the matching rows. */
@@ -178,16 +172,9 @@ async function scopedToken(env) {
 
 /** Grows the database in this process (the server is stopped meanwhile), as the tests' helper does. */
 async function grow(env, size) {
-  // Copying a million orders' lines is one statement of minutes on PostgreSQL: past the store's query timeout for requests.
-  const { config } = loadConfig({ env: { ...env, Storage__QueryTimeoutSeconds: '3600', RestAPI__RequestTimeoutSeconds: '3601' } });
-  const storage = await openStorage(config, allModules(application.modules));
-  try {
-    const started = performance.now();
-    await growOrders(storage, size, { customers: size * Number(args['customers-per-order']) });
-    return { growSeconds: round((performance.now() - started) / 1000) };
-  } finally {
-    await storage.close();
-  }
+  const started = performance.now();
+  await growDatabase(env, size, { customers: size * Number(args['customers-per-order']) });
+  return { growSeconds: round((performance.now() - started) / 1000) };
 }
 
 /**

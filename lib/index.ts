@@ -70,9 +70,17 @@ export { Output } from './envelope/output.js';
 export { ErrorList, MAX_MESSAGES, ServiceError, derivedStatus } from './envelope/error-list.js';
 export { type ErrorMessage, type ErrorType, type MessageOptions, type Severity, isError, message } from './envelope/error-message.js';
 export { type RequestAccess, currentAccess, currentErrors, withErrorScope } from './envelope/request-scope.js';
+// Conditional writes (If-Match, contract part 14): a hand-written write calls preconditionFails where it reads the
+// record it changes (locked), as the layer's own writes do.
+export { preconditionFails } from './envelope/precondition.js';
 // The layer's message catalogue: its codes by name, and their messages (`MESSAGES.Entity_NotFound({ entity, id })`).
 // CATALOGUE / entryOf / statusOfCode: each code's type, status, text and meaning, for a project's own docs and tests.
 export { CATALOGUE, CODES, MESSAGES, type MessageCode, entryOf, statusOfCode } from './envelope/message-catalogue.js';
+// Languages (docs/languages.md): an application's own codes (defineMessages: type, English text, meaning) and the texts
+// of another language for its codes or the layer's (addLanguage), typed so a code without a text does not compile;
+// missingTexts lists what a registered language still lacks, for a test.
+export { DEFAULT_LANGUAGE, addLanguage, defineMessages, messageEntries, missingTexts, supportedLanguages, templateOf } from './envelope/languages.js';
+export type { Makers, MessageEntry, TextsOf } from './envelope/message-makers.js';
 
 // Input models, list criteria and merge patches.
 // ISO_DATE: the date and time texts inputs accept (a date alone, a time with or without an offset).

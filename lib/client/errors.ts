@@ -56,3 +56,12 @@ export function clientOutput<T>(result: T | undefined, messages: ErrorMessage[],
 export function externalMessage(code: string, text: string): ErrorMessage {
   return { code, message: text, severity: 'Error', type: 'External' };
 }
+
+/**
+ * Whether an answer says the record was changed by someone else: a 412 (the If-Match the client sent with the tag it
+ * held is stale) or a 409 on a stale revisionNumber, both Entity_Concurrency of type Concurrency. Nothing was
+ * written; read the record again and retry on what it is now.
+ */
+export function isConcurrencyConflict(output: Pick<Output<unknown>, 'messages'>): boolean {
+  return output.messages.some((m) => m.code === 'Entity_Concurrency');
+}

@@ -2,6 +2,7 @@ import type { ErrorMessage } from '../envelope/error-message.js';
 import type { Output } from '../envelope/output.js';
 import type { Verb } from '../http-verbs.js';
 import { CookieJar } from './cookie-jar.js';
+import { RecordTags } from './record-tags.js';
 import { type DateProperties, reviveDates } from './dates.js';
 import { clientOutput, externalMessage } from './errors.js';
 import { type RemoteApi, apiUrl } from './remote-api.js';
@@ -36,6 +37,23 @@ export interface HttpOptions {
   environment?: Environment;
   /** Keep a cookie jar (cookie mode outside a browser). */
   cookies?: boolean;
+  /**
+   * The languages the user reads, most preferred first (`['de-AT', 'en']`), sent as Accept-Language so the server
+   * writes its messages in the first it has (contract part 16). A browser sends its user's own when this is not given.
+   */
+  language?: string | readonly string[];
+  /**
+   * Send If-Match with a write when the client holds the ETag of the record it writes (read before through this
+   * client; for a line, its order's): a record someone else changed meanwhile then answers 412 Entity_Concurrency
+   * (type Concurrency) and nothing is written. Default true; false writes whatever the record is now.
+   */
+  conditional?: boolean;
+}
+
+/** `['de-AT', 'de', 'en']` as Accept-Language: each after the first weighed a little less (q=0.9, 0.8, … never below 0.1). */
+export function acceptLanguage(language: string | readonly string[]): string {
+  const tags = typeof language === 'string' ? [language] : language;
+  return tags.map((tag, i) => (i === 0 ? tag : `${tag};q=${Math.max(0.1, 1 - i / 10).toFixed(1)}`)).join(', ');
 }
 
 const unsafe = new Set<Verb>(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -65,12 +83,17 @@ export class HttpCore {
   readonly origin: string;
   private readonly fetch: typeof fetch;
   private readonly jar?: CookieJar;
+  private readonly acceptLanguage?: string;
+  /** The ETags of records read, for the If-Match of writes (undefined with `conditional: false`). */
+  readonly tags?: RecordTags;
 
   constructor(readonly settings: RemoteApi, options: HttpOptions = {}) {
     this.environment = options.environment ?? detectEnvironment();
     this.origin = new URL(settings.BaseAddress).origin;
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     if (options.cookies && this.environment === 'node') this.jar = new CookieJar(this.origin);
+    if (options.language?.length) this.acceptLanguage = acceptLanguage(options.language);
+    if (options.conditional !== false) this.tags = new RecordTags();
   }
 
   /** The absolute URL of a call, its `{params}` filled in (percent-encoded) and its query string appended. */
@@ -87,13 +110,15 @@ export class HttpCore {
   /** Sends one request and reads its answer; `auth` adds the headers of the session (Authorization). */
   async send<T>(call: HttpCall, auth: Record<string, string> = {}): Promise<HttpReply<T>> {
     const url = this.url(call);
-    const headers = new Headers({ Accept: 'application/json', ...call.headers, ...auth });
+    const headers = new Headers({ Accept: 'application/json', ...(this.acceptLanguage ? { 'Accept-Language': this.acceptLanguage } : {}), ...call.headers, ...auth });
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);
       // PATCH bodies are JSON merge patches (RFC 7396): null clears, absent keeps.
       headers.set('Content-Type', call.verb === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
     }
+    const target = unsafe.has(call.verb) && !headers.has('If-Match') ? this.tags?.held(url) : undefined;
+    if (target) headers.set('If-Match', target.etag);
     if (this.environment === 'node') {
       headers.set('User-Agent', this.settings.ClientName);
       const cookie = this.jar?.header(url);
@@ -120,6 +145,7 @@ export class HttpCore {
       };
     }
     this.jar?.store(url, response.headers);
+    this.tags?.note(call.verb, url, target, response.status, response.headers.get('ETag'));
     return { status: response.status, headers: response.headers, output: await this.read<T>(response, call.dates) };
   }
 

@@ -6,12 +6,13 @@
 export { RestClient, createClient, type CallInput, type ClientOptions } from './client.js';
 export { CookieJar } from './cookie-jar.js';
 export { CookieSession } from './cookie-session.js';
+export { RecordTags } from './record-tags.js';
 export { criteriaToQuery } from './criteria.js';
 export { type DateKeys, type DateProperties, reviveDates } from './dates.js';
 export {
-  OperationNotSupportedError, SESSION_EXPIRED_CODE, SESSION_EXPIRED_TEXT, SessionExpiredError, SessionExpiredEvent, clientOutput,
+  OperationNotSupportedError, SESSION_EXPIRED_CODE, SESSION_EXPIRED_TEXT, SessionExpiredError, SessionExpiredEvent, clientOutput, isConcurrencyConflict,
 } from './errors.js';
-export { type Environment, type HttpCall, HttpCore, type HttpOptions, type HttpReply } from './http.js';
+export { type Environment, type HttpCall, HttpCore, type HttpOptions, type HttpReply, acceptLanguage } from './http.js';
 export { type OperationRoute, type OperationTable, type ProxyDescription, notExposed } from './operations.js';
 export { type RemoteApi, apiBase, apiUrl, remoteApiDefaults, remoteApiFromConfig } from './remote-api.js';
 export { type RetryOptions, newIdempotencyKey, withRetries } from './retry.js';

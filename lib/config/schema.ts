@@ -184,6 +184,10 @@ export const schema = {
   RestAPI: {
     Path: { doc: 'Prefix of every API route, e.g. /api.', format: 'url-path', default: '' },
     MaxRows: { doc: 'Default and maximum `take` of list operations.', format: 'positive', default: 1000 },
+    MaxExportRows: {
+      doc: 'Most rows a CSV export of a list answers (Accept: text/csv); X-Total-Count still gives every match, so a client sees the cut.',
+      format: 'positive', default: 100000,
+    },
     MaxBodyBytes: {
       doc: 'Largest request body any route accepts: a route\'s own limit (its maxBody, or DefaultBodyBytes) is cut to it.',
       format: 'positive', default: 1048576,

@@ -1,6 +1,7 @@
 import { type Kysely, type QueryExecutorProvider, type RawBuilder, type Transaction, sql } from 'kysely';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import { currentErrors } from '../envelope/request-scope.js';
+import { preconditionFails } from '../envelope/precondition.js';
 import type { Storage } from '../storage/storage.js';
 import { assertInScope, scopeCondition } from '../storage/record-scope.js';
 import { inTransaction } from '../storage/transaction.js';
@@ -93,8 +94,12 @@ export async function lockParent<Row>(
   return row;
 }
 
-/** Whether the caller sent a revision other than the parent's `current` one: then Entity_Concurrency is recorded (409). */
+/**
+ * Whether the caller's If-Match names a representation older than the parent's `current` revision (412), or the caller
+ * sent a revision other than it (409): then Entity_Concurrency is recorded.
+ */
 export function isStale(spec: Pick<DocumentSpec<unknown>, 'parent'>, target: DocumentTarget, current: unknown): boolean {
+  if (preconditionFails(`${spec.parent.entity} ${target.parentId}`, current)) return true;
   if (target.revisionNumber == null || target.revisionNumber === Number(current)) return false;
   currentErrors().add(MESSAGES.Entity_Concurrency({
     record: `${spec.parent.entity} ${target.parentId}`, sent: target.revisionNumber, now: Number(current), property: 'revisionNumber',

@@ -1,4 +1,5 @@
 import { type ErrorMessage, isError, toWire } from './error-message.js';
+import { localizedText } from './languages.js';
 
 export interface Envelope {
   result?: unknown;
@@ -46,9 +47,12 @@ export function serializeEnvelope(body: Envelope): string | Buffer {
   return `{"result":${result.json},${JSON.stringify(rest, dropNulls).slice(1)}`;
 }
 
-/** The one response body of the API: `result` is dropped when null or when any message is an error. */
-export function envelope(messages: readonly ErrorMessage[], result?: unknown, totalCount?: number, nextCursor?: string): Envelope {
-  const wire = messages.map(toWire);
+/**
+ * The one response body of the API: `result` is dropped when null or when any message is an error. The messages are
+ * written in `language` (English when not given).
+ */
+export function envelope(messages: readonly ErrorMessage[], result?: unknown, totalCount?: number, nextCursor?: string, language?: string): Envelope {
+  const wire = messages.map((m) => (language && m.source ? { ...toWire(m), message: localizedText(m, language) } : toWire(m)));
   const body: Envelope = result != null && !messages.some(isError) ? { result, messages: wire } : { messages: wire };
   if (totalCount != null) body.totalCount = totalCount;
   if (nextCursor != null && body.result !== undefined) body.nextCursor = nextCursor;

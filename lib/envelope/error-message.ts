@@ -10,6 +10,20 @@ export interface ErrorMessage {
   type: ErrorType;
   property?: string;
   status?: number;
+  /**
+   * Never sent: the catalogue entry the text was made from, its values, and the subject an input text follows, so
+   * that the answer can be written in the caller's language (lib/envelope/languages.ts). Absent on a message made
+   * with a fixed text, which is sent as it is.
+   */
+  source?: MessageSource;
+}
+
+export interface MessageSource {
+  /** The code (or the template, for codes made from a resource's name) whose texts render this message. */
+  key: string;
+  params?: Readonly<Record<string, unknown>>;
+  /** An input message's property name as the text shows it, put in front of the predicate in every language. */
+  subject?: string;
 }
 
 const statusOfType: Record<ErrorType, number> = {

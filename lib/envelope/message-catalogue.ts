@@ -1,4 +1,5 @@
-import { type ErrorMessage, type ErrorType, type MessageOptions, type Severity, message, statusOf } from './error-message.js';
+import { type ErrorMessage, statusOf } from './error-message.js';
+import { type ArgsOf, type MessageEntry, makersOf, render } from './message-makers.js';
 
 /**
  * Every message code the layer answers, in one place (as Fastify's `lib/errors.js`): its type, the status it implies,
@@ -10,17 +11,6 @@ import { type ErrorMessage, type ErrorType, type MessageOptions, type Severity, 
  * Texts that take values are functions of them. An `Input_` text is a predicate that reads after the name of the
  * property it is about ("must be a string."): `inputMessage` puts the name in front.
  */
-interface Entry {
-  type: ErrorType;
-  /** The status an answer carrying it gets, set on the message (without it, the status its type implies). */
-  status?: number;
-  severity?: Severity;
-  /** `never` takes a function of any parameters: each entry's own are read back by `ParamsOf`. */
-  text: string | ((params: never) => string);
-  /** One line for the API document. */
-  description: string;
-}
-
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
 export const CATALOGUE = {
@@ -166,9 +156,11 @@ export const CATALOGUE = {
   },
   Entity_Concurrency: {
     type: 'Concurrency',
-    text: ({ record = 'The record', sent, now }: { record?: string; sent?: number | null; now?: number }) =>
-      `${record} was changed by someone else: revision ${sent} is no longer current (now ${now}). Reload it and try again.`,
-    description: 'The revisionNumber sent is stale; nothing was written.',
+    text: ({ record = 'The record', sent, now, tag }: { record?: string; sent?: number | null; now?: number; tag?: 'stale' | 'missing' }) =>
+      tag === 'missing' ? `${record} does not exist, so If-Match: * does not hold; nothing was written.`
+        : tag === 'stale' ? `${record} was changed by someone else: the ETag sent in If-Match is no longer current. Reload it and try again.`
+          : `${record} was changed by someone else: revision ${sent} is no longer current (now ${now}). Reload it and try again.`,
+    description: 'The revisionNumber sent is stale (409), or the If-Match header names no current ETag (412); nothing was written.',
   },
   Entity_Duplicate: {
     type: 'Concurrency', status: 409,
@@ -290,20 +282,28 @@ export const CATALOGUE = {
       `The cookie sessions of user '${userName}' could not be deleted (${reason}); they are refused all the same and expire by themselves.`,
     description: 'A user\'s cookie sessions could not be deleted; they are refused all the same.',
   },
-} as const satisfies Record<string, Entry>;
+} as const satisfies Record<string, MessageEntry>;
 
 export type MessageCode = keyof typeof CATALOGUE;
 
-type TextOf<C extends MessageCode> = (typeof CATALOGUE)[C]['text'];
-/** The values a code's text takes (an empty object for a fixed text). */
-type ParamsOf<C extends MessageCode> = TextOf<C> extends (params: infer P) => string ? P : Record<never, never>;
-/** A text's values and the message's own options in one object; it may be left out when nothing is required. */
-type Args<C extends MessageCode> = Record<never, never> extends ParamsOf<C>
-  ? [options?: ParamsOf<C> & MessageOptions & { type?: ErrorType }]
-  : [options: ParamsOf<C> & MessageOptions & { type?: ErrorType }];
+/**
+ * Texts of codes made from a resource's name (`Customer_InvalidTerritoryId`, `SalesOrder_UnknownCustomer`): one
+ * template each, which the runtime's messages name as their source (lib/resources/messages.ts) so that they are
+ * written in the caller's language too.
+ */
+export const TEMPLATES = {
+  Resource_InvalidLookup: ({ field, value, table }: { field: string; value: string; table: string }) =>
+    `${field} ${value} is not an active entry of lookup table ${table}.`,
+  Resource_UnknownReference: ({ entity, id }: { entity: string; id: string }) => `${entity} with id ${id} not found.`,
+} as const;
+
+/** Each template by name, as CODES names the codes. */
+export const TEMPLATE_KEYS = Object.fromEntries(Object.keys(TEMPLATES).map((key) => [key, key])) as { readonly [K in keyof typeof TEMPLATES]: K };
+
+type Args<C extends MessageCode> = ArgsOf<(typeof CATALOGUE)[C]['text']>;
 
 /** An entry as the document and the generic paths read it. */
-export const entryOf = (code: MessageCode): Entry => CATALOGUE[code];
+export const entryOf = (code: MessageCode): MessageEntry => CATALOGUE[code];
 export const isCatalogued = (code: string): code is MessageCode => Object.hasOwn(CATALOGUE, code);
 
 /** The status a code implies (its own, or its type's). */
@@ -312,48 +312,23 @@ export function statusOfCode(code: MessageCode): number {
   return statusOf({ code, message: '', severity: 'Error', type, status });
 }
 
-/** The text of `code` with `params`. */
+/** The (English) text of `code` with `params`. */
 export function textOf<C extends MessageCode>(code: C, ...[params]: Args<C>): string {
-  const text: Entry['text'] = CATALOGUE[code].text;
-  return typeof text === 'string' ? text : (text as (p: unknown) => string)(params ?? {});
+  return render(CATALOGUE[code].text, params);
 }
 
-/**
- * The message of `code`: its catalogued type, severity, status and text. `options` holds the text's values and the
- * message's `property`; `status`, `severity` and `type` only where the message stands for another (Messages_Truncated)
- * or an outside error dictates them (Request_Invalid).
- */
-function layerMessage<C extends MessageCode>(code: C, ...args: Args<C>): ErrorMessage {
-  const entry = entryOf(code);
-  const options: MessageOptions & { type?: ErrorType } = args[0] ?? {};
-  const status = options.status ?? entry.status;
-  return message(options.type ?? entry.type, code, textOf(code, ...args), {
-    severity: options.severity ?? entry.severity,
-    ...(options.property !== undefined ? { property: options.property } : {}),
-    ...(status !== undefined ? { status } : {}),
-  });
-}
+/** Each code by name (`m.code === CODES.Entity_Concurrency`), and the message of each code by name, as Fastify's errors are: `MESSAGES.Route_NotFound({ method, path })`. */
+export const { CODES, MESSAGES } = makersOf(CATALOGUE);
 
 /** An input failure as validation yields it (code and predicate), for the property's name to be put in front. */
-export function inputFailure<C extends MessageCode>(code: C, ...args: Args<C>): { code: C; message: string } {
-  return { code, message: textOf(code, ...args) };
+export function inputFailure<C extends MessageCode>(code: C, ...args: Args<C>): { code: C; message: string; params?: object } {
+  return { code, message: textOf(code, ...args), params: args[0] };
 }
 
 /** An input message: `subject` (the property's name as the text shows it) followed by the code's predicate. */
 export function inputMessage<C extends MessageCode>(code: C, subject: string, ...args: Args<C>): ErrorMessage {
-  const m = layerMessage(code, ...args);
+  const m = (MESSAGES[code] as (...a: Args<C>) => ErrorMessage)(...args);
   m.message = `${subject} ${m.message}`;
+  m.source = { ...m.source!, subject };
   return m;
-}
-
-const codes = Object.keys(CATALOGUE) as MessageCode[];
-
-/** Each code by name, for code that tells messages apart (`m.code === CODES.Entity_Concurrency`). */
-export const CODES = Object.fromEntries(codes.map((code) => [code, code])) as { readonly [C in MessageCode]: C };
-
-/** The message of each code by name, as Fastify's errors are: `MESSAGES.Route_NotFound({ method, path })`. */
-export const MESSAGES = Object.fromEntries(codes.map((code): [string, unknown] => [code, maker(code)])) as { readonly [C in MessageCode]: ReturnType<typeof maker<C>> };
-
-function maker<C extends MessageCode>(code: C) {
-  return (...args: Args<C>): ErrorMessage => layerMessage(code, ...args);
 }

@@ -34,6 +34,16 @@ interface RequestScope {
    */
   signal?: () => AbortSignal;
   access?: RequestAccess;
+  /** What If-Match asks of the record the request writes (contract part 14), once the route runner has checked it. */
+  precondition?: Precondition;
+}
+
+/**
+ * The revision a conditional write (If-Match) may change: the one of the representation whose ETag the caller named.
+ * The write checks it where it checks `revisionNumber`, atomically with the change (lib/envelope/precondition.ts).
+ */
+export interface Precondition {
+  readonly revisionNumber: number;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();
@@ -47,7 +57,7 @@ export function withErrorScope<T>(fn: (errors: ErrorList) => Promise<T>, signal?
   const errors = new ErrorList();
   const outer = scope.getStore();
   const made = signal instanceof AbortSignal ? () => signal : signal;
-  return scope.run({ errors, signal: made ?? outer?.signal, access: outer?.access }, () => fn(errors));
+  return scope.run({ errors, signal: made ?? outer?.signal, access: outer?.access, precondition: outer?.precondition }, () => fn(errors));
 }
 
 /** The error list of the request being served; outside a request (CLI, jobs) a throwaway list. */
@@ -73,4 +83,16 @@ export function setAccess(access: RequestAccess): void {
   const store = scope.getStore();
   if (!store) throw new Error('setAccess outside a request scope');
   store.access = access;
+}
+
+/** The precondition of the request being served: undefined without If-Match (and outside a request). */
+export function currentPrecondition(): Precondition | undefined {
+  return scope.getStore()?.precondition;
+}
+
+/** Sets the precondition of the current request scope (the route runner, once If-Match named a current ETag). */
+export function setPrecondition(precondition: Precondition | undefined): void {
+  const store = scope.getStore();
+  if (!store) throw new Error('setPrecondition outside a request scope');
+  store.precondition = precondition;
 }

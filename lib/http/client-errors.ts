@@ -23,7 +23,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
   // The security headers every other answer carries, too: these are JSON bodies a browser might be shown.
   const security = securityHeaderPairs().map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Language: en\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\n${security}Connection: close\r\n\r\n${body}`,
   );
 }

@@ -1,5 +1,7 @@
 import { SESSION_COOKIE } from '../http/auth/session-cookie.js';
 import { CODES, type MessageCode, entryOf, statusOfCode } from '../envelope/message-catalogue.js';
+import { messageEntries, templateOf } from '../envelope/languages.js';
+import { statusOf } from '../envelope/error-message.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Verb } from '../http-verbs.js';
 import { type ExtraStatus, type LoadedRoute, type Route } from '../routing/route.js';
@@ -124,15 +126,17 @@ const named = (codes: readonly MessageCode[]) => codes.map((code) => `${code} ($
 /** The codes that answer with `status`, named. */
 const answering = (status: number) => named(answeredCodes.filter((code) => statusOfCode(code) === status));
 
-/** Every code with its status, type and meaning: the document's list of messages (components.x-messages). */
-const messageList = () => Object.fromEntries(answeredCodes.map((code) => {
-  const { type, severity = 'Error', description } = entryOf(code);
-  return [code, { status: statusOfCode(code), type, severity, description }];
-}));
+/**
+ * Every code, the layer's and the application's (defineMessages), with its status, type, meaning and English text (a
+ * template with `{placeholders}`): the document's list of messages (components.x-messages).
+ */
+const messageList = () => Object.fromEntries([...messageEntries()].map(([code, { type, status, severity = 'Error', description }]) => [
+  code, { status: statusOf({ code, message: '', severity: 'Error', type, status }), type, severity, description, message: templateOf(code) },
+]));
 
 /** The reusable response (components.responses) of each status a route declares in `answers`. */
 const extraResponses: Record<ExtraStatus, string> = {
-  304: 'NotModified', 401: 'CredentialsRefused', 404: 'NotFound', 409: 'Conflict', 429: 'Throttled', 503: 'Unavailable',
+  304: 'NotModified', 401: 'CredentialsRefused', 404: 'NotFound', 409: 'Conflict', 412: 'PreconditionFailed', 429: 'Throttled', 503: 'Unavailable',
 };
 
 /**
@@ -168,6 +172,16 @@ function operation(path: string, verb: Verb, route: Route, access: RouteAccess, 
     }
   }
   const answers = new Set(route.answers ?? []);
+  // A record's GET answers its ETag and 304; a write of it takes If-Match, answers 412 and (but DELETE) the new ETag.
+  if (route.etag === 'result') answers.add(304);
+  const conditionalWrite = typeof route.etag === 'function';
+  if (conditionalWrite) {
+    answers.add(412);
+    parameters.push({
+      name: 'If-Match', in: 'header', required: false, schema: { type: 'string' },
+      description: 'The ETag of the record (for a line, of its order) as the caller read it, or *: when it is not current, 412 and nothing is written.',
+    });
+  }
   if (answers.has(304)) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the caller holds: 304 when it is still current.', schema: { type: 'string' } });
   // lib/app.ts applies Idempotency-Key to exactly these: secured POSTs.
   const keyed = access.idempotencyKey;
@@ -189,7 +203,7 @@ function operation(path: string, verb: Verb, route: Route, access: RouteAccess, 
     schemas[resultName] = structSchema(route.result);
   }
   const headers: JsonSchema = { 'X-Request-Id': ref('headers', 'RequestId') };
-  if (answers.has(304)) headers.ETag = ref('headers', 'ETag');
+  if (answers.has(304) || (conditionalWrite && verb !== 'DELETE')) headers.ETag = ref('headers', 'ETag');
   const content = { 'application/json': { schema: successSchema(resultName, list) } };
   const responses: JsonSchema = creates(verb, route)
     ? { '201': { description: 'Created: the envelope with the result; Location names the new resource.', headers: { ...headers, Location: ref('headers', 'Location') }, content } }
@@ -200,7 +214,7 @@ function operation(path: string, verb: Verb, route: Route, access: RouteAccess, 
   // What the route's gate answers (lib/routing/route-access.ts): the router builds the chain from the same.
   if (access.gateStatuses.includes(401)) responses['401'] = ref('responses', 'Unauthenticated');
   if (access.gateStatuses.includes(403)) responses['403'] = ref('responses', 'Forbidden');
-  for (const status of [401, 404, 409, 429, 503] as const) {
+  for (const status of [401, 404, 409, 412, 429, 503] as const) {
     if (answers.has(status) && !(status in responses)) responses[String(status)] = ref('responses', extraResponses[status]);
   }
   if (keyed) {
@@ -326,6 +340,7 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
           description: 'Not modified: the ETag still matches If-None-Match; no body.',
           headers: { ...requestId, ETag: ref('headers', 'ETag') },
         },
+        PreconditionFailed: envelope(`Precondition failed: If-Match names no current ETag of the record (or is * and the record does not exist); nothing was written. ${CODES.Entity_Concurrency} (type Concurrency).`),
         CredentialsRefused: envelope(`The credentials were refused: ${named([CODES.Login_InvalidCredentials, CODES.Security_InvalidAccessToken, CODES.Security_InvalidRefreshToken])}.`),
         NotFound: envelope(`What the path names does not exist: ${named([CODES.Entity_NotFound, CODES.LookupTable_NotFound])}.`),
         Conflict: envelope(`${named([CODES.Entity_Concurrency, CODES.Entity_Duplicate, CODES.Entity_InUse])}.`),
@@ -343,7 +358,7 @@ export function buildOpenApi(routes: LoadedRoute[], options: OpenApiOptions): Js
         TooLarge: envelope(`${answering(413)}.`),
         UnsupportedMediaType: envelope(`${answering(415)}.`),
         Error: envelope('Any other failure; the status follows the messages (405 with Allow; 429 and 503 with Retry-After). '
-          + 'Every code of the layer, with its status, is in components.x-messages.'),
+          + 'Every code of the layer and the application, with its status and English text, is in components.x-messages.'),
       },
       'x-messages': messageList(),
       securitySchemes,

@@ -1,3 +1,4 @@
+import type { ErrorMessage } from '../envelope/error-message.js';
 import type { RequestAccess } from '../envelope/request-scope.js';
 import type { LookupItem } from '../lookup/lookup-table.js';
 import type { RecordScopes } from '../storage/record-scope.js';
@@ -27,6 +28,8 @@ export interface Change<Rec = WireRecord> {
    * is made for a document's create). Every rule still runs, so the answer lists every problem; nothing is written.
    */
   fail(code: string, text: string, options?: { property?: string; status?: number }): void;
+  /** Refuses it with a message of a catalogue (an application's `defineMessages`), so its text follows the caller's language. */
+  fail(message: ErrorMessage): void;
   /** The entry of the lookup table a lookup field of `after` names (undefined when there is none). */
   entry(field: string): LookupItem | undefined;
   /** The record a reference field of `after` names, as the caller may read it (resolved before the write). */

@@ -1,7 +1,10 @@
 import { type ErrorMessage, message } from '../envelope/error-message.js';
-import { MESSAGES } from '../envelope/message-catalogue.js';
+import { MESSAGES, TEMPLATES, TEMPLATE_KEYS } from '../envelope/message-catalogue.js';
+import { render } from '../envelope/message-makers.js';
 import type { WireValue } from './field.js';
 import { upperFirst, wordsOf } from './names.js';
+import { definedEntry, deriveCode } from '../envelope/languages.js';
+import { type ResourceModel, targetModel } from './model.js';
 
 /**
  * The messages the runtime answers about a resource's records: those with codes made from the resource's name
@@ -9,12 +12,38 @@ import { upperFirst, wordsOf } from './names.js';
  * in other languages (issue 41) has one place to take them from, and the layer's own (lib/envelope/message-catalogue.ts).
  */
 
+/**
+ * Declares the codes a resource's runtime may answer under its own name (its lookup fields' and references'), so
+ * that the OpenAPI document lists them with the others and their texts follow the caller's language.
+ */
+export function declareResourceCodes(model: ResourceModel): void {
+  for (const table of [model, ...model.children]) {
+    for (const f of table.fields) {
+      if (f.spec.lookup) {
+        deriveCode(f.spec.lookup.code ?? `${model.pascal}_Invalid${upperFirst(f.name)}`, TEMPLATE_KEYS.Resource_InvalidLookup,
+          `${f.name} is not an active entry of lookup table ${f.spec.lookup.table}.`);
+      }
+      if (f.spec.reference) {
+        const target = targetModel(f.spec.reference);
+        deriveCode(`${model.pascal}_Unknown${target.pascal}`, TEMPLATE_KEYS.Resource_UnknownReference,
+          `${f.name} names a ${target.entity.toLowerCase()} that does not exist (or is outside the caller's reach).`);
+      }
+    }
+  }
+}
+
 /** A lookup field naming no active entry of its table (a kept inactive one is fine): 400 `<Resource>_Invalid<Field>`. */
 export function invalidLookup(
   resource: string, field: string, table: string, value: unknown, property: string, code?: string, text?: (value: WireValue) => string,
 ): ErrorMessage {
-  return message('Validation', code ?? `${resource}_Invalid${upperFirst(field)}`,
-    text?.(value as WireValue) ?? `${field} ${String(value)} is not an active entry of lookup table ${table}.`, { property });
+  const params = { field, value: String(value), table };
+  // A code the application defined (defineMessages) is written from its own texts, in every language it gave; a
+  // declared `text` is English only; otherwise the layer's template, whose texts every shipped language has.
+  const own = code === undefined ? undefined : definedEntry(code);
+  const english = own ? render(own.text, params) : text?.(value as WireValue) ?? TEMPLATES.Resource_InvalidLookup(params);
+  const m = message('Validation', code ?? `${resource}_Invalid${upperFirst(field)}`, english, { property });
+  if (own || !text) m.source = { key: own ? code! : TEMPLATE_KEYS.Resource_InvalidLookup, params };
+  return m;
 }
 
 /**
@@ -22,7 +51,10 @@ export function invalidLookup(
  * nothing of records out of reach. 400 `<Resource>_Unknown<Other>`.
  */
 export function unknownReference(resource: string, target: { pascal: string; entity: string }, id: unknown, property: string): ErrorMessage {
-  return message('Validation', `${resource}_Unknown${target.pascal}`, `${target.entity} with id ${String(id)} not found.`, { property });
+  const params = { entity: target.entity, id: String(id) };
+  const m = message('Validation', `${resource}_Unknown${target.pascal}`, TEMPLATES.Resource_UnknownReference(params), { property });
+  m.source = { key: TEMPLATE_KEYS.Resource_UnknownReference, params };
+  return m;
 }
 
 /**

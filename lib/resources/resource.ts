@@ -7,6 +7,7 @@ import { DeclarationError, type ResourceModel, modelOf } from './model.js';
 import { type ResourceModels, modelsOf } from './models.js';
 import type { Camel, DefaultKey } from './names.js';
 import { referenceTo } from './reach.js';
+import { declareResourceCodes } from './messages.js';
 import { type ChildRoutes, type CrudRoutes, ROUTE_GROUPS, type RouteFile, routesOf } from './routes.js';
 import type { RuntimeOptions } from './runtime/context.js';
 import { operationsOf, runtimeOf } from './runtime/runtime.js';
@@ -70,6 +71,8 @@ export function resource<
   X extends object = None,
 >(declaration: ResourceDeclaration<N, K, F, C, A, X>): Resource<ShapeOf<N, K, F, C, A>, X> {
   const model = modelOf(declaration);
+  // Its codes (`<Resource>_Invalid<Field>`, `<Resource>_Unknown<Other>`) in the catalogue, for the document and the languages.
+  declareResourceCodes(model);
   for (const name of [...model.children.map((c) => c.property), ...Object.keys(model.actions)]) {
     if (ROUTE_GROUPS.has(name)) throw new DeclarationError(model.name, `${name}: a child collection or an action may not be named ${[...ROUTE_GROUPS].join(', ')}`);
   }

@@ -50,6 +50,13 @@ const call = (services: LayerServices, model: ResourceModel, method: string, ...
 const idOf = (params: unknown, name: string) => (params as Record<string, number>)[name];
 
 /**
+ * How a write of a record, or of one of its children, reads the record as its GET answers it: the ETag that If-Match
+ * is compared with (contract part 14). `param` names the record's id among the path parameters.
+ */
+const recordRead = (model: ResourceModel, param: string) =>
+  ({ params, services }: { params: unknown; services: LayerServices }) => call(services, model, 'read', idOf(params, param)) as Promise<Output<unknown>>;
+
+/**
  * The route files' verbs of a resource, made from its declaration: each names its permission (`<name>.read`, …;
  * every child write is an update of the record), the scopes the runtime applies, the operation the proxy and the
  * document know it by, its inputs' structs and its result's, the statuses it answers.
@@ -68,7 +75,7 @@ export function routesOf(model: ResourceModel, models: ResourceModels): CrudRout
     collection: {
       GET: route({
         summary: `List ${noun} records matching the criteria.`, permission: permissions.read, ...scopes, operation: operation('readList'),
-        query: models.criteria, result: array(models.listItem),
+        query: models.criteria, result: array(models.listItem), csv: { filename: `${model.name}.csv` },
         handle: ({ query, services }) => call(services, model, 'readList', query),
       }),
       POST: route({
@@ -87,25 +94,25 @@ export function routesOf(model: ResourceModel, models: ResourceModels): CrudRout
     item: {
       GET: route({
         summary: `Read one ${noun}.`, permission: permissions.read, ...scopes, operation: operation('read'),
-        params: models.key, result: models.read, answers: [404],
+        params: models.key, result: models.read, answers: [404], etag: 'result',
         handle: ({ params, services }) => call(services, model, 'read', idOf(params, key)),
       }),
       PUT: route({
         summary: `Update a ${noun}: optional fields left out are cleared (PUT replaces); a stale revisionNumber is a 409.`,
         permission: permissions.update, ...scopes, operation: operation('update'),
-        params: models.key, body: models.update, result: models.updateResult, answers: [404, 409],
+        params: models.key, body: models.update, result: models.updateResult, answers: [404, 409], etag: recordRead(model, key),
         handle: ({ params, body, services }) => call(services, model, 'update', idOf(params, key), body),
       }),
       PATCH: route({
         summary: 'Change only the fields the body names (JSON merge patch; null clears an optional field); a stale revisionNumber is a 409.',
         permission: permissions.update, ...scopes, operation: operation('patch'),
-        params: models.key, body: models.patch, result: models.updateResult, answers: [404, 409],
+        params: models.key, body: models.patch, result: models.updateResult, answers: [404, 409], etag: recordRead(model, key),
         handle: ({ params, body, services }) => call(services, model, 'patch', idOf(params, key), body),
       }),
       DELETE: route({
         summary: `Delete a ${noun}${children ? ` with its ${children}` : ''}; while other records refer to it, a 409 Entity_InUse.`,
         permission: permissions.delete, ...scopes, operation: operation('delete'),
-        params: models.key, answers: [404, 409],
+        params: models.key, answers: [404, 409], etag: recordRead(model, key),
         handle: ({ params, services }) => call(services, model, 'delete', idOf(params, key)),
       }),
     },
@@ -153,7 +160,7 @@ function childRoutes(
       }),
       POST: route({
         summary: `Add a ${noun}: ${changes}.`, permission: permissions.update, ...scopes, operation: operation(`create${itemPascal}`),
-        params: models.key, body: m.update, result: m.write, answers: [404, 409],
+        params: models.key, body: m.update, result: m.write, answers: [404, 409], etag: recordRead(model, parent),
         async handle({ params, body, services, created }) {
           const id = idOf(params, parent);
           const output = await call(services, model, `create${itemPascal}`, id, body) as Output<Record<string, number>>;
@@ -170,18 +177,18 @@ function childRoutes(
       }),
       PUT: route({
         summary: `Replace a ${noun}: ${changes}.`, permission: permissions.update, ...scopes, operation: operation(`update${itemPascal}`),
-        params: m.key, body: m.update, result: m.write, answers: [404, 409],
+        params: m.key, body: m.update, result: m.write, answers: [404, 409], etag: recordRead(model, parent),
         handle: ({ params, body, services }) => call(services, model, `update${itemPascal}`, idOf(params, parent), idOf(params, child.param), body),
       }),
       PATCH: route({
         summary: `Change only the ${noun} fields the body names (JSON merge patch): ${changes}.`, permission: permissions.update, ...scopes,
-        operation: operation(`patch${itemPascal}`), params: m.key, body: m.patch, result: m.write, answers: [404, 409],
+        operation: operation(`patch${itemPascal}`), params: m.key, body: m.patch, result: m.write, answers: [404, 409], etag: recordRead(model, parent),
         handle: ({ params, body, services }) => call(services, model, `patch${itemPascal}`, idOf(params, parent), idOf(params, child.param), body),
       }),
       DELETE: route({
         summary: `Remove a ${noun}; the query parameter revisionNumber (the ${model.entity.toLowerCase()}'s, optional) is checked: a stale one is a 409.`,
         permission: permissions.update, ...scopes, operation: operation(`delete${itemPascal}`),
-        params: m.key, query: deleteQuery, result: m.write, answers: [404, 409],
+        params: m.key, query: deleteQuery, result: m.write, answers: [404, 409], etag: recordRead(model, parent),
         handle: ({ params, query, services }) => call(services, model, `delete${itemPascal}`, idOf(params, parent), idOf(params, child.param),
           (query as { revisionNumber?: number }).revisionNumber),
       }),

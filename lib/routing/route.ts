@@ -85,11 +85,11 @@ export interface SignedInUser {
 }
 
 /**
- * 304: an ETag, and If-None-Match is honoured; 401 on an anonymous route: the login or refresh refused the
+ * 304: an ETag, and If-None-Match is honoured; 412: If-Match named a tag that is not current; 401 on an anonymous route: the login or refresh refused the
  * credentials; 404: what the path names does not exist; 409: a stale revisionNumber or an entity still in use;
  * 429: throttled, with Retry-After; 503: a store the operation needs is unreachable.
  */
-export type ExtraStatus = 304 | 401 | 404 | 409 | 429 | 503;
+export type ExtraStatus = 304 | 401 | 404 | 409 | 412 | 429 | 503;
 
 /**
  * Any struct: a route's result type (`R`) is what its handler answers, which may be pre-serialised JSON (RawJson)
@@ -160,6 +160,20 @@ export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> 
    * secured, 413/415 with a body, 500): the document lists exactly these, each with its meaning.
    */
   answers?: readonly ExtraStatus[];
+  /**
+   * Conditional requests on one record (contract part 14). On a GET that reads one record, `'result'`: the answer
+   * carries a strong ETag of its result, and If-None-Match naming it answers 304. On a write of that record (or of one
+   * of its children), how to read the record as its GET answers it: If-Match is then checked against that record's
+   * ETag (412 Entity_Concurrency when stale, nothing written), atomically with the write, and a successful write other
+   * than DELETE answers the record's new ETag.
+   */
+  etag?: 'result' | ((call: RouteCall<P, Q, B, S>) => Promise<Output<unknown>>);
+  /**
+   * A list route whose answer may be CSV (contract part 15): with `Accept: text/csv` the list, with the same criteria,
+   * sort and scopes, is streamed page by page (by cursor) as `filename`, its columns the result item's properties.
+   * The route's query must be list criteria that take `cursor`.
+   */
+  csv?: { filename: string };
   handle(call: RouteCall<P, Q, B, S>): Promise<Output<R>>;
 }
 

@@ -1,9 +1,12 @@
 import type { Next } from 'koa';
-import type { ErrorMessage } from '../envelope/error-message.js';
-import type { Output } from '../envelope/output.js';
-import { setAccess, withErrorScope } from '../envelope/request-scope.js';
+import { type ErrorMessage, isError } from '../envelope/error-message.js';
+import { Output } from '../envelope/output.js';
+import { setAccess, setPrecondition, withErrorScope } from '../envelope/request-scope.js';
+import { checkIfMatch, recordETag, writtenETag } from './conditional.js';
+import { EXPORT_PAGE_ROWS, answerCsv, prefersCsv } from './csv-export.js';
 import { derivedStatus } from '../envelope/error-list.js';
-import { envelope, serializeEnvelope } from '../envelope/envelope.js';
+import { RawJson, envelope, serializeEnvelope } from '../envelope/envelope.js';
+import { chooseLanguage } from '../http/answer-language.js';
 import type { AppContext } from '../http/context.js';
 import { messagesOf } from '../http/error-boundary.js';
 import { notModified } from '../etag.js';
@@ -111,7 +114,7 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
       let location: string | undefined;
       // Never rejects: whatever the operation ends with becomes its answer, also after a timeout answered the caller.
       // (Async, so a route file in plain JavaScript may answer a value, or throw, rather than return a promise.)
-      const finished = (async () => route.handle({
+      const call: Parameters<Route['handle']>[0] = {
         params, query, body,
         services: ctx.services,
         server: ctx.server,
@@ -136,7 +139,35 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
         async signOut() {
           endCookieSession(ctx);
         },
-      }))().then(
+      };
+      if (route.csv && ctx.method === 'GET' && prefersCsv(ctx)) {
+        const { MaxRows, MaxExportRows } = ctx.server.config.RestAPI;
+        return answerCsv(ctx, route, call, { pageRows: Math.min(MaxRows, EXPORT_PAGE_ROWS), maxRows: MaxExportRows });
+      }
+      const readRecord = typeof route.etag === 'function' ? route.etag.bind(route, call) : undefined;
+      const ifMatch = readRecord && ctx.get('If-Match');
+      if (ifMatch) {
+        const outcome = await checkIfMatch(ifMatch, readRecord!);
+        if (!outcome.proceed) return respond(ctx, errors.addAll(outcome.messages).messages);
+        setPrecondition(outcome.precondition);
+      }
+      const finished = (async () => {
+        const output = await route.handle(call);
+        // The record's new ETag, on every successful write of it but a delete (contract part 14).
+        if (readRecord && ctx.method !== 'DELETE' && output && !errors.hasErrors && !output.messages.some(isError)) {
+          const etag = await writtenETag((output.result as { revisionNumber?: unknown } | undefined)?.revisionNumber, readRecord);
+          if (etag) ctx.set('ETag', etag);
+        } else if (route.etag === 'result' && output?.result != null && !output.messages.some(isError)) {
+          // Serialised once, for the tag and the answer alike.
+          const raw = output.result instanceof RawJson ? output.result : RawJson.of(output.result);
+          ctx.set('ETag', recordETag(raw));
+          // The caller's own cache (a browser's) may keep the record and revalidate it with If-None-Match each time;
+          // a shared cache may not keep it at all (it answers one caller's credentials and scope).
+          ctx.set('Cache-Control', 'private, no-cache');
+          return new Output<unknown>(raw, output.messages, output.totalCount, output.nextCursor);
+        }
+        return output;
+      })().then(
         (output: Output<unknown> | undefined) => ({ output, messages: errors.addAll(output?.messages ?? []).messages }),
         (err: unknown) => ({ output: undefined, messages: errors.addAll(messagesOf(ctx, err)).messages }),
       );
@@ -149,7 +180,9 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
       if (ctx.state.settleAnswer) {
         ctx.state.settleAnswer(finished.then(({ output, messages }) => {
           const status = derivedStatus(messages, location ? 201 : 200);
-          const text = serializeEnvelope(envelope(messages, output?.result, output?.totalCount, output?.nextCursor));
+          // Kept in the language of the first request: a replay answers the same body (and says its language).
+          const language = messages.length ? chooseLanguage(ctx) : undefined;
+          const text = serializeEnvelope(envelope(messages, output?.result, output?.totalCount, output?.nextCursor, language));
           return { status, body: String(text), codes: messages.map((m) => m.code), ...(status === 201 ? { location: location! } : {}) };
         }));
       }

@@ -182,7 +182,9 @@ export async function startTestServer<S extends LayerServices = LayerServices>(o
       }
       const res = await fetch(running.url + path, { method: init.method ?? 'GET', headers, body });
       const text = await res.text();
-      return { status: res.status, headers: res.headers, text, body: text ? (JSON.parse(text) as Envelope<R>) : (undefined as unknown as Envelope<R>) };
+      // A CSV export (Accept: text/csv) is read as text only; every other answer of the API is the envelope.
+      const envelope = text && !res.headers.get('content-type')?.startsWith('text/csv');
+      return { status: res.status, headers: res.headers, text, body: envelope ? (JSON.parse(text) as Envelope<R>) : (undefined as unknown as Envelope<R>) };
     };
 
     return {

@@ -23,7 +23,11 @@ function describe(failure: Failure & { code?: string }, property: string): Error
   if (failure.code) {
     // A failure of the layer's fields (its predicate already made from the catalogue), or a code of the application's.
     const type = isCatalogued(failure.code) ? entryOf(failure.code).type : 'Validation';
-    return message(type, failure.code, `${subject} ${failure.message}`, on);
+    const m = message(type, failure.code, `${subject} ${failure.message}`, on);
+    // The values of the predicate, when the layer's catalogue made it, so the answer can be written in another language.
+    const params = (failure as { params?: Record<string, unknown> }).params;
+    if (isCatalogued(failure.code)) m.source = { key: failure.code, params: params ?? {}, subject };
+    return m;
   }
   if (failure.type === 'never') return inputMessage(CODES.Input_UnknownProperty, subject, { property });
   if (failure.value === undefined) return inputMessage(CODES.Input_Required, subject, on);

@@ -1,5 +1,7 @@
 import { serviceModule } from 'restlayer';
 import { registerSalesLookups } from './lookups.js';
+// The German texts of the service's codes, registered as the module loads.
+import './messages-de.js';
 import { salesOrderMigrations } from './migrations.js';
 import { salesOrder } from './sales-order.js';
 import { seedSampleData } from './sample-data.js';

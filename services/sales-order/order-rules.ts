@@ -1,4 +1,5 @@
 import { type Change, MESSAGES, currentErrors } from 'restlayer';
+import { SALES_ORDER } from './messages.js';
 import { salesPersonOf } from './sales-order-scopes.js';
 
 const DAY = 86_400_000;
@@ -13,7 +14,7 @@ export function datesAfterOrder({ after, fail }: Change<Dated>): void {
   for (const name of ['dueDate', 'shipDate'] as const) {
     const d = after[name];
     if (d && d.getTime() < ordered.getTime() - DAY) {
-      fail('SalesOrder_DateBeforeOrder', `${name} cannot be before the order date (${ordered.toISOString().slice(0, 10)}).`, { property: name });
+      fail(SALES_ORDER.SalesOrder_DateBeforeOrder({ name, orderDate: ordered.toISOString().slice(0, 10), property: name }));
     }
   }
 }

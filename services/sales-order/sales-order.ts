@@ -1,5 +1,6 @@
 import { Decimal, Output, child, field, resource, sql } from 'restlayer';
 import { customer } from '../customer/customer.js';
+import { SALES_ORDER_CODES } from './messages.js';
 import { datesAfterOrder, ownedByCreator } from './order-rules.js';
 import { salesOrderScopes } from './sales-order-scopes.js';
 
@@ -19,7 +20,7 @@ const lines = child({
   key: 'salesOrderDetailId',
   entity: 'Sales order line',
   fields: {
-    productId: field.lookup('product', { code: 'SalesOrder_InvalidProduct', text: (id) => `Product ${String(id)} is not an active product.` }).required(),
+    productId: field.lookup('product', { code: SALES_ORDER_CODES.SalesOrder_InvalidProduct }).required(),
     productName: field.joined({ table: 'product', key: 'product_id', column: 'name', on: 'productId' }),
     orderQty: field.integer({ min: 1, max: 32767 }).required(),
     unitPrice: amount().default((_, { entry }) => entry('productId')?.attributes.listPrice as number | undefined),
@@ -39,9 +40,7 @@ export const salesOrder = resource({
   entity: 'Sales order',
   fields: {
     salesOrderNumber: field.text({ max: 25 }).derived(['salesOrderId'], (v) => `SO${v.salesOrderId}`).sortable().filter(),
-    status: field.lookup('sales-order-status', {
-      code: 'SalesOrder_InvalidStatus', text: (s) => `Status ${String(s)} is not a valid sales order status.`, keepsInactive: false,
-    }).required().sortable().filter(),
+    status: field.lookup('sales-order-status', { code: SALES_ORDER_CODES.SalesOrder_InvalidStatus, keepsInactive: false }).required().sortable().filter(),
     orderDate: field.date().readOnly().initially((_, { now }) => now).sortable().filter(),
     /** Absent on create: twelve days after the order date; an update without it keeps it. */
     dueDate: field.date().initially((order) => new Date((order.orderDate as Date).getTime() + 12 * DAY)).sortable().filter(),

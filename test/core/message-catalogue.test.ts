@@ -45,7 +45,11 @@ describeStores('the message catalogue (issue 22)', () => {
     const reply = await server.call('/openapi.json');
     expect(reply.status).to.equal(200);
     const listed = reply.body.result.components['x-messages'] as Record<string, { status: number; type: string; description: string }>;
-    expect(Object.keys(listed).sort()).to.deep.equal([...codes].sort());
+    // The layer's codes, and the application's own (issue 41: defineMessages, and those made from a resource's name).
+    expect(Object.keys(listed)).to.include.members(codes);
+    // (Other resources declared in this process, a test's probes, may add theirs: the sample's are there.)
+    expect(Object.keys(listed).filter((code) => !codes.includes(code as MessageCode)))
+      .to.include.members(['Customer_InvalidTerritoryId', 'SalesOrder_DateBeforeOrder', 'SalesOrder_InvalidProduct', 'SalesOrder_InvalidStatus', 'SalesOrder_UnknownCustomer']);
     for (const code of codes) {
       expect(listed[code], code).to.deep.include({ status: statusOfCode(code), type: entryOf(code).type, description: entryOf(code).description });
     }

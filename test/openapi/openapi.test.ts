@@ -109,7 +109,9 @@ describeOneStore('OpenAPI 3.1 document', WHY_ONE_STORE.openapi, () => {
 
       it('describes inputs from the route schemas: path parameters, list criteria, JSON bodies', () => {
         const item = doc.paths['/sales-order/{salesOrderId}'];
-        expect(item.get.parameters).to.deep.equal([{ name: 'salesOrderId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } }]);
+        expect(item.get.parameters[0]).to.deep.equal({ name: 'salesOrderId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } });
+        // And the record's conditional GET (issue 41).
+        expect(item.get.parameters.slice(1).map((p: { name: string; in: string }) => [p.name, p.in])).to.deep.equal([['If-None-Match', 'header']]);
         const body = item.put.requestBody;
         expect(body.required).to.equal(true);
         expect(body.content['application/json'].schema).to.deep.include({ type: 'object', additionalProperties: false, required: ['status', 'onlineOrderFlag'] });
@@ -183,8 +185,9 @@ describeOneStore('OpenAPI 3.1 document', WHY_ONE_STORE.openapi, () => {
         expect(doc.components.responses.NotModified.headers).to.have.property('ETag');
         expect(statuses('/openapi.json', 'get')).to.include('304');
         // 403: the route's permission (and in variant A a cookie caller's cross-site change).
-        expect(statuses('/sales-order/{salesOrderId}', 'put')).to.have.members(['200', '400', '401', '403', '404', '409', '413', '415', 'default']);
-        expect(statuses('/sales-order/{salesOrderId}', 'get')).to.have.members(['200', '400', '401', '403', '404', 'default']);
+        // 412: If-Match named a tag that is not current; 304: If-None-Match named the current one (issue 41).
+        expect(statuses('/sales-order/{salesOrderId}', 'put')).to.have.members(['200', '400', '401', '403', '404', '409', '412', '413', '415', 'default']);
+        expect(statuses('/sales-order/{salesOrderId}', 'get')).to.have.members(['200', '304', '400', '401', '403', '404', 'default']);
         expect(statuses('/customer/{customerId}', 'delete')).to.include.members(['404', '409']);
         expect(statuses('/health/ready', 'get')).to.have.members(['200', '400', '503', 'default']);
         const login = options.variant === 'A' ? '/auth/jwt' : '/authentication';

@@ -9,6 +9,7 @@ import { can } from './permissions.js';
 import { type CustomerListQuery, type CustomerSortKey, NEW_CUSTOMER_HASH, customerHash, customerListHash, parseHash } from './routes.js';
 import { type ListColumn, filterFold, showListPage } from './list-page.js';
 import { type View, field, messageBox } from './view.js';
+import { exportButton } from './export-csv.js';
 
 export const CUSTOMER_PAGE_SIZE = 25;
 
@@ -68,8 +69,10 @@ export function customersView(initialHash: string): View {
   const next = h('button', { type: 'button', class: 'secondary', id: 'page-next' }, 'Next page');
   const pageText = h('span', { class: 'page-text', id: 'page-text' });
   const pager = h('nav', { class: 'pager', 'aria-label': 'Pages of customers' }, prev, pageText, next);
+  const exportStatus = h('span', { class: 'export-status', role: 'status' });
+  const exportTools = h('div', { class: 'list-tools' }, exportButton('customer', () => customerCriteriaOf(query), exportStatus), exportStatus);
   const results = h('section', { class: 'results', id: 'results', 'aria-labelledby': 'results-heading', 'aria-busy': 'true' },
-    h('h2', { id: 'results-heading', class: 'visually-hidden' }, 'Customers'), summary, h('div', { class: 'table-wrap' }, table), pager);
+    h('h2', { id: 'results-heading', class: 'visually-hidden' }, 'Customers'), summary, exportTools, h('div', { class: 'table-wrap' }, table), pager);
 
   const heading = h('h1', { id: 'customers-heading', tabindex: '-1' }, 'Customers');
   const add = h('a', { href: NEW_CUSTOMER_HASH, class: 'button-link secondary', id: 'new-customer' }, 'New customer');

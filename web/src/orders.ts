@@ -5,6 +5,7 @@ import { dayEnd, dayStart, showDay, showMoney } from './format.js';
 import { type ListQuery, type SortKey, listHash, orderHash, parseHash } from './routes.js';
 import { type ListColumn, filterFold, showListPage } from './list-page.js';
 import { type View, field, messageBox } from './view.js';
+import { exportButton } from './export-csv.js';
 
 export const PAGE_SIZE = 25;
 
@@ -82,8 +83,10 @@ export function ordersView(initialHash: string): View {
   const next = h('button', { type: 'button', class: 'secondary', id: 'page-next' }, 'Next page');
   const pageText = h('span', { class: 'page-text', id: 'page-text' });
   const pager = h('nav', { class: 'pager', 'aria-label': 'Pages of orders' }, prev, pageText, next);
+  const exportStatus = h('span', { class: 'export-status', role: 'status' });
+  const exportTools = h('div', { class: 'list-tools' }, exportButton('sales-order', () => criteriaOf(query), exportStatus), exportStatus);
   const results = h('section', { class: 'results', id: 'results', 'aria-labelledby': 'results-heading', 'aria-busy': 'true' },
-    h('h2', { id: 'results-heading', class: 'visually-hidden' }, 'Orders'), summary, h('div', { class: 'table-wrap' }, table), pager);
+    h('h2', { id: 'results-heading', class: 'visually-hidden' }, 'Orders'), summary, exportTools, h('div', { class: 'table-wrap' }, table), pager);
 
   const heading = h('h1', { id: 'orders-heading', tabindex: '-1' }, 'Sales orders');
   const el = h('section', { class: 'screen orders-screen', 'aria-labelledby': 'orders-heading' }, heading, filterFold(form), problems, results);

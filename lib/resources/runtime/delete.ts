@@ -3,6 +3,7 @@ import { diffChanges } from '../../audit/diff.js';
 import { recordAudit } from '../../audit/record-audit.js';
 import { Output } from '../../envelope/output.js';
 import { currentErrors } from '../../envelope/request-scope.js';
+import { preconditionFails } from '../../envelope/precondition.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { type Referrers, inUse } from '../messages.js';
 import { reachOf } from '../reach.js';
@@ -46,7 +47,8 @@ export async function remove(runtime: Runtime, id: number): Promise<Output> {
   try {
     await inTransaction(runtime.db, async (trx) => {
       const row = await readForWrite(trx, storage, model, id);
-      if (!row) return;
+      // Locked (or the only writer): an If-Match checked here holds until the delete commits.
+      if (!row || preconditionFails(`${model.entity} ${id}`, row[model.revision])) return;
       let state = rowState(runtime, row);
       for (const child of runtime.children) {
         const { table, parentColumn, keyColumn } = child.model;

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { MESSAGES } from '../../envelope/message-catalogue.js';
-import { message } from '../../envelope/error-message.js';
+import { type ErrorMessage, message } from '../../envelope/error-message.js';
 import { type RequestAccess, currentErrors } from '../../envelope/request-scope.js';
 import type { LookupItem, LookupTable } from '../../lookup/lookup-table.js';
 import { MONEY_LIMIT, fitsMoney } from '../../validation/money.js';
@@ -137,10 +137,18 @@ export function settle(table: Settled, input: Draft, before: WireRecord | undefi
       parent: context.parent,
       caller: context.caller,
       now: context.now,
-      fail: (code, text, options = {}) => errors.add(message('Validation', code, text, {
-        ...(options.property !== undefined ? { property: prefix + options.property } : {}),
-        ...(options.status !== undefined ? { status: options.status } : {}),
-      })),
+      fail: (first: string | ErrorMessage, text: string = '', options: { property?: string; status?: number } = {}) => {
+        if (typeof first !== 'string') {
+          // A child's rule names its own property; the answer names it within the document (lines[2].orderQty).
+          if (first.property !== undefined) first.property = prefix + first.property;
+          errors.add(first);
+          return;
+        }
+        errors.add(message('Validation', first, text, {
+          ...(options.property !== undefined ? { property: prefix + options.property } : {}),
+          ...(options.status !== undefined ? { status: options.status } : {}),
+        }));
+      },
       entry: values.entry,
       reference: (name) => context.references.get(name),
     };

@@ -2,6 +2,7 @@ import { type Kysely, type QueryExecutorProvider, type RawBuilder, sql } from 'k
 import { type AuditRecord, auditInsert, recordAudit } from '../../audit/record-audit.js';
 import { MESSAGES } from '../../envelope/message-catalogue.js';
 import { currentErrors } from '../../envelope/request-scope.js';
+import { preconditionFails } from '../../envelope/precondition.js';
 import { isPgServerError } from '../../storage/pg-driver.js';
 import type { Storage } from '../../storage/storage.js';
 import { inTransaction } from '../../storage/transaction.js';
@@ -55,8 +56,12 @@ export async function readForWrite(
   return row;
 }
 
-/** Whether the caller sent a revision other than the record's `current` one: then Entity_Concurrency is recorded (409). */
+/**
+ * Whether the caller's If-Match names a representation older than the record's `current` revision (412), or the caller
+ * sent a revision other than it (409): then Entity_Concurrency is recorded.
+ */
 export function isStale(table: Pick<Written, 'entity'>, target: WriteTarget, current: unknown): boolean {
+  if (preconditionFails(`${table.entity} ${target.id}`, current)) return true;
   if (target.revisionNumber == null || target.revisionNumber === Number(current)) return false;
   currentErrors().add(MESSAGES.Entity_Concurrency({ record: `${table.entity} ${target.id}`, sent: target.revisionNumber, now: Number(current), property: 'revisionNumber' }));
   return true;
