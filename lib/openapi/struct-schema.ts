@@ -31,6 +31,9 @@ export const DATE_SCHEMA: Record<Direction, JsonSchema> = {
 export function moneySchema(rules: MoneyRules): JsonSchema {
   return {
     type: 'number', format: 'decimal', minimum: rules.min, maximum: rules.max, 'x-scale': rules.scale, 'x-precision': rules.precision,
+    // An example within the range: without one, a docs page's "try it" fills in the maximum, and amounts a total is
+    // derived from then overflow it (400 Amount_TooLarge on a body the page itself made).
+    examples: [Math.min(Math.max(0, rules.min), rules.max)],
     description: `An exact amount: at most ${rules.scale} digits after the decimal point, as a JSON number.`,
   };
 }
