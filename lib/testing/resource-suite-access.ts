@@ -123,24 +123,28 @@ export function scopeTests(run: SuiteRun): void {
           const input = await actionBody(run, name);
           writes.push([name, (id) => run.call(`${run.item(id)}/${name}`, { method: 'POST', body: input, token })]);
         }
-        // Each child's writes by its own routes, on a child of the record outside (the same child id in both requests).
+        // Each child's writes by its own routes, on a child of the record outside (the same child id in both requests);
+        // a write the route files do not export answers 405 for both alike.
+        const childWrites = new Set<string>();
         for (const c of run.model.children) {
           const [item] = await run.children(c.property, 1);
           const childId = ((before[c.property] ?? []) as Input[])[0]?.[c.key];
           const one = (id: number) => `${run.item(id)}/${c.path}/${String(childId)}`;
-          writes.push([`POST ${c.path}`, (id) => run.call(`${run.item(id)}/${c.path}`, { method: 'POST', body: item, token })]);
-          if (childId === undefined) continue;
-          writes.push(
-            [`PUT ${c.path}`, (id) => run.call(one(id), { method: 'PUT', body: item, token })],
-            [`PATCH ${c.path}`, (id) => run.call(one(id), { method: 'PATCH', body: item, headers: { 'Content-Type': 'application/merge-patch+json' }, token })],
-            [`DELETE ${c.path}`, (id) => run.call(one(id), { method: 'DELETE', token })],
-          );
+          const merge = { 'Content-Type': 'application/merge-patch+json' };
+          const added: [string, (id: number) => Promise<TestReply>][] = [[`POST ${c.path}`, (id) => run.call(`${run.item(id)}/${c.path}`, { method: 'POST', body: item, token })]];
+          if (childId !== undefined) {
+            added.push(
+              [`PUT ${c.path}`, (id) => run.call(one(id), { method: 'PUT', body: item, token })],
+              [`PATCH ${c.path}`, (id) => run.call(one(id), { method: 'PATCH', body: item, headers: merge, token })],
+              [`DELETE ${c.path}`, (id) => run.call(one(id), { method: 'DELETE', token })],
+            );
+          }
+          for (const [verb] of added) childWrites.add(verb);
+          writes.push(...added);
         }
         for (const [verb, write] of writes) {
           const unknown = seen(await write(UNKNOWN_ID), UNKNOWN_ID);
-          // A child write the application does not serve answers 405 alike for both: the same answer still holds.
-          if (unknown.status === 405) continue;
-          assert.equal(unknown.status, 404, verb);
+          if (!(childWrites.has(verb) && unknown.status === 405)) assert.equal(unknown.status, 404, verb);
           assert.deepEqual(seen(await write(outside), outside), unknown, verb);
         }
         assert.deepEqual(await run.read(outside), before);

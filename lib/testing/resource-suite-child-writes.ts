@@ -168,6 +168,7 @@ export function childWriteTests(run: SuiteRun, child: ChildModel): void {
   });
 
   it(`a ${child.item} is written only through its own ${model.entity.toLowerCase()}: through another one, or an unknown one, each write is a 404 Entity_NotFound, and nothing is written`, async function () {
+    if (!served.size) this.skip();
     const [id, record] = await withItems(await run.children(property, 1));
     const [other, otherBefore] = await withItems(await run.children(property, 1));
     const childId = itemsOf(record)[0][key];
@@ -178,7 +179,6 @@ export function childWriteTests(run: SuiteRun, child: ChildModel): void {
       ['PATCH', (parent) => run.call(itemPath(parent, childId), { method: 'PATCH', body: item, headers: MERGE_PATCH })],
       ['DELETE', (parent) => run.call(itemPath(parent, childId), { method: 'DELETE' })],
     ];
-    if (!writes.some(([verb]) => served.has(verb))) this.skip();
     for (const [verb, write] of writes) {
       if (!served.has(verb)) continue;
       expectError(await write(UNKNOWN_ID), 404, 'Entity_NotFound');
