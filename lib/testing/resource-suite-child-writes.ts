@@ -130,6 +130,23 @@ export function childWriteTests(run: SuiteRun, child: ChildModel): void {
     assertAnswered(result, after, 'DELETE');
   });
 
+  const required = child.fields.filter((f) => f.spec.required && f.spec.input === 'write');
+  if (required.length) {
+    it(`a POST or PUT of a ${child.item} without its required fields is a 400 Input_Required on each (${required.map((f) => f.name).join(', ')}), and nothing is written`, async function () {
+      needs(this, 'POST', 'PUT');
+      const [id, before] = await withItems(await run.children(property, 1));
+      const codes = (reply: TestReply) => reply.body.messages.map((m) => `${m.code} ${m.property}`).sort();
+      const expected = required.map((f) => `Input_Required ${f.name}`).sort();
+      const posted = await run.call(listPath(id), { method: 'POST', body: {} });
+      assert.equal(posted.status, 400, posted.text);
+      assert.deepEqual(codes(posted), expected);
+      const put = await run.call(itemPath(id, itemsOf(before)[0][key]), { method: 'PUT', body: {} });
+      assert.equal(put.status, 400, put.text);
+      assert.deepEqual(codes(put), expected);
+      assert.deepEqual(await run.read(id), before);
+    });
+  }
+
   it(`a stale revisionNumber on a ${child.item}'s POST, PUT, PATCH or DELETE is a 409 Entity_Concurrency, and nothing is written`, async function () {
     needs(this, 'POST');
     const [id, first] = await withItems(await run.children(property, 1));
