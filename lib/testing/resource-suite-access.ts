@@ -113,7 +113,7 @@ export function scopeTests(run: SuiteRun): void {
         assert.deepEqual([run.idsOf(page.result), page.totalCount], [readable.slice(0, 1), readable.length]);
       });
 
-      it('PUT, PATCH, DELETE and each action on a record outside answer as for an unknown id, and write nothing', async () => {
+      it('PUT, PATCH, DELETE, each action and each child write on a record outside answer as for an unknown id, and write nothing', async () => {
         const before = await run.read(outside);
         const body = run.forUpdate(await run.sample());
         const writes: [string, (id: number) => Promise<TestReply>][] = [
@@ -123,9 +123,28 @@ export function scopeTests(run: SuiteRun): void {
           const input = await actionBody(run, name);
           writes.push([name, (id) => run.call(`${run.item(id)}/${name}`, { method: 'POST', body: input, token })]);
         }
+        // Each child's writes by its own routes, on a child of the record outside (the same child id in both requests);
+        // a write the route files do not export answers 405 for both alike.
+        const childWrites = new Set<string>();
+        for (const c of run.model.children) {
+          const [item] = await run.children(c.property, 1);
+          const childId = ((before[c.property] ?? []) as Input[])[0]?.[c.key];
+          const one = (id: number) => `${run.item(id)}/${c.path}/${String(childId)}`;
+          const merge = { 'Content-Type': 'application/merge-patch+json' };
+          const added: [string, (id: number) => Promise<TestReply>][] = [[`POST ${c.path}`, (id) => run.call(`${run.item(id)}/${c.path}`, { method: 'POST', body: item, token })]];
+          if (childId !== undefined) {
+            added.push(
+              [`PUT ${c.path}`, (id) => run.call(one(id), { method: 'PUT', body: item, token })],
+              [`PATCH ${c.path}`, (id) => run.call(one(id), { method: 'PATCH', body: item, headers: merge, token })],
+              [`DELETE ${c.path}`, (id) => run.call(one(id), { method: 'DELETE', token })],
+            );
+          }
+          for (const [verb] of added) childWrites.add(verb);
+          writes.push(...added);
+        }
         for (const [verb, write] of writes) {
           const unknown = seen(await write(UNKNOWN_ID), UNKNOWN_ID);
-          assert.equal(unknown.status, 404, verb);
+          if (!(childWrites.has(verb) && unknown.status === 405)) assert.equal(unknown.status, 404, verb);
           assert.deepEqual(seen(await write(outside), outside), unknown, verb);
         }
         assert.deepEqual(await run.read(outside), before);

@@ -2,16 +2,21 @@ import assert from 'node:assert/strict';
 import Big from 'big.js';
 import type { ChildModel } from '../resources/model.js';
 import { expectError, expectOk } from './assertions.js';
+import { childWriteTests } from './resource-suite-child-writes.js';
 import { UNKNOWN_ID, type SuiteRun } from './resource-suite-context.js';
 import { type Input, assertHolds } from './resource-suite-samples.js';
 
 /**
  * Each child collection: written with its record (whole or not at all), read with it and by its own routes, never
- * through another record, checked on its path (`lines[1].quantity`), and the record's totals of it exact.
+ * through another record, checked on its path (`lines[1].quantity`), and the record's totals of it exact; one child
+ * written by its own routes (resource-suite-child-writes.ts).
  */
 export function childTests(run: SuiteRun): void {
   for (const child of run.model.children) {
-    describe(`child collection ${child.property}`, () => collectionTests(run, child));
+    describe(`child collection ${child.property}`, () => {
+      collectionTests(run, child);
+      describe(`a ${child.item}'s writes by its own routes`, () => childWriteTests(run, child));
+    });
   }
 }
 

@@ -106,9 +106,11 @@ export function validationTests(run: SuiteRun): void {
   }
 
   for (const f of lookups) {
-    const code = f.spec.lookup!.code ?? `${model.pascal}_Invalid${upperFirst(f.name)}`;
-    const text = (absent: unknown) => invalidLookup(model.pascal, f.name, f.spec.lookup!.table, absent, f.name).message;
-    it(`${f.name} must name an active entry of lookup table ${f.spec.lookup!.table}: otherwise a 400 ${code} on it (create, PUT, PATCH), and nothing is written`, async () => {
+    const { table, code: own, text: wording } = f.spec.lookup!;
+    const code = own ?? `${model.pascal}_Invalid${upperFirst(f.name)}`;
+    // Worded as the runtime words it: the lookup's own text when the declaration gives one (`field.lookup(…, { text })`).
+    const text = (absent: unknown) => invalidLookup(model.pascal, f.name, table, absent, f.name, code, wording).message;
+    it(`${f.name} must name an active entry of lookup table ${table}: otherwise a 400 ${code} on it (create, PUT, PATCH), and nothing is written`, async () => {
       const absent = await run.generator.absentLookup(f.spec);
       const total = await run.count();
       const m = expectError(await run.call(run.path, { method: 'POST', body: { ...(await run.sample()), [f.name]: absent } }), 400, code, f.name);

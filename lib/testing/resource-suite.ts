@@ -26,7 +26,7 @@ export function resourceSuite(options: ResourceSuiteOptions): void {
     before(async () => {
       run.started(await startTestServer({
         application: options.application,
-        config: withRoles(options.config ?? {}, suiteRoles(run)),
+        config: withLineCap(withRoles(options.config ?? {}, suiteRoles(run))),
         logLevel: 'error',
       }));
     });
@@ -50,4 +50,16 @@ export function resourceSuite(options: ResourceSuiteOptions): void {
 function withRoles(config: JsonObject, roles: Record<string, string[]>): JsonObject {
   const authorization = (config.Authorization ?? {}) as JsonObject;
   return { ...config, Authorization: { ...authorization, Roles: { ...((authorization.Roles ?? {}) as JsonObject), ...roles } } };
+}
+
+/**
+ * The cap of children per record the suite's server holds to (Documents:MaxLines), unless the team's settings name
+ * one: low, so that the cap's test fills a record to it in one small create. The suite's records hold fewer.
+ */
+const SUITE_MAX_LINES = 8;
+
+/** The team's settings with Documents:MaxLines at the suite's cap when they do not set it. */
+function withLineCap(config: JsonObject): JsonObject {
+  const documents = (config.Documents ?? {}) as JsonObject;
+  return documents.MaxLines === undefined ? { ...config, Documents: { ...documents, MaxLines: SUITE_MAX_LINES } } : config;
 }

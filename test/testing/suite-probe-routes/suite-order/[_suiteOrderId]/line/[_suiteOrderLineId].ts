@@ -1,4 +1,3 @@
 import { suiteOrder } from '../../../../suite-probe/suite-probe.js';
 
-// The line's read only: writing one line by its own route is not in the layer's runtime yet (lib/resources/runtime).
-export const { GET } = suiteOrder.routes.lines.item;
+export const { GET, PUT, PATCH, DELETE } = suiteOrder.routes.lines.item;

@@ -20,15 +20,11 @@ async function customerOf(server: TestServer, n: number): Promise<number> {
 }
 
 /**
- * NOT RUN YET (named .suite.ts, not .test.ts): 41 of its 43 tests pass on SQLite; two wait for resourceSuite
- * (lib/testing/resource-suite-validation.ts): it words a lookup's refusal with the default text, not the lookup's own
- * (`field.lookup(…, { text })`, status here), and it wants records holding a value of every filter field, which a
- * sample cannot give salesPersonId (read-only: the scoped creator's). Rename it to .test.ts once the suite takes both.
- *
  * The shared suite of restlayer/testing over the sales order declaration, on every store, with the sample's own
  * valid orders (its rules forbid generated ones: an active status, an existing customer, active products): CRUD,
- * validation of each field, criteria, sorts, paging, cursors, history, the lines, permissions and the SalesPerson's
- * scope. The contract's own texts for orders stay in test/core/sales-order-crud.test.ts and test/sales-order/.
+ * validation of each field (a lookup refused in its own words), criteria (salesPersonId, which only a scoped creator
+ * sets, by NL and NNL alone), sorts, paging, cursors, history, the lines, permissions and the SalesPerson's scope.
+ * The contract's own texts for orders stay in test/core/sales-order-crud.test.ts and test/sales-order/.
  */
 describeStores('sales order declaration', () => {
   resourceSuite({
