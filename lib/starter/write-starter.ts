@@ -22,7 +22,7 @@ export function starterFiles(name: string, restlayer: string): Record<string, st
  * Writes a new project into `dir` (made when missing; an existing one must be empty, so nothing of a person's is
  * overwritten). Answers its name and the files written.
  */
-export function writeStarter(dir: string, restlayer: string): { name: string; root: string; files: string[] } {
+export function writeStarter(dir: string, restlayer: string): { name: string; root: string; restlayer: string; files: string[] } {
   const root = resolve(dir);
   const name = basename(root);
   if (!PACKAGE_NAME.test(name)) {
@@ -35,5 +35,5 @@ export function writeStarter(dir: string, restlayer: string): { name: string; ro
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, text);
   }
-  return { name, root, files: Object.keys(files).sort() };
+  return { name, root, restlayer, files: Object.keys(files).sort() };
 }
