@@ -64,6 +64,9 @@ export function projectFiles({ name, restlayer }: StarterNames): Record<string, 
       },
     }),
     '.gitignore': 'node_modules/\ndist/\ndata/\n',
+    // A test server's first start migrates a new database (on PostgreSQL, a template first): more than mocha's 2 s
+    // on a busy machine, and a hook that times out leaves that server running when it comes up.
+    '.mocharc.json': json({ timeout: 60_000 }),
     'src/main.ts': `#!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { runCli } from 'restlayer';

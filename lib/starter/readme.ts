@@ -35,6 +35,7 @@ curl -s 'localhost:8080/task?done=false&getTotalCount=true' -H "Authorization: B
 | \`src/services/task/migrations.ts\` | its table; a released migration is never edited: a change is a new one |
 | \`src/routes/task/\` | one line per route file: the layer serves the declaration (a path segment \`[_taskId]\` is a parameter) |
 | \`src/test/task/task.test.ts\` | its test: a real server, real HTTP calls |
+| \`.mocharc.json\` | mocha's settings: a test server's first start may take more than its default 2 s |
 | \`config/settings.json\` | the project's settings; \`__\` environment variables override them (\`Storage__Provider=postgres\`) |
 | \`data/\` | the development database (SQLite) and the development keys, made on the first start; never committed |
 

@@ -68,7 +68,7 @@ describeOneStore('restlayer init: a new project of one\'s own, from the packed p
       .filter((e) => e.isFile() && !/(^|\/)(node_modules|dist)(\/|$)/.test(join(e.parentPath, e.name).slice(app.length + 1)))
       .map((e) => join(e.parentPath, e.name).slice(app.length + 1)).filter((f) => f !== 'package-lock.json').sort();
     expect(files).to.deep.equal([
-      '.gitignore', 'README.md', 'config/settings.json', 'package.json', 'src/app.ts', 'src/main.ts', 'src/routes/task/[_taskId].ts',
+      '.gitignore', '.mocharc.json', 'README.md', 'config/settings.json', 'package.json', 'src/app.ts', 'src/main.ts', 'src/routes/task/[_taskId].ts',
       'src/routes/task/[_taskId]/history.ts', 'src/routes/task/index.ts', 'src/services/task/migrations.ts', 'src/services/task/module.ts',
       'src/services/task/task.ts', 'src/test/task/task.test.ts', 'tsconfig.json',
     ]);
