@@ -6,6 +6,7 @@ import pg from 'pg';
 import { type ServeProcess, childEnv, killChildren, projectRoot, runCli, startServe } from '../support/processes.js';
 import { type Ran, failure, localSqlitePrebuild, npmEnv, packRestlayer, requireRegistry, run, stepTimer } from '../support/packed-project.js';
 import { requireServices } from '../support/hooks.js';
+import { codeBlocks } from '../support/markdown.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
 import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
 
@@ -128,6 +129,42 @@ describeOneStore('restlayer init: a new project of one\'s own, from the packed p
     expect(tested.code).to.equal(0);
     await serveAndWriteATask(childEnv({ NODE_ENV: undefined, Metrics__Port: '0', Authentication__PasswordHashCost: '10' }));
     expect(existsSync(join(app, 'data', 'my-api.db'))).to.equal(true);
+  });
+
+  it("takes a field as getting-started.md adds one: the declaration's line and a new migration, on the database that ran the first", async () => {
+    expect(tested.code).to.equal(0);
+    // The page's two TypeScript blocks of "4. Add a field", into the files it names.
+    const guide = readFileSync(join(projectRoot, 'docs', 'getting-started.md'), 'utf8');
+    const step = guide.slice(guide.indexOf('## 4. Add a field'), guide.indexOf('## 5.'));
+    const [fieldLine, migration] = codeBlocks(step, 'ts').map((b) => b.code.split('\n').map((l) => l.replace(/^ {3}/, '')).join('\n'));
+    const declaration = join(app, 'src', 'services', 'task', 'task.ts');
+    const dueDate = 'dueDate: field.date().sortable().filter(),';
+    writeFileSync(declaration, readFileSync(declaration, 'utf8').replace(dueDate, `${dueDate}\n    ${fieldLine.trim()}`));
+    const migrations = join(app, 'src', 'services', 'task', 'migrations.ts');
+    const text = readFileSync(migrations, 'utf8');
+    const end = text.lastIndexOf('  };\n}');
+    writeFileSync(migrations, `${text.slice(0, end)}${migration.split('\n').map((l) => `    ${l}`.trimEnd()).join('\n')}\n${text.slice(end)}`);
+    const built = await npm(['run', 'build']);
+    expect(built.code, failure('npm run build with the new field', built)).to.equal(0);
+
+    const main = join(app, 'dist', 'main.js');
+    const env = childEnv({ NODE_ENV: undefined, Metrics__Port: '0', Authentication__PasswordHashCost: '10' });
+    const server = await startServe(['--port', '0'], { cli: main, env, cwd: app, timeoutMs: 60_000 });
+    try {
+      const login = await fetch(`${server.url}/auth/jwt`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ userName: 'alice', password: PASSWORD }) });
+      const { accessToken } = ((await login.json()) as { result: { accessToken: string } }).result;
+      const headers = { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' };
+      const created = await fetch(`${server.url}/task`, { method: 'POST', headers, body: JSON.stringify({ title: 'With a priority', priority: 2 }) });
+      expect(created.status, await created.clone().text()).to.equal(201);
+      const read = (await (await fetch(`${server.url}${created.headers.get('Location')}`, { headers })).json()) as { result: { priority?: number } };
+      expect(read.result.priority).to.equal(2);
+      const wrong = await fetch(`${server.url}/task`, { method: 'POST', headers, body: JSON.stringify({ title: 'Too urgent', priority: 9 }) });
+      const answer = (await wrong.json()) as { messages: { property?: string }[] };
+      expect([wrong.status, answer.messages.map((m) => m.property)]).to.deep.equal([400, ['priority']]);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
   });
 
   it('serves on PostgreSQL with one setting (Storage__Provider=postgres; the database at the URL of config/settings.json, here a new one)', async function () {
