@@ -34,6 +34,8 @@ export function projectFiles({ name, restlayer }: StarterNames): Record<string, 
       },
       dependencies: { restlayer: restlayer, ...STARTER_DEPENDENCIES },
       devDependencies: STARTER_DEV_DEPENDENCIES,
+      // npm 11 asks which packages may run install scripts: better-sqlite3's fetches (or compiles) SQLite.
+      allowScripts: { 'better-sqlite3': true },
       engines: { node: '>=20.19' },
     }),
     'tsconfig.json': json({
