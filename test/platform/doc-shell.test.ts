@@ -34,6 +34,8 @@ const ELSEWHERE: Record<string, string> = {
   "docs/services.md: npx restlayer new service purchase-order \\":
     'test/platform/doc-examples.test.ts runs both scaffold examples in one project; the generated tests of every field type run in test/package/packed.test.ts',
   'docs/services.md: npx restlayer new service invoice \\': 'test/platform/doc-examples.test.ts (with the purchase-order example, in one project)',
+  'docs/services.md: node dist/main.js migration make            # writes services/NAME/migrations/0002-NAME-<fields>.ts, lists it in index.ts':
+    'test/scaffold/migration-make.test.ts runs make, make --check and make --allow-drop in a project of its own, then serves the result on both stores',
   'docs/web.md: npm install && npm start      # builds the server and the app (when missing or stale) and runs `restlayer serve --web`':
     "test/platform/doc-examples.test.ts adds carol after README's alice in one database; npm install and npm start are test/package/npx.test.ts's (what they build) and test/cli/dev-loop.test.ts's (serving)",
   "docs/dependency.md: npm install && npm run build": 'test/package/packed.test.ts builds that project from the packed package, adds alice with its CLI, serves it and writes a note',
