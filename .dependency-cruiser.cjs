@@ -14,7 +14,7 @@
  *   resources lib/resources                                    declared resources and the one runtime that serves them
  *   openapi   lib/openapi, lib/docs                            the document and the docs page
  *   routes    lib/layer-routes                                 the layer's own route files
- *   wiring    lib/*.ts (app, server, create-services, ...), lib/cli, lib/testing, lib/scaffold
+ *   wiring    lib/*.ts (app, server, create-services, ...), lib/cli, lib/testing, lib/scaffold, lib/starter
  *
  * lib/client/ is browser-safe: it may import only types, and only of core (plus the wire models of auth and the
  * config's type). lib/ never imports the sample application (services/, routes/, web/, test/). Files named
@@ -31,7 +31,7 @@ const layers = [
   ['resources', '^lib/resources/'],
   ['openapi', '^lib/(openapi|docs)/'],
   ['routes', '^lib/layer-routes/'],
-  ['wiring', '^lib/[^/]+\\.ts$|^lib/(cli|testing|scaffold)/'],
+  ['wiring', '^lib/[^/]+\\.ts$|^lib/(cli|testing|scaffold|starter)/'],
 ];
 const notTest = '\\.test\\.ts$';
 

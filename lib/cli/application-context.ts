@@ -21,7 +21,7 @@ export function setCliApplication(application: ApplicationSource | undefined): v
 export function cliApplication(): Promise<Application> {
   if (!source) {
     return Promise.reject(new CliError('this command needs an application, and this CLI has none: run your project\'s own CLI '
-      + '(its bin calling runCli(application), see "Use restlayer as a dependency" in restlayer\'s README)'));
+      + '(its bin calling runCli(application), see restlayer\'s docs/dependency.md)'));
   }
   const given = source;
   loaded ??= typeof given === 'function' ? given() : Promise.resolve(given);

@@ -168,6 +168,14 @@ export function declareCommands(program: Command): void {
     .action(async (opts) => (await import('./migration-make.js')).makeMigration(opts));
 
   program
+    .command('init <folder>')
+    .description('make a new project that depends on restlayer in <folder> (its name names the package and its CLI): '
+      + 'package.json with build, start, dev and test, tsconfig, the application, a config folder, an example resource with its test, a README')
+    .option('--restlayer <spec>', 'what the project depends on restlayer by: a version range, or a tarball, folder or git URL (default: ^ this version; from a clone of restlayer, the clone)')
+    .option('--json', 'machine-readable output')
+    .action(async (folder, opts) => (await import('./init.js')).initProject(folder, opts));
+
+  program
     .command('new')
     .description('add code to the project')
     .command('service <name>')

@@ -58,7 +58,7 @@ export const tracingOn = (): boolean => activeIds !== undefined;
 export async function startTracing(): Promise<boolean> {
   if (sdk || !tracingWanted()) return !!sdk;
   const { register } = await import('node:module');
-  // OpenTelemetry is an optional peer dependency: a project that traces installs it (README, "Operations: tracing").
+  // OpenTelemetry is an optional peer dependency: a project that traces installs it (docs/monitoring.md, "Operations: tracing and logs").
   const optional = <T>(name: string) => importOptional<T>(name, 'Tracing (OTEL_EXPORTER_OTLP_ENDPOINT)');
   const { createAddHookMessageChannel } = await optional<typeof import('import-in-the-middle')>('import-in-the-middle');
   // The loader hook wraps only the modules the instrumentations ask for (sent over this channel), not every import.

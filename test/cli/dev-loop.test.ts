@@ -21,7 +21,7 @@ const SERVED_WITHIN_MS = 5000;
  */
 function copyOfRepository(): string {
   const dir = makeTempDir('restlayer-dev-loop-');
-  for (const entry of ['package.json', 'tsconfig.json', 'bin', 'lib', 'services', 'routes', 'test', 'config', 'dist']) {
+  for (const entry of ['package.json', 'tsconfig.json', '.ci', 'bin', 'lib', 'services', 'routes', 'test', 'config', 'dist']) {
     cpSync(join(projectRoot, entry), join(dir, entry), { recursive: true, preserveTimestamps: true, filter: (src) => !src.includes(`${join(projectRoot, 'test', 'package', 'consumer')}`) });
   }
   symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');

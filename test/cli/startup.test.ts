@@ -36,7 +36,7 @@ const serverPackages = ['koa', '@koa/router', 'koa-body', 'koa-jwt', 'koa-sessio
 /**
  * Issue 36: the CLI loads what its command uses. `--help` is commander and the list of commands; a user command opens
  * the store but never the HTTP server, the Prometheus client, OpenTelemetry or the scaffold (the process's CPU at start,
- * measured in README "Testing", follows the number of modules).
+ * measured in docs/testing.md, follows the number of modules).
  */
 describeOneStore('the CLI loads what its command uses', WHY_ONE_STORE.cli, function () {
   this.timeout(60_000);

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
-import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { type ServeProcess, childEnv, killChildren, projectRoot, runCli, startServe } from '../support/processes.js';
-import { lines, stackLine } from '../support/cli-env.js';
+import { stackLine } from '../support/cli-env.js';
+import { type Ran, failure, installedVersion, localSqlitePrebuild, npmEnv, packRestlayer, requireRegistry, run, stepTimer } from '../support/packed-project.js';
 import { requireServices } from '../support/hooks.js';
 import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
 import { mint, newKey } from '../support/tokens.js';
@@ -20,60 +21,8 @@ import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
  * TypeScript): without it the suite is skipped, except under CI=true, where that is a failure.
  */
 
-const underCi = /^(1|true)$/i.test(process.env.CI ?? '');
 const ISSUER = 'notes-issuer';
 const AUDIENCE = 'notes-clients';
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to completion (killed after `timeoutMs`), whatever its exit code. */
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(command, args, { ...options, timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout, stderr: err && code === null ? `${stderr}\n${err.message}` : stderr });
-    });
-  });
-}
-
-const failure = (what: string, ran: Ran) => `${what} failed (exit ${ran.code}):\n${ran.stdout.slice(-4000)}\n${ran.stderr.slice(-4000)}`;
-
-/**
- * npm's environment without what `npm test` hands its scripts (npm_config_*, npm_package_*...), which would make the
- * inner npm work on this project instead of the new one; and without NODE_ENV, which would leave out devDependencies.
- */
-function npmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!/^npm_/i.test(name) && name !== 'INIT_CWD' && name !== 'NODE_ENV') env[name] = value;
-  }
-  return { ...env, ...extra };
-}
-
-const installedVersion = (name: string) =>
-  (JSON.parse(readFileSync(join(projectRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-
-/**
- * better-sqlite3 compiles SQLite from source when it cannot download a prebuilt binary (minutes on a small machine,
- * and this machine reaches no download host). Its installer, prebuild-install, first looks in the folder named by
- * npm_config_better_sqlite3_local_prebuilds: the project's own build of the same version goes there, so the new
- * project's install runs the real install script without compiling again. Without that build, it compiles.
- */
-async function localSqlitePrebuild(dir: string): Promise<{ version: string; env: Record<string, string> } | undefined> {
-  const pkg = join(projectRoot, 'node_modules', 'better-sqlite3');
-  if (!existsSync(join(pkg, 'build', 'Release', 'better_sqlite3.node'))) return undefined;
-  const version = installedVersion('better-sqlite3');
-  const prebuilds = join(dir, 'prebuilds');
-  mkdirSync(prebuilds, { recursive: true });
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  const tar = await run('tar', ['-czf', join(prebuilds, name), '-C', pkg, 'build/Release/better_sqlite3.node'], { cwd: dir, env: process.env, timeoutMs: 60_000 });
-  if (tar.code !== 0) return undefined;
-  return { version, env: { npm_config_better_sqlite3_local_prebuilds: prebuilds } };
-}
 
 /** Every module `entry` loads at run time (type-only imports are gone from the build), and the packages among them. */
 function runtimeGraph(entry: string): { files: string[]; packages: string[] } {
@@ -112,31 +61,13 @@ describeOneStore('restlayer as a dependency: packed, installed in a new project,
   let server: ServeProcess | undefined;
   /** How long the steps took, printed after the suite (for the record; nothing asserts on it). */
   const took: string[] = [];
-  const timed = async <T>(step: string, fn: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
-    try {
-      return await fn();
-    } finally {
-      took.push(`${step} ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    }
-  };
+  const timed = stepTimer(took);
 
   before(async function () {
     work = makeTempDir('restlayer-package-');
-    const ping = await run('npm', ['ping'], { cwd: work, env: npmEnv(), timeoutMs: 60_000 });
-    if (ping.code !== 0) {
-      const reason = `the npm registry is not reachable (npm ping: ${lines(ping.stderr).slice(-1)[0] ?? `exit ${ping.code}`})`;
-      if (underCi) throw new Error(`restlayer as a dependency: ${reason}. Under CI a missing registry is a failure.`);
-      console.warn(`\n  SKIPPED restlayer as a dependency: ${reason}. (Under CI=true this is a failure.)\n`);
-      return this.skip();
-    }
-
-    // As `npm run pack` packs it for publishing, over the build `npm test` has just made (not building it again under
-    // the running suite): the layer bundled in dist/package, packed from there.
-    const packed = await timed('pack', () => run(process.execPath, [join(projectRoot, '.ci', 'pack.mjs'), '--stage', join(work, 'package'), '--pack-destination', work], { cwd: projectRoot, env: npmEnv(), timeoutMs: 120_000 }));
-    if (packed.code !== 0) throw new Error(failure('pack', packed));
-    const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-    packedFiles = info.files.map((f) => f.path);
+    await requireRegistry('restlayer as a dependency', work, () => this.skip());
+    const info = await timed('pack', () => packRestlayer(work));
+    packedFiles = info.files;
 
     app = join(work, 'notes');
     cpSync(join(projectRoot, 'test', 'package', 'consumer'), app, { recursive: true });

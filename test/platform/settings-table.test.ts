@@ -3,7 +3,7 @@ import { environmentOnlySettings as environmentOnly, settingsSchema as schema } 
 import { readDoc, splitList, tableRows } from '../support/markdown.js';
 
 /**
- * The README's settings table against the convict schema: every key of one is in the other, once, with the schema's
+ * docs/configuration.md's settings table against the convict schema: every key of one is in the other, once, with the schema's
  * default. A row may name several keys (`A:B:C`, `D` is `A:B:C` and `A:B:D`) and then lists their defaults in the
  * same order, comma-separated; a default may be followed by a remark in parentheses. Keys read only from the
  * environment say `(env only)`, a default of null says `unset`, an empty string or list is left blank.
@@ -43,12 +43,12 @@ function rowEntries([keyCell, defaultCell]: string[]): { key: string; written: s
   return keys.map((key, i) => ({ key, written: defaults[i] }));
 }
 
-describe('docs: the README\'s settings table matches the configuration schema', () => {
+describe('docs: the settings table of docs/configuration.md matches the configuration schema', () => {
   const defaults = schemaDefaults(schema);
   let entries: { key: string; written: string }[] = [];
   let tableKeys: string[] = [];
   before(() => {
-    entries = tableRows(readDoc('README.md'), ['key', 'default', 'meaning']).flatMap(rowEntries);
+    entries = tableRows(readDoc('docs/configuration.md'), ['key', 'default', 'meaning']).flatMap(rowEntries);
     tableKeys = entries.map((e) => e.key);
   });
 
