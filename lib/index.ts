@@ -134,7 +134,7 @@ export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 // Documents (docs/documents.md): a parent and its children (an order and its lines) written together in one
 // transaction that locks the parent, checks its revision and recomputes its totals from the children.
 export type { DocumentSpec, DocumentTotals } from './documents/document-spec.js';
-export { type DocumentTarget, type DocumentWrite, settleTotals, writeDocument } from './documents/write-document.js';
+export { type DocumentTarget, type DocumentWrite, writeDocument } from './documents/write-document.js';
 export { createDocument } from './documents/create-document.js';
 export { type DocumentLimits, documentBody, documentLimits, tooManyChildren } from './documents/document-limits.js';
 export type { BodyLimit } from './validation/json-budget.js';
