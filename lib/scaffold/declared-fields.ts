@@ -49,11 +49,12 @@ export function declaredFields(spec: Pick<ServiceSpec, 'fields'>): DeclaredField
 
 /** The parent's totals of its children's money fields: `amountTotal: field.money().sum('lines', 'amount')`. */
 export function declaredTotals(spec: ServiceSpec): DeclaredField[] {
-  const { child: of } = spec;
-  return (of?.totals ?? []).map((t) => ({
+  if (!spec.child) return [];
+  const { plural, totals } = spec.child;
+  return totals.map((t) => ({
     name: t.name,
-    code: `field.money().sum('${of!.plural}', '${t.of.name}')`,
-    field: field.money().sum(of!.plural, t.of.name) as AnyField,
+    code: `field.money().sum('${plural}', '${t.of.name}')`,
+    field: field.money().sum(plural, t.of.name) as AnyField,
   }));
 }
 

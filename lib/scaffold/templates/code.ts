@@ -20,4 +20,5 @@ export type Template = (spec: ServiceSpec, at: FileContext) => string;
 /** Lines joined with newlines, skipping the `false`/`undefined` of conditional lines. */
 export const lines = (...parts: (string | false | undefined)[]) => parts.filter((p): p is string => typeof p === 'string').join('\n');
 
+/** `Purchase order` → `purchase order`, for the middle of a sentence. */
 export const lowerHuman = (spec: ServiceSpec) => spec.human.toLowerCase();
