@@ -90,13 +90,12 @@ export { INT32, ISO_DATE, array, boolean, date, decimal, integer, maybe, model, 
 export { MONEY_LIMIT, type MoneyOptions, type MoneyRules, fitsMoney, money } from './validation/money.js';
 export { Decimal, MONEY_PRECISION, MONEY_SCALE, fractionDigits, roundMoney } from './validation/decimal.js';
 export { type ValidationResult, validateInput } from './validation/validate.js';
-export { modelQuery } from './validation/model-query.js';
 // (The criteria's field kinds are `criterion.text()`, `criterion.list()`…: `field` is a resource's field.)
 export {
   type AnyFieldSpec as AnyCriterionSpec, type Criteria, CriteriaSchema, type FieldCriterion, type FieldKind, type FieldSpec as CriterionSpec, type ListOptions, OPERATORS,
   type Operator, type SortDirection, type SortField, arityOf, defineCriteria, field as criterion,
 } from './validation/criteria.js';
-export { type MergePatchOperation, type PatchOf, applyMergePatch, mergePatch, patchModel, updateFieldsOf } from './validation/merge-patch.js';
+export { applyMergePatch, mergePatch, patchModel, updateFieldsOf } from './validation/merge-patch.js';
 // A model's TypeScript type: `type NoteInput = Infer<typeof NoteInput>`.
 export type { Infer } from 'superstruct';
 
@@ -111,7 +110,6 @@ export type { DbBool, DbDate, DbMoney, Tables } from './storage/tables.js';
 export { inTransaction } from './storage/transaction.js';
 // A read by key built and compiled once, run with new values (docs/services.md, "Reads kept compiled").
 export { keptQuery } from './storage/kept-query.js';
-export { criterionSql } from './storage/criteria-sql.js';
 export { type UniqueKey, propertyOfColumn } from './storage/unique-violation.js';
 // The query builder the store is made of, so that migrations and queries use the very copy the layer runs.
 export { type Generated, type Insertable, type Kysely, type Migration, type Selectable, type Transaction, sql } from 'kysely';
@@ -123,8 +121,8 @@ export { type ListCriteria, type ListDefinition, type ListJoin, type ListLimits,
 // Record scopes (docs/access.md): a service's named conditions that limit a permission to some records.
 // A reference to another service's records (an order's customerId) resolves within the caller's read permission on it.
 export {
-  NOTHING, type RecordReference, type RecordScope, type RecordScopes, type ScopedRecord, assertInScope, referenceCondition, resolveReference,
-  scopeCondition, scopeReads,
+  NOTHING, type RecordReference, type RecordScope, type RecordScopes, assertInScope, referenceCondition, resolveReference, scopeCondition,
+  scopeReads,
 } from './storage/record-scope.js';
 // The SQL a list request runs (its page, keys and count), for a project's own plan tests (EXPLAIN) of its lists;
 // fromEnd is the window of a deep page read from the end of the list, as readListRows reads one past the middle.
@@ -144,7 +142,7 @@ export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 // Documents (docs/documents.md): a parent and its children (an order and its lines) written together in one
 // transaction that locks the parent, checks its revision and recomputes its totals from the children.
 export type { DocumentSpec, DocumentTotals } from './documents/document-spec.js';
-export { type DocumentTarget, type DocumentWrite, settleTotals, writeDocument } from './documents/write-document.js';
+export { type DocumentTarget, type DocumentWrite, writeDocument } from './documents/write-document.js';
 export { createDocument } from './documents/create-document.js';
 export { type DocumentLimits, documentBody, documentLimits, tooManyChildren } from './documents/document-limits.js';
 export type { BodyLimit } from './validation/json-budget.js';
@@ -153,17 +151,14 @@ export { itemProperty } from './documents/item-property.js';
 
 // Audit history (docs/audit.md): recordAudit in a write's own transaction, diffChanges of a record's wire fields
 // before and after, readHistory for a `GET …/{id}/history` route with historyQuery, the entry model for its result.
-export {
-  type AuditChange, AuditChangeModel, type AuditEntry, AuditEntryModel, type AuditOperation, type AuditValue, type HistoryPage,
-} from './audit/audit-models.js';
+export { type AuditChange, type AuditEntry, AuditEntryModel, type AuditOperation, type AuditValue, type HistoryPage } from './audit/audit-models.js';
 export { type AuditRecord, SYSTEM_USER, recordAudit } from './audit/record-audit.js';
 export { AUDIT_ENTRY_MAX_BYTES, AUDIT_TRUNCATED_FIELD, AUDIT_VALUE_MAX_CHARS } from './audit/entry-bound.js';
-export { type AuditState, type FieldValue, auditValue, diffChanges, prefixed } from './audit/diff.js';
+export { type AuditState, auditValue, diffChanges, prefixed } from './audit/diff.js';
 export { type HistorySource, historyPageSql, readHistory } from './audit/read-history.js';
 export { historyQuery } from './audit/history-query.js';
-export { REDACTED, isSecretField } from './audit/secrets.js';
+export { REDACTED } from './audit/secrets.js';
 export { type AuditRetention, pruneAudit, startAuditRetention } from './audit/retention.js';
-export type { AuditEntryTable, AuditTables } from './audit/audit-tables.js';
 
 // Lookup tables.
 export { type CachedTable, LookupCache } from './lookup/lookup-cache.js';

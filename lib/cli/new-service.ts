@@ -63,15 +63,10 @@ export async function newService(name: string, opts: NewServiceOptions): Promise
     if (opts.json) return printJson({ service: `I${spec.pascal}Service`, path: `/${spec.kebab}`, files: written.files, registration: written.registration });
     const tests = `${layout.tests}/${spec.kebab}`.replace(/^src\//, '');
     const folder = `${layout.services}/${spec.kebab}`;
-    const ownCode = spec.child
-      ? [
-        `  2. make the code yours: business rules in ${folder}/sql-${spec.kebab}-service.ts, wire models in ${spec.kebab}-models.ts`,
-        `  3. change the schema with a new migration in ${folder}/migrations.ts (0002-...), never by editing 0001`,
-      ]
-      : [
-        `  2. the declaration is yours: ${folder}/${spec.kebab}.ts (a field is one line; scopes, rules and actions go there too)`,
-        '  3. after a change of it, your CLI\'s `migration make` writes the next migration into migrations/: read it, commit it',
-      ];
+    const ownCode = [
+      `  2. the declaration is yours: ${folder}/${spec.kebab}.ts (a field is one line; scopes, rules and actions go there too)`,
+      '  3. after a change of it, your CLI\'s `migration make` writes the next migration into migrations/: read it, commit it',
+    ];
     process.stdout.write([
       `created I${spec.pascal}Service, served at /${spec.kebab}:`,
       ...written.files.map((f) => `  ${f}`),
@@ -84,7 +79,7 @@ export async function newService(name: string, opts: NewServiceOptions): Promise
       '     which serves restlayer\'s sample) creates the table on its next start',
       `  5. who may use it: its routes need ${spec.kebab}.read, .create, .update, .delete; Administrator and Viewer (*.read) reach`,
       `     them by default, other roles once Authorization:Roles grants them (e.g. "${spec.kebab}.*"); a record scope goes in`,
-      `     ${spec.child ? `${spec.kebab}-scopes.ts` : 'the declaration\'s scopes'} (docs/access.md, docs/record-scopes.md)`,
+      "     the declaration's scopes (docs/access.md, docs/record-scopes.md)",
       '',
     ].join('\n'));
   } catch (err) {

@@ -20,6 +20,15 @@ function pluralOf(camel: string): string {
   return `${camel}s`;
 }
 
+/**
+ * The parent's total of a child's money field when the command line names none: `amount` → `amountTotal`, and a
+ * field that is a total already the plural of what it totals (`lineTotal` → `linesTotal`, not `lineTotalTotal`).
+ */
+export function totalName(field: string): string {
+  const stem = /^(.+)Total$/.exec(field)?.[1];
+  return stem ? `${pluralOf(stem)}Total` : `${field}Total`;
+}
+
 /** Splits `<child>:<field spec>` (the child's name, then what `--field` takes). */
 function ownedBy(flag: string, arg: string, child: string): string {
   const at = arg.indexOf(':');
@@ -73,11 +82,15 @@ export function childSpec(parent: ServiceNames & { fields: FieldSpec[] }, args: 
 
   const totals: TotalSpec[] = [];
   for (const arg of args.childTotal ?? []) {
-    const name = ownedBy('--child-total', arg, segment);
+    const [name, named, ...extra] = ownedBy('--child-total', arg, segment).split(':');
+    if (extra.length || (named !== undefined && !/^[a-z][a-zA-Z0-9]*$/.test(named))) {
+      throw usage(`--child-total '${arg}': write ${segment}:<money field>[:<parent's total>], the total's name camelCase (e.g. ${segment}:lineTotal:subTotal)`);
+    }
     const of = fields.find((f) => f.name === name);
     if (!of || of.type !== 'money') throw usage(`--child-total '${arg}': name a money field of child ${segment} (${fields.filter((f) => f.type === 'money').map((f) => f.name).join(', ') || 'it has none'})`);
     if (totals.some((t) => t.of === of)) throw usage(`--child-total '${arg}' is given twice`);
-    const total = `${name}Total`;
+    const total = named ?? totalName(name);
+    if (totals.some((t) => t.name.toLowerCase() === total.toLowerCase())) throw usage(`--child-total '${arg}': another total is named ${total} already; name this one (${segment}:${name}:<name>)`);
     if (parentNames.has(total.toLowerCase())) throw usage(`--child-total '${arg}': the parent has the field ${parentNames.get(total.toLowerCase())} already, which the total would be`);
     totals.push({ of, name: total, column: snakeCase(total) });
   }

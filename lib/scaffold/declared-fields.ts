@@ -1,4 +1,5 @@
 import { type AnyField, field } from '../resources/field.js';
+import { child } from '../resources/declaration.js';
 import { resource } from '../resources/resource.js';
 import { planSchema } from './schema-plan.js';
 import { EMPTY_SCHEMA } from './schema-snapshot.js';
@@ -26,7 +27,7 @@ function typeOf(f: FieldSpec): { code: string; field: AnyField } {
  * The fields of a new service as its declaration writes them, each trait a chained call: required, sortable, filter
  * (a `filterable` option), contains (a filterable text long enough to be searched inside: `fullTextFields`), unique.
  */
-export function declaredFields(spec: ServiceSpec): DeclaredField[] {
+export function declaredFields(spec: Pick<ServiceSpec, 'fields'>): DeclaredField[] {
   const searched = new Set(fullTextFields(spec).map((f) => f.name));
   return spec.fields.map((f) => {
     let { code, field: built } = typeOf(f);
@@ -46,8 +47,21 @@ export function declaredFields(spec: ServiceSpec): DeclaredField[] {
   });
 }
 
+/** The parent's totals of its children's money fields: `amountTotal: field.money().sum('lines', 'amount')`. */
+export function declaredTotals(spec: ServiceSpec): DeclaredField[] {
+  if (!spec.child) return [];
+  const { plural, totals } = spec.child;
+  return totals.map((t) => ({
+    name: t.name,
+    code: `field.money().sum('${plural}', '${t.of.name}')`,
+    field: field.money().sum(plural, t.of.name) as AnyField,
+  }));
+}
+
 /** The first migration of a new service: what `restlayer migration make` writes for its declaration on an empty schema. */
 export function firstMigration(spec: ServiceSpec): string {
-  const declared = resource({ name: spec.kebab, fields: Object.fromEntries(declaredFields(spec).map((f) => [f.name, f.field])) });
+  const fieldsOf = (all: DeclaredField[]) => Object.fromEntries(all.map((f) => [f.name, f.field]));
+  const children = spec.child ? { [spec.child.plural]: child({ item: spec.child.segment, fields: fieldsOf(declaredFields(spec.child)) }) } : {};
+  const declared = resource({ name: spec.kebab, fields: fieldsOf([...declaredFields(spec), ...declaredTotals(spec)]), children });
   return migrationFile(planSchema([declared.model], EMPTY_SCHEMA).steps, spec.command);
 }

@@ -22,7 +22,7 @@ export interface FieldSpec {
   unique: boolean;
 }
 
-/** A money total the parent keeps of one money field of its children (`--child-total line:amount` → `amountTotal`). */
+/** A money total the parent keeps of one money field of its children (`--child-total line:amount` → `amountTotal`, `line:lineTotal` → `linesTotal`, `line:lineTotal:subTotal` → `subTotal`). */
 export interface TotalSpec {
   /** The child's money field summed. */
   of: FieldSpec;

@@ -1,6 +1,7 @@
 import type { RestClient } from '../client/client.js';
 import type { ProxyDescription } from '../client/operations.js';
 import type { FieldSpec } from '../resources/field.js';
+import type { ResourceField } from '../resources/model.js';
 import type { AnyResource } from '../resources/resource.js';
 import { type ProxyUnderTest, methodsOf } from './drift.js';
 
@@ -17,7 +18,19 @@ function sampleOf(spec: FieldSpec): unknown {
   }
 }
 
-/** What the drift check calls a declared resource's proxy with: a sample call of each CRUD and history method. */
+/** The sample values of the fields a create takes, and of those an update takes. */
+function inputsOf(fields: readonly ResourceField[]): { data: object; updated: object } {
+  const inputs = fields.filter((f) => f.spec.input !== 'none');
+  return {
+    data: Object.fromEntries(inputs.map((f) => [f.name, sampleOf(f.spec)])),
+    updated: Object.fromEntries(inputs.filter((f) => f.spec.input === 'write').map((f) => [f.name, sampleOf(f.spec)])),
+  };
+}
+
+/** A child collection's methods on the proxy (`readLines`, `readLine`, `createLine`, `updateLine`, `patchLine`, `deleteLine`). */
+type ChildMethod = (id: number, ...rest: (number | object)[]) => Promise<unknown>;
+
+/** What the drift check calls a declared resource's proxy with: a sample call of each CRUD, history and child collection method, and of each not exposed. */
 type ResourceProxyInstance = Record<'read' | 'delete', (id: number) => Promise<unknown>>
   & Record<'create', (data: object) => Promise<unknown>>
   & Record<'update' | 'patch', (id: number, data: object) => Promise<unknown>>
@@ -30,10 +43,22 @@ type ResourceProxyInstance = Record<'read' | 'delete', (id: number) => Promise<u
  * drift test (`driftProblems`, `proxyDrift`) then checks that the proxy sends what the resource's routes take.
  */
 export function resourceDrift(Proxy: ProxyDescription & (new (client: RestClient) => object), resource: AnyResource): (client: RestClient) => ProxyUnderTest {
-  const inputs = resource.model.fields.filter((f) => f.spec.input !== 'none');
-  const data = Object.fromEntries(inputs.map((f) => [f.name, sampleOf(f.spec)]));
-  const updated = Object.fromEntries(inputs.filter((f) => f.spec.input === 'write').map((f) => [f.name, sampleOf(f.spec)]));
+  const { data, updated } = inputsOf(resource.model.fields);
   const sortable = resource.model.fields.find((f) => f.spec.sortable);
+  // Each child collection's six methods, as the proxy names them (lib/client/resource-proxy.ts), the parent's revision in each write.
+  const childSamples = (proxy: Record<string, ChildMethod>) => Object.fromEntries(resource.model.children.flatMap((child) => {
+    const { data: own, updated: ownUpdated } = inputsOf(child.fields);
+    const item = child.itemPascal;
+    const property = `${child.property[0].toUpperCase()}${child.property.slice(1)}`;
+    return Object.entries<() => Promise<unknown>>({
+      [`read${property}`]: () => proxy[`read${property}`](1),
+      [`read${item}`]: () => proxy[`read${item}`](1, 2),
+      [`create${item}`]: () => proxy[`create${item}`](1, { ...own, revisionNumber: 3 }),
+      [`update${item}`]: () => proxy[`update${item}`](1, 2, { ...ownUpdated, revisionNumber: 3 }),
+      [`patch${item}`]: () => proxy[`patch${item}`](1, 2, { ...Object.fromEntries(Object.entries(ownUpdated).slice(0, 1)), revisionNumber: 3 }),
+      [`delete${item}`]: () => proxy[`delete${item}`](1, 2, 3),
+    });
+  }));
   return (client) => {
     const instance = new Proxy(client);
     const proxy = instance as ResourceProxyInstance;
@@ -48,6 +73,9 @@ export function resourceDrift(Proxy: ProxyDescription & (new (client: RestClient
         patch: () => proxy.patch(1, { ...Object.fromEntries(Object.entries(updated).slice(0, 1)), revisionNumber: 3 }),
         delete: () => proxy.delete(1),
         history: () => proxy.history(1, { skip: 2, take: 5 }),
+        ...childSamples(instance as Record<string, ChildMethod>),
+        // A method the service does not expose via REST: its proxy rejects it, whatever the arguments.
+        ...Object.fromEntries(Proxy.notExposed.map((name) => [name, () => (instance as Record<string, () => Promise<unknown>>)[name]()])),
       },
     };
   };

@@ -3,6 +3,8 @@ import { type LoadedRoute, type Route, applicationRoutes, integer, model, text }
 import { application } from '../../services/index.js';
 import { LookupProxy, type RestClient } from 'restlayer/client';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
+import { salesOrder } from '../../services/sales-order/sales-order.js';
+import { proxyDrift, resourceDrift } from 'restlayer/testing';
 import { type DriftProxy, type ProxyUnderTest, driftFiles, driftProblems, methodsOf } from './drift.js';
 
 /** Every proxy of the client, with one valid call of each method. */
@@ -78,6 +80,11 @@ describe('client: no drift between proxies and routes', () => {
   it('every exposed operation has a proxy method sending the verb, path, query and body its route takes', async () => {
     expect(routes.filter((r) => r.route.operation).length).to.be.at.least(9);
     expect(await driftProblems(routes, everyProxy)).to.deep.equal([]);
+  });
+
+  it("resourceDrift makes a valid call of each child collection's method from the declaration (the order's lines at detail, by salesOrderDetailId), and of the one it does not expose", async () => {
+    // A method without a sample call, or a call its route refuses, would be a problem named here.
+    expect(await proxyDrift(application, SalesOrderProxy, resourceDrift(SalesOrderProxy, salesOrder))).to.deep.equal([]);
   });
 
   describe('fails when a route and its proxy disagree', () => {

@@ -1,4 +1,4 @@
-import { declaredFields } from '../declared-fields.js';
+import { declaredFields, declaredTotals } from '../declared-fields.js';
 import type { ServiceSpec } from '../spec.js';
 import { type FileContext, lines, lowerHuman } from './code.js';
 
@@ -10,20 +10,34 @@ import { type FileContext, lines, lowerHuman } from './code.js';
 
 const made = (spec: ServiceSpec) => `// Made by \`${spec.command}\`.`;
 
-/** services/<name>/<name>.ts: the declaration. */
+/** services/<name>/<name>.ts: the declaration, with its child collection (`--child`) declared above it. */
 export function declarationFile(spec: ServiceSpec): string {
-  const { camel, kebab } = spec;
+  const { camel, kebab, child } = spec;
+  const field = (f: { name: string; code: string }) => `    ${f.name}: ${f.code},`;
+  const childOf = child ? [
+    `/** The ${child.plural} of a ${lowerHuman(spec)}, served at /${kebab}/{id}/${child.segment} (their writes are updates of the ${lowerHuman(spec)}). */`,
+    `const ${child.plural} = child({`,
+    `  item: '${child.segment}',`,
+    '  fields: {',
+    ...declaredFields(child).map(field),
+    '  },',
+    '});',
+    '',
+  ] : [];
+  const routes = child ? `; its ${child.plural} at /${kebab}/{id}/${child.segment}` : '';
   return lines(
     `${made(spec)} The declaration is yours: a field is one line here, and`,
     '// `restlayer migration make` then writes its migration.',
-    "import { field, resource } from 'restlayer';",
+    `import { ${child ? 'child, ' : ''}field, resource } from 'restlayer';`,
     '',
-    `/** ${spec.human} records, served at /${kebab}: read, list, create, update, patch, delete and history (permissions ${kebab}.read, .create, .update, .delete). */`,
+    ...childOf,
+    `/** ${spec.human} records, served at /${kebab}: read, list, create, update, patch, delete and history (permissions ${kebab}.read, .create, .update, .delete)${routes}. */`,
     `export const ${camel} = resource({`,
     `  name: '${kebab}',`,
     '  fields: {',
-    ...declaredFields(spec).map((f) => `    ${f.name}: ${f.code},`),
+    ...[...declaredFields(spec), ...declaredTotals(spec)].map(field),
     '  },',
+    ...(child ? [`  children: { ${child.plural} },`] : []),
     '  // Record scopes, rules and actions are declared here too: scopes: { own: … }, rules: [(change) => …], actions: { … }.',
     '});',
     '',
@@ -59,17 +73,24 @@ export const collectionRouteFile = routeFile('collection', 'GET, POST');
 export const itemRoutesFile = routeFile('item', 'GET, PUT, PATCH, DELETE');
 export const historyRoutesFile = routeFile('history', 'GET');
 
+/** routes/<name>/[_<name>Id]/<child>/index.ts and [_<child>Id].ts: the child collection's list and create, one child's read and writes. */
+export const childCollectionRouteFile = (spec: ServiceSpec, at: FileContext) => routeFile(`${spec.child!.plural}.collection`, 'GET, POST')(spec, at);
+export const childItemRoutesFile = (spec: ServiceSpec, at: FileContext) => routeFile(`${spec.child!.plural}.item`, 'GET, PUT, PATCH, DELETE')(spec, at);
+
 /** services/<name>/<name>-proxy.ts: the typed client of the service (browser-safe: the declaration's type only). */
 export function resourceProxyFile(spec: ServiceSpec): string {
   const { camel, kebab, pascal, id } = spec;
   const dates = ['modifiedDate', ...spec.fields.filter((f) => f.type === 'date').map((f) => f.name)].map((d) => `${d}: true`).join(', ');
+  // A child's fields are never dates (child-spec.ts): its address is where its routes are.
+  const { child } = spec;
+  const children = child ? `, children: { ${child.plural}: { item: '${child.segment}', path: '${child.segment}', key: '${child.id}' } }` : '';
   return lines(
     made(spec),
     "import { resourceProxy } from 'restlayer/client';",
     `import type { ${camel} } from './${kebab}.js';`,
     '',
     `/** The ${lowerHuman(spec)} service over HTTP, for clients. */`,
-    `export const ${pascal}Proxy = resourceProxy<typeof ${camel}>({ name: '${kebab}', key: '${id}', dates: { ${dates} } });`,
+    `export const ${pascal}Proxy = resourceProxy<typeof ${camel}>({ name: '${kebab}', key: '${id}', dates: { ${dates} }${children} });`,
     '',
   );
 }
