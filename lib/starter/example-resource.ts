@@ -1,5 +1,6 @@
 import { documentSpec } from '../scaffold/child-spec.js';
-import { migrationsFile } from '../scaffold/templates/migrations.js';
+import { firstMigration } from '../scaffold/declared-fields.js';
+import { migrationIndexFile } from '../scaffold/migration-file.js';
 
 /**
  * The started project's example: tasks, a resource declared as data (src/services/task/task.ts), served by the
@@ -15,7 +16,7 @@ export function exampleResourceFiles(command: string): Record<string, string> {
 /**
  * Tasks: served at /task (list, create) and /task/{taskId} (read, replace, patch, delete) with its history at
  * /task/{taskId}/history. Lists filter and sort by every field; \`title\` also by what it contains (title.operator=CN).
- * A field added here needs its column: a new migration in migrations.ts (see README.md, "Adding a field").
+ * A field added here needs its column: the project's CLI writes the next migration (\`migration make\`; README.md, "Adding a field").
  */
 export const task = resource({
   name: 'task',
@@ -27,7 +28,7 @@ export const task = resource({
 });
 `,
     'src/services/task/module.ts': `import { serviceModule } from 'restlayer';
-import { taskMigrations } from './migrations.js';
+import { taskMigrations } from './migrations/index.js';
 import { task } from './task.js';
 
 /** The task module: its table's migrations and the resource the layer serves over it. */
@@ -37,7 +38,9 @@ export const taskModule = serviceModule({
   resources: [task],
 });
 `,
-    'src/services/task/migrations.ts': migrationsFile(documentSpec('task', FIELDS, command)),
+    // What the scaffold and \`migration make\` write: one file per migration, listed by the folder's index.
+    'src/services/task/migrations/0001-task.ts': firstMigration(documentSpec('task', FIELDS, command)),
+    'src/services/task/migrations/index.ts': migrationIndexFile('taskMigrations', ['0001-task']),
     // One line each: the layer serves the declaration.
     'src/routes/task/index.ts': "import { task } from '../../services/task/task.js';\n\nexport const { GET, POST } = task.routes.collection;\n",
     'src/routes/task/[_taskId].ts': "import { task } from '../../services/task/task.js';\n\nexport const { GET, PUT, PATCH, DELETE } = task.routes.item;\n",

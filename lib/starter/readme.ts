@@ -32,7 +32,7 @@ curl -s 'localhost:8080/task?done=false&getTotalCount=true' -H "Authorization: B
 | \`src/main.ts\` | the project's CLI (\`npx ${name} serve\`, \`user add\`, \`db reset\`, \`config check\`...): restlayer's commands over this application |
 | \`src/app.ts\` | the application: its modules (\`restlayer new service\` adds to the list) and its route folder |
 | \`src/services/task/task.ts\` | the example resource, declared as data: its fields and what lists may filter and sort by |
-| \`src/services/task/migrations.ts\` | its table; a released migration is never edited: a change is a new one |
+| \`src/services/task/migrations/\` | its table, one file per migration; a released one is never edited: \`migration make\` writes the next |
 | \`src/routes/task/\` | one line per route file: the layer serves the declaration (a path segment \`[_taskId]\` is a parameter) |
 | \`src/test/task/task.test.ts\` | its test: a real server, real HTTP calls |
 | \`.mocharc.json\` | mocha's settings: a test server's first start may take more than its default 2 s |
@@ -54,11 +54,12 @@ The database is \`Storage:Postgres:Url\` there (\`${db}\` on 127.0.0.1, user pos
 
 ## Adding a field
 
-A field of a resource is two edits and a test:
+A field of a resource is one line, one command and a test:
 
 1. the field in the declaration (\`src/services/task/task.ts\`), e.g. \`priority: field.integer({ min: 1, max: 5 }).sortable().filter(),\`
-2. its column in a new migration in \`src/services/task/migrations.ts\` (the first one has run on your database already):
-   \`'0002-priority': { async up(db: Kysely<unknown>) { await db.schema.alterTable('task').addColumn('priority', 'integer').execute(); } },\`
+2. \`npm run build && npx ${name} migration make\`: it compares the declarations with the schema the migrations build and
+   writes the next migration (\`src/services/task/migrations/0002-task-priority.ts\`, its column and index) for you to read
+   and commit; the first one has run on your database already, and a released migration is never edited;
 3. a test that sends and reads it, in \`src/test/task/task.test.ts\`.
 
 ## Another service

@@ -71,7 +71,8 @@ describeOneStore('restlayer init: a new project of one\'s own, from the packed p
       .map((e) => join(e.parentPath, e.name).slice(app.length + 1)).filter((f) => f !== 'package-lock.json').sort();
     expect(files).to.deep.equal([
       '.gitignore', '.mocharc.json', 'README.md', 'config/settings.json', 'package.json', 'src/app.ts', 'src/main.ts', 'src/routes/task/[_taskId].ts',
-      'src/routes/task/[_taskId]/history.ts', 'src/routes/task/index.ts', 'src/services/task/migrations.ts', 'src/services/task/module.ts',
+      'src/routes/task/[_taskId]/history.ts', 'src/routes/task/index.ts', 'src/services/task/migrations/0001-task.ts',
+      'src/services/task/migrations/index.ts', 'src/services/task/module.ts',
       'src/services/task/task.ts', 'src/test/task/task.test.ts', 'tsconfig.json',
     ]);
     const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string>; scripts: Record<string, string> };
@@ -136,23 +137,24 @@ describeOneStore('restlayer init: a new project of one\'s own, from the packed p
     expect(existsSync(join(app, 'data', 'my-api.db'))).to.equal(true);
   });
 
-  it("takes a field as getting-started.md adds one: the declaration's line and a new migration, on the database that ran the first", async () => {
+  it("takes a field as getting-started.md adds one: the declaration's line, then migration make, on the database that ran the first", async () => {
     expect(tested.code).to.equal(0);
-    // The page's two TypeScript blocks of "4. Add a field", into the files it names.
+    // The page's TypeScript block of "4. Add a field" into the declaration, then its command: build, migration make.
     const guide = readFileSync(join(projectRoot, 'docs', 'getting-started.md'), 'utf8');
     const step = guide.slice(guide.indexOf('## 4. Add a field'), guide.indexOf('## 5.'));
-    const [fieldLine, migration] = codeBlocks(step, 'ts').map((b) => b.code.split('\n').map((l) => l.replace(/^ {3}/, '')).join('\n'));
+    const [fieldLine] = codeBlocks(step, 'ts').map((b) => b.code.trim());
     const declaration = join(app, 'src', 'services', 'task', 'task.ts');
     const dueDate = 'dueDate: field.date().sortable().filter(),';
-    writeFileSync(declaration, readFileSync(declaration, 'utf8').replace(dueDate, `${dueDate}\n    ${fieldLine.trim()}`));
-    const migrations = join(app, 'src', 'services', 'task', 'migrations.ts');
-    const text = readFileSync(migrations, 'utf8');
-    const end = text.lastIndexOf('  };\n}');
-    writeFileSync(migrations, `${text.slice(0, end)}${migration.split('\n').map((l) => `    ${l}`.trimEnd()).join('\n')}\n${text.slice(end)}`);
+    writeFileSync(declaration, readFileSync(declaration, 'utf8').replace(dueDate, `${dueDate}\n    ${fieldLine}`));
+    const main = join(app, 'dist', 'main.js');
     const built = await npm(['run', 'build']);
     expect(built.code, failure('npm run build with the new field', built)).to.equal(0);
+    const made = await runCli(['migration', 'make'], { cli: main, cwd: app, env: childEnv({ NODE_ENV: undefined }) });
+    expect(made.code, made.stderr).to.equal(0);
+    expect(readdirSync(join(app, 'src', 'services', 'task', 'migrations'))).to.include('0002-task-priority.ts');
+    const rebuilt = await npm(['run', 'build']);
+    expect(rebuilt.code, failure('npm run build with the new migration', rebuilt)).to.equal(0);
 
-    const main = join(app, 'dist', 'main.js');
     const env = childEnv({ NODE_ENV: undefined, Metrics__Port: '0', Authentication__PasswordHashCost: '10' });
     const server = await startServe(['--port', '0'], { cli: main, env, cwd: app, timeoutMs: 60_000 });
     try {
