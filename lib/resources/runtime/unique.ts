@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { currentErrors } from '../../envelope/request-scope.js';
 import { duplicateValue } from '../messages.js';
-import { reachOf } from '../reach.js';
+import { scopeCondition } from '../../storage/record-scope.js';
 import type { Runtime } from './context.js';
 import type { Draft } from './values.js';
 
@@ -25,7 +25,7 @@ export async function checkUnique(runtime: Runtime, values: Draft, id?: number):
     const { rows } = await sql<{ holder: number }>`select ${sql.ref(model.keyColumn)} as holder from ${sql.table(model.table)}
       where ${same}${model.softDelete ? sql` and ${sql.ref(model.softDelete)} is null` : sql``}${id === undefined ? sql`` : sql` and ${sql.ref(model.keyColumn)} <> ${id}`} limit 1`.execute(runtime.db);
     // A caller limited by a scope learns that the value is taken, not which record holds it.
-    if (rows[0]) errors.add(duplicateValue(model.entity, field.name, value, reachOf(model, model.table) ? undefined : rows[0].holder));
+    if (rows[0]) errors.add(duplicateValue(model.entity, field.name, value, scopeCondition(model.scopes, model.table) ? undefined : rows[0].holder));
   }
   errors.abortIfHasErrors();
 }
