@@ -84,4 +84,29 @@ describeStores('restlayer purge (a real process against a running server)', func
     const orderList = expectOk(await server.call('/sales-order?deleted=true&getTotalCount=true'));
     expect(orderList.totalCount).to.equal(0);
   });
+
+  it('purges thousands in batches while writes run: every write answers (the slowest is logged)', async () => {
+    // 3,000 sample orders deleted long ago (marked behind the API), and writes to other orders while they are purged.
+    const old = server.infrastructure.storage.values.date(new Date(Date.now() - 40 * 86_400_000));
+    await sql`update sales_order set deleted_at = ${old} where sales_order_id in
+      (select sales_order_id from sales_order where deleted_at is null order by sales_order_id limit 3000)`.execute(db());
+    const target = (expectOk(await server.call('/sales-order?take=1&sort[0].fieldName=salesOrderId&sort[0].sortDirection=Descending')).result as { salesOrderId: number }[])[0].salesOrderId;
+    let running = true;
+    const waits: number[] = [];
+    const writes = (async () => {
+      for (let i = 0; running || i < 5; i++) {
+        const started = performance.now();
+        const reply = await server.call(`/sales-order/${target}`, { method: 'PATCH', body: { comment: `write ${i}` }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+        waits.push(performance.now() - started);
+        expectOk(reply);
+      }
+    })();
+    const run = await purge('--older-than', '30', '--service', 'sales-order', '--json');
+    running = false;
+    await writes;
+    expect(run.code, run.stderr).to.equal(0);
+    expect(JSON.parse(run.stdout) as Purged[]).to.deep.equal([{ resource: 'sales-order', records: 3000, batches: 6 }]);
+    console.log(`      ${waits.length} writes during the purge, the slowest ${Math.max(...waits).toFixed(0)} ms`);
+    expect(expectOk(await server.call('/sales-order?deleted=true&getTotalCount=true')).totalCount).to.equal(0);
+  });
 });
