@@ -87,9 +87,10 @@ export async function create(runtime: Runtime, input: CreateInput): Promise<Outp
   const keyed = model.fields.filter((f) => f.spec.derived?.from.length === 1 && f.spec.derived.from[0] === model.key);
   const now = context.now;
   const id = await inTransaction(runtime.db, async (trx) => {
-    await keepReferences(trx, runtime, model.fields, after);
+    const checked = new Set<string>();
+    await keepReferences(trx, runtime, model.fields, after, '', checked);
     for (const [child, items] of settledChildren) {
-      for (const [i, item] of items.entries()) await keepReferences(trx, runtime, child.model.fields, item, `${child.model.property}[${i}].`);
+      for (const [i, item] of items.entries()) await keepReferences(trx, runtime, child.model.fields, item, `${child.model.property}[${i}].`, checked);
     }
     const columns = table.toColumns(after, '', (f) => keyed.includes(f));
     // A text derived from the key (an order's number) takes a unique stand-in until the key is known, in the same transaction.
