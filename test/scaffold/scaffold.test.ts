@@ -624,7 +624,8 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
     it('keeps lib/ free of imports from services/ and routes/ (the templates build those paths)', () => {
       const layer = [...snapshot(join(built, 'lib'))];
       expect(layer.filter(([file]) => file.startsWith('scaffold/'))).to.not.be.empty;
-      const importing = layer.filter(([, text]) => /from '(\.\.\/)+(services|routes)\//.test(text)).map(([file]) => file);
+      // The starter writes a new project's files as text, its route files' imports of its services included.
+      const importing = layer.filter(([file, text]) => !file.startsWith('starter/') && /from '(\.\.\/)+(services|routes)\//.test(text)).map(([file]) => file);
       expect(importing).to.deep.equal([]);
     });
 
