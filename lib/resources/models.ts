@@ -119,8 +119,6 @@ export interface ResourceModels {
   readonly criteria: CriteriaSchema<Record<string, AnyFieldSpec>, string>;
   readonly children: Readonly<Record<string, ChildModels>>;
   readonly actions: Readonly<Record<string, AnyStruct>>;
-  /** The restore's body (a soft-deletable resource's): none, or the revision the caller believes it has. */
-  readonly restore: AnyStruct;
 }
 
 /** The bytes one field's value may take as JSON: text at up to 3 UTF-8 bytes a character (no max: 1,000 of them). */
@@ -186,10 +184,8 @@ export function modelsOf(resource: ResourceModel): ResourceModels {
     createResult: object({ [resource.key]: idStruct(), ...Object.fromEntries(keyed.map((f) => [f.name, valueOf(f)])), ...revision() }),
     updateResult: object(revision()),
     historyEntry: loose(AuditEntryModel),
-    // `deleted=true` lists the deleted records of a soft-deletable resource (for holders of its delete permission).
-    criteria: defineCriteria(Object.fromEntries([...filters.map((f) => [f.name, criterionOf(f)]), ...(resource.softDelete ? [['deleted', criterion.flag()]] : [])]), sortable),
+    criteria: defineCriteria(Object.fromEntries(filters.map((f) => [f.name, criterionOf(f)])), sortable),
     children,
-    restore: optional(object({ revisionNumber: maybeOf(idStruct()) })),
     actions: Object.fromEntries(Object.entries(resource.actions).map(([name, action]) => [name, object({
       ...Object.fromEntries(Object.entries(action.input ?? {}).map(([field, declared]) => [field,
         declared.spec.required ? valueStruct(declared.spec) : maybeOf(valueStruct(declared.spec))])),

@@ -1,3 +1,0 @@
-import { customer } from '../../../services/customer/customer.js';
-
-export const { POST } = customer.routes.restore!;
