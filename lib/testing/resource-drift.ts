@@ -30,7 +30,7 @@ function inputsOf(fields: readonly ResourceField[]): { data: object; updated: ob
 /** A child collection's methods on the proxy (`readLines`, `readLine`, `createLine`, `updateLine`, `patchLine`, `deleteLine`). */
 type ChildMethod = (id: number, ...rest: (number | object)[]) => Promise<unknown>;
 
-/** What the drift check calls a declared resource's proxy with: a sample call of each CRUD, history and child collection method, and of each not exposed. */
+/** What the drift check calls a declared resource's proxy with: a sample call of each CRUD, history, action and child collection method, and of each not exposed. */
 type ResourceProxyInstance = Record<'read' | 'delete', (id: number) => Promise<unknown>>
   & Record<'create', (data: object) => Promise<unknown>>
   & Record<'update' | 'patch', (id: number, data: object) => Promise<unknown>>
@@ -59,6 +59,11 @@ export function resourceDrift(Proxy: ProxyDescription & (new (client: RestClient
       [`delete${item}`]: () => proxy[`delete${item}`](1, 2, 3),
     });
   }));
+  // Each action (POST …/{id}/<name>): its declared input's sample values and the record's revision.
+  const actionSamples = (proxy: Record<string, (id: number, input: object) => Promise<unknown>>) => Object.fromEntries(Object.entries(resource.model.actions).map(([name, action]) => {
+    const input = Object.fromEntries(Object.entries(action.input ?? {}).map(([field, declared]) => [field, sampleOf(declared.spec)]));
+    return [name, () => proxy[name](1, { ...input, revisionNumber: 3 })];
+  }));
   return (client) => {
     const instance = new Proxy(client);
     const proxy = instance as ResourceProxyInstance;
@@ -74,6 +79,7 @@ export function resourceDrift(Proxy: ProxyDescription & (new (client: RestClient
         delete: () => proxy.delete(1),
         history: () => proxy.history(1, { skip: 2, take: 5 }),
         ...childSamples(instance as Record<string, ChildMethod>),
+        ...actionSamples(instance as Record<string, (id: number, input: object) => Promise<unknown>>),
         // A method the service does not expose via REST: its proxy rejects it, whatever the arguments.
         ...Object.fromEntries(Proxy.notExposed.map((name) => [name, () => (instance as Record<string, () => Promise<unknown>>)[name]()])),
       },
