@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { type ServeProcess, childEnv, killChildren, projectRoot, runCli, startServe } from '../support/processes.js';
-import { type Ran, failure, localSqlitePrebuild, npmEnv, packRestlayer, requireRegistry, run, stepTimer } from '../support/packed-project.js';
+import { type Ran, failure, initProject, npmEnv, npmIn, packedCli, requireRegistry, run, stepTimer, withNewDatabase } from '../support/packed-project.js';
 import { requireServices } from '../support/hooks.js';
 import { codeBlocks } from '../support/markdown.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
@@ -32,28 +31,14 @@ describeOneStore('restlayer init: a new project of one\'s own, from the packed p
   let tested: Ran;
   const took: string[] = [];
   const timed = stepTimer(took);
-  const npm = (args: string[], extra: Record<string, string> = {}, timeoutMs = 10 * 60_000) => run('npm', args, { cwd: app, env: npmEnv(extra), timeoutMs });
+  const npm = (args: string[]) => npmIn(app)(args);
 
   before(async function () {
     work = makeTempDir('restlayer-starter-');
     await requireRegistry('restlayer init', work, () => this.skip());
-    const { filename } = await timed('pack', () => packRestlayer(work));
-    // The published CLI: the bundle in work/package, whose dependencies are this repository's.
-    symlinkSync(join(projectRoot, 'node_modules'), join(work, 'package', 'node_modules'), 'dir');
+    const packed = await packedCli(work, timed);
     const started = performance.now();
-    made = await timed('restlayer init', () =>
-      run(process.execPath, [join(work, 'package', 'dist', 'bin', 'restlayer.js'), 'init', 'my-api', '--restlayer', `file:../${filename}`], { cwd: work, env: npmEnv(), timeoutMs: 60_000 }));
-    if (made.code !== 0) throw new Error(failure('restlayer init', made));
-    app = join(work, 'my-api');
-    // Test only: better-sqlite3 at the version whose build this repository has, so the install does not compile it
-    // (the packed test's localSqlitePrebuild says why).
-    const sqlite = await localSqlitePrebuild(work);
-    if (sqlite) {
-      const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as Record<string, unknown>;
-      writeFileSync(join(app, 'package.json'), JSON.stringify({ ...manifest, overrides: { 'better-sqlite3': sqlite.version } }, null, 2));
-    }
-    installed = await timed(`npm install${sqlite ? '' : ' (compiling better-sqlite3)'}`, () => npm(['install', '--prefer-offline', '--no-audit', '--no-fund'], sqlite?.env, 15 * 60_000));
-    if (installed.code !== 0) throw new Error(failure('npm install in the new project', installed));
+    ({ app, made, installed } = await initProject(work, 'my-api', packed, timed));
     tested = await timed('npm test', () => npm(['test']));
     took.push(`init to a passing test ${((performance.now() - started) / 1000).toFixed(1)} s`);
   });
@@ -177,14 +162,7 @@ describeOneStore('restlayer init: a new project of one\'s own, from the packed p
   it('serves on PostgreSQL with one setting (Storage__Provider=postgres; the database at the URL of config/settings.json, here a new one)', async function () {
     await requireServices(this, ['postgres'], 'the started project on PostgreSQL');
     expect(tested.code).to.equal(0);
-    const admin = process.env.RESTLAYER_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-    const database = `starter_${randomBytes(4).toString('hex')}`;
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(`create database ${database}`);
-      const url = new URL(admin);
-      url.pathname = `/${database}`;
+    await withNewDatabase('starter', async (url) => {
       // The test's server stands in for the URL the settings name (127.0.0.1, user postgres, database my_api).
       const settings = JSON.parse(readFileSync(join(app, 'config', 'settings.json'), 'utf8')) as { Storage: { Postgres: { Url: string } } };
       expect(settings.Storage.Postgres.Url).to.equal('postgres://postgres@127.0.0.1:5432/my_api');
@@ -199,9 +177,6 @@ describeOneStore('restlayer init: a new project of one\'s own, from the packed p
       } finally {
         await inDatabase.end();
       }
-    } finally {
-      await client.query(`drop database if exists ${database} with (force)`);
-      await client.end();
-    }
+    });
   });
 });

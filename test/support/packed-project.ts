@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { lines } from './cli-env.js';
 import { projectRoot } from './processes.js';
 
 /**
- * What the tests of restlayer as a dependency share (test/package: packed.test.ts, starter.test.ts): the package
+ * What the tests of restlayer as a dependency share (test/package: packed.test.ts, starter.test.ts, grow.test.ts): the package
  * packed as `npm run pack` packs it, a new project's npm install of it (a registry is needed), and running its tools.
  */
 
@@ -98,4 +100,52 @@ export function stepTimer(took: string[]) {
       took.push(`${step} ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   };
+}
+
+/** `npm` run in the project folder `app`, with npm's environment for it (npmEnv) and `extra`. */
+export const npmIn = (app: string) => (args: string[], extra: Record<string, string> = {}, timeoutMs = 10 * 60_000) =>
+  run('npm', args, { cwd: app, env: npmEnv(extra), timeoutMs });
+
+/** The CLI of the package as it is published (the bundle `packRestlayer` staged in `work`/package, run over this repository's node_modules). */
+export async function packedCli(work: string, timed: ReturnType<typeof stepTimer>): Promise<{ cli: string; filename: string }> {
+  const { filename } = await timed('pack', () => packRestlayer(work));
+  symlinkSync(join(projectRoot, 'node_modules'), join(work, 'package', 'node_modules'), 'dir');
+  return { cli: join(work, 'package', 'dist', 'bin', 'restlayer.js'), filename };
+}
+
+/**
+ * `restlayer init <name>` run by the packed CLI in `work`, depending on the tarball, then npm install in it (a failure
+ * of either throws). Test only: better-sqlite3 at the version whose build this repository has, so the install does not
+ * compile it (localSqlitePrebuild says why).
+ */
+export async function initProject(work: string, name: string, packed: { cli: string; filename: string }, timed: ReturnType<typeof stepTimer>): Promise<{ app: string; made: Ran; installed: Ran }> {
+  const made = await timed('restlayer init', () =>
+    run(process.execPath, [packed.cli, 'init', name, '--restlayer', `file:../${packed.filename}`], { cwd: work, env: npmEnv(), timeoutMs: 60_000 }));
+  if (made.code !== 0) throw new Error(failure('restlayer init', made));
+  const app = join(work, name);
+  const sqlite = await localSqlitePrebuild(work);
+  if (sqlite) {
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ ...manifest, overrides: { 'better-sqlite3': sqlite.version } }, null, 2));
+  }
+  const installed = await timed(`npm install${sqlite ? '' : ' (compiling better-sqlite3)'}`, () => npmIn(app)(['install', '--prefer-offline', '--no-audit', '--no-fund'], sqlite?.env, 15 * 60_000));
+  if (installed.code !== 0) throw new Error(failure('npm install in the new project', installed));
+  return { app, made, installed };
+}
+
+/** Runs `fn` with the URL of a new PostgreSQL database (on the tests' server), dropped after. */
+export async function withNewDatabase(prefix: string, fn: (url: URL) => Promise<void>): Promise<void> {
+  const admin = process.env.RESTLAYER_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const database = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`create database ${database}`);
+    const url = new URL(admin);
+    url.pathname = `/${database}`;
+    await fn(url);
+  } finally {
+    await client.query(`drop database if exists ${database} with (force)`);
+    await client.end();
+  }
 }
