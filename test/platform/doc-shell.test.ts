@@ -171,7 +171,7 @@ describeOneStore('docs: README "First steps" against a server with the sample da
     server = await startServe(['--web', '--port', String(port)], { env, cwd: dir, timeoutMs: 60_000 });
     const blocks = runHere('README.md').map((b) => b.code.replaceAll('npx restlayer', `node '${cliPath}'`).replaceAll('8080', String(port)));
     answers = blocks.flatMap(documentedAnswers);
-    run = await runShell(script(blocks, join(dir, 'last-answer.json')), dir, env);
+    run = await runShell(script(blocks, join(dir, 'last-answer.json')), dir, { ...env, DEV_LOG: join(dir, 'dev-loop.log') });
   });
   after(async () => {
     endShells();
@@ -222,9 +222,14 @@ describeOneStore('docs: getting-started.md, every block in one shell, from nothi
       // From a clone of restlayer, as the page says: the clone's CLI, and the project depends on the clone.
       .replace('npx restlayer init my-api', `node '${cliPath}' init my-api`)
       .replaceAll('3000', String(port))
-      .replaceAll('createdb my_api', `createdb ${database}`));
+      .replaceAll('createdb my_api', `createdb ${database}`)
+      // The dev loop's type check, on its first pass, may write tsc's own output where the quick transpile differed and
+      // restart the server once, seconds after it first answered: a person typing the next command is slower than
+      // that, a script is not. Each dev loop's output also goes to a file, and the script waits for that first pass.
+      .replaceAll('npm run dev &', 'npm run dev > >(tee "$DEV_LOG") 2>&1 &')
+      .replaceAll('/health/ready > /dev/null; do sleep 1; done', '/health/ready > /dev/null; do sleep 1; done\nuntil grep -q "type check:" "$DEV_LOG"; do sleep 1; done'));
     answers = blocks.flatMap(documentedAnswers);
-    run = await runShell(script(blocks, join(dir, 'last-answer.json')), dir, env);
+    run = await runShell(script(blocks, join(dir, 'last-answer.json')), dir, { ...env, DEV_LOG: join(dir, 'dev-loop.log') });
   });
   after(async () => {
     endShells();
