@@ -1,5 +1,5 @@
 import { RawJson } from '../envelope/envelope.js';
-import type { ErrorMessage } from '../envelope/error-message.js';
+import { type ErrorMessage, isError } from '../envelope/error-message.js';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { Output } from '../envelope/output.js';
 import { type Precondition, withErrorScope } from '../envelope/request-scope.js';
@@ -34,7 +34,7 @@ export type IfMatchOutcome = { proceed: true; precondition?: Precondition } | { 
 export async function checkIfMatch(ifMatch: string, read: () => Promise<Output<unknown> | undefined>): Promise<IfMatchOutcome> {
   const current = await withErrorScope(async () => read());
   const record = current?.result as { revisionNumber?: unknown } | undefined;
-  if (record == null || current!.messages.some((m) => m.severity === 'Error' || m.severity === 'Critical')) {
+  if (record == null || current!.messages.some(isError)) {
     return ifMatch.split(',').some((tag) => tag.trim() === '*')
       ? { proceed: false, messages: [MESSAGES.Entity_Concurrency({ tag: 'missing', status: 412 })] }
       : { proceed: true };

@@ -92,17 +92,7 @@ describe('service modules: the text of an applied migration is checked at each s
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The notes module as first written, and with its first migration rewritten (`new service notes --force`, an edit of 0001). */
-  const first = serviceModule({
-    name: 'notes',
-    migrations: () => ({
-      '0001-notes': {
-        async up(db) {
-          await db.schema.createTable('note').addColumn('note_id', 'integer', (c) => c.primaryKey()).addColumn('text', 'text').execute();
-        },
-      },
-    }),
-    create: () => ({ notes: { count: () => 0 } }),
-  });
+  const first = notesModule;
   const rewritten = serviceModule({
     ...first,
     migrations: () => ({
