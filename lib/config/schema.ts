@@ -305,6 +305,11 @@ export const schema = {
     },
     Postgres: {
       Url: { doc: 'PostgreSQL connection URL.', format: String, default: '', sensitive: true },
+      PoolSize: {
+        doc: 'Connections each server process may open for writes and reads by key; its list and count reader opens half as many '
+          + '(at least 1). A server of --workers N opens up to N × 1.5 × this: keep the sum over instances below PostgreSQL\'s max_connections.',
+        format: 'positive', default: 10,
+      },
       PreparedStatements: {
         doc: 'Send statements as named prepared statements (each connection parses a statement once); false behind a pooler '
           + 'that does not keep them (PgBouncer in transaction mode before 1.21).',

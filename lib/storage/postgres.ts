@@ -36,6 +36,8 @@ export interface PostgresOptions {
    * statement, commit) for both pools, which holds when the server never hears or never answers.
    */
   queryTimeoutMs?: number;
+  /** Storage:Postgres:PoolSize (default 10): the pool's connections; the reader's pool holds half as many. */
+  poolSize?: number;
   /** Storage:Postgres:PreparedStatements (default true): see BoundedPoolOptions.prepare. */
   preparedStatements?: boolean;
 }
@@ -56,8 +58,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
     onIdleError: (err) => episodes.fault(`idle connection lost (${err.message})`),
   });
   const count = new StatementCount();
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(10) }), log: count.log });
-  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(5, timeoutMs, true) }), log: count.log });
+  const poolSize = options.poolSize ?? 10;
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(poolSize) }), log: count.log });
+  const reader = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool(Math.ceil(poolSize / 2), timeoutMs, true) }), log: count.log });
   return {
     db,
     reader,
@@ -101,6 +104,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Storag
 export const postgresProvider: StorageProvider = {
   open: (config, { warn }) => openPostgres(config.Storage.Postgres.Url, {
     warn, queryTimeoutMs: config.Storage.QueryTimeoutSeconds * 1000, preparedStatements: config.Storage.Postgres.PreparedStatements,
+    poolSize: config.Storage.Postgres.PoolSize,
   }),
   /**
    * The first query, made alone, so that a failure of it is the operator's to fix (server down, wrong host, database,

@@ -4,7 +4,7 @@
  * envelope; and the drift check of a client proxy against the routes it calls.
  */
 export {
-  type CallInit, type Envelope, type JsonObject, type TestReply, type TestServer, type TestServerOptions, startTestServer,
+  type CallInit, type Envelope, type JsonObject, TEST_POOL_SIZE, type TestReply, type TestServer, type TestServerOptions, startTestServer,
 } from './test-server.js';
 export {
   type StoreCheck, type TestDatabase, type TestProvider, beforeEachStore, createTestDatabase, dropRedisKeys, dropTestDatabases, endTestRun, pgAdminUrl, postgresProblem, redisPrefix,

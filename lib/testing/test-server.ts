@@ -91,6 +91,8 @@ export interface TestServer<S extends LayerServices = LayerServices> extends Omi
 }
 
 const newKey = () => randomBytes(32).toString('base64');
+/** Storage:Postgres:PoolSize of a test server on PostgreSQL (a writer pool of 5, a reader of 3) unless its config names one. */
+export const TEST_POOL_SIZE = 5;
 
 /** A port free a moment ago: the metrics listener binds it (the API listens on port 0 instead). */
 function freePort(): Promise<number> {
@@ -146,7 +148,9 @@ export async function startTestServer<S extends LayerServices = LayerServices>(o
     }
     const stores: JsonObject = {
       Storage: database
-        ? { Provider: 'postgres', Postgres: { Url: database.url }, SampleData: sampleData }
+        // A smaller pool than a server's default unless the test names one: a test process runs many servers at once,
+        // and the run's parallel workers share one PostgreSQL's max_connections.
+        ? { Provider: 'postgres', Postgres: { Url: database.url, PoolSize: configured(options.config, 'Storage', 'Postgres', 'PoolSize') ?? TEST_POOL_SIZE }, SampleData: sampleData }
         : { Provider: 'sqlite', Sqlite: { Path: databasePath! }, SampleData: sampleData },
     };
     if (options.metrics) stores.Metrics = { Port: await freePort() };

@@ -41,20 +41,26 @@ export async function postgresStand(options: RigOptions = {}): Promise<Stand> {
   // At info, so that each worker's "listening" line shows.
   const rig = await startRig({ ...options, env: { Log__Level: 'info', ...options.env } });
   await bothWorkers(rig.server);
+  // One connection for every check, made at the first: a test checks many writes at once, and a connection each
+  // opened dozens beside the suites running alongside on the same PostgreSQL (its max_connections is 100).
+  let checks: Promise<pg.Client> | undefined;
+  const checker = () => (checks ??= (async () => {
+    const client = new pg.Client({ connectionString: rig.directUrl });
+    await client.connect();
+    return client;
+  })());
   return {
     store: 'postgres', rig, server: rig.server, url: rig.server.url, token: rig.token,
     breakStore: () => rig.pg.mode('refuse'),
     mendStore: () => rig.pg.mode('pass'),
     async ordersWith(comment) {
-      const client = new pg.Client({ connectionString: rig.directUrl });
-      await client.connect();
-      try {
-        return Number((await client.query<{ n: string }>('select count(*) as n from sales_order where comment = $1', [comment])).rows[0].n);
-      } finally {
-        await client.end();
-      }
+      const client = await checker();
+      return Number((await client.query<{ n: string }>('select count(*) as n from sales_order where comment = $1', [comment])).rows[0].n);
     },
-    stop: () => stopRig(rig),
+    async stop() {
+      await (await checks?.catch(() => undefined))?.end();
+      await stopRig(rig);
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sqliteTemplate } from 'restlayer/testing';
+import { TEST_POOL_SIZE, sqliteTemplate } from 'restlayer/testing';
 import { application } from '../../services/index.js';
 import { newKey } from './tokens.js';
 
@@ -16,7 +16,9 @@ export const cliPath = join(projectRoot, 'dist', 'bin', 'restlayer.js');
  * process needs to run, NODE_ENV=test, and `extra` (undefined values are dropped).
  */
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { NODE_ENV: 'test' };
+  // A server's pool is smaller than its default, as test servers' are (TEST_POOL_SIZE): the run's processes share one
+  // PostgreSQL's max_connections, and a `serve --workers 2` would otherwise open up to 30 of its 100.
+  const env: NodeJS.ProcessEnv = { NODE_ENV: 'test', Storage__Postgres__PoolSize: String(TEST_POOL_SIZE) };
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT', 'SystemRoot']) if (process.env[name]) env[name] = process.env[name];
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];

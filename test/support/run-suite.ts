@@ -10,7 +10,7 @@
  * A path narrows the run to a file or folder, given as source or build (`test/cli`, `test/cli/user.test.ts`,
  * `dist/test/cli/user.test.js`). Each phase prints its time; the run exits non-zero when any phase failed.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -113,8 +113,16 @@ const times = join(work, 'times.jsonl');
 const took: string[] = [];
 let failed = false;
 
-/** Runs mocha on `files`; true when every test passed. */
-function runMocha(phase: Phase, files: string[]): boolean {
+/**
+ * What each failed mocha printed from its "N failing" line on, repeated when the run ends: CI keeps only the tail of
+ * a long log, and the failures of the first phase would scroll out of it behind the phases after.
+ */
+const failures: string[] = [];
+/** The part of a mocha report kept for the end: its failures, each cut to its first lines. */
+const FAILURE_LINES = 120;
+
+/** Runs mocha on `files`, its output passed through as it comes; true when every test passed. */
+async function runMocha(phase: Phase, files: string[]): Promise<boolean> {
   const env: NodeJS.ProcessEnv = { ...process.env, RESTLAYER_TEST_TIMES: times };
   if (phase.store === 'postgres') Object.assign(env, { RESTLAYER_TEST_STORAGE: 'postgres', RESTLAYER_TEST_REDIS: 'true' });
   else for (const name of ['RESTLAYER_TEST_STORAGE', 'RESTLAYER_TEST_REDIS']) delete env[name];
@@ -123,7 +131,22 @@ function runMocha(phase: Phase, files: string[]): boolean {
     '--grep', phase.grep,
     ...files.map((f) => relative(projectRoot, f)),
   ];
-  return spawnSync(process.execPath, [mocha, ...mochaArgs], { cwd: projectRoot, env, stdio: 'inherit' }).status === 0;
+  const child = spawn(process.execPath, [mocha, ...mochaArgs], { cwd: projectRoot, env, stdio: ['inherit', 'pipe', 'inherit'] });
+  let report = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    report += chunk.toString('utf8');
+    // Only the report's end matters once it is long: keep the last megabyte (the failures come last).
+    if (report.length > 2 ** 21) report = report.slice(-(2 ** 20));
+  });
+  const code = await new Promise<number | null>((done) => child.on('close', (status) => done(status)));
+  if (code === 0) return true;
+  const plain = report.replace(/\x1b\[[0-9;]*m/g, '');
+  const at = plain.search(/^ {2}\d+ failing$/m);
+  const section = at >= 0 ? plain.slice(at).split('\n') : [`mocha exited with ${code ?? 'a signal'} before reporting failures`];
+  failures.push(`-- ${phase.name}: ${files.length === 1 ? relative(projectRoot, files[0]) : `${files.length} files`}\n${
+    section.slice(0, FAILURE_LINES).join('\n')}${section.length > FAILURE_LINES ? `\n  … ${section.length - FAILURE_LINES} more lines in its report above` : ''}`);
+  return false;
 }
 
 try {
@@ -132,12 +155,12 @@ try {
     process.stdout.write(`\n== ${phase.name}: ${phase.files.length} file(s), ${phase.jobs > 1 ? `${phase.jobs} at a time` : 'one at a time'}\n`);
     const started = performance.now();
     let passed = true;
-    if (phase.jobs > 1) passed = runMocha(phase, phase.files);
+    if (phase.jobs > 1) passed = await runMocha(phase, phase.files);
     else {
       // One mocha a file: the file's time is this run's (the root hooks time files only in parallel workers).
       for (const file of phase.files) {
         const fileStarted = performance.now();
-        passed = runMocha(phase, [file]) && passed;
+        passed = (await runMocha(phase, [file])) && passed;
         appendFileSync(times, `${JSON.stringify({ file, ms: Math.round(performance.now() - fileStarted), store: phase.store })}\n`);
       }
     }
@@ -156,5 +179,6 @@ rmSync(work, { recursive: true, force: true });
 if (slowest.length) {
   process.stdout.write(`\nrun-suite: the slowest files\n${slowest.map((t) => `  ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${relative(projectRoot, t.file)} (${t.store})`).join('\n')}\n`);
 }
+if (failures.length) process.stdout.write(`\nrun-suite: what failed, again\n${failures.join('\n\n')}\n`);
 process.stdout.write(`\nrun-suite: ${took.join(', ')}\n`);
 process.exit(failed ? 1 : 0);
