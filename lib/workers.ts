@@ -25,6 +25,11 @@ export interface WorkerPoolOptions {
   restartMaxMs: number;
   /** Called once, when the first worker serves. */
   onListening(url: string): void;
+  /**
+   * Holds back the replacement of a dead worker: asked when a worker serves (`serving`) and when one dies (`hold`,
+   * which answers why the replacement must wait at least `ms`, or undefined).
+   */
+  replacementHold?: { serving(): void; hold(): string | undefined; ms: number };
 }
 
 /**
@@ -63,6 +68,7 @@ export function runWorkerPool(options: WorkerPoolOptions): Promise<number> {
     cluster.on('message', (worker, m: unknown) => {
       if (typeof m !== 'object' || m === null || (m as ListeningMessage).kind !== LISTENING) return;
       servingSince.set(worker, Date.now());
+      options.replacementHold?.serving();
       if (backoff.deathsInRow) log.info('worker serving', { pid: worker.process.pid });
       if (!announced) {
         announced = true;
@@ -79,8 +85,9 @@ export function runWorkerPool(options: WorkerPoolOptions): Promise<number> {
         log.error('a worker stopped before it could serve, and none has served yet; stopping', fields);
         return stop(1);
       }
-      const wait = backoff.next(since === undefined ? 0 : Date.now() - since);
-      log.error(`worker died; starting a new one in ${wait} ms`, { ...fields, deathsInRow: backoff.deathsInRow });
+      const held = options.replacementHold?.hold();
+      const wait = Math.max(backoff.next(since === undefined ? 0 : Date.now() - since), held ? options.replacementHold!.ms : 0);
+      log.error(`worker died; starting a new one in ${wait} ms`, { ...fields, deathsInRow: backoff.deathsInRow, ...(held && { held }) });
       const timer = setTimeout(() => {
         pendingForks.delete(timer);
         if (!stopping) fork();

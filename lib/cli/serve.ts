@@ -5,6 +5,7 @@ import { createLogger } from '../log.js';
 import { relayClusterFlushes } from '../shared/cluster-bus.js';
 import { openStorage } from '../storage/open-storage.js';
 import { storageFaultCode } from '../storage/sqlite-faults.js';
+import { sqliteReplacementHold } from '../storage/sqlite-files.js';
 import { stopTracing } from '../telemetry/tracing.js';
 import { reportListening, runWorkerPool } from '../workers.js';
 import { allModules } from '../create-services.js';
@@ -63,6 +64,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     process.exitCode = await runWorkerPool({
       count: workers, log, env: generatedEnv, onListening: announce,
       restartMs: config.Server.WorkerRestartMilliseconds, restartMaxMs: config.Server.WorkerRestartMaxMilliseconds,
+      ...(config.Storage.Provider === 'sqlite' && { replacementHold: sqliteReplacementHold(config.Storage.Sqlite.Path) }),
     });
     await metrics?.close();
     log.info('restlayer stopped', { pid: process.pid, exitCode: process.exitCode });

@@ -25,12 +25,15 @@ export const DATE_SCHEMA: Record<Direction, JsonSchema> = {
 
 /**
  * An amount (`money()`): a JSON number with its range, and its scale and precision as the extensions `x-scale` and
- * `x-precision` (with `format: decimal`, of the OpenAPI format registry). Not `multipleOf: 0.0001`: validators test
- * it in binary floating point, where 0.3 is no multiple of 0.0001, and would refuse amounts the server takes.
+ * `x-precision`. No `format`: `decimal` (of the OpenAPI format registry) made strict validators refuse every answer
+ * with an amount (Postman's ajv 6 throws on a format it does not know), and a `number` without a format is what
+ * generators for languages with a decimal type already map to it (openapi-generator: BigDecimal, C# decimal). Not
+ * `multipleOf: 0.0001`: validators test it in binary floating point, where 0.3 is no multiple of 0.0001, and would
+ * refuse amounts the server takes.
  */
 export function moneySchema(rules: MoneyRules): JsonSchema {
   return {
-    type: 'number', format: 'decimal', minimum: rules.min, maximum: rules.max, 'x-scale': rules.scale, 'x-precision': rules.precision,
+    type: 'number', minimum: rules.min, maximum: rules.max, 'x-scale': rules.scale, 'x-precision': rules.precision,
     // An example within the range: without one, a docs page's "try it" fills in the maximum, and amounts a total is
     // derived from then overflow it (400 Amount_TooLarge on a body the page itself made).
     examples: [Math.min(Math.max(0, rules.min), rules.max)],

@@ -59,7 +59,45 @@ export class SqliteFileWatch {
   }
 }
 
+/**
+ * The identities of the database's three files at its path, as one string: a process that does not keep them open
+ * (the primary of `serve --workers`) compares two of these to tell whether someone removed or replaced them.
+ */
+export function sqliteFilesAt(path: string): string {
+  return SUFFIXES.map((s) => {
+    const id = identity(path + s);
+    return id ? `${id.dev}:${id.ino}` : '-';
+  }).join(' ');
+}
+
 /** Whether the -wal at `path` holds frames (a connection wrote there): past its 32-byte header. */
 export function walAtPathHasFrames(path: string): boolean {
   return (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 32;
+}
+
+/**
+ * Long enough for the workers that still have the old files open to find the change (each looks within a second,
+ * and at every write) and to save the WAL they have open into the database file (a checkpoint waits up to 2 s for
+ * readers), with room for a loaded machine.
+ */
+const SAVE_GRACE_MS = 5_000;
+
+/**
+ * For the primary of `serve --workers` on SQLite: a worker that dies after the -wal and -shm were removed under the
+ * server is replaced only once the survivors had time to save what they committed into the old WAL. A replacement
+ * opens new files at the path and writes there at once; the survivors' WAL, acknowledged writes in it, could then no
+ * longer go into the database file (its pages and the new WAL's would overwrite each other), and was lost. Seen in
+ * a loaded test run: the replacement started 50 ms after the kill, before the survivor had looked.
+ */
+export function sqliteReplacementHold(path: string): { serving(): void; hold(): string | undefined; ms: number } {
+  let opened: string | undefined;
+  return {
+    ms: SAVE_GRACE_MS,
+    serving: () => {
+      opened = sqliteFilesAt(path);
+    },
+    hold: () => (opened !== undefined && sqliteFilesAt(path) !== opened
+      ? `the SQLite files at ${path} are not the ones the workers opened: the survivors save what they wrote first`
+      : undefined),
+  };
 }

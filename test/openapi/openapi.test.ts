@@ -372,6 +372,8 @@ describeOneStore('OpenAPI 3.1 document', WHY_ONE_STORE.openapi, () => {
     });
 
     it('restlayer openapi and a serve process of the same configuration name the same servers, the browser app on or off', async function () {
+      // Three CLI runs and three server starts: about 10 s alone, and 30 s was seen exceeded beside a loaded run.
+      this.timeout(120_000);
       const built = join(projectRoot, 'dist', 'web', 'index.html');
       const problem = existsSync(built) ? undefined : `the browser app is not built (${built} is missing); run npm run build`;
       if (problem) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient as generateSdk } from '@hey-api/openapi-ts';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import Ajv6 from 'ajv6';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { OpenAPIBackend, SetMatchType, type Request as ValidatedRequest } from 'openapi-backend';
@@ -208,5 +209,65 @@ describeOneStore('the served OpenAPI document in third-party tools', WHY_ONE_STO
       const missing = api.validateResponseHeaders({}, api.getOperation('ILookupService.read')!, { statusCode: 200, setMatchType: SetMatchType.Superset });
       expect(missing.errors?.map((e) => e.params)).to.deep.include({ missingProperty: 'x-request-id' });
     });
+  });
+
+  /**
+   * Postman's schema check (`pm.response.to.have.jsonSchema`, as Portman writes it from the document) runs ajv 6 with
+   * its defaults, where a format it does not know is an error when the schema is compiled. Amounts declared
+   * `format: decimal` made every answer that carried one fail there (issue 41, part 4).
+   */
+  it("Postman's schema check (ajv 6, its defaults) compiles every answer's schema and accepts live answers with amounts", async () => {
+    const ajv = new Ajv6();
+    // The validator is configured as Postman's: a format it does not know stops the check.
+    expect(() => new Ajv6().compile({ type: 'number', format: 'decimal' })).to.throw(/unknown format "decimal" is used in schema/);
+    ajv.addSchema(JSON.parse(JSON.stringify(document)) as object, 'openapi');
+    const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    /** The document's schema of the answer of `method path` with `status`, compiled by ajv 6 (throws as Postman would). */
+    const answerSchema = (path: string, method: string, status: number) =>
+      ajv.compile({ $ref: `openapi#/${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}` });
+    // Every answer schema of the document compiles: no format or keyword of it stops the check.
+    const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.entries(item as Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>)
+      .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+      .flatMap(([method, operation]) => Object.entries(operation.responses ?? {})
+        .filter(([, response]) => response.content?.['application/json'])
+        .map(([status]) => ({ path, method, status: Number(status) }))));
+    expect(operations.length).to.be.above(20);
+    const uncompiled = operations.flatMap(({ path, method, status }) => {
+      try {
+        answerSchema(path, method, status);
+        return [];
+      } catch (err) {
+        return [`${method} ${path} ${status}: ${(err as Error).message}`];
+      }
+    });
+    expect(uncompiled).to.deep.equal([]);
+
+    const created = await server.call('/sales-order', { method: 'POST', body: { customerId: 11000, status: 1, onlineOrderFlag: true, dueDate: '2030-05-01' } });
+    const id = (created.body as { result: { salesOrderId: number } }).result.salesOrderId;
+    const line = { productId: 707, orderQty: 3, unitPrice: 34.99, unitPriceDiscount: 0.1 };
+    const exchanges: [string, string, string, { method?: string; body?: unknown }, number][] = [
+      ['/sales-order', 'get', '/sales-order?take=5&getTotalCount=true', {}, 200],
+      ['/sales-order/{salesOrderId}', 'get', '/sales-order/43659', {}, 200],
+      ['/sales-order/{salesOrderId}/detail', 'post', `/sales-order/${id}/detail`, { method: 'POST', body: line }, 201],
+      ['/sales-order/{salesOrderId}', 'get', `/sales-order/${id}`, {}, 200],
+      ['/sales-order/{salesOrderId}', 'patch', `/sales-order/${id}`, { method: 'PATCH', body: { comment: 'checked' } }, 200],
+      ['/sales-order/{salesOrderId}/history', 'get', `/sales-order/${id}/history`, {}, 200],
+      ['/customer/{customerId}', 'get', '/customer/11000', {}, 200],
+      ['/sales-order', 'get', '/sales-order?totalDue=cheap', {}, 400],
+      ['/sales-order/{salesOrderId}', 'get', '/sales-order/1', {}, 404],
+    ];
+    let amounts = 0;
+    for (const [path, method, url, init, status] of exchanges) {
+      const reply = await server.call(url, init);
+      expect(reply.status, `${method} ${url}: ${reply.text}`).to.equal(status);
+      const validate = answerSchema(path, method, status);
+      expect(validate(reply.body), `${method} ${url}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+      amounts += (reply.text.match(/"(totalDue|subTotal|unitPrice|lineTotal)":\d/g) ?? []).length;
+    }
+    expect(amounts, 'the answers carried amounts').to.be.above(5);
+    // With teeth: an amount sent as text is refused.
+    const read = answerSchema('/sales-order/{salesOrderId}', 'get', 200);
+    const order = (await server.call('/sales-order/43659')).body as { result: Record<string, unknown> };
+    expect(read({ ...order, result: { ...order.result, totalDue: '23153.2339' } })).to.equal(false);
   });
 });

@@ -35,7 +35,12 @@ async function growCustomers(db: Kysely<unknown>, customers: number): Promise<vo
  * number of orders.
  */
 export async function growOrders(storage: Storage, orders: number, options: { customers?: number } = {}): Promise<number> {
-  const db = storage.db as unknown as Kysely<unknown>;
+  // On a connection of its own without the requests' time bound (the store's setup connection): copying tens of
+  // thousands of rows beside a loaded run took longer than a request may, and failed as a lost connection.
+  return storage.exclusive((db) => grow(storage, db as unknown as Kysely<unknown>, orders, options));
+}
+
+async function grow(storage: Storage, db: Kysely<unknown>, orders: number, options: { customers?: number }): Promise<number> {
   const base = await scalar(db, sql`select count(*) as n from sales_order`);
   const orderSpan = await scalar(db, sql`select max(sales_order_id) as n from sales_order`);
   const customerSpan = await scalar(db, sql`select max(customer_id) as n from customer`);
