@@ -152,6 +152,9 @@ for (const store of ['postgres', 'sqlite'] as const) {
       await new Promise((r) => setTimeout(r, store === 'sqlite' ? 6_500 : 1_500));
       await stand.mendStore();
       await until(() => written >= 40, 'more writes', 60_000, 20);
+      // Both workers serve (the earlier test's killed worker was replaced: on a loaded machine that took a while, and
+      // the kill then took the only worker, leaving nothing to answer the writers for a minute).
+      await until(() => pidsServing().length >= 2, 'both workers serving', 60_000, 20);
       const victim = pidsServing().at(-1)!;
       process.kill(victim, 'SIGKILL');
       killedAt = Date.now();

@@ -41,24 +41,18 @@ export async function postgresStand(options: RigOptions = {}): Promise<Stand> {
   // At info, so that each worker's "listening" line shows.
   const rig = await startRig({ ...options, env: { Log__Level: 'info', ...options.env } });
   await bothWorkers(rig.server);
-  // One connection for every check, made at the first: a test checks many writes at once, and a connection each
+  // Two connections for every check (opened when first asked): a test checks many writes at once, and a connection each
   // opened dozens beside the suites running alongside on the same PostgreSQL (its max_connections is 100).
-  let checks: Promise<pg.Client> | undefined;
-  const checker = () => (checks ??= (async () => {
-    const client = new pg.Client({ connectionString: rig.directUrl });
-    await client.connect();
-    return client;
-  })());
+  const checks = new pg.Pool({ connectionString: rig.directUrl, max: 2 });
   return {
     store: 'postgres', rig, server: rig.server, url: rig.server.url, token: rig.token,
     breakStore: () => rig.pg.mode('refuse'),
     mendStore: () => rig.pg.mode('pass'),
     async ordersWith(comment) {
-      const client = await checker();
-      return Number((await client.query<{ n: string }>('select count(*) as n from sales_order where comment = $1', [comment])).rows[0].n);
+      return Number((await checks.query<{ n: string }>('select count(*) as n from sales_order where comment = $1', [comment])).rows[0].n);
     },
     async stop() {
-      await (await checks?.catch(() => undefined))?.end();
+      await checks.end();
       await stopRig(rig);
     },
   };
