@@ -20,7 +20,7 @@ export function referrersOf(resources: readonly Served[]): Map<ResourceModel, Re
       if (f.spec.type !== 'reference' || !f.stored) continue;
       const list = referrers.get(targetModel(f.spec.reference!));
       if (list && !list.some((r) => r.table === model.table && r.column === f.column)) {
-        list.push({ table: model.table, column: f.column, name: wordsOf(model.name) });
+        list.push({ table: model.table, column: f.column, name: wordsOf(model.name), ...(model.softDelete ? { softDelete: model.softDelete } : {}) });
       }
     }
   }

@@ -103,5 +103,15 @@ export function customerMigrations(dialect: StorageDialect): Record<string, Migr
         await sql`create unique index ${sql.id(ACCOUNT_NUMBER_INDEX)} on customer (lower(account_number))`.execute(db);
       },
     },
+    '0007-soft-delete': {
+      // A delete marks a customer deleted (contract part 13): deleted_at holds when (purge removes what was deleted long
+      // enough ago), NULL for a customer not deleted. A deleted customer's account number is free: the unique index
+      // is rebuilt to hold only the customers not deleted (a partial index, on both stores).
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('customer').addColumn('deleted_at', dialect.types.date).execute();
+        await sql`drop index ${sql.id(ACCOUNT_NUMBER_INDEX)}`.execute(db);
+        await sql`create unique index ${sql.id(ACCOUNT_NUMBER_INDEX)} on customer (lower(account_number)) where deleted_at is null`.execute(db);
+      },
+    },
   };
 }

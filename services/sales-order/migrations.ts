@@ -130,5 +130,13 @@ export function salesOrderMigrations(dialect: StorageDialect): Record<string, Mi
         }
       },
     },
+    '0009-soft-delete': {
+      // A delete marks an order deleted (contract part 13), its lines kept: deleted_at holds when (purge removes what
+      // was deleted long enough ago), NULL for an order not deleted. The order number stays unique among all orders
+      // (it is made from the id, which no other order has): its index stays whole.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('sales_order').addColumn('deleted_at', dialect.types.date).execute();
+      },
+    },
   };
 }
