@@ -68,6 +68,16 @@ export function listIndexes(db: Kysely<unknown>, dialect: StorageDialect, table:
       const include = clusteredByKey ? sql`` : sql` include (${sql.ref(live)})`;
       await sql`create index ${sql.id(name)} on ${sql.table(table)} (${sql.join(key.map((c) => sql.ref(c)))})${include}${where ? sql` where ${where}` : sql``}`.execute(db);
     },
+    /**
+     * An index of `columns` anew, including the soft-delete column `live` where the store has included columns
+     * (PostgreSQL, as `replaceHoldingLive` does). SQLite's stays as it was: for an index whose lists sort by its
+     * first column there is no place for `live` that keeps both that order and the index's other uses.
+     */
+    async includeLive(name: string, live: string, columns: string[]) {
+      if (clusteredByKey) return;
+      await db.schema.dropIndex(name).ifExists().execute();
+      await sql`create index ${sql.id(name)} on ${sql.table(table)} (${sql.join(keyed(columns).map((c) => sql.ref(c)))}) include (${sql.ref(live)})`.execute(db);
+    },
     /** `createFoldedIndex`'s index anew, also holding the soft-delete column `live` (as `replaceHoldingLive`'s do). */
     async replaceFoldedHoldingLive(name: string, column: string, live: string) {
       await db.schema.dropIndex(name).ifExists().execute();

@@ -143,16 +143,17 @@ export function salesOrderMigrations(dialect: StorageDialect): Record<string, Mi
       // indexes hold deleted_at, so SQLite tests it in the index instead of reading every row a page or count walks
       // (a deep page with no filter read 10,000 rows at 100,000 orders; a count by status scanned the table).
       // SQLite: deleted_at right after the columns compared with =, so the rest still come in order; PostgreSQL:
-      // included (list-indexes.ts says why). The indexes of the columns lists only sort by (order_date, total_due,
-      // due_date, ship_date) stay as they were: with deleted_at after the column their ties would come out of order,
-      // and before it (deleted_at IS NULL then leads) SQLite took them for lists in key order too and sorted all the
-      // keys (a deep page with no filter, the first page); those walks read a page's rows to test deleted_at.
+      // included (list-indexes.ts says why). On SQLite the indexes of the columns lists only sort by (order_date,
+      // total_due, due_date, ship_date) stay as they were: with deleted_at after the column their ties would come
+      // out of order, and before it (deleted_at IS NULL then leads) SQLite took them for lists in key order too and
+      // sorted all the keys (a deep page with no filter, the first page); those walks read a page's rows to test it.
       async up(db: Kysely<unknown>) {
-        const { replaceHoldingLive, replaceFoldedHoldingLive, replaceKeyHoldingLive, replaceCountOfLive, createDeletedIndex } = listIndexes(db, dialect, 'sales_order', 'sales_order_id');
+        const { includeLive, replaceHoldingLive, replaceFoldedHoldingLive, replaceKeyHoldingLive, replaceCountOfLive, createDeletedIndex } = listIndexes(db, dialect, 'sales_order', 'sales_order_id');
         const live = 'deleted_at';
         for (const column of ['status', 'customer_id', 'territory_id', 'sales_person_id', 'online_order_flag']) {
           await replaceHoldingLive(`ix_sales_order_${column}`, live, [column]);
         }
+        for (const column of ['order_date', 'total_due', 'due_date', 'ship_date']) await includeLive(`ix_sales_order_${column}`, live, [column]);
         await replaceHoldingLive('ix_sales_order_status_order_date', live, ['status', 'order_date'], 1);
         // A period's keys and amounts, to be sorted anyway: deleted_at last.
         await replaceHoldingLive('ix_sales_order_order_date_total_due', live, ['order_date', 'total_due']);
