@@ -86,8 +86,13 @@ export async function childReferences(runtime: Runtime, child: ChildRuntime, ite
   return all;
 }
 
+/** Whether `record` gives a value to a reference field whose target is soft-deletable (then keepReferences has work). */
+export function refersToSoftDeletable(fields: readonly ResourceField[], record: Draft): boolean {
+  return fields.some((f) => f.spec.type === 'reference' && f.stored && record[f.name] != null && Boolean(targetModel(f.spec.reference!).softDelete));
+}
+
 /**
- * Inside a create's transaction, before its rows: each record a reference field of `record` names in a soft-deletable
+ * Inside a create's transaction (or an update's that gives such a reference), before its rows: each record a reference field of `record` names in a soft-deletable
  * resource is still not deleted, read with a lock that a concurrent delete's must wait for (PostgreSQL's `for key
  * share`, which the delete's `for update` excludes; SQLite writes one at a time). A delete that came first makes it an
  * unknown reference (the create's own answer for one, and the transaction rolls back); one that comes after sees the
