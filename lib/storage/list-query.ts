@@ -123,6 +123,9 @@ export function listSql<F extends string, R>(
   // A trigram index does its work before the query visits a row, where the main thread's budget cannot stop it
   // (lib/storage/sqlite-read-budget.ts): a query that reads one goes to the readers directly.
   const countBudget = trigram.length ? [] : dialect.readBudget;
+  // The soft-delete filter alone leaves a count of (nearly) the whole table: as one without it, it takes no budget
+  // term and goes to the readers.
+  const narrowed = indexed.length > (live ? 1 : 0);
   const keysBudget = fullTextPage ? countBudget : dialect.readBudget;
   const table = sql`${sql.table(def.table)} as ${sql.id(def.alias)}`;
   // The rows of a page are read in the page's order of keys: SQLite otherwise may walk a whole sort index to skip
@@ -158,7 +161,7 @@ export function listSql<F extends string, R>(
     from (${keys}) as list_page ${joinWord(true)} ${table} on ${sql.ref(def.id)} = list_page.list_key ${joins(everyJoin, true)}
     order by ${orderBy(false)}`;
   const count = criteria.getTotalCount
-    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(indexed.length ? [...indexed, ...countBudget] : [])}`
+    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(narrowed ? [...indexed, ...countBudget] : indexed)}`
     : undefined;
   return { page, keys, count, fingerprint, terms: terms.length, fullText: trigram.length > 0 };
 }
