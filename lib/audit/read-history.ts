@@ -21,6 +21,11 @@ export interface HistorySource {
    * reach, lib/resources/reach.ts); undefined: not limited. Given, it replaces `scopes`.
    */
   reach?(alias: string): RawBuilder<SqlBool> | undefined;
+  /**
+   * Whether deleted records stay in their table (soft delete, whose reach then says who reads their history): a record
+   * that is not there was purged, and its history answers 404 to everyone.
+   */
+  kept?: boolean;
   /** Holders of this permission, unlimited by a scope, read the history of a deleted record: `sales-order.delete`. */
   deletePermission: string;
   /** The record's name in messages: `Sales order` (404 Entity_NotFound). */
@@ -53,7 +58,7 @@ export async function readHistory(
   const record = (await sql<{ in_scope: number | boolean }>`select ${scope ? sql`case when ${scope} then 1 else 0 end` : sql`1`} as in_scope
     from ${sql.table(source.table)} as r where ${sql.ref(`r.${source.key}`)} = ${recordId}`.execute(storage.db)).rows[0];
   if (record && !Number(record.in_scope)) return notFound();
-  if (!record && !readsDeleted(source.deletePermission)) return notFound();
+  if (!record && (source.kept || !readsDeleted(source.deletePermission))) return notFound();
 
   if (!record && !(await entriesOf(storage, source.entity, recordId).select('id').limit(1).executeTakeFirst())) return notFound();
   const take = Math.min(page.take ?? maxRows, maxRows);

@@ -30,6 +30,15 @@ export function declareCommands(program: Command): void {
     .option('--entry <file>', 'the built file that serves the application, which calls runCli (default: package.json "bin")')
     .action(async (opts) => (await import('./dev.js')).dev(opts));
 
+  program
+    .command('purge')
+    .description('remove the records deleted longer ago than DAYS (soft delete), with their lines, in short batches')
+    .option('--older-than <days>', 'how long ago they were deleted, in days (a number ≥ 0; required)')
+    .option('--service <name>', 'only this service\'s records (customer, sales-order, …)')
+    .option('--batch <n>', `records removed per transaction (default 500)`, parsePositive)
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await import('./purge.js')).purge(opts));
+
   const config = program.command('config').description('inspect the configuration');
   config
     .command('check')

@@ -25,6 +25,8 @@ export type ProxyAddress<S extends Shape, N extends string = never> = {
   readonly dates: { readonly [K in DatesOf<S>]: true };
   /** Methods of the service on the server that are not exposed via REST: the proxy rejects them (OperationNotSupportedError). */
   readonly notExposed?: readonly N[];
+  /** The declaration says `softDelete`: the proxy has `restore` (and `readList` takes `deleted`). */
+  readonly softDelete?: true;
 }
   & (HasAny<S['children']> extends true
     ? { readonly children: { readonly [C in keyof S['children']]: { readonly item: S['children'][C]['item']; readonly path: ChildPath<S, C>; readonly key: ChildKey<S, C> } } }
@@ -39,6 +41,7 @@ interface Address {
   readonly notExposed?: readonly string[];
   readonly children?: Readonly<Record<string, { item: string; path: string; key: string }>>;
   readonly actions?: Readonly<Record<string, true>>;
+  readonly softDelete?: true;
 }
 
 /** A proxy class: the resource's service over HTTP, and what the drift check reads of it. */
@@ -71,6 +74,7 @@ function operationsOf(address: Address): Record<string, OperationRoute> {
     operations[`delete${itemName}`] = { verb: 'DELETE', path: one };
   }
   for (const action of Object.keys(address.actions ?? {})) operations[action] = { verb: 'POST', path: `${item}/${action}` };
+  if (address.softDelete) operations.restore = { verb: 'POST', path: `${item}/restore` };
   return operations;
 }
 
@@ -123,6 +127,9 @@ function methodsOf(address: Address, operations: Record<string, OperationRoute>)
   }
   for (const action of Object.keys(address.actions ?? {})) {
     methods[action] = function (key: number, input: unknown) { return call(this, action, { params: id(key), body: input }); };
+  }
+  if (address.softDelete) {
+    methods.restore = function (key: number, input?: { revisionNumber?: number | null }) { return call(this, 'restore', { params: id(key), body: input ?? {} }); };
   }
   const service = `I${pascalCase(address.name)}Service`;
   for (const name of address.notExposed ?? []) methods[name] = () => notExposed(`${service}.${name}`);

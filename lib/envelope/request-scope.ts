@@ -36,6 +36,8 @@ interface RequestScope {
   access?: RequestAccess;
   /** What If-Match asks of the record the request writes (contract part 14), once the route runner has checked it. */
   precondition?: Precondition;
+  /** Inside withDeletedView: statements of soft-deletable records reach the deleted ones instead of the others. */
+  deletedView?: boolean;
 }
 
 /**
@@ -95,4 +97,22 @@ export function setPrecondition(precondition: Precondition | undefined): void {
   const store = scope.getStore();
   if (!store) throw new Error('setPrecondition outside a request scope');
   store.precondition = precondition;
+}
+
+/**
+ * Runs `fn` seeing deleted records instead of the others (lib/storage/record-scope.ts, `softDeleteCondition`): the
+ * one explicit, local switch of the soft-delete filter (a list with `deleted=true`, a restore). The caller's access
+ * inside is narrowed to `permission` (`customer.delete`): its scopes, not the route's, decide which deleted records
+ * are reached. Messages go to the enclosing request's list.
+ */
+export function withDeletedView<T>(permission: string, fn: () => Promise<T>): Promise<T> {
+  const outer = scope.getStore();
+  if (!outer) throw new Error('withDeletedView outside a request scope');
+  const access = outer.access && { ...outer.access, permission, scopes: outer.access.scopesOf(permission) };
+  return scope.run({ ...outer, access, deletedView: true }, fn);
+}
+
+/** Whether the current statement is built inside withDeletedView. */
+export function viewingDeleted(): boolean {
+  return scope.getStore()?.deletedView === true;
 }

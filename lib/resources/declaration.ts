@@ -105,6 +105,8 @@ export interface ReferringTable {
   readonly column: string;
   /** What its rows are called in the message: `sales order` (`3 sales orders refer to it`). */
   readonly name: string;
+  /** Its soft-delete column, when its rows are soft-deleted: deleted rows refer to nothing. */
+  readonly softDelete?: string;
 }
 
 /** The shape the compiler knows a declaration by. */
@@ -141,6 +143,13 @@ export interface ResourceDeclaration<N extends string, K extends string, F exten
   /** Business rules of every write (lib/resources/declaration.ts, `Rule`), typed by the fields they read. */
   readonly rules?: readonly Rule<StoredRecordOf<F>>[];
   readonly actions?: A;
+  /**
+   * A delete marks the record deleted (its `deleted_at` column, the instant of the delete) instead of removing it, with
+   * its children: every statement the layer builds then skips deleted records, `?deleted=true` lists them for holders
+   * of `<name>.delete`, and `POST /<name>/{id}/restore` brings one back (contract part 13). The table needs the column
+   * and its unique indexes a `where deleted_at is null` (docs/soft-delete.md).
+   */
+  readonly softDelete?: boolean;
   /** Tables of resources that are not declared (or not yet) whose rows refer to these records. */
   readonly referredToBy?: readonly ReferringTable[];
   /**

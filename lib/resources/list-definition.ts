@@ -38,5 +38,6 @@ export function listDefinitionOf(model: ResourceModel): ListDefinition<string> {
     fullText: model.fields.filter((f) => f.spec.contains).map((f) => f.name),
     maxLength,
     ...(model.scopes ? { scopes: model.scopes } : {}),
+    ...(model.softDelete ? { softDelete: model.softDelete } : {}),
   };
 }

@@ -79,6 +79,8 @@ export interface ResourceModel extends Names {
   /** The record's revision and modified-date columns. */
   readonly revision: string;
   readonly modified: string;
+  /** The soft-delete column (`deleted_at`) when the declaration says `softDelete`: a deleted record's instant of deletion. */
+  readonly softDelete?: string;
 }
 
 /** What the model needs of a declaration (its typed form is ResourceDeclaration). */
@@ -93,6 +95,7 @@ export interface DeclarationInput {
   readonly rules?: readonly unknown[];
   readonly actions?: Readonly<Record<string, ActionDeclaration>>;
   readonly referredToBy?: readonly ReferringTable[];
+  readonly softDelete?: boolean;
 }
 
 /** A declaration that cannot run: thrown when its module is imported, naming what is wrong. */
@@ -186,6 +189,13 @@ function checkTotals(owner: string, fields: readonly ResourceField[], children: 
   }
 }
 
+/**
+ * The column a soft-deletable record's deletion is kept in: the instant, not a flag, so `restlayer purge --older-than`
+ * finds what was deleted long enough ago, and NULL for a record not deleted, so unique indexes take
+ * `where deleted_at is null` on both stores.
+ */
+export const SOFT_DELETE_COLUMN = 'deleted_at';
+
 /** Works out a declaration: names, columns, joins, children, permissions; throws DeclarationError on what cannot run. */
 export function modelOf(declaration: DeclarationInput): ResourceModel {
   const { name } = declaration;
@@ -221,5 +231,6 @@ export function modelOf(declaration: DeclarationInput): ResourceModel {
     permissions: { read: `${name}.read`, create: `${name}.create`, update: `${name}.update`, delete: `${name}.delete` },
     revision: 'revision_number',
     modified: 'modified_date',
+    ...(declaration.softDelete ? { softDelete: SOFT_DELETE_COLUMN } : {}),
   };
 }

@@ -119,6 +119,8 @@ export interface ResourceModels {
   readonly criteria: CriteriaSchema<Record<string, AnyFieldSpec>, string>;
   readonly children: Readonly<Record<string, ChildModels>>;
   readonly actions: Readonly<Record<string, AnyStruct>>;
+  /** The restore's body (a soft-deletable resource's): none, or the revision the caller believes it has. */
+  readonly restore: AnyStruct;
 }
 
 /** The bytes one field's value may take as JSON: text at up to 3 UTF-8 bytes a character (no max: 1,000 of them). */
@@ -184,8 +186,10 @@ export function modelsOf(resource: ResourceModel): ResourceModels {
     createResult: object({ [resource.key]: idStruct(), ...Object.fromEntries(keyed.map((f) => [f.name, valueOf(f)])), ...revision() }),
     updateResult: object(revision()),
     historyEntry: loose(AuditEntryModel),
-    criteria: defineCriteria(Object.fromEntries(filters.map((f) => [f.name, criterionOf(f)])), sortable),
+    // `deleted=true` lists the deleted records of a soft-deletable resource (for holders of its delete permission).
+    criteria: defineCriteria(Object.fromEntries([...filters.map((f) => [f.name, criterionOf(f)]), ...(resource.softDelete ? [['deleted', criterion.flag()]] : [])]), sortable),
     children,
+    restore: optional(object({ revisionNumber: maybeOf(idStruct()) })),
     actions: Object.fromEntries(Object.entries(resource.actions).map(([name, action]) => [name, object({
       ...Object.fromEntries(Object.entries(action.input ?? {}).map(([field, declared]) => [field,
         declared.spec.required ? valueStruct(declared.spec) : maybeOf(valueStruct(declared.spec))])),

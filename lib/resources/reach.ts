@@ -1,16 +1,27 @@
 import type { RawBuilder, SqlBool } from 'kysely';
 import { type QueryExecutorProvider, sql } from 'kysely';
-import { type RecordReference, type ScopedRecord, assertInScope, referenceCondition, scopeCondition } from '../storage/record-scope.js';
+import { type RecordReference, type ScopedRecord, allOf, assertInScope, grantCondition, liveCondition, referenceCondition, scopeCondition, softDeleteCondition } from '../storage/record-scope.js';
 import type { ResourceModel } from './model.js';
 
 /**
  * Which records of a resource the current caller reaches: the one place every statement the runtime builds asks
  * (read, list, count, cursor, write, child routes, history, references), so no statement can leave a condition out.
- * Today that is the caller's record scopes (lib/storage/record-scope.ts); tenancy and soft delete (issue 40) join
- * them here as further conditions of the same kind. Undefined: the caller is not limited.
+ * The caller's record scopes (lib/storage/record-scope.ts) and, of a soft-deletable resource, the soft-delete
+ * filter (the records not deleted, or inside withDeletedView the deleted ones); tenancy joins them here. Undefined: the caller is not limited.
  */
-export function reachOf(model: Pick<ResourceModel, 'scopes'>, alias: string): RawBuilder<SqlBool> | undefined {
-  return scopeCondition(model.scopes, alias);
+export function reachOf(model: Pick<ResourceModel, 'scopes' | 'softDelete'>, alias: string): RawBuilder<SqlBool> | undefined {
+  return allOf(scopeCondition(model.scopes, alias), softDeleteCondition(model.softDelete, alias));
+}
+
+/**
+ * The records whose history the caller reaches: those not deleted as reads reach them, and, of a soft-deletable
+ * resource, the deleted ones that the caller's `<name>.delete` grant reaches (with its scopes; contract part 13).
+ */
+export function historyReachOf(model: Pick<ResourceModel, 'scopes' | 'softDelete' | 'permissions'>, alias: string): RawBuilder<SqlBool> | undefined {
+  if (!model.softDelete) return reachOf(model, alias);
+  const live = allOf(liveCondition(model.softDelete, alias), scopeCondition(model.scopes, alias));
+  const deleted = allOf(sql<SqlBool>`${sql.ref(`${alias}.${model.softDelete}`)} is not null`, grantCondition(model.scopes, model.permissions.delete, alias));
+  return sql<SqlBool>`(${live} or ${deleted})`;
 }
 
 /**
@@ -26,15 +37,18 @@ export function assertInReach(trx: QueryExecutorProvider, model: Pick<ResourceMo
  * How other resources refer to this one's records: resolved with the caller's read permission on it and its scopes,
  * so a record out of reach answers exactly as an unknown one (contract part 10).
  */
-export function referenceTo(model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes'>): RecordReference {
-  return { table: model.table, key: model.keyColumn, readPermission: model.permissions.read, ...(model.scopes ? { scopes: model.scopes } : {}) };
+export function referenceTo(model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes' | 'softDelete'>): RecordReference {
+  return {
+    table: model.table, key: model.keyColumn, readPermission: model.permissions.read,
+    ...(model.scopes ? { scopes: model.scopes } : {}), ...(model.softDelete ? { softDelete: model.softDelete } : {}),
+  };
 }
 
 /**
  * The condition a reference to this resource's records resolves under (`alias`): what the caller's read permission on
  * it reaches (NOTHING without it, its scopes' union when limited; undefined: no limit, as outside a request).
  */
-export function referenceReachOf(model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes'>, alias: string): RawBuilder<SqlBool> | undefined {
+export function referenceReachOf(model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes' | 'softDelete'>, alias: string): RawBuilder<SqlBool> | undefined {
   return referenceCondition(referenceTo(model), alias);
 }
 
@@ -43,7 +57,7 @@ export function referenceReachOf(model: Pick<ResourceModel, 'table' | 'keyColumn
  * and for one out of reach alike, so the answer tells nothing of records out of reach. One indexed read.
  */
 export async function resolveIn<Row extends object>(
-  db: QueryExecutorProvider, model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes'>, id: number | string,
+  db: QueryExecutorProvider, model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes' | 'softDelete'>, id: number | string,
 ): Promise<Row | undefined> {
   const condition = referenceReachOf(model, 'r');
   const { rows } = await sql<Row>`select r.* from ${sql.table(model.table)} as r

@@ -27,10 +27,12 @@ export interface CrudRoutes {
   readonly item: RouteFile<'GET' | 'PUT' | 'PATCH' | 'DELETE'>;
   /** `routes/<name>/[_<key>]/history.ts`. */
   readonly history: RouteFile<'GET'>;
+  /** `routes/<name>/[_<key>]/restore.ts`, of a soft-deletable resource only. */
+  readonly restore?: RouteFile<'POST'>;
 }
 
 /** Names a child collection or an action may not take: the route groups of every resource. */
-export const ROUTE_GROUPS: ReadonlySet<string> = new Set(['collection', 'item', 'history']);
+export const ROUTE_GROUPS: ReadonlySet<string> = new Set(['collection', 'item', 'history', 'restore']);
 
 /**
  * The resource's service for this request: the module made it for the server's store under the resource's key
@@ -110,7 +112,9 @@ export function routesOf(model: ResourceModel, models: ResourceModels): CrudRout
         handle: ({ params, body, services }) => call(services, model, 'patch', idOf(params, key), body),
       }),
       DELETE: route({
-        summary: `Delete a ${noun}${children ? ` with its ${children}` : ''}; while other records refer to it, a 409 Entity_InUse.`,
+        summary: model.softDelete
+          ? `Mark a ${noun} deleted${children ? ` (its ${children} kept)` : ''}: restorable by POST …/restore; while other records refer to it, a 409 Entity_InUse.`
+          : `Delete a ${noun}${children ? ` with its ${children}` : ''}; while other records refer to it, a 409 Entity_InUse.`,
         permission: permissions.delete, ...scopes, operation: operation('delete'),
         params: models.key, answers: [404, 409], etag: recordRead(model, key),
         handle: ({ params, services }) => call(services, model, 'delete', idOf(params, key)),
@@ -126,6 +130,16 @@ export function routesOf(model: ResourceModel, models: ResourceModels): CrudRout
       }),
     },
   };
+  if (model.softDelete) {
+    routes.restore = {
+      POST: route({
+        summary: `Restore a deleted ${noun}: a 404 when it is not deleted, a 409 Entity_Duplicate when a unique value of it was taken meanwhile.`,
+        permission: permissions.delete, ...scopes, operation: operation('restore'),
+        params: models.key, body: models.restore, result: models.updateResult, answers: [404, 409],
+        handle: ({ params, body, services }) => call(services, model, 'restore', idOf(params, key), body ?? {}),
+      }),
+    };
+  }
   for (const child of model.children) routes[child.property] = childRoutes(model, child, models, scopes, operation);
   for (const [name, action] of Object.entries(model.actions)) {
     routes[name] = {

@@ -10,7 +10,7 @@ interface Served {
 
 /**
  * The tables whose rows refer to each resource's records: those its declaration names (`referredToBy`) and those of
- * every other resource's reference fields (an order's `customerId`), so deleting a customer its orders refer to
+ * every other resource's reference fields and its children's (an order's `customerId`), so deleting a customer its orders refer to
  * answers which of them do, though the customer's declaration knows nothing of orders.
  */
 export function referrersOf(resources: readonly Served[]): Map<ResourceModel, ReferringTable[]> {
@@ -20,7 +20,18 @@ export function referrersOf(resources: readonly Served[]): Map<ResourceModel, Re
       if (f.spec.type !== 'reference' || !f.stored) continue;
       const list = referrers.get(targetModel(f.spec.reference!));
       if (list && !list.some((r) => r.table === model.table && r.column === f.column)) {
-        list.push({ table: model.table, column: f.column, name: wordsOf(model.name) });
+        list.push({ table: model.table, column: f.column, name: wordsOf(model.name), ...(model.softDelete ? { softDelete: model.softDelete } : {}) });
+      }
+    }
+    // A child's references (an invoice line's shipTo) refer as well. Its rows count whether or not their parent is
+    // deleted (a deleted parent keeps its children until purge removes both): a record they name stays until then.
+    for (const child of model.children) {
+      for (const f of child.fields) {
+        if (f.spec.type !== 'reference' || !f.stored) continue;
+        const list = referrers.get(targetModel(f.spec.reference!));
+        if (list && !list.some((r) => r.table === child.table && r.column === f.column)) {
+          list.push({ table: child.table, column: f.column, name: `${wordsOf(model.name)} ${wordsOf(child.item)}` });
+        }
       }
     }
   }

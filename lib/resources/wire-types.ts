@@ -148,6 +148,8 @@ export interface CrudService<S extends Shape> {
   delete(id: number): Promise<Output>;
   /** The record's change history, newest first; a deleted record's stays readable by holders of `<resource>.delete`. */
   history(id: number, page?: HistoryPage): Promise<Output<AuditEntry[]>>;
+  /** Of a soft-deletable resource only: brings a deleted record back. */
+  restore?(id: number, input?: { revisionNumber?: number | null }): Promise<Output<UpdateOutput>>;
 }
 
 /** The service the layer runs for a resource: the same interface on the server and, over HTTP, in the proxy. */

@@ -93,6 +93,8 @@ function columnsOf(model: ResourceModel, fresh: boolean): PlannedColumn[] {
     ...model.fields.filter((f) => f.stored).map((f) => columnOf(f, fresh)),
     { name: model.revision, type: TYPES.integer, notNull: true, defaultTo: 1 },
     { name: model.modified, type: TYPES.date, notNull: true },
+    // A soft-deletable resource's mark (docs/soft-delete.md): NULL for a record not deleted.
+    ...(model.softDelete ? [{ name: model.softDelete, type: TYPES.date, notNull: false }] : []),
   ];
 }
 

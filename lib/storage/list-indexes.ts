@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { StorageDialect } from './dialects/dialect.js';
 
 /**
@@ -52,6 +52,62 @@ export function listIndexes(db: Kysely<unknown>, dialect: StorageDialect, table:
      */
     async createFullTextIndex(column: string) {
       await dialect.createFullTextIndex(db, table, column, id);
+    },
+    /**
+     * Replaces list index `name` by one of `columns` that also holds the soft-delete column `live` (`deleted_at`), so
+     * a list that skips deleted records answers that from the index instead of reading each row it walks
+     * (docs/soft-delete.md). SQLite has no included columns: `live` becomes a key column at `at`, after the columns
+     * lists compare with = and before those they sort or seek by. SQLite takes `deleted_at IS NULL` as one more
+     * equality, so the index still gives its rows in the order of the columns after it; after a sorted column it
+     * would not (its ties would come by deleted_at). PostgreSQL includes it (`include`): the key, the order and the
+     * index's other uses stay, and an index-only scan tests it. `where`: a partial index's condition.
+     */
+    async replaceHoldingLive(name: string, live: string, columns: string[], at = columns.length, where?: RawBuilder<boolean>) {
+      await db.schema.dropIndex(name).ifExists().execute();
+      const key = clusteredByKey ? [...columns.slice(0, at), live, ...columns.slice(at)] : [...columns, id];
+      const include = clusteredByKey ? sql`` : sql` include (${sql.ref(live)})`;
+      await sql`create index ${sql.id(name)} on ${sql.table(table)} (${sql.join(key.map((c) => sql.ref(c)))})${include}${where ? sql` where ${where}` : sql``}`.execute(db);
+    },
+    /**
+     * An index of `columns` anew, including the soft-delete column `live` where the store has included columns
+     * (PostgreSQL, as `replaceHoldingLive` does). SQLite's stays as it was: for an index whose lists sort by its
+     * first column there is no place for `live` that keeps both that order and the index's other uses.
+     */
+    async includeLive(name: string, live: string, columns: string[]) {
+      if (clusteredByKey) return;
+      await db.schema.dropIndex(name).ifExists().execute();
+      await sql`create index ${sql.id(name)} on ${sql.table(table)} (${sql.join(keyed(columns).map((c) => sql.ref(c)))}) include (${sql.ref(live)})`.execute(db);
+    },
+    /** `createFoldedIndex`'s index anew, also holding the soft-delete column `live` (as `replaceHoldingLive`'s do). */
+    async replaceFoldedHoldingLive(name: string, column: string, live: string) {
+      await db.schema.dropIndex(name).ifExists().execute();
+      const rest = clusteredByKey ? sql`, ${sql.ref(live)}` : sql`, ${sql.ref(id)}) include (${sql.ref(column)}, ${sql.ref(live)}`;
+      await sql`create index ${sql.id(name)} on ${sql.table(table)} (${dialect.foldedText(column)}${rest})`.execute(db);
+    },
+    /**
+     * `createKeyIndex`'s index anew, also holding the soft-delete column `live`: a deep page with no filter walks it
+     * alone. PostgreSQL gets one too now (the key, including `live`): its primary key would send each key to the row.
+     */
+    async replaceKeyHoldingLive(name: string, live: string) {
+      await db.schema.dropIndex(name).ifExists().execute();
+      const columns = clusteredByKey ? sql`${sql.ref(id)}, ${sql.ref(live)})` : sql`${sql.ref(id)}) include (${sql.ref(live)})`;
+      await sql`create index ${sql.id(name)} on ${sql.table(table)} (${columns}`.execute(db);
+    },
+    /**
+     * `createCountIndex`'s index anew, of the records not deleted only (partial on `live IS NULL`): an included column
+     * would end its deduplication, and the count of the deleted view is the deleted records' index's.
+     */
+    async replaceCountOfLive(name: string, column: string, live: string) {
+      if (clusteredByKey) return;
+      await db.schema.dropIndex(name).ifExists().execute();
+      await db.schema.createIndex(name).on(table).column(column).where(sql.ref(live), 'is', null).execute();
+    },
+    /**
+     * An index of the deleted records alone (partial on `live IS NOT NULL`): the deleted view's lists and purge's
+     * `deleted_at < ?` read it instead of every row; it holds only what was deleted and not yet purged.
+     */
+    async createDeletedIndex(name: string, live: string) {
+      await db.schema.createIndex(name).on(table).columns(keyed([live])).where(sql.ref(live), 'is not', null).execute();
     },
     /** Replaces an index made before indexes ended with the key; where they always did (clustered tables), it stays. */
     async rekeyListIndex(name: string, ...columns: string[]) {

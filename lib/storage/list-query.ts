@@ -7,7 +7,8 @@ import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
 import type { StorageDialect } from './dialects/dialect.js';
 import { cannotMatch } from './list-text-bounds.js';
-import { type RecordScopes, callerScopeKey, scopeCondition, scopeReads } from './record-scope.js';
+import { type RecordScopes, callerScopeKey, scopeCondition, scopeReads, softDeleteCondition } from './record-scope.js';
+import { viewingDeleted } from '../envelope/request-scope.js';
 import { CURSOR_EDITED, CursorError, type CursorKeys, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
 import type { Storage } from './storage.js';
 
@@ -58,6 +59,11 @@ export interface ListDefinition<F extends string> {
    * a subquery): the keys need no join for them.
    */
   scopes?: RecordScopes;
+  /**
+   * The soft-delete column (`deleted_at`) of a soft-deletable table: the list holds the records not deleted, or inside
+   * withDeletedView (lib/envelope/request-scope.ts) the deleted ones — in the page, the count and every cursor's page.
+   */
+  softDelete?: string;
 }
 
 /** The criteria a list takes: filters by field name plus paging, count and sort. */
@@ -108,14 +114,18 @@ export function listSql<F extends string, R>(
   const fields = Object.keys(def.columns) as F[];
   const filters = fields.filter((name) => criteria[name]).map((name) => ({ name, criterion: criteria[name] as FieldCriterion<unknown> }));
   const scope = scopeCondition(def.scopes, def.alias);
+  const live = softDeleteCondition(def.softDelete, def.alias);
   // The scope is one more condition, in every query of the list: taken with the filters by every index choice.
-  const plain = [...filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, dialect)), ...(scope ? [scope] : [])];
+  const plain = [...filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, dialect)), ...(scope ? [scope] : []), ...(live ? [live] : [])];
   const trigram = filters.flatMap(({ name, criterion }) => containsIndex(def, name, criterion, dialect));
   const indexed = [...plain, ...trigram];
   const conditions = fullTextPage ? indexed : plain;
   // A trigram index does its work before the query visits a row, where the main thread's budget cannot stop it
   // (lib/storage/sqlite-read-budget.ts): a query that reads one goes to the readers directly.
   const countBudget = trigram.length ? [] : dialect.readBudget;
+  // The soft-delete filter alone leaves a count of (nearly) the whole table: as one without it, it takes no budget
+  // term and goes to the readers.
+  const narrowed = indexed.length > (live ? 1 : 0);
   const keysBudget = fullTextPage ? countBudget : dialect.readBudget;
   const table = sql`${sql.table(def.table)} as ${sql.id(def.alias)}`;
   // The rows of a page are read in the page's order of keys: SQLite otherwise may walk a whole sort index to skip
@@ -136,7 +146,8 @@ export function listSql<F extends string, R>(
   ];
   const orderBy = (reverse: boolean) => sql.join(terms.map((t) => sql`${sql.ref(t.ref)} ${t.descending !== reverse ? sql`desc` : sql`asc`}`));
 
-  const fingerprint = listFingerprint(def.table, filters, sort);
+  // A cursor of the deleted records' list is no cursor of the other records' list.
+  const fingerprint = listFingerprint(def.softDelete && viewingDeleted() ? `${def.table}:deleted` : def.table, filters, sort);
   const seek = criteria.cursor ? [afterCursor(terms, decodeCursor(criteria.cursor, fingerprint, terms.length, cursorKeys), dialect)] : [];
   const where = (all: RawBuilder<SqlBool>[]) => (all.length ? sql`where ${sql.join(all, sql` and `)}` : sql``);
 
@@ -150,7 +161,7 @@ export function listSql<F extends string, R>(
     from (${keys}) as list_page ${joinWord(true)} ${table} on ${sql.ref(def.id)} = list_page.list_key ${joins(everyJoin, true)}
     order by ${orderBy(false)}`;
   const count = criteria.getTotalCount
-    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(indexed.length ? [...indexed, ...countBudget] : [])}`
+    ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(narrowed ? [...indexed, ...countBudget] : indexed)}`
     : undefined;
   return { page, keys, count, fingerprint, terms: terms.length, fullText: trigram.length > 0 };
 }

@@ -1,6 +1,6 @@
 import { type QueryExecutorProvider, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { MESSAGES } from '../envelope/message-catalogue.js';
-import { currentAccess, currentErrors } from '../envelope/request-scope.js';
+import { currentAccess, currentErrors, viewingDeleted } from '../envelope/request-scope.js';
 
 /**
  * How a record scope limits a service's records: a condition on its table, from the caller's user attributes. A
@@ -64,6 +64,8 @@ export interface RecordReference {
   readPermission: string;
   /** The referenced service's record scopes: the caller's grant of `readPermission` decides which apply. */
   scopes?: RecordScopes;
+  /** Its soft-delete column (`deleted_at`), when its records are soft-deleted: a deleted record resolves as an unknown one. */
+  softDelete?: string;
 }
 
 /**
@@ -72,11 +74,38 @@ export interface RecordReference {
  * is granted without one or outside a request (the CLI, jobs, seeding).
  */
 export function referenceCondition(reference: RecordReference, alias: string): RawBuilder<SqlBool> | undefined {
+  // Never a deleted record, whoever asks (also outside a request): a reference to one is a reference to nothing.
+  return allOf(reference.softDelete && liveCondition(reference.softDelete, alias), grantCondition(reference.scopes, reference.readPermission, alias));
+}
+
+/** What the current caller's grant of `permission` reaches of a service with `scopes`: NOTHING without it, undefined unlimited. */
+export function grantCondition(scopes: RecordScopes | undefined, permission: string, alias: string): RawBuilder<SqlBool> | undefined {
   const access = currentAccess();
   if (!access) return undefined;
-  if (!access.holds(reference.readPermission)) return NOTHING;
-  const names = access.scopesOf(reference.readPermission);
-  return names ? unionOf(reference.scopes, names, access.attributes, alias) : undefined;
+  if (!access.holds(permission)) return NOTHING;
+  const names = access.scopesOf(permission);
+  return names ? unionOf(scopes, names, access.attributes, alias) : undefined;
+}
+
+/** The records of a soft-deletable table under `alias` that are not deleted (`column`: its `deleted_at`). */
+export function liveCondition(column: string, alias: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(`${alias}.${column}`)} is null`;
+}
+
+/**
+ * The soft-delete filter of a table under `alias` (`column` its `deleted_at`; undefined: not soft-deletable): the
+ * records not deleted, or inside withDeletedView the deleted ones. Every statement of such records takes it.
+ */
+export function softDeleteCondition(column: string | undefined, alias: string): RawBuilder<SqlBool> | undefined {
+  if (!column) return undefined;
+  return viewingDeleted() ? sql<SqlBool>`${sql.ref(`${alias}.${column}`)} is not null` : liveCondition(column, alias);
+}
+
+/** The conjunction of the conditions given (undefined ones left out); undefined for none. */
+export function allOf(...conditions: (RawBuilder<SqlBool> | undefined | '' | false)[]): RawBuilder<SqlBool> | undefined {
+  const given = conditions.filter((c): c is RawBuilder<SqlBool> => Boolean(c));
+  if (given.length <= 1) return given[0];
+  return sql<SqlBool>`(${sql.join(given, sql` and `)})`;
 }
 
 /**
@@ -100,7 +129,9 @@ export async function resolveReference<Row extends object = Record<string, unkno
  */
 export function callerScopeKey(): string {
   const access = currentAccess();
-  return access?.scopes ? JSON.stringify([access.scopes, access.attributes, access.userName]) : '';
+  // The deleted view (withDeletedView) builds other SQL: the soft-delete filter turned round.
+  const view = viewingDeleted() ? 'deleted' : '';
+  return access?.scopes ? view + JSON.stringify([access.scopes, access.attributes, access.userName]) : view;
 }
 
 /** The tables the current caller's scopes read besides the record's own: what a kept count must follow. */

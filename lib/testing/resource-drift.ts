@@ -30,7 +30,7 @@ function inputsOf(fields: readonly ResourceField[]): { data: object; updated: ob
 /** A child collection's methods on the proxy (`readLines`, `readLine`, `createLine`, `updateLine`, `patchLine`, `deleteLine`). */
 type ChildMethod = (id: number, ...rest: (number | object)[]) => Promise<unknown>;
 
-/** What the drift check calls a declared resource's proxy with: a sample call of each CRUD, history, action and child collection method, and of each not exposed. */
+/** What the drift check calls a declared resource's proxy with: a sample call of each CRUD, history, restore, action and child collection method, and of each not exposed. */
 type ResourceProxyInstance = Record<'read' | 'delete', (id: number) => Promise<unknown>>
   & Record<'create', (data: object) => Promise<unknown>>
   & Record<'update' | 'patch', (id: number, data: object) => Promise<unknown>>
@@ -78,6 +78,8 @@ export function resourceDrift(Proxy: ProxyDescription & (new (client: RestClient
         patch: () => proxy.patch(1, { ...Object.fromEntries(Object.entries(updated).slice(0, 1)), revisionNumber: 3 }),
         delete: () => proxy.delete(1),
         history: () => proxy.history(1, { skip: 2, take: 5 }),
+        // A soft-deletable resource's restore (POST …/{id}/restore, its revision optional).
+        ...(resource.model.softDelete ? { restore: () => (instance as Record<'restore', (id: number, body: object) => Promise<unknown>>).restore(1, { revisionNumber: 3 }) } : {}),
         ...childSamples(instance as Record<string, ChildMethod>),
         ...actionSamples(instance as Record<string, (id: number, input: object) => Promise<unknown>>),
         // A method the service does not expose via REST: its proxy rejects it, whatever the arguments.

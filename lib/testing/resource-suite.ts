@@ -5,14 +5,15 @@ import { childTests } from './resource-suite-children.js';
 import { crudTests } from './resource-suite-crud.js';
 import { historyTests } from './resource-suite-history.js';
 import { listTests } from './resource-suite-list.js';
+import { restoreTests } from './resource-suite-restore.js';
 import { updateTests } from './resource-suite-updates.js';
 import { validationTests } from './resource-suite-validation.js';
 import { type JsonObject, startTestServer } from './test-server.js';
 
 /**
  * The tests every declared resource passes, generated from its declaration: CRUD, validation of each field, unique
- * keys, list criteria of each filter field, sorts, paging, counts and cursors, history, child collections, actions,
- * permissions and each declared record scope — over HTTP against a real server of the application on the run's store. Call it inside
+ * keys, list criteria of each filter field, sorts, paging, counts and cursors, history, restore of a soft-deletable
+ * resource, child collections, actions, permissions and each declared record scope — over HTTP against a real server of the application on the run's store. Call it inside
  * `describeStores(title, () => { resourceSuite({ application, resource }); })` to run it on every store; the team's
  * own tests of its rules sit beside it.
  *
@@ -35,6 +36,7 @@ export function resourceSuite(options: ResourceSuiteOptions): void {
     describe('create, read and delete', () => crudTests(run));
     describe('update and patch', () => updateTests(run));
     describe('history', () => historyTests(run));
+    if (run.model.softDelete) describe('soft delete and restore', () => restoreTests(run));
     describe('actions', () => actionTests(run));
     childTests(run);
     describe('validation from the field definitions', () => validationTests(run));

@@ -4,7 +4,7 @@ import { customerScopes } from './customer-scopes.js';
 /**
  * Customers (contract part 9): served at /customer with list criteria name, accountNumber and territoryId, sortable
  * by each, with history and the SalesPerson's scope. An account number, when given, is unique ignoring case.
- * Deleting a customer that sales orders refer to is a 409 Entity_InUse (their table's foreign key decides).
+ * Deleting a customer that sales orders not deleted refer to is a 409 Entity_InUse; a delete marks it deleted.
  */
 export const customer = resource({
   name: 'customer',
@@ -15,4 +15,6 @@ export const customer = resource({
   },
   // Sales orders refer to customers (their customerId): a customer they refer to is not deleted (409 Entity_InUse).
   scopes: customerScopes,
+  // A delete marks the customer deleted (contract part 13): restorable, its account number free meanwhile.
+  softDelete: true,
 });

@@ -12,5 +12,6 @@ export const SalesOrderProxy = resourceProxy<typeof salesOrder, 'purgeCancelled'
   dates: { orderDate: true, dueDate: true, shipDate: true, modifiedDate: true },
   children: { lines: { item: 'line', path: 'detail', key: 'salesOrderDetailId' } },
   notExposed: ['purgeCancelled'],
+  softDelete: true,
 });
 export type SalesOrderProxy = InstanceType<typeof SalesOrderProxy>;

@@ -60,15 +60,18 @@ export const salesOrder = resource({
   },
   children: { lines },
   scopes: salesOrderScopes,
+  // A delete marks the order deleted, its lines kept (contract part 13): restorable while its customer is not deleted.
+  softDelete: true,
   rules: [ownedByCreator, datesAfterOrder],
   service: (defaults, { storage }) => ({
     /**
-     * Housekeeping for administrators' jobs, not exposed via REST: removes the cancelled orders ordered before
-     * `orderedBefore`, each as a delete (with its lines, and its audit entry by the job's user). Answers how many.
+     * Housekeeping for administrators' jobs, not exposed via REST: deletes the cancelled orders ordered before
+     * `orderedBefore` that are not deleted yet, each as a delete (marked deleted with its lines, and its audit entry by
+     * the job's user). Answers how many.
      */
     async purgeCancelled(orderedBefore: Date) {
       const { rows } = await sql<{ id: number }>`select sales_order_id as id from sales_order
-        where status = 6 and order_date < ${storage.values.date(orderedBefore)} order by sales_order_id`.execute(storage.db);
+        where status = 6 and order_date < ${storage.values.date(orderedBefore)} and deleted_at is null order by sales_order_id`.execute(storage.db);
       for (const { id } of rows) await defaults.delete(id);
       return Output.of(rows.length);
     },

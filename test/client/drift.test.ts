@@ -31,6 +31,7 @@ export function proxies(client: RestClient): ProxyUnderTest[] {
         patch: () => salesOrder.patch(43659, { comment: null, revisionNumber: 3 }),
         delete: () => salesOrder.delete(43659),
         history: () => salesOrder.history(43659, { skip: 2, take: 5 }),
+        restore: () => salesOrder.restore!(43659, { revisionNumber: 3 }),
         purgeCancelled: () => salesOrder.purgeCancelled(new Date()),
         readLines: () => salesOrder.readLines(43659),
         readLine: () => salesOrder.readLine(43659, 7),

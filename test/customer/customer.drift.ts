@@ -28,6 +28,7 @@ export function driftProxy(client: RestClient): ProxyUnderTest {
       patch: () => proxy.patch(1, { accountNumber: null, revisionNumber: 3 }),
       delete: () => proxy.delete(1),
       history: () => proxy.history(1, { skip: 2, take: 5 }),
+      restore: () => proxy.restore!(1),
     },
   };
 }

@@ -95,6 +95,47 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
     expectError(await server.call(`/invoice/${id}/line`, { method: 'POST', body: { ...lines[1], shipTo: unknown } }), 400, 'Invoice_UnknownCustomer', 'shipTo');
   });
 
+  it('a customer a line ships to is in use (409 naming the invoice lines); a deleted one is an unknown shipTo for a line\'s PATCH', async () => {
+    const shipTo = expectOk(await server.call('/customer', { method: 'POST', body: { name: 'Ship To Cycles' } }), 201).result.customerId as number;
+    const id = await newInvoice({ lines: [{ ...lines[0], shipTo }] });
+    const m = expectError(await server.call(`/customer/${shipTo}`, { method: 'DELETE' }), 409, 'Entity_InUse');
+    expect(m.message).to.match(/1 invoice line refers to it/);
+    const line = (await read(id)).lines[0].invoiceLineId as number;
+    const patchLine = (body: object) => server.call(`/invoice/${id}/line/${line}`, { method: 'PATCH', body, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expectOk(await patchLine({ shipTo: null }));
+    expectOk(await server.call(`/customer/${shipTo}`, { method: 'DELETE' }));
+    expectError(await patchLine({ shipTo }), 400, 'Invoice_UnknownCustomer', 'shipTo');
+  });
+
+  // A write resolves its references before its transaction; a delete between would not see it refer: the write reads
+  // them again under a lock (PostgreSQL: for key share against the delete's for update), as a create does.
+  for (const [what, property, pathOf] of [
+    ['line writes', 'shipTo', async (id: number) => `/invoice/${id}/line/${(await read(id)).lines[0].invoiceLineId as number}`],
+    ['invoice PATCHes', 'billTo', async (id: number) => `/invoice/${id}`],
+  ] as const) {
+    it(`a customer delete racing ${what} that name the customer (${property}) never leaves one naming a deleted customer`, async () => {
+      for (let round = 0; round < 5; round++) {
+        const target = expectOk(await server.call('/customer', { method: 'POST', body: { name: `Race ${property} ${round}` } }), 201).result.customerId as number;
+        const ids = await Promise.all([newInvoice(), newInvoice()]);
+        const paths = await Promise.all(ids.map(pathOf));
+        const patch = (path: string) => server.call(path, { method: 'PATCH', body: { [property]: target }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+        const replies = await Promise.all([patch(paths[0]), server.call(`/customer/${target}`, { method: 'DELETE' }), patch(paths[1])]);
+        const [deleted, written] = [replies[1], [replies[0], replies[2]].filter((r) => r.status === 200)];
+        if (deleted.status === 200) {
+          expect(written, `round ${round}: ${what} naming a deleted customer`).to.have.length(0);
+          for (const id of ids) {
+            const invoice = await read(id);
+            expect(property === 'shipTo' ? invoice.lines[0].shipTo : invoice.billTo).to.not.equal(target);
+          }
+        } else {
+          expect(deleted.status, deleted.text).to.equal(409);
+          expect(written.length).to.be.greaterThan(0);
+          expectOk(await server.call(`/customer/${target}`));
+        }
+      }
+    });
+  }
+
   it('the action: its own permission and route, its input, its audit operation; then the rule keeps a paid invoice as it is', async () => {
     const id = await newInvoice();
     const pay = (body: object, token?: string) => server.call(`/invoice/${id}/pay`, { method: 'POST', body, token });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Decimal, withErrorScope } from 'restlayer';
+import { Decimal, sql, withErrorScope } from 'restlayer';
 import type { AppServices } from '../../services/index.js';
 import { expectError, expectErrors, expectOk, readOrder } from '../support/api.js';
 import { salesDb } from '../support/sales-db.js';
@@ -115,27 +115,29 @@ describeStores('sales orders as documents (contract part 9; lib/documents)', () 
     expectOk(await server.call(`${path}?revisionNumber=2`, { method: 'DELETE' }));
   });
 
-  it('DELETE of an order removes its lines', async () => {
+  it('DELETE of an order marks it deleted and keeps its lines (contract part 13), which no route answers any more', async () => {
     const id = await orderWith(server, [{ productId: active.id, orderQty: 1 }, { productId: active.id, orderQty: 2 }]);
     const db = salesDb(server.infrastructure.storage);
     const count = async () => (await db.selectFrom('sales_order_detail').select('sales_order_detail_id').where('sales_order_id', '=', id).execute()).length;
     expect(await count()).to.equal(2);
     expectOk(await server.call(`/sales-order/${id}`, { method: 'DELETE' }));
-    expect(await count()).to.equal(0);
+    expect(await count()).to.equal(2);
     expectError(await server.call(`/sales-order/${id}/detail`), 404, 'Entity_NotFound');
   });
 
-  it('purgeCancelled (not exposed over HTTP) removes the cancelled orders with their lines', async () => {
+  it('purgeCancelled (not exposed over HTTP) deletes the cancelled orders not deleted yet, their lines kept', async () => {
     const id = await orderWith(server, [{ productId: active.id, orderQty: 1 }], { status: 6 });
     const db = salesDb(server.infrastructure.storage);
     const before = await countRows(server);
-    const cancelledLines = await db.selectFrom('sales_order as so').innerJoin('sales_order_detail as d', 'd.sales_order_id', 'so.sales_order_id')
-      .select('d.sales_order_detail_id').where('so.status', '=', 6).execute();
+    const cancelled = await db.selectFrom('sales_order').select('sales_order_id').where('status', '=', 6).where(sql.ref('deleted_at'), 'is', null).execute();
     const service = (server.services as unknown as AppServices).salesOrder;
     const purged = await withErrorScope(() => service.purgeCancelled(new Date(Date.now() + 86_400_000)));
-    expect(purged.result).to.be.greaterThan(0);
-    const after = await countRows(server);
-    expect(after).to.deep.equal({ orders: before.orders - purged.result!, lines: before.lines - cancelledLines.length });
+    expect(purged.result).to.equal(cancelled.length);
+    expect(await countRows(server)).to.deep.equal(before);
+    const live = await db.selectFrom('sales_order').select('sales_order_id').where('status', '=', 6).where(sql.ref('deleted_at'), 'is', null).execute();
+    expect(live).to.deep.equal([]);
+    // Run again, it finds none: the deleted ones are not deleted twice.
+    expect((await withErrorScope(() => service.purgeCancelled(new Date(Date.now() + 86_400_000)))).result).to.equal(0);
     expectError(await server.call(`/sales-order/${id}`), 404, 'Entity_NotFound');
     expect(await inconsistentOrders(server)).to.deep.equal([]);
   });

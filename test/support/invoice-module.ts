@@ -4,8 +4,8 @@ import { customer } from '../../services/customer/customer.js';
 /**
  * Test-only: a header + lines resource declared the way a team would write an invoice (issue 39), to test what the
  * sample's orders do not use: an action with its own permission, input, audit operation, route and proxy method; a
- * rule with the record before and after ("a paid invoice cannot change"), on the header and on its lines; and the
- * service's own code wrapping a default operation (delete).
+ * rule with the record before and after ("a paid invoice cannot change"), on the header and on its lines; the
+ * service's own code wrapping a default operation (delete); references a PATCH may change to a soft-deletable customer.
  */
 type Paid = { paid?: boolean };
 
@@ -35,6 +35,8 @@ export const invoice = resource({
     number: field.text({ max: 25 }).derived(['invoiceId'], (v) => `INV${v.invoiceId}`).sortable().filter(),
     customerId: field.reference(customer).required().createOnly(),
     customerName: field.via('customerId', customer.fields.name).sortable(),
+    /** Who pays, when not the customer: a reference an update may change (customerId is create-only). */
+    billTo: field.reference(customer),
     paid: field.boolean().readOnly().initially(false).filter(),
     paidOn: field.date().readOnly(),
     subTotal: field.money().sum('lines', 'lineTotal'),
@@ -78,6 +80,7 @@ export const invoiceModule = serviceModule({
           .addColumn('invoice_id', 'integer', (c) => dialect.identity(c))
           .addColumn('number', 'varchar(25)', (c) => c.notNull())
           .addColumn('customer_id', 'integer', (c) => c.notNull().references('customer.customer_id'))
+          .addColumn('bill_to', 'integer', (c) => c.references('customer.customer_id'))
           .addColumn('paid', bool, (c) => c.notNull())
           .addColumn('paid_on', date)
           .addColumn('sub_total', money, (c) => c.notNull())

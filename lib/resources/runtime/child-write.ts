@@ -13,7 +13,7 @@ import { assertInReach } from '../reach.js';
 import { childrenState, rowState } from './audit-state.js';
 import type { ChildRuntime, Runtime } from './context.js';
 import { insert } from './create.js';
-import { writeContext } from './prepare.js';
+import { keepReferences, writeContext } from './prepare.js';
 import { derive, settle } from './settle.js';
 import type { Draft, Row } from './values.js';
 import { isStale, readForWrite } from './write-record.js';
@@ -87,6 +87,8 @@ export async function writeChild(runtime: Runtime, child: ChildRuntime, write: C
   const result = await inTransaction(runtime.db, async (trx) => {
     const parentRow = await readForWrite(trx, storage, model, write.id);
     if (!parentRow) return undefined;
+    // The soft-deletable records the child's fields name, read again under a lock, as a create's are.
+    await keepReferences(trx, runtime, child.model.fields, write.given);
     const { table, keyColumn, parentColumn, property } = child.model;
     let childRow: Row | undefined;
     if (write.childId !== undefined) {

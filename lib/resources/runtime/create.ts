@@ -11,7 +11,7 @@ import { MONEY_LIMIT, fitsMoney } from '../../validation/money.js';
 import { assertInReach } from '../reach.js';
 import { childrenState, recordState } from './audit-state.js';
 import type { ChildRuntime, Runtime } from './context.js';
-import { childReferences, writeContext } from './prepare.js';
+import { childReferences, keepReferences, writeContext } from './prepare.js';
 import { derive, settle } from './settle.js';
 import { checkUnique } from './unique.js';
 import type { Draft, Row } from './values.js';
@@ -87,6 +87,11 @@ export async function create(runtime: Runtime, input: CreateInput): Promise<Outp
   const keyed = model.fields.filter((f) => f.spec.derived?.from.length === 1 && f.spec.derived.from[0] === model.key);
   const now = context.now;
   const id = await inTransaction(runtime.db, async (trx) => {
+    const checked = new Set<string>();
+    await keepReferences(trx, runtime, model.fields, after, '', checked);
+    for (const [child, items] of settledChildren) {
+      for (const [i, item] of items.entries()) await keepReferences(trx, runtime, child.model.fields, item, `${child.model.property}[${i}].`, checked);
+    }
     const columns = table.toColumns(after, '', (f) => keyed.includes(f));
     // A text derived from the key (an order's number) takes a unique stand-in until the key is known, in the same transaction.
     for (const f of keyed) columns[f.column] = `new-${randomBytes(8).toString('hex')}`;

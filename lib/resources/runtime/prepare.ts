@@ -1,3 +1,4 @@
+import { type QueryExecutorProvider, sql } from 'kysely';
 import { currentAccess, currentErrors } from '../../envelope/request-scope.js';
 import type { LookupTable } from '../../lookup/lookup-table.js';
 import type { SqlValues } from '../../storage/sql-values.js';
@@ -83,4 +84,36 @@ export async function childReferences(runtime: Runtime, child: ChildRuntime, ite
   const all: Map<string, WireRecord | undefined>[] = [];
   for (const [i, item] of items.entries()) all.push(await referencesOf(runtime, fields, item, `${property}[${i}].`, resolved));
   return all;
+}
+
+/** Whether `record` gives a value to a reference field whose target is soft-deletable (then keepReferences has work). */
+export function refersToSoftDeletable(fields: readonly ResourceField[], record: Draft): boolean {
+  return fields.some((f) => f.spec.type === 'reference' && f.stored && record[f.name] != null && Boolean(targetModel(f.spec.reference!).softDelete));
+}
+
+/**
+ * Inside a create's transaction (or an update's that gives such a reference), before its rows: each record a reference field of `record` names in a soft-deletable
+ * resource is still not deleted, read with a lock that a concurrent delete's must wait for (PostgreSQL's `for key
+ * share`, which the delete's `for update` excludes; SQLite writes one at a time). A delete that came first makes it an
+ * unknown reference (the create's own answer for one, and the transaction rolls back); one that comes after sees the
+ * new record and answers 409 Entity_InUse. Resolved before the transaction, a reference could be deleted meanwhile.
+ * `checked`: the records already read by this write.
+ */
+export async function keepReferences(
+  trx: QueryExecutorProvider, runtime: Runtime, fields: readonly ResourceField[], record: Draft, prefix = '', checked = new Set<string>(),
+): Promise<void> {
+  const lock = runtime.storage.dialect.locksRows ? sql` for key share` : sql``;
+  const errors = currentErrors();
+  for (const f of fields) {
+    const id = record[f.name];
+    if (f.spec.type !== 'reference' || id == null || !f.stored) continue;
+    const target = targetModel(f.spec.reference!);
+    // Once per record for one write: a document's children naming one customer lock it once.
+    if (!target.softDelete || checked.has(`${target.table}:${String(id)}`)) continue;
+    checked.add(`${target.table}:${String(id)}`);
+    const { rows } = await sql<{ n: number }>`select 1 as n from ${sql.table(target.table)} where ${sql.ref(target.keyColumn)} = ${id}
+      and ${sql.ref(target.softDelete)} is null${lock}`.execute(trx);
+    if (!rows.length) errors.add(unknownReference(runtime.model.pascal, target, id, prefix + f.name));
+  }
+  errors.abortIfHasErrors();
 }

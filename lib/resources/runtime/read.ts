@@ -1,6 +1,6 @@
 import { MESSAGES } from '../../envelope/message-catalogue.js';
 import { Output } from '../../envelope/output.js';
-import { currentErrors } from '../../envelope/request-scope.js';
+import { currentAccess, currentErrors, withDeletedView } from '../../envelope/request-scope.js';
 import { type ListCriteria, readListRows } from '../../storage/list-query.js';
 import type { WireValue } from '../field.js';
 import type { ChildRuntime, Runtime } from './context.js';
@@ -37,6 +37,23 @@ export async function read(runtime: Runtime, id: number): Promise<Output<WireOut
 
 /** `GET /<resource>`: the list engine over the resource's list definition (counts, cursors, kept builds). */
 export async function readList(runtime: Runtime, criteria: ListCriteria<string>): Promise<Output<Draft[]>> {
+  const { model } = runtime;
+  const deleted = (criteria as { deleted?: { operator: string; values: unknown[] } }).deleted;
+  if (!model.softDelete || !deleted) return listOf(runtime, criteria);
+  const { deleted: _, ...rest } = criteria as ListCriteria<string> & { deleted?: unknown };
+  // deleted=false (or NEQ true) is the usual list; deleted=true turns the filter round, for holders of <name>.delete only.
+  const wanted = deleted.values[0] === true ? deleted.operator === 'EQ' : deleted.operator === 'NEQ';
+  if (!wanted) return listOf(runtime, rest);
+  const access = currentAccess();
+  if (access && !access.holds(model.permissions.delete)) {
+    const errors = currentErrors();
+    errors.add(MESSAGES.Security_Forbidden());
+    errors.abortIfHasErrors();
+  }
+  return access ? withDeletedView(model.permissions.delete, () => listOf(runtime, rest)) : listOf(runtime, rest);
+}
+
+async function listOf(runtime: Runtime, criteria: ListCriteria<string>): Promise<Output<Draft[]>> {
   const { model, table } = runtime;
   const { rows, totalCount, nextCursor } = await readListRows<string, Row>(runtime.storage, runtime.list, criteria, runtime.limits);
   return Output.of(rows.map((r) => table.fromSlots(r, { [model.key]: r[model.keyColumn] as number })), totalCount, nextCursor);

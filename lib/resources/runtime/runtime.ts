@@ -5,11 +5,12 @@ import type { Output } from '../../envelope/output.js';
 import type { ListCriteria, ListDefinition } from '../../storage/list-query.js';
 import type { PatchOf } from '../../validation/merge-patch.js';
 import type { ResourceModel } from '../model.js';
-import { reachOf } from '../reach.js';
+import { historyReachOf } from '../reach.js';
 import type { ChildRuntime, Runtime, RuntimeOptions } from './context.js';
 import { type ChildInput, createChild, deleteChild, patchChild, updateChild } from './child-operations.js';
 import { type CreateInput, create } from './create.js';
 import { remove } from './delete.js';
+import { restore } from './restore.js';
 import { childrenStatement, recordStatement } from './read-statement.js';
 import { read, readChild, readChildren, readList } from './read.js';
 import { TableIo } from './table-io.js';
@@ -51,7 +52,8 @@ export function operationsOf(runtime: Runtime): Record<string, Operation> {
   const { model, storage } = runtime;
   const history: HistorySource = {
     entity: model.name, table: model.table, key: model.keyColumn, deletePermission: model.permissions.delete, name: model.entity,
-    reach: (alias) => reachOf(model, alias),
+    reach: (alias) => historyReachOf(model, alias),
+    ...(model.softDelete ? { kept: true } : {}),
   };
   const operations: Record<string, Operation> = {
     read: (id: number) => read(runtime, id),
@@ -62,6 +64,7 @@ export function operationsOf(runtime: Runtime): Record<string, Operation> {
     delete: (id: number) => remove(runtime, id),
     history: (id: number, page: HistoryPage = {}) => readHistory(storage, history, id, page, runtime.limits.maxRows),
   };
+  if (model.softDelete) operations.restore = (id: number, input?: { revisionNumber?: number | null }) => restore(runtime, id, input);
   for (const child of runtime.children) {
     const { property, itemPascal } = child.model;
     operations[`read${property.charAt(0).toUpperCase()}${property.slice(1)}`] = (id: number) => readChildren(runtime, child, id);

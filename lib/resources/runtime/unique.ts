@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { currentErrors } from '../../envelope/request-scope.js';
 import { duplicateValue } from '../messages.js';
-import { reachOf } from '../reach.js';
+import { scopeCondition } from '../../storage/record-scope.js';
 import type { Runtime } from './context.js';
 import type { Draft } from './values.js';
 
@@ -9,7 +9,8 @@ import type { Draft } from './values.js';
  * Answers a value of a unique field that another record holds with 409 Entity_Duplicate on the field, before the
  * write: one indexed read per unique field the write gives. This only gives the usual case its answer early and
  * names the other record; the unique index decides races (its violation answers the same 409: the module declares
- * the index through the resource). `id`: the record being updated, which may keep its own value.
+ * the index through the resource). `id`: the record being updated, which may keep its own value. A deleted record's
+ * values are free (its unique indexes are partial: `where deleted_at is null`).
  */
 export async function checkUnique(runtime: Runtime, values: Draft, id?: number): Promise<void> {
   const { model, table } = runtime;
@@ -22,9 +23,9 @@ export async function checkUnique(runtime: Runtime, values: Draft, id?: number):
     const stored = io.write(value);
     const same = field.spec.unique.ignoreCase ? sql`lower(${column}) = lower(${stored})` : sql`${column} = ${stored}`;
     const { rows } = await sql<{ holder: number }>`select ${sql.ref(model.keyColumn)} as holder from ${sql.table(model.table)}
-      where ${same}${id === undefined ? sql`` : sql` and ${sql.ref(model.keyColumn)} <> ${id}`} limit 1`.execute(runtime.db);
+      where ${same}${model.softDelete ? sql` and ${sql.ref(model.softDelete)} is null` : sql``}${id === undefined ? sql`` : sql` and ${sql.ref(model.keyColumn)} <> ${id}`} limit 1`.execute(runtime.db);
     // A caller limited by a scope learns that the value is taken, not which record holds it.
-    if (rows[0]) errors.add(duplicateValue(model.entity, field.name, value, reachOf(model, model.table) ? undefined : rows[0].holder));
+    if (rows[0]) errors.add(duplicateValue(model.entity, field.name, value, scopeCondition(model.scopes, model.table) ? undefined : rows[0].holder));
   }
   errors.abortIfHasErrors();
 }

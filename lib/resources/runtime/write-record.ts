@@ -31,6 +31,11 @@ export interface RecordChange {
   columns(current: Row): Readonly<Record<string, unknown>>;
   /** The write's audit entry, from the rows before and after it: stored with the write (same transaction or statement). */
   audit(before: Row, after: Row): AuditRecord;
+  /**
+   * First in the write's transaction: reads the soft-deletable records the write names, under a lock a delete of
+   * them waits for (prepare.ts, keepReferences). A write that has it takes the locked way on every store.
+   */
+  keep?(trx: QueryExecutorProvider): Promise<void>;
 }
 
 /** What a record write answers. */
@@ -111,12 +116,13 @@ const ATTEMPTS = 3;
 export async function writeRecord(
   storage: Storage, db: Kysely<unknown>, table: Written, target: WriteTarget, change: RecordChange,
 ): Promise<RecordWrite | undefined> {
-  if (storage.dialect.locksRows) return writeUnlocked(storage, db, table, target, change);
+  if (storage.dialect.locksRows && !change.keep) return writeUnlocked(storage, db, table, target, change);
   return writeLocked(storage, db, table, target, change);
 }
 
 async function writeLocked(storage: Storage, db: Kysely<unknown>, table: Written, target: WriteTarget, change: RecordChange): Promise<RecordWrite | undefined> {
   return inTransaction(db, async (trx) => {
+    await change.keep?.(trx);
     const before = await readForWrite(trx, storage, table, target.id);
     if (!before) return undefined;
     const planned = plan(storage, table, target, change, before);

@@ -1,0 +1,3 @@
+import { customer } from '../../../services/customer/customer.js';
+
+export const { POST } = customer.routes.restore!;
