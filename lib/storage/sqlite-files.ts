@@ -86,8 +86,9 @@ const SAVE_GRACE_MS = 5_000;
  * For the primary of `serve --workers` on SQLite: a worker that dies after the -wal and -shm were removed under the
  * server is replaced only once the survivors had time to save what they committed into the old WAL. A replacement
  * opens new files at the path and writes there at once; the survivors' WAL, acknowledged writes in it, could then no
- * longer go into the database file (its pages and the new WAL's would overwrite each other), and was lost. Seen in
- * a loaded test run: the replacement started 50 ms after the kill, before the survivor had looked.
+ * longer go into the database file (its pages and the new WAL's would overwrite each other), and would be lost.
+ * Nothing else orders the two: with Server:WorkerRestartMilliseconds at 50 (the fault tests' setting) a replacement
+ * may open the files before a survivor on a loaded machine has looked.
  */
 export function sqliteReplacementHold(path: string): { serving(): void; hold(): string | undefined; ms: number } {
   let opened: string | undefined;
