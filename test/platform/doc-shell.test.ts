@@ -225,9 +225,12 @@ describeOneStore('docs: getting-started.md, every block in one shell, from nothi
       .replaceAll('createdb my_api', `createdb ${database}`)
       // The dev loop's type check, on its first pass, may write tsc's own output where the quick transpile differed and
       // restart the server once, seconds after it first answered: a person typing the next command is slower than
-      // that, a script is not. Each dev loop's output also goes to a file, and the script waits for that first pass.
+      // that, a script is not. Each dev loop's output also goes to a file, and the script waits for that first pass,
+      // then for the server to answer again: the restart starts as the pass is reported (a task created in it was
+      // lost once, in CI).
       .replaceAll('npm run dev &', 'npm run dev > >(tee "$DEV_LOG") 2>&1 &')
-      .replaceAll('/health/ready > /dev/null; do sleep 1; done', '/health/ready > /dev/null; do sleep 1; done\nuntil grep -q "type check:" "$DEV_LOG"; do sleep 1; done'));
+      .replaceAll('/health/ready > /dev/null; do sleep 1; done', '/health/ready > /dev/null; do sleep 1; done\nuntil grep -q "type check:" "$DEV_LOG"; do sleep 1; done\n'
+        + `sleep 2; until curl -sf localhost:${port}/health/ready > /dev/null; do sleep 1; done`));
     answers = blocks.flatMap(documentedAnswers);
     run = await runShell(script(blocks, join(dir, 'last-answer.json')), dir, { ...env, DEV_LOG: join(dir, 'dev-loop.log') });
   });
