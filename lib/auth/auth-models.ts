@@ -3,10 +3,12 @@ import { array, model, oneOf, optional, text } from '../validation/fields.js';
 
 /**
  * The authenticated user as the login routes answer it. `permissions`: every permission name of the server the user's
- * roles grant (wildcards expanded, sorted), so a browser app offers only what the user may do.
+ * roles grant (wildcards expanded, sorted), so a browser app offers only what the user may do. `tenantId`: the
+ * caller's tenant (contract part 12), present only when `Tenancy:Enabled` and the caller has one.
  */
 export const UserInfo = model({
   userName: text(), name: text(), roles: array(text()), permissions: array(text()), authenticationType: oneOf(['Cookies', 'Bearer']),
+  tenantId: optional(text()),
 });
 export type UserInfo = Infer<typeof UserInfo>;
 
