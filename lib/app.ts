@@ -24,6 +24,7 @@ import type { LayerServices } from './routing/layer-services.js';
 import type { LoadedRoute } from './routing/route.js';
 import { bodyLimitOf, isAnonymous, permissionNames, routeAccess } from './routing/route-access.js';
 import { runRoute } from './routing/run-route.js';
+import { requireTenant } from './http/auth/require-tenant.js';
 import type { UniqueKey } from './storage/unique-violation.js';
 
 export interface AppOptions {
@@ -91,6 +92,7 @@ export function createApp({ config, services, infrastructure, routes, log, uniqu
       chain.push(operatorOrCaller(settings, access.operator!, operatorBases, infrastructure.shared.usedTokenIds, caller(access.permission), access.permission));
     } else if (access.gate === 'caller') chain.push(caller(access.permission));
     else if (access.gate === 'identify') chain.push(caller(undefined, true));
+    if (route.tenant && config.Tenancy.Enabled && access.gate === 'caller') chain.push(requireTenant);
     if (access.privateAnswer) chain.push(privateAnswer);
     if (verb === 'PATCH') chain.push(mergePatchType);
     // Each route reads what it takes, no more (bodyLimitOf): reading a body (parse, depth check, repeated-key scan,

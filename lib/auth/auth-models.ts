@@ -21,6 +21,8 @@ export interface TokenSubject {
   name: string;
   roles: string[];
   stamp: string;
+  /** The user's attribute `tenantId` when issued: its tokens carry it as `tid`. */
+  tenantId?: string;
 }
 
 /** What a successful login checked: the user (the routes add the permissions of the server's roles), and its stamp. */

@@ -3,7 +3,7 @@ import { userKey } from './user-store.js';
 
 /** What a cookie login keeps on the server; the cookie itself only carries the signed session key. */
 export interface CookieSessionData {
-  user?: { userName: string; name: string; roles: string[] };
+  user?: { userName: string; name: string; roles: string[]; tenantId?: string };
   /** Epoch ms of the login, for the absolute lifetime. */
   loginAt?: number;
   /** The user's credential stamp at login: the session stops when the user's stamp changes. */

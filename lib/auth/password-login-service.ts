@@ -22,6 +22,8 @@ export class PasswordLoginService implements ILoginService {
       currentErrors().add(invalidCredentials());
       return Output.of();
     }
-    return Output.of({ userName: user.userName, name: user.name, roles: user.roles, authenticationType, stamp: user.stamp });
+    // The tenant its tokens or session will carry (contract part 12): read at each login, so a change applies from the next one.
+    const { tenantId } = await this.users.attributesOf(user.userName);
+    return Output.of({ userName: user.userName, name: user.name, roles: user.roles, authenticationType, stamp: user.stamp, ...(tenantId ? { tenantId } : {}) });
   }
 }

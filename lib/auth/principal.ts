@@ -14,6 +14,11 @@ export interface Principal {
    * `SessionRecheckSeconds`; empty for a user the server does not know (a token minted elsewhere).
    */
   attributes: UserAttributes;
+  /**
+   * The caller's tenant (contract part 12): a token's `tid` claim (the user's attribute `tenantId` when this server
+   * issued it, at login or refresh), a cookie session's at login. Undefined: none.
+   */
+  tenantId?: string;
 }
 
 const dotnetRoleClaim = 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role';
@@ -42,5 +47,6 @@ export function principalFromClaims(claims: TokenClaims): Principal | undefined 
     attributes: NO_ATTRIBUTES,
   };
   if (typeof claims.sid === 'string') principal.sessionId = claims.sid;
+  if (typeof claims.tid === 'string' && claims.tid) principal.tenantId = claims.tid;
   return principal;
 }

@@ -35,6 +35,10 @@ const sha256 = (token: string) => createHash('sha256').update(token).digest('bas
 const successorOf = (token: string, salt: string) =>
   Buffer.from(hkdfSync('sha256', token, Buffer.from(salt, 'base64url'), 'restlayer refresh successor', 32)).toString('base64url');
 
+/** The claims of a user's access token: who, their roles, their credential stamp and, when they have one, their tenant. */
+const claimsOf = (user: TokenSubject) =>
+  ({ sub: user.userName, name: user.name, role: user.roles, stamp: user.stamp, ...(user.tenantId ? { tid: user.tenantId } : {}) });
+
 /** How many ended and active sessions are remembered. */
 const SESSION_CACHE_SIZE = 10_000;
 
@@ -79,12 +83,12 @@ export class SessionTokenService implements ITokenService {
         token_hash: sha256(refreshToken), session_id: sessionId, issued_date: values.date(now), rotated_date: null, successor_salt: null,
       }).execute();
     });
-    const accessToken = signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, sid: sessionId, stamp: user.stamp }, lifetimeSeconds);
+    const accessToken = signAccessToken(this.options.settings, { ...claimsOf(user), sid: sessionId }, lifetimeSeconds);
     return Output.of({ accessToken, refreshToken });
   }
 
   async accessToken(user: TokenSubject, lifetimeSeconds?: number): Promise<Output<string>> {
-    return Output.of(signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, stamp: user.stamp }, lifetimeSeconds));
+    return Output.of(signAccessToken(this.options.settings, claimsOf(user), lifetimeSeconds));
   }
 
   async refresh(input: RefreshInput): Promise<Output<AuthToken>> {
@@ -109,7 +113,9 @@ export class SessionTokenService implements ITokenService {
       errors.add(invalidRefreshToken());
       return Output.of();
     }
-    const accessToken = signAccessToken(this.options.settings, { sub: user.userName, name: user.name, role: user.roles, sid: outcome.sessionId, stamp: user.stamp });
+    // The tenant too is read fresh: a change of the user's tenantId applies from its next login or refresh.
+    const { tenantId } = await this.users.attributesOf(user.userName);
+    const accessToken = signAccessToken(this.options.settings, { ...claimsOf({ ...user, tenantId }), sid: outcome.sessionId });
     return Output.of({ accessToken, refreshToken: outcome.refreshToken });
   }
 

@@ -57,7 +57,9 @@ export class SqlUserService implements IUserService {
     const user = await this.users.find(userName);
     if (!user) this.notFound(userName);
     else if (user.disabled) currentErrors().add(MESSAGES.User_Disabled({ userName: user.userName }));
-    return Output.of(user && !user.disabled ? { userName: user.userName, name: user.name, roles: user.roles, stamp: user.stamp } : undefined);
+    if (!user || user.disabled) return Output.of();
+    const { tenantId } = await this.users.attributesOf(user.userName);
+    return Output.of({ userName: user.userName, name: user.name, roles: user.roles, stamp: user.stamp, ...(tenantId ? { tenantId } : {}) });
   }
 
   private notFound(userName: string) {

@@ -13,9 +13,11 @@ export interface AccessTokenClaims {
    * remove). Only tokens for a tool rather than a user (the CLI's lookup flush) go without.
    */
   stamp?: string;
+  /** The user's tenant (attribute `tenantId`) when issued: the token's tenant for its lifetime (contract part 12). */
+  tid?: string;
 }
 
-/** Signs an access token with this server's newest key: iss, aud, sub, name, role, stamp, iat, nbf, exp, jti, kid. */
+/** Signs an access token with this server's newest key: iss, aud, sub, name, role, stamp, tid, iat, nbf, exp, jti, kid. */
 export function signAccessToken(settings: TokenSettings, claims: AccessTokenClaims, lifetimeSeconds = settings.lifetimeSeconds): string {
   return jwt.sign({ ...claims, nbf: Math.floor(Date.now() / 1000) }, settings.signing.key, {
     algorithm: settings.algorithm,

@@ -15,17 +15,21 @@ export interface RouteListing {
   path: string;
   /** The permission the route needs, or `anonymous` (anyone) or `authenticated` (any signed-in caller). */
   permission: string;
-  /** The record scopes the route applies to a caller whose permission is limited to one; empty: none. */
+  /**
+   * The record scopes the route applies to a caller whose permission is limited to one, and `tenant` when tenancy is
+   * on and the route serves a tenant-owned resource (every caller is limited to its tenant); empty: none.
+   */
   scopes: string[];
 }
 
 /** What the server of this configuration serves, and who may call each route; the other variant's routes are left out. */
-export function routeListing(routes: readonly LoadedRoute[], settings: AccessSettings, prefix: string): RouteListing[] {
+export function routeListing(routes: readonly LoadedRoute[], settings: AccessSettings, prefix: string, tenancy = false): RouteListing[] {
   return routes.flatMap(({ path, verb, route }) => {
     const access = routeAccess(route, verb, settings);
     if (!access.served) return [];
     const permission = access.permission ?? (isAnonymous(route, settings.publicDocs) ? 'anonymous' : 'authenticated');
-    return [{ verb, path: prefix + documentedPath(path), permission, scopes: [...(route.scopes ?? [])] }];
+    const scopes = [...(tenancy && route.tenant ? ['tenant'] : []), ...(route.scopes ?? [])];
+    return [{ verb, path: prefix + documentedPath(path), permission, scopes }];
   }).sort((a, b) => a.path.localeCompare(b.path) || a.verb.localeCompare(b.verb));
 }
 
@@ -42,7 +46,7 @@ export async function listRoutes(opts: { json?: boolean }): Promise<void> {
   applyWebDefaults(config);
   // As the server checks them at startup, scoped grants included.
   const routes = await applicationRoutes(await cliApplication(), config.Authorization.Roles);
-  const listing = routeListing(routes, { variant: config.Authentication.Variant, publicDocs: config.RestAPI.PublicDocs }, config.RestAPI.Path);
+  const listing = routeListing(routes, { variant: config.Authentication.Variant, publicDocs: config.RestAPI.PublicDocs }, config.RestAPI.Path, config.Tenancy.Enabled);
   if (opts.json) return printJson(listing);
   const rows = [['VERB', 'PATH', 'PERMISSION', 'SCOPES'], ...listing.map((r) => [r.verb, r.path, r.permission, r.scopes.join(',')])];
   for (const row of table(rows)) process.stdout.write(line`${row}`);

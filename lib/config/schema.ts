@@ -29,6 +29,16 @@ convict.addFormat({
   coerce: (v: string) => (/^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
 });
 convict.addFormat({
+  name: 'tenant-id',
+  // What a user attribute `tenantId` may hold (lib/auth/user-attributes.ts), so the default tenant is one a user can name.
+  validate(v: unknown) {
+    // eslint-disable-next-line no-control-regex
+    if (typeof v !== 'string' || !v || [...v].length > 256 || /[\u0000-\u001f\u007f-\u009f]/.test(v)) {
+      throw new Error('must be 1 to 256 characters without control characters, as a user attribute tenantId');
+    }
+  },
+});
+convict.addFormat({
   name: 'bool',
   validate(v: unknown) {
     if (typeof v !== 'boolean') throw new Error('must be true or false');
@@ -336,6 +346,16 @@ export const schema = {
     MaxLines: {
       doc: 'The most lines (children) one document holds: a create or line write that would pass it answers 400 Document_TooManyLines, and writes nothing.',
       format: 'positive', default: 1000,
+    },
+  },
+  Tenancy: {
+    Enabled: {
+      doc: 'One deployment serves several organisations (contract part 12, docs/tenancy.md): the records of tenant-owned resources belong to the caller\'s tenant (user attribute tenantId, or the tid claim of an external token); a caller without one gets 403 on their routes.',
+      format: 'bool', default: false,
+    },
+    DefaultTenant: {
+      doc: 'The tenant that records created while tenancy was off are given when it is turned on (at the next start). Changing it later moves no record.',
+      format: 'tenant-id', default: 'default',
     },
   },
   Audit: {

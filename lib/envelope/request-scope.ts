@@ -10,6 +10,11 @@ export interface RequestAccess {
   userName?: string;
   /** The caller's user attributes (`restlayer user set-attribute`), which record scopes read. */
   attributes: Readonly<Record<string, string>>;
+  /**
+   * The caller's tenant (contract part 12): undefined when `Tenancy:Enabled` is off (no tenant filter), null when it
+   * is on and the caller has none (a tenant-owned record is out of reach), else the tenant whose records the caller reaches.
+   */
+  tenant?: string | null;
   /** The permission the route needs, when it names one. */
   permission?: string;
   /**

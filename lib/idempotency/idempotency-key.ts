@@ -135,7 +135,10 @@ export function idempotencyKeys(store: IdempotencyKeyStore, options: Idempotency
     // Anonymous callers share no identity to scope a key by (an address is shared behind NAT): their keys are ignored.
     if (!principal || (key === '' && ctx.headers['idempotency-key'] === undefined)) return next();
     if (!VALID_KEY.test(key)) throw invalidKey();
-    const keyHash = sha256(`${principal.userName}\u0000${ctx.path}\u0000${key}`);
+    // Keyed by tenant too (contract part 12): one user name in two tenants (an external issuer's) is two callers.
+    // Without a tenant the key is what it was before tenancy, so keys stored by an earlier version still answer.
+    const caller = principal.tenantId === undefined ? principal.userName : `${principal.tenantId}\u0000${principal.userName}`;
+    const keyHash = sha256(`${caller}\u0000${ctx.path}\u0000${key}`);
     // The body as the model reads it: the same object with its keys in another order or case is the same request.
     let fingerprint = sha256(`${ctx.method}\u0000${ctx.path}\u0000${canonicalBody(ctx.request.body ?? null)}`);
     const claimedBy = claims.newClaim();

@@ -150,6 +150,12 @@ export interface ResourceDeclaration<N extends string, K extends string, F exten
    * and its unique indexes a `where deleted_at is null` (docs/soft-delete.md).
    */
   readonly softDelete?: boolean;
+  /**
+   * Its records belong to tenants (contract part 12, docs/tenancy.md): with `Tenancy:Enabled`, every statement the
+   * layer builds reaches only the caller's tenant's records, a create stores the caller's tenant, unique values hold
+   * within a tenant. The table needs a `tenant_id` column and unique indexes that lead with it.
+   */
+  readonly tenant?: boolean;
   /** Tables of resources that are not declared (or not yet) whose rows refer to these records. */
   readonly referredToBy?: readonly ReferringTable[];
   /**

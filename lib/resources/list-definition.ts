@@ -39,5 +39,6 @@ export function listDefinitionOf(model: ResourceModel): ListDefinition<string> {
     maxLength,
     ...(model.scopes ? { scopes: model.scopes } : {}),
     ...(model.softDelete ? { softDelete: model.softDelete } : {}),
+    ...(model.tenant ? { tenant: model.tenant } : {}),
   };
 }

@@ -81,6 +81,8 @@ export interface ResourceModel extends Names {
   readonly modified: string;
   /** The soft-delete column (`deleted_at`) when the declaration says `softDelete`: a deleted record's instant of deletion. */
   readonly softDelete?: string;
+  /** The tenant column (`tenant_id`) when the declaration says `tenant`: the tenant the record belongs to ('' none yet). */
+  readonly tenant?: string;
 }
 
 /** What the model needs of a declaration (its typed form is ResourceDeclaration). */
@@ -96,6 +98,7 @@ export interface DeclarationInput {
   readonly actions?: Readonly<Record<string, ActionDeclaration>>;
   readonly referredToBy?: readonly ReferringTable[];
   readonly softDelete?: boolean;
+  readonly tenant?: boolean;
 }
 
 /** A declaration that cannot run: thrown when its module is imported, naming what is wrong. */
@@ -196,6 +199,12 @@ function checkTotals(owner: string, fields: readonly ResourceField[], children: 
  */
 export const SOFT_DELETE_COLUMN = 'deleted_at';
 
+/**
+ * The column a tenant-owned record's tenant is kept in: text, never NULL ('' for a record created while tenancy was
+ * off, which turning it on gives to `Tenancy:DefaultTenant`), so unique indexes that lead with it hold on both stores.
+ */
+export const TENANT_COLUMN = 'tenant_id';
+
 /** Works out a declaration: names, columns, joins, children, permissions; throws DeclarationError on what cannot run. */
 export function modelOf(declaration: DeclarationInput): ResourceModel {
   const { name } = declaration;
@@ -232,5 +241,6 @@ export function modelOf(declaration: DeclarationInput): ResourceModel {
     revision: 'revision_number',
     modified: 'modified_date',
     ...(declaration.softDelete ? { softDelete: SOFT_DELETE_COLUMN } : {}),
+    ...(declaration.tenant ? { tenant: TENANT_COLUMN } : {}),
   };
 }

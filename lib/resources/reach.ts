@@ -1,27 +1,28 @@
 import type { RawBuilder, SqlBool } from 'kysely';
 import { type QueryExecutorProvider, sql } from 'kysely';
-import { type RecordReference, type ScopedRecord, allOf, assertInScope, grantCondition, liveCondition, referenceCondition, scopeCondition, softDeleteCondition } from '../storage/record-scope.js';
+import { type RecordReference, type ScopedRecord, allOf, assertInScope, grantCondition, liveCondition, referenceCondition, scopeCondition, softDeleteCondition, tenantCondition } from '../storage/record-scope.js';
 import type { ResourceModel } from './model.js';
 
 /**
  * Which records of a resource the current caller reaches: the one place every statement the runtime builds asks
  * (read, list, count, cursor, write, child routes, history, references), so no statement can leave a condition out.
  * The caller's record scopes (lib/storage/record-scope.ts) and, of a soft-deletable resource, the soft-delete
- * filter (the records not deleted, or inside withDeletedView the deleted ones); tenancy joins them here. Undefined: the caller is not limited.
+ * filter (the records not deleted, or inside withDeletedView the deleted ones) and, of a tenant-owned resource, the
+ * tenant filter (the caller's tenant's records). Undefined: the caller is not limited.
  */
-export function reachOf(model: Pick<ResourceModel, 'scopes' | 'softDelete'>, alias: string): RawBuilder<SqlBool> | undefined {
-  return allOf(scopeCondition(model.scopes, alias), softDeleteCondition(model.softDelete, alias));
+export function reachOf(model: Pick<ResourceModel, 'scopes' | 'softDelete' | 'tenant'>, alias: string): RawBuilder<SqlBool> | undefined {
+  return allOf(tenantCondition(model.tenant, alias), scopeCondition(model.scopes, alias), softDeleteCondition(model.softDelete, alias));
 }
 
 /**
  * The records whose history the caller reaches: those not deleted as reads reach them, and, of a soft-deletable
  * resource, the deleted ones that the caller's `<name>.delete` grant reaches (with its scopes; contract part 13).
  */
-export function historyReachOf(model: Pick<ResourceModel, 'scopes' | 'softDelete' | 'permissions'>, alias: string): RawBuilder<SqlBool> | undefined {
+export function historyReachOf(model: Pick<ResourceModel, 'scopes' | 'softDelete' | 'permissions' | 'tenant'>, alias: string): RawBuilder<SqlBool> | undefined {
   if (!model.softDelete) return reachOf(model, alias);
   const live = allOf(liveCondition(model.softDelete, alias), scopeCondition(model.scopes, alias));
   const deleted = allOf(sql<SqlBool>`${sql.ref(`${alias}.${model.softDelete}`)} is not null`, grantCondition(model.scopes, model.permissions.delete, alias));
-  return sql<SqlBool>`(${live} or ${deleted})`;
+  return allOf(tenantCondition(model.tenant, alias), sql<SqlBool>`(${live} or ${deleted})`);
 }
 
 /**
@@ -37,10 +38,11 @@ export function assertInReach(trx: QueryExecutorProvider, model: Pick<ResourceMo
  * How other resources refer to this one's records: resolved with the caller's read permission on it and its scopes,
  * so a record out of reach answers exactly as an unknown one (contract part 10).
  */
-export function referenceTo(model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes' | 'softDelete'>): RecordReference {
+export function referenceTo(model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes' | 'softDelete' | 'tenant'>): RecordReference {
   return {
     table: model.table, key: model.keyColumn, readPermission: model.permissions.read,
     ...(model.scopes ? { scopes: model.scopes } : {}), ...(model.softDelete ? { softDelete: model.softDelete } : {}),
+    ...(model.tenant ? { tenant: model.tenant } : {}),
   };
 }
 
@@ -48,7 +50,7 @@ export function referenceTo(model: Pick<ResourceModel, 'table' | 'keyColumn' | '
  * The condition a reference to this resource's records resolves under (`alias`): what the caller's read permission on
  * it reaches (NOTHING without it, its scopes' union when limited; undefined: no limit, as outside a request).
  */
-export function referenceReachOf(model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes' | 'softDelete'>, alias: string): RawBuilder<SqlBool> | undefined {
+export function referenceReachOf(model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes' | 'softDelete' | 'tenant'>, alias: string): RawBuilder<SqlBool> | undefined {
   return referenceCondition(referenceTo(model), alias);
 }
 
@@ -57,7 +59,7 @@ export function referenceReachOf(model: Pick<ResourceModel, 'table' | 'keyColumn
  * and for one out of reach alike, so the answer tells nothing of records out of reach. One indexed read.
  */
 export async function resolveIn<Row extends object>(
-  db: QueryExecutorProvider, model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes' | 'softDelete'>, id: number | string,
+  db: QueryExecutorProvider, model: Pick<ResourceModel, 'table' | 'keyColumn' | 'permissions' | 'scopes' | 'softDelete' | 'tenant'>, id: number | string,
 ): Promise<Row | undefined> {
   const condition = referenceReachOf(model, 'r');
   const { rows } = await sql<Row>`select r.* from ${sql.table(model.table)} as r

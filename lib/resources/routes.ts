@@ -66,7 +66,10 @@ const recordRead = (model: ResourceModel, param: string) =>
 export function routesOf(model: ResourceModel, models: ResourceModels): CrudRoutes & Readonly<Record<string, ChildRoutes | RouteFile<'POST'>>> {
   const { permissions, entity } = model;
   const noun = entity.toLowerCase();
-  const scopes = model.scopes && Object.keys(model.scopes).length ? { scopes: Object.keys(model.scopes) } : {};
+  const scopes = {
+    ...(model.scopes && Object.keys(model.scopes).length ? { scopes: Object.keys(model.scopes) } : {}),
+    ...(model.tenant ? { tenant: true } : {}),
+  };
   const operation = (method: string) => `I${model.pascal}Service.${method}` as const;
   const item = (id: string) => `/${model.name}/${id}`;
   const key = model.param;
@@ -155,7 +158,7 @@ export function routesOf(model: ResourceModel, models: ResourceModels): CrudRout
 }
 
 function childRoutes(
-  model: ResourceModel, child: ChildModel, models: ResourceModels, scopes: { scopes?: string[] }, operation: (method: string) => `${string}.${string}`,
+  model: ResourceModel, child: ChildModel, models: ResourceModels, scopes: { scopes?: string[]; tenant?: boolean }, operation: (method: string) => `${string}.${string}`,
 ): ChildRoutes {
   const m = models.children[child.property];
   const { permissions } = model;

@@ -82,6 +82,8 @@ export interface SignedInUser {
   roles: string[];
   /** The credential stamp the login checked; the session stops when the user's stamp changes. */
   stamp: string;
+  /** The user's tenant at login (attribute `tenantId`): the session's tenant until the next login (contract part 12). */
+  tenantId?: string;
 }
 
 /**
@@ -127,6 +129,12 @@ export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> 
    * does not apply.
    */
   scopes?: readonly string[];
+  /**
+   * The route serves records of a tenant-owned resource (contract part 12): with `Tenancy:Enabled`, a caller without
+   * a tenant gets 403 before anything of the operation runs, and `restlayer routes` lists `tenant` among its scopes.
+   * A resource's declared routes say it themselves (its declaration's `tenant`).
+   */
+  tenant?: boolean;
   /**
    * An action the CLI may do here with an operator token (lib/auth/operator-token.ts) instead of a caller with
    * `permission`: a token for this action and this server's URL, without roles, valid a few seconds.

@@ -93,6 +93,8 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
         setAccess({
           userName: principal.userName,
           attributes: principal.attributes,
+          // Tenancy on: the caller's tenant, or null for none (a tenant-owned record is out of its reach).
+          ...(ctx.server.config.Tenancy.Enabled ? { tenant: principal.tenantId ?? null } : {}),
           permission,
           scopes: permission === undefined ? undefined : grants.scopesOf(permission),
           holds: grants.holds,

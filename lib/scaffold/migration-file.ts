@@ -55,8 +55,8 @@ function stepLines(step: Step): string[] {
     case 'key-index': return [`    await ${listsOf(step.table)}.createKeyIndex('${step.name}');`];
     case 'unique': return [
       ...(step.replaces ? [`    await db.schema.dropIndex('${step.name}').execute();`] : []),
-      step.ignoreCase
-        ? `    await sql\`create unique index ${step.name} on ${step.table} (lower(${step.column}))\`.execute(db);`
+      step.ignoreCase || step.tenant || step.live
+        ? `    await sql\`create unique index ${step.name} on ${step.table} (${step.tenant ? `${step.tenant}, ` : ''}${step.ignoreCase ? `lower(${step.column})` : step.column})${step.live ? ` where ${step.live} is null` : ''}\`.execute(db);`
         : `    await db.schema.createIndex('${step.name}').on('${step.table}').column('${step.column}').unique().execute();`,
     ];
     case 'track-changes': return [`    await trackListChanges(db, dialect, '${step.table}');`];
@@ -74,7 +74,7 @@ export function describeStep(step: Step): string {
     case 'folded-index': return `index ${step.name} (prefix filters on ${step.column})`;
     case 'full-text': return `trigram index of ${step.table}.${step.column} (contains)`;
     case 'key-index': return `index ${step.name} (SQLite: deep pages in key order)`;
-    case 'unique': return `unique index ${step.name}${step.ignoreCase ? ' (ignoring case)' : ''}${step.replaces ? ', replacing the one there' : ''}`;
+    case 'unique': return `unique index ${step.name}${step.ignoreCase ? ' (ignoring case)' : ''}${step.tenant ? ' within a tenant' : ''}${step.replaces ? ', replacing the one there' : ''}`;
     case 'track-changes': return `change tracking of ${step.table} (exact counts)`;
     case 'parent-index': return `index ${step.name} (the children of one record: read, summed and deleted by parent)`;
   }

@@ -37,7 +37,13 @@ export type Step =
   | { readonly kind: 'full-text'; readonly table: string; readonly key: string; readonly column: string }
   | { readonly kind: 'key-index'; readonly table: string; readonly key: string; readonly name: string }
   | { readonly kind: 'parent-index'; readonly table: string; readonly name: string; readonly column: string; readonly key: string }
-  | { readonly kind: 'unique'; readonly table: string; readonly name: string; readonly column: string; readonly ignoreCase: boolean; readonly replaces: boolean }
+  | {
+    readonly kind: 'unique'; readonly table: string; readonly name: string; readonly column: string; readonly ignoreCase: boolean; readonly replaces: boolean;
+    /** The tenant column the index leads with (unique within a tenant), of a tenant-owned resource. */
+    readonly tenant?: string;
+    /** The soft-delete column whose NULL the index is limited to (a deleted record's value is free), of a soft-deletable one. */
+    readonly live?: string;
+  }
   | { readonly kind: 'track-changes'; readonly table: string };
 
 /** What the plan leaves undone: drops and type changes not allowed by the flag. */
@@ -95,6 +101,8 @@ function columnsOf(model: ResourceModel, fresh: boolean): PlannedColumn[] {
     { name: model.modified, type: TYPES.date, notNull: true },
     // A soft-deletable resource's mark (docs/soft-delete.md): NULL for a record not deleted.
     ...(model.softDelete ? [{ name: model.softDelete, type: TYPES.date, notNull: false }] : []),
+    // A tenant-owned resource's tenant (docs/tenancy.md): '' for the records made before, given a tenant when tenancy is turned on.
+    ...(model.tenant ? [{ name: model.tenant, type: textType(undefined), notNull: true, defaultTo: '' }] : []),
   ];
 }
 
@@ -110,6 +118,7 @@ function indexStepsOf(model: ResourceModel): Step[] {
     ...stored.filter((f) => f.spec.contains).map((f): Step => ({ kind: 'full-text', table, key, column: f.column })),
     ...stored.filter((f) => f.spec.unique).map((f): Step => ({
       kind: 'unique', table, name: uniqueIndexName(table, f.column), column: f.column, ignoreCase: f.spec.unique!.ignoreCase, replaces: false,
+      ...(model.tenant ? { tenant: model.tenant } : {}), ...(model.softDelete ? { live: model.softDelete } : {}),
     })),
     { kind: 'key-index', table, key, name: keyIndexName({ table }) },
     { kind: 'track-changes', table },
@@ -147,7 +156,13 @@ function served(step: Step, schema: SchemaSnapshot): boolean {
 }
 
 /** A unique index on lower(column) ignores case; the snapshot keeps the statement that made it. */
-const ignoresCase = (statement: string) => /\(\s*lower\s*\(/i.test(statement);
+const ignoresCase = (statement: string) => /[(,]\s*lower\s*\(/i.test(statement);
+
+/** Whether the statement that made a unique index gives it the shape `step` asks: case, leading tenant, partial. */
+const uniqueShapeOf = (statement: string, step: { ignoreCase: boolean; tenant?: string; live?: string }) =>
+  ignoresCase(statement) === step.ignoreCase
+  && /\(\s*"?tenant_id"?\s*,/i.test(statement) === Boolean(step.tenant)
+  && /\bwhere\b[^)]*\bis\s+null/i.test(statement) === Boolean(step.live);
 
 /** One table as a declaration needs it: its columns (the key apart) and the indexes its fields ask for. */
 interface TableNeeds {
@@ -206,7 +221,7 @@ function planTable(needs: TableNeeds, schema: SchemaSnapshot, allowDrop: boolean
     const column = 'column' in step && typeof step.column === 'string' ? step.column : undefined;
     if (!served(step, schema) || (column && dropped.has(column))) {
       plan.steps.push(step);
-    } else if (step.kind === 'unique' && made !== undefined && ignoresCase(made) !== step.ignoreCase) {
+    } else if (step.kind === 'unique' && made !== undefined && !uniqueShapeOf(made, step)) {
       plan.steps.push({ ...step, replaces: true });
     }
   }

@@ -7,7 +7,7 @@ import { exactCount } from './count-cache.js';
 import { criterionSql } from './criteria-sql.js';
 import type { StorageDialect } from './dialects/dialect.js';
 import { cannotMatch } from './list-text-bounds.js';
-import { type RecordScopes, callerScopeKey, scopeCondition, scopeReads, softDeleteCondition } from './record-scope.js';
+import { type RecordScopes, callerScopeKey, scopeCondition, scopeReads, softDeleteCondition, tenantCondition } from './record-scope.js';
 import { viewingDeleted } from '../envelope/request-scope.js';
 import { CURSOR_EDITED, CursorError, type CursorKeys, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
 import type { Storage } from './storage.js';
@@ -64,6 +64,8 @@ export interface ListDefinition<F extends string> {
    * withDeletedView (lib/envelope/request-scope.ts) the deleted ones — in the page, the count and every cursor's page.
    */
   softDelete?: string;
+  /** The tenant column (`tenant_id`) of a tenant-owned table: with tenancy on, the list holds the caller's tenant's records only. */
+  tenant?: string;
 }
 
 /** The criteria a list takes: filters by field name plus paging, count and sort. */
@@ -115,8 +117,12 @@ export function listSql<F extends string, R>(
   const filters = fields.filter((name) => criteria[name]).map((name) => ({ name, criterion: criteria[name] as FieldCriterion<unknown> }));
   const scope = scopeCondition(def.scopes, def.alias);
   const live = softDeleteCondition(def.softDelete, def.alias);
+  const tenant = tenantCondition(def.tenant, def.alias);
   // The scope is one more condition, in every query of the list: taken with the filters by every index choice.
-  const plain = [...filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, dialect)), ...(scope ? [scope] : []), ...(live ? [live] : [])];
+  const plain = [
+    ...filters.map(({ name, criterion }) => criterionSql(def.columns[name], criterion, dialect)),
+    ...(tenant ? [tenant] : []), ...(scope ? [scope] : []), ...(live ? [live] : []),
+  ];
   const trigram = filters.flatMap(({ name, criterion }) => containsIndex(def, name, criterion, dialect));
   const indexed = [...plain, ...trigram];
   const conditions = fullTextPage ? indexed : plain;
@@ -125,7 +131,8 @@ export function listSql<F extends string, R>(
   const countBudget = trigram.length ? [] : dialect.readBudget;
   // The soft-delete filter alone leaves a count of (nearly) the whole table: as one without it, it takes no budget
   // term and goes to the readers.
-  const narrowed = indexed.length > (live ? 1 : 0);
+  // So does the tenant filter alone: one tenant may hold (nearly) every record.
+  const narrowed = indexed.length > (live ? 1 : 0) + (tenant ? 1 : 0);
   const keysBudget = fullTextPage ? countBudget : dialect.readBudget;
   const table = sql`${sql.table(def.table)} as ${sql.id(def.alias)}`;
   // The rows of a page are read in the page's order of keys: SQLite otherwise may walk a whole sort index to skip

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { StorageDialect } from './dialects/dialect.js';
 import type { Storage } from './storage.js';
+import type { TenantTables } from './tenant-adoption.js';
 
 /** What the store needs of a module (lib/modules.ts' ServiceModule has it): its name, schema history and sample data. */
-export interface SchemaModule {
+export interface SchemaModule extends TenantTables {
   readonly name: string;
   migrations?(dialect: StorageDialect): Record<string, Migration>;
   seed?(storage: Storage): Promise<string | undefined>;

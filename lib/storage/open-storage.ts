@@ -1,6 +1,7 @@
 import type { AppConfig } from '../config/schema.js';
 import { type SchemaModule, migrateModules } from './migrations.js';
 import { storageProvider } from './providers.js';
+import { adoptUntenanted } from './tenant-adoption.js';
 import type { Storage } from './storage.js';
 import type { ProviderOptions } from './storage-provider.js';
 
@@ -27,13 +28,15 @@ export async function openStorage(config: AppConfig, modules: readonly SchemaMod
         warn(`migration ${name} has changed since this database ran it: the database keeps what the text it ran made, and a migration `
           + 'never runs twice. Put the change in a new migration; or, for a development database, start it over (restlayer db reset)');
       }
-      if (!config.Storage.SampleData) return;
-      // Seeds run on the connection that holds the setup lock, like the migrations before them.
-      const locked: Storage = { ...storage, db };
-      for (const module of modules) {
-        const seeded = await module.seed?.(locked);
-        if (seeded) log(`empty database: ${seeded}`);
+      if (config.Storage.SampleData) {
+        // Seeds run on the connection that holds the setup lock, like the migrations before them.
+        const locked: Storage = { ...storage, db };
+        for (const module of modules) {
+          const seeded = await module.seed?.(locked);
+          if (seeded) log(`empty database: ${seeded}`);
+        }
       }
+      if (config.Tenancy.Enabled) for (const line of await adoptUntenanted(db, modules, config.Tenancy.DefaultTenant)) log(line);
     });
     return storage;
   } catch (err) {

@@ -66,6 +66,8 @@ export interface RecordReference {
   scopes?: RecordScopes;
   /** Its soft-delete column (`deleted_at`), when its records are soft-deleted: a deleted record resolves as an unknown one. */
   softDelete?: string;
+  /** Its tenant column (`tenant_id`), when its records belong to tenants: another tenant's record resolves as an unknown one. */
+  tenant?: string;
 }
 
 /**
@@ -75,7 +77,31 @@ export interface RecordReference {
  */
 export function referenceCondition(reference: RecordReference, alias: string): RawBuilder<SqlBool> | undefined {
   // Never a deleted record, whoever asks (also outside a request): a reference to one is a reference to nothing.
-  return allOf(reference.softDelete && liveCondition(reference.softDelete, alias), grantCondition(reference.scopes, reference.readPermission, alias));
+  return allOf(
+    reference.softDelete && liveCondition(reference.softDelete, alias),
+    tenantCondition(reference.tenant, alias),
+    grantCondition(reference.scopes, reference.readPermission, alias),
+  );
+}
+
+/**
+ * The tenant filter of a tenant-owned table under `alias` (`column` its `tenant_id`; undefined: shared records): the
+ * current caller's tenant's records, none for a caller without a tenant, and no condition when tenancy is off or
+ * outside a request (the CLI, jobs, seeding: the operator reaches every tenant).
+ */
+export function tenantCondition(column: string | undefined, alias: string): RawBuilder<SqlBool> | undefined {
+  if (!column) return undefined;
+  const tenant = currentAccess()?.tenant;
+  if (tenant === undefined) return undefined;
+  return tenant === null ? NOTHING : sql<SqlBool>`${sql.ref(`${alias}.${column}`)} = ${tenant}`;
+}
+
+/**
+ * The tenant a record created now belongs to: the caller's; with tenancy off, or outside a request, '' — no tenant
+ * yet, which turning tenancy on gives to `Tenancy:DefaultTenant` (lib/storage/tenant-adoption.ts).
+ */
+export function creatingTenant(): string {
+  return currentAccess()?.tenant ?? '';
 }
 
 /** What the current caller's grant of `permission` reaches of a service with `scopes`: NOTHING without it, undefined unlimited. */
@@ -131,7 +157,9 @@ export function callerScopeKey(): string {
   const access = currentAccess();
   // The deleted view (withDeletedView) builds other SQL: the soft-delete filter turned round.
   const view = viewingDeleted() ? 'deleted' : '';
-  return access?.scopes ? view + JSON.stringify([access.scopes, access.attributes, access.userName]) : view;
+  // The tenant filter is a condition with its own value: statements of one tenant are never another's.
+  const tenant = access?.tenant === undefined ? view : `${view}@${JSON.stringify(access.tenant)}`;
+  return access?.scopes ? tenant + JSON.stringify([access.scopes, access.attributes, access.userName]) : tenant;
 }
 
 /** The tables the current caller's scopes read besides the record's own: what a kept count must follow. */

@@ -17,4 +17,6 @@ export const customer = resource({
   scopes: customerScopes,
   // A delete marks the customer deleted (contract part 13): restorable, its account number free meanwhile.
   softDelete: true,
+  // With Tenancy:Enabled, a customer belongs to its creator's tenant (contract part 12); account numbers are unique within one.
+  tenant: true,
 });

@@ -129,5 +129,14 @@ export function customerMigrations(dialect: StorageDialect): Record<string, Migr
         await createDeletedIndex('ix_customer_deleted_at', live);
       },
     },
+    '0009-tenant': {
+      // Customers belong to tenants (contract part 12, docs/tenancy.md): '' for the customers there are, which turning
+      // tenancy on gives to Tenancy:DefaultTenant. Account numbers are unique within a tenant: the index leads with it.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('customer').addColumn('tenant_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await sql`drop index ${sql.id(ACCOUNT_NUMBER_INDEX)}`.execute(db);
+        await sql`create unique index ${sql.id(ACCOUNT_NUMBER_INDEX)} on customer (tenant_id, lower(account_number)) where deleted_at is null`.execute(db);
+      },
+    },
   };
 }

@@ -169,5 +169,12 @@ export function salesOrderMigrations(dialect: StorageDialect): Record<string, Mi
         await createDeletedIndex('ix_sales_order_deleted_at', live);
       },
     },
+    '0011-tenant': {
+      // Orders belong to tenants (contract part 12, docs/tenancy.md): '' for the orders there are, which turning tenancy
+      // on gives to Tenancy:DefaultTenant. The order number stays unique among all orders (made from the id).
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('sales_order').addColumn('tenant_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+      },
+    },
   };
 }

@@ -62,6 +62,8 @@ export const salesOrder = resource({
   scopes: salesOrderScopes,
   // A delete marks the order deleted, its lines kept (contract part 13): restorable while its customer is not deleted.
   softDelete: true,
+  // With Tenancy:Enabled, an order belongs to its creator's tenant (contract part 12): its lines and history with it.
+  tenant: true,
   rules: [ownedByCreator, datesAfterOrder],
   service: (defaults, { storage }) => ({
     /**

@@ -16,8 +16,11 @@ export const POST = route({
     if (!output.result) return new Output(undefined, output.messages);
     // The stamp stays in the server-side session; the answer is the user alone.
     const { stamp, ...user } = output.result;
-    await call.signIn({ userName: user.userName, name: user.name, roles: user.roles, stamp });
+    await call.signIn({ userName: user.userName, name: user.name, roles: user.roles, stamp, ...(user.tenantId ? { tenantId: user.tenantId } : {}) });
     const permissions = [...call.server.grants.forRoles(user.roles).permissions];
-    return new Output<UserInfo>({ ...user, permissions }, output.messages);
+    const { tenantId, ...rest } = user;
+    // The tenant is news to the browser app only when tenancy is on (contract part 12).
+    const tenant = tenantId && call.server.config.Tenancy.Enabled ? { tenantId } : {};
+    return new Output<UserInfo>({ ...rest, permissions, ...tenant }, output.messages);
   },
 });

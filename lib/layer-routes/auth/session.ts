@@ -15,8 +15,9 @@ export const GET = route({
   result: UserInfo,
   async handle({ principal, server }) {
     if (!principal) return Output.of<UserInfo | undefined>(undefined);
-    const { userName, name, roles, authenticationType } = principal;
+    const { userName, name, roles, authenticationType, tenantId } = principal;
     const permissions = [...server.grants.forRoles(roles).permissions];
-    return Output.of<UserInfo | undefined>({ userName, name, roles, permissions, authenticationType });
+    const tenant = tenantId && server.config.Tenancy.Enabled ? { tenantId } : {};
+    return Output.of<UserInfo | undefined>({ userName, name, roles, permissions, authenticationType, ...tenant });
   },
 });

@@ -9,6 +9,7 @@ import { currentErrors } from '../../envelope/request-scope.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { MONEY_LIMIT, fitsMoney } from '../../validation/money.js';
 import { assertInReach } from '../reach.js';
+import { creatingTenant } from '../../storage/record-scope.js';
 import { childrenState, recordState } from './audit-state.js';
 import type { ChildRuntime, Runtime } from './context.js';
 import { childReferences, keepReferences, writeContext } from './prepare.js';
@@ -95,7 +96,8 @@ export async function create(runtime: Runtime, input: CreateInput): Promise<Outp
     const columns = table.toColumns(after, '', (f) => keyed.includes(f));
     // A text derived from the key (an order's number) takes a unique stand-in until the key is known, in the same transaction.
     for (const f of keyed) columns[f.column] = `new-${randomBytes(8).toString('hex')}`;
-    const created = await insert(trx, model.table, model.keyColumn, { ...columns, [model.revision]: 1, [model.modified]: storage.values.date(now) });
+    const tenant = model.tenant ? { [model.tenant]: creatingTenant() } : {};
+    const created = await insert(trx, model.table, model.keyColumn, { ...columns, ...tenant, [model.revision]: 1, [model.modified]: storage.values.date(now) });
     if (keyed.length) {
       derive(runtime.settled, after, created);
       await sql`update ${sql.table(model.table)} set ${sql.join(keyed.map((f) => sql`${sql.ref(f.column)} = ${after[f.name] ?? null}`))}
