@@ -8,7 +8,7 @@ import { criterionSql } from './criteria-sql.js';
 import type { StorageDialect } from './dialects/dialect.js';
 import { cannotMatch } from './list-text-bounds.js';
 import { type RecordScopes, callerScopeKey, scopeCondition, scopeReads, softDeleteCondition, tenantCondition } from './record-scope.js';
-import { viewingDeleted } from '../envelope/request-scope.js';
+import { currentAccess, viewingDeleted } from '../envelope/request-scope.js';
 import { CURSOR_EDITED, CursorError, type CursorKeys, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
 import type { Storage } from './storage.js';
 
@@ -153,8 +153,9 @@ export function listSql<F extends string, R>(
   ];
   const orderBy = (reverse: boolean) => sql.join(terms.map((t) => sql`${sql.ref(t.ref)} ${t.descending !== reverse ? sql`desc` : sql`asc`}`));
 
-  // A cursor of the deleted records' list is no cursor of the other records' list.
-  const fingerprint = listFingerprint(def.softDelete && viewingDeleted() ? `${def.table}:deleted` : def.table, filters, sort);
+  // A cursor of the deleted records' list is no cursor of the other records' list, nor one tenant's of another's.
+  const listed = def.softDelete && viewingDeleted() ? `${def.table}:deleted` : def.table;
+  const fingerprint = listFingerprint(tenant ? `${listed}@${currentAccess()?.tenant}` : listed, filters, sort);
   const seek = criteria.cursor ? [afterCursor(terms, decodeCursor(criteria.cursor, fingerprint, terms.length, cursorKeys), dialect)] : [];
   const where = (all: RawBuilder<SqlBool>[]) => (all.length ? sql`where ${sql.join(all, sql` and `)}` : sql``);
 

@@ -40,6 +40,17 @@ describe('restlayer routes', function () {
     for (const r of listed) expect(Object.keys(r)).to.deep.equal(['verb', 'path', 'permission', 'scopes']);
   });
 
+  it('with Tenancy:Enabled, tenant among the scopes of every route of customers and sales orders, of no other (contract part 12)', async () => {
+    const run = await routes(['--json'], { Tenancy__Enabled: 'true' });
+    expect(run.code, run.stderr).to.equal(0);
+    const listed = JSON.parse(run.stdout) as Listed[];
+    const owned = listed.filter((r) => /^\/(customer|sales-order)(\/|$)/.test(r.path));
+    expect(owned.length).to.be.greaterThan(15);
+    for (const r of owned) expect(r.scopes, `${r.verb} ${r.path}`).to.deep.equal(['tenant', 'own']);
+    for (const r of listed.filter((x) => !owned.includes(x))) expect(r.scopes, `${r.verb} ${r.path}`).to.not.include('tenant');
+    // Off (the default, the first test): no route lists it.
+  });
+
   it('one line per route: verb, path, permission, scopes, in columns, under RestAPI:Path; variant B and private docs', async () => {
     const run = await routes([], { RestAPI__Path: '/api', Authentication__Variant: 'B', RestAPI__PublicDocs: 'false' });
     expect(run.code, run.stderr).to.equal(0);
