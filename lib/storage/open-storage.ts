@@ -1,7 +1,7 @@
 import type { AppConfig } from '../config/schema.js';
 import { type SchemaModule, migrateModules } from './migrations.js';
 import { storageProvider } from './providers.js';
-import { adoptUntenanted } from './tenant-adoption.js';
+import { turnTenancyOn } from './tenant-adoption.js';
 import type { Storage } from './storage.js';
 import type { ProviderOptions } from './storage-provider.js';
 
@@ -36,7 +36,7 @@ export async function openStorage(config: AppConfig, modules: readonly SchemaMod
           if (seeded) log(`empty database: ${seeded}`);
         }
       }
-      if (config.Tenancy.Enabled) for (const line of await adoptUntenanted(db, modules, config.Tenancy.DefaultTenant)) log(line);
+      if (config.Tenancy.Enabled) for (const line of await turnTenancyOn(db, storage.dialect, modules, config.Tenancy.DefaultTenant)) log(line);
     });
     return storage;
   } catch (err) {

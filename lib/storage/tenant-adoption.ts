@@ -1,8 +1,10 @@
 import { type QueryExecutorProvider, sql } from 'kysely';
+import type { StorageDialect } from './dialects/dialect.js';
+import { ensureTenantIndexes } from './tenant-indexes.js';
 
 /** What adoption needs of a module: its resources' tables and, of the tenant-owned ones, their tenant column. */
 export interface TenantTables {
-  readonly resources?: readonly { readonly model: { readonly table: string; readonly tenant?: string } }[];
+  readonly resources?: readonly { readonly model: { readonly table: string; readonly keyColumn: string; readonly tenant?: string } }[];
 }
 
 /**
@@ -11,7 +13,22 @@ export interface TenantTables {
  * so a later change of `Tenancy:DefaultTenant` moves no record. Runs under the setup lock, after the migrations and
  * the seeds. Answers a line for the log per table that had any.
  */
-export async function adoptUntenanted(db: QueryExecutorProvider, modules: readonly TenantTables[], defaultTenant: string): Promise<string[]> {
+export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageDialect, modules: readonly TenantTables[], defaultTenant: string): Promise<string[]> {
+  const lines = await adoptUntenanted(db, modules, defaultTenant);
+  let made = 0;
+  for (const { model } of modules.flatMap((m) => m.resources ?? [])) {
+    if (!model.tenant) continue;
+    const names = await ensureTenantIndexes(db, dialect, model.table, model.tenant, model.keyColumn);
+    if (names.length) lines.push(`tenancy: ${names.length} index(es) of ${model.table} led by ${model.tenant} made: ${names.join(', ')}`);
+    made += names.length;
+  }
+  // New indexes: the planner's statistics (SQLite's ANALYZE) must know them, or it may pass them by.
+  if (made) await dialect.refreshStatistics(db);
+  return lines;
+}
+
+/** The records created while tenancy was off join `defaultTenant` (turnTenancyOn's first step). */
+async function adoptUntenanted(db: QueryExecutorProvider, modules: readonly TenantTables[], defaultTenant: string): Promise<string[]> {
   const lines: string[] = [];
   for (const { model } of modules.flatMap((m) => m.resources ?? [])) {
     if (!model.tenant) continue;

@@ -54,6 +54,9 @@ describeStores(`tenancy (${testProvider})`, function () {
     expect(await total(globex, '/customer')).to.equal(0);
     expect(await total(globex, '/sales-order')).to.equal(0);
     expect(server.logs.some((l) => String(l.msg ?? l.message).includes("now belong to tenant 'acme'"))).to.equal(true);
+    // And the list indexes got their tenant-led twins, with an index of (tenant, key) for lists in key order.
+    const made = server.logs.map((l) => String(l.msg ?? l.message)).filter((m) => m.includes('led by tenant_id made'));
+    expect(made.join('\n')).to.include('ix_sales_order_tenant_key').and.include('ix_customer_tenant_key').and.include('ix_sales_order_status_tenant');
   });
 
   it('two tenants each have a customer with account number A-1; within one it is a 409; tenantId in a body is unknown', async () => {

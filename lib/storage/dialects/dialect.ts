@@ -85,4 +85,6 @@ export interface StorageDialect extends SqlValues {
    * index of `createFullTextIndex`; undefined where the list's own LIKE is the way (the index serves it, or cannot).
    */
   fullTextMatch(table: string, column: string, ref: string, text: string): RawBuilder<SqlBool> | undefined;
+  /** The indexes of `table` with the statements that made them (as the store keeps them), of this schema. */
+  indexDefinitions(db: QueryExecutorProvider, table: string): Promise<{ name: string; definition: string }[]>;
 }

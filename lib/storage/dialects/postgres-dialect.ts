@@ -78,4 +78,10 @@ export const postgresDialect: StorageDialect = {
   },
   // The trigram index serves the LIKE itself.
   fullTextMatch: () => undefined,
+
+  async indexDefinitions(db, table) {
+    const { rows } = await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition from pg_indexes
+      where schemaname = current_schema() and tablename = ${table} order by indexname`.execute(db);
+    return rows;
+  },
 };

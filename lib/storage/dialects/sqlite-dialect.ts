@@ -60,6 +60,13 @@ export const sqliteDialect: StorageDialect = {
    * folds case as the LIKE does (and more, beyond ASCII), so the list keeps its LIKE after it and the rows come out
    * the same, only found through the index.
    */
+  async indexDefinitions(db, table) {
+    // Indexes SQLite makes itself (a UNIQUE column's, the primary key's) have no statement: none of them is a list's.
+    const { rows } = await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master
+      where type = 'index' and tbl_name = ${table} and sql is not null order by name`.execute(db);
+    return rows;
+  },
+
   fullTextMatch(table, column, ref, text): RawBuilder<SqlBool> | undefined {
     if ([...text].length < 3 || /[\\%_]/.test(text)) return undefined;
     const fts = fullTextTable(table, column);

@@ -1,0 +1,20 @@
+import { expect } from 'chai';
+import { tenantTwinOf } from './tenant-indexes.js';
+
+describe('tenantTwinOf: the tenant-led twin of a list index', () => {
+  it('leads SQLite and PostgreSQL statements with the tenant column, the rest as it was', () => {
+    expect(tenantTwinOf('CREATE INDEX "ix_so_status" ON "sales_order" ("status", "deleted_at")', 'ix_so_status', 'tenant_id'))
+      .to.deep.equal({ name: 'ix_so_status_tenant', definition: 'CREATE INDEX "ix_so_status_tenant" ON "sales_order" (tenant_id, "status", "deleted_at")' });
+    expect(tenantTwinOf('CREATE INDEX ix_c ON public.customer USING btree (lower((name)::text)) INCLUDE (deleted_at) WHERE (deleted_at IS NULL)', 'ix_c', 'tenant_id'))
+      .to.deep.equal({ name: 'ix_c_tenant', definition: 'CREATE INDEX ix_c_tenant ON public.customer USING btree (tenant_id, lower((name)::text)) INCLUDE (deleted_at) WHERE (deleted_at IS NULL)' });
+  });
+
+  it('none for a unique index, a trigram one, one led by the tenant already, a twin; a long name is cut to 63 characters', () => {
+    expect(tenantTwinOf('CREATE UNIQUE INDEX ux ON customer (tenant_id, lower(account_number))', 'ux', 'tenant_id')).to.equal(undefined);
+    expect(tenantTwinOf('CREATE INDEX ix_t ON public.customer USING gin (name gin_trgm_ops)', 'ix_t', 'tenant_id')).to.equal(undefined);
+    expect(tenantTwinOf('create index ix_k on customer ("tenant_id", customer_id)', 'ix_k', 'tenant_id')).to.equal(undefined);
+    expect(tenantTwinOf('create index ix_a_tenant on customer (tenant_id, a)', 'ix_a_tenant', 'tenant_id')).to.equal(undefined);
+    const long = `ix_${'x'.repeat(70)}`;
+    expect(tenantTwinOf(`create index ${long} on t (a)`, long, 'tenant_id')!.name).to.have.length(63);
+  });
+});
