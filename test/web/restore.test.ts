@@ -20,7 +20,7 @@ interface ApiMessage { code: string; message: string; property?: string }
  * The deleted view of the customer and order lists (contract part 13) in Chromium against a real server: a holder of
  * the delete permission deletes, finds the record under the Deleted filter (kept in the hash), restores it and sees
  * it back in the usual list; a refused restore shows the server's message; the other roles are offered neither. And
- * the session's tenant in the header.
+ * the session's tenant in the header (part 12), from a second server with tenancy on.
  */
 describeStores('web app: deleted records and their restore, and the tenant in the header, in Chromium', function () {
   this.timeout(120_000);
@@ -327,36 +327,39 @@ describeStores('web app: deleted records and their restore, and the tenant in th
     expect(await page.locator('#user-tenant').isHidden()).to.equal(true);
   });
 
-  it('shows the session\'s tenant beside the user name (the login and session answers given a tenantId in the browser)', async () => {
-    // No server here can answer a tenantId yet (tenancy is being built): the browser adds one to the two answers that
-    // carry the UserInfo, the login's and the session's, exactly as contract part 12 says a tenant's user gets it.
-    await newPage();
-    await page.route(/\/api\/auth\/(cookie|session)$/, async (route) => {
-      const response = await route.fetch();
-      const body = await response.json() as { result?: Record<string, unknown> };
-      if (body.result) body.result.tenantId = 'acme';
-      await route.fulfill({ response, json: body });
+  it('shows the session\'s tenant beside the user name on a server with tenancy on, after a reload too, and none once logged out', async () => {
+    // A server of its own with Tenancy:Enabled, and a user whose attribute tenantId names theirs (contract part 12).
+    const tenancy = await startTestServer({
+      config: { Web: { Enabled: true }, RestAPI: { Path: '/api' }, Authentication: { PasswordHashCost: 10 }, Tenancy: { Enabled: true } },
     });
-    await page.goto(`${appUrl}#/orders`);
-    await fillLogIn(page, CLERK, PASSWORD);
-    await listed();
-    const tenant = page.locator('#user-tenant');
-    expect(await tenant.isVisible()).to.equal(true);
-    // Seen as `acme`; read as `Tenant: acme` (the words before it are for screen readers only).
-    expect(await tenant.textContent()).to.equal('Tenant: acme');
-    expect(await tenant.locator('.visually-hidden').textContent()).to.equal('Tenant: ');
-    expect(await tenant.locator('.visually-hidden').evaluate((e) => e.getBoundingClientRect().width)).to.be.at.most(1);
-    expect(await page.locator('#user-name').textContent()).to.equal('Logged in as Cleo Clerk');
-    // Resumed from the session after a reload; gone with the logout.
-    await page.reload();
-    await listed();
-    expect(await tenant.textContent()).to.equal('Tenant: acme');
-    await fits('restore-header-tenant-1280');
-    await page.setViewportSize({ width: 375, height: 800 });
-    await fits('restore-header-tenant-375');
-    await page.getByRole('button', { name: 'Log out' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Log in to restlayer orders' }).waitFor();
-    expect(await tenant.isHidden()).to.equal(true);
-    expect(await tenant.textContent()).to.equal('');
+    try {
+      await addUser(tenancy, 'tina', PASSWORD, ['Clerk'], 'Tina Tenant');
+      const set = await withErrorScope(() => tenancy.services.users.setAttribute('tina', 'tenantId', 'acme'));
+      expect(set.messages).to.deep.equal([]);
+      await newPage();
+      await page.goto(`${new URL(tenancy.url).origin}/#/customers`);
+      await fillLogIn(page, 'tina', PASSWORD);
+      await listed();
+      const tenant = page.locator('#user-tenant');
+      expect(await tenant.isVisible()).to.equal(true);
+      // Seen as `acme`; read as `Tenant: acme` (the words before it are for screen readers only).
+      expect(await tenant.textContent()).to.equal('Tenant: acme');
+      expect(await tenant.locator('.visually-hidden').textContent()).to.equal('Tenant: ');
+      expect(await tenant.locator('.visually-hidden').evaluate((e) => e.getBoundingClientRect().width)).to.be.at.most(1);
+      expect(await page.locator('#user-name').textContent()).to.equal('Logged in as Tina Tenant');
+      // Resumed from GET /auth/session after a reload.
+      await page.reload();
+      await listed();
+      expect(await tenant.textContent()).to.equal('Tenant: acme');
+      await fits('restore-header-tenant-1280');
+      await page.setViewportSize({ width: 375, height: 800 });
+      await fits('restore-header-tenant-375');
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Log in to restlayer orders' }).waitFor();
+      expect(await tenant.isHidden()).to.equal(true);
+      expect(await tenant.textContent()).to.equal('');
+    } finally {
+      await tenancy.stop();
+    }
   });
 });
