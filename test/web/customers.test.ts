@@ -390,7 +390,7 @@ describeOneStore('web app in Chromium: customers', WHY_ONE_STORE.web, function (
     const dialog = page.getByRole('dialog', { name: 'Delete this customer?' });
     await page.getByRole('button', { name: 'Delete the customer…' }).click();
     await dialog.waitFor();
-    expect(await dialog.textContent()).to.include(`Browser Bikes (customer number ${id}) will be deleted. This cannot be undone.`);
+    expect(await dialog.textContent()).to.include(`Browser Bikes (customer number ${id}) will be deleted. It can be restored from the deleted customers.`);
     expect(await page.evaluate(() => document.activeElement?.id), 'the safe choice has focus').to.equal('delete-cancel');
     await layout('customer-delete-confirm');
     await page.getByRole('button', { name: 'Keep the customer' }).click();

@@ -280,7 +280,7 @@ export function customerView(initialId: number | undefined, opts: CustomerOption
 
   remove.addEventListener('click', () => {
     if (!customer) return;
-    dialog.open(`${customer.name} (customer number ${customer.customerId}) will be deleted. This cannot be undone.`);
+    dialog.open(`${customer.name} (customer number ${customer.customerId}) will be deleted. It can be restored from the deleted customers.`);
   });
 
   /** Sends the DELETE; answers what the screen shows once the dialog has closed (undefined: the session ended). */

@@ -2,9 +2,12 @@ import type { Lookups } from './api.js';
 import { announce, h } from './dom.js';
 import { showCount } from './format.js';
 
-/** A column of a list table: the wire field it shows, its header, its sort key and how a row shows it. */
+/**
+ * A column of a list table: the wire field it shows (or `actions`, the row's buttons), its header, its sort key and
+ * how a row shows it. The key is the `data-field` of its cells.
+ */
 export interface ListColumn<Row, Sort extends string> {
-  key: keyof Row & string;
+  key: (keyof Row & string) | 'actions';
   label: string;
   sort?: Sort;
   cell(row: Row, lookups: Lookups): Node | string;

@@ -21,6 +21,7 @@ import type { View } from './view.js';
 const main = document.getElementById('main')!;
 const account = document.getElementById('account')!;
 const userName = document.getElementById('user-name')!;
+const userTenant = document.getElementById('user-tenant')!;
 const logoutButton = document.getElementById('logout') as HTMLButtonElement;
 const mainNav = document.getElementById('main-nav')!;
 
@@ -36,8 +37,15 @@ let loggedOut = false;
 /** Unsaved input of the screen that was showing when the session ended, for the same screen after the next login. */
 let kept: { hash: string; data: unknown } | undefined;
 
-function showUser(name: string | undefined): void {
-  userName.textContent = name ? `Logged in as ${name}` : '';
+/**
+ * Who is logged in, in the header; with tenancy on (contract part 12) the session names the caller's tenant too
+ * (`tenantId`), shown beside the name; a server without tenancy sends none and nothing is shown.
+ */
+function showUser(user: Pick<UserInfo, 'name' | 'userName' | 'tenantId'> | undefined): void {
+  userName.textContent = user ? `Logged in as ${user.name || user.userName}` : '';
+  const tenant = user?.tenantId;
+  userTenant.replaceChildren(...(tenant ? [h('span', { class: 'visually-hidden' }, 'Tenant: '), tenant] : []));
+  userTenant.hidden = !tenant;
 }
 
 /** The user's permissions, and the header's links to the sections they may read (only those are offered). */
@@ -112,7 +120,7 @@ function loggedInAs(user: UserInfo): void {
   loggedOut = false;
   takePermissions(user);
   sessionStorage.setItem(USER_KEY, user.name || user.userName);
-  showUser(user.name || user.userName);
+  showUser(user);
   view = undefined;
   route(true);
 }
@@ -178,7 +186,7 @@ async function start(): Promise<void> {
     loggedIn = true;
     takePermissions(user);
     sessionStorage.setItem(USER_KEY, user.name || user.userName);
-    showUser(user.name || user.userName);
+    showUser(user);
   } else if (!unreachable) {
     // A tab that had a session says it ended; a first visit just asks to log in.
     const hadSession = sessionStorage.getItem(USER_KEY) !== null;

@@ -323,7 +323,7 @@ export function orderView(id: number, opts: OrderOptions): View {
 
   remove.addEventListener('click', () => {
     if (!order) return;
-    dialog.open(`Order ${order.salesOrderNumber} of ${order.customerName} will be deleted with its lines. This cannot be undone.`);
+    dialog.open(`Order ${order.salesOrderNumber} of ${order.customerName} will be deleted with its lines. It can be restored from the deleted orders.`);
   });
 
   /** Sends the DELETE; answers what the screen shows once the dialog has closed (undefined: the session ended). */

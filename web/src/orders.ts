@@ -1,6 +1,8 @@
 import type { SalesOrder_ReadListInput_Criteria, SalesOrder_ReadListOutput } from '../../services/sales-order/sales-order-models.js';
 import { type Lookups, errorsOf, guarded, loadLookups, salesOrders } from './api.js';
 import { announce, focusElement, h, options } from './dom.js';
+import { can } from './permissions.js';
+import { DELETED_ONLY, type DeletedCriterion, deletedFilter, restoreButton } from './restore.js';
 import { dayEnd, dayStart, showDay, showMoney } from './format.js';
 import { type ListQuery, type SortKey, listHash, orderHash, parseHash } from './routes.js';
 import { type ListColumn, filterFold, showListPage } from './list-page.js';
@@ -12,9 +14,9 @@ export const PAGE_SIZE = 25;
 /** An order number typed in the search box: `SO43659`, `so4365` or digits only. */
 const orderNumberLike = /^(so)?\d+$/i;
 
-/** The list criteria of a query (contract part 3; the client turns them into the query string). */
-export function criteriaOf(query: ListQuery): SalesOrder_ReadListInput_Criteria {
-  const criteria: SalesOrder_ReadListInput_Criteria = {
+/** The list criteria of a query (contract part 3, `deleted` part 13; the client turns them into the query string). */
+export function criteriaOf(query: ListQuery): SalesOrder_ReadListInput_Criteria & DeletedCriterion {
+  const criteria: SalesOrder_ReadListInput_Criteria & DeletedCriterion = {
     skip: (query.page - 1) * PAGE_SIZE,
     take: PAGE_SIZE,
     getTotalCount: true,
@@ -32,6 +34,7 @@ export function criteriaOf(query: ListQuery): SalesOrder_ReadListInput_Criteria 
   if (from && to) criteria.orderDate = { operator: 'BW', values: [from, to] };
   else if (from) criteria.orderDate = { operator: 'GE', values: [from] };
   else if (to) criteria.orderDate = { operator: 'LE', values: [to] };
+  if (query.deleted) criteria.deleted = DELETED_ONLY;
   return criteria;
 }
 
@@ -46,6 +49,9 @@ const columns: Column[] = [
   { key: 'salesPersonId', label: 'Sales person', cell: (o, l) => l.person.text(o.salesPersonId) },
   { key: 'totalDue', label: 'Total due', sort: 'totalDue', numeric: true, cell: (o) => showMoney(o.totalDue) },
 ];
+
+/** A deleted order in words, for its Restore button and what the restore says. */
+const deletedText = (o: SalesOrder_ReadListOutput) => `Order ${o.salesOrderNumber} of ${o.customerName}`;
 
 const directionText = (dir: 'asc' | 'desc') => (dir === 'asc' ? 'ascending' : 'descending');
 
@@ -66,14 +72,18 @@ export function ordersView(initialHash: string): View {
     'Part of an order number (SO43659) or of a customer’s name');
   const from = field('filter-from', 'Order date from', h('input', { type: 'date', name: 'from' }));
   const to = field('filter-to', 'Order date to', h('input', { type: 'date', name: 'to' }));
+  // Only holders of sales-order.delete may list deleted orders and restore them (contract part 13).
+  const deleted = can('sales-order.delete') ? deletedFilter('orders') : undefined;
 
   const apply = h('button', { type: 'submit', class: 'primary' }, 'Apply filters');
   const clear = h('button', { type: 'button', class: 'secondary' }, 'Clear filters');
   const form = h('form', { class: 'filters card', novalidate: true, role: 'search', 'aria-label': 'Filter orders' },
-    h('div', { class: 'filter-grid' }, status.wrap, territory.wrap, person.wrap, search.wrap, from.wrap, to.wrap),
+    h('div', { class: 'filter-grid' }, status.wrap, territory.wrap, person.wrap, search.wrap, from.wrap, to.wrap, deleted?.wrap),
     h('div', { class: 'actions' }, apply, clear));
 
   const problems = h('div', { class: 'list-messages' });
+  // What the last restore did: kept while the list loads again without the restored order.
+  const restoreOutcome = h('div', { class: 'list-messages', id: 'restore-outcome' });
   const summary = h('p', { class: 'summary', id: 'list-summary', role: 'status' });
   const caption = h('caption', { class: 'visually-hidden' });
   const headRow = h('tr');
@@ -89,7 +99,19 @@ export function ordersView(initialHash: string): View {
     h('h2', { id: 'results-heading', class: 'visually-hidden' }, 'Orders'), summary, exportTools, h('div', { class: 'table-wrap' }, table), pager);
 
   const heading = h('h1', { id: 'orders-heading', tabindex: '-1' }, 'Sales orders');
-  const el = h('section', { class: 'screen orders-screen', 'aria-labelledby': 'orders-heading' }, heading, filterFold(form), problems, results);
+  const el = h('section', { class: 'screen orders-screen', 'aria-labelledby': 'orders-heading' }, heading, filterFold(form), problems, restoreOutcome, results);
+
+  // The deleted view: a deleted order cannot be opened (it reads as not found), so its number is text; a Restore button.
+  const deletedColumns: Column[] = [
+    { ...columns[0], cell: (o) => o.salesOrderNumber },
+    ...columns.slice(1),
+    {
+      key: 'actions', label: 'Restore',
+      cell: (o) => restoreButton({ text: deletedText(o), href: orderHash(o.salesOrderId) }, () => salesOrders.restore!(o.salesOrderId),
+        { outcome: restoreOutcome, reload: () => load() }),
+    },
+  ];
+  const shown = () => (query.deleted ? deletedColumns : columns);
 
   const go = (next: ListQuery) => {
     location.hash = listHash(next);
@@ -101,6 +123,7 @@ export function ordersView(initialHash: string): View {
     q: search.control.value.trim() || undefined,
     from: from.control.value || undefined,
     to: to.control.value || undefined,
+    deleted: deleted?.control.checked || undefined,
     page: 1,
     sort: query.sort,
     dir: query.dir,
@@ -113,6 +136,7 @@ export function ordersView(initialHash: string): View {
     search.control.value = query.q ?? '';
     from.control.value = query.from ?? '';
     to.control.value = query.to ?? '';
+    if (deleted) deleted.control.checked = !!query.deleted;
   };
 
   form.addEventListener('submit', (event) => {
@@ -133,7 +157,7 @@ export function ordersView(initialHash: string): View {
   const renderHead = () => {
     // Re-rendering replaces the sort buttons: the one that had focus gives it to its successor.
     const focused = document.activeElement instanceof HTMLElement && headRow.contains(document.activeElement) ? document.activeElement.dataset.sort : undefined;
-    headRow.replaceChildren(...columns.map((c) => {
+    headRow.replaceChildren(...shown().map((c) => {
       const th = h('th', { scope: 'col', class: [c.numeric ? 'numeric' : '', c.sort ? 'sortable' : ''].join(' ').trim() || undefined }, c.label);
       if (!c.sort) return th;
       const active = query.sort === c.sort;
@@ -148,7 +172,8 @@ export function ordersView(initialHash: string): View {
       return th;
     }));
     const sortLabel = columns.find((c) => c.sort === query.sort)?.label ?? query.sort;
-    caption.textContent = `Sales orders, sorted by ${sortLabel.toLowerCase()}, ${directionText(query.dir)}`;
+    heading.textContent = query.deleted ? 'Deleted sales orders' : 'Sales orders';
+    caption.textContent = `${heading.textContent}, sorted by ${sortLabel.toLowerCase()}, ${directionText(query.dir)}`;
     if (focused) headRow.querySelector<HTMLElement>(`button[data-sort="${focused}"]`)?.focus();
   };
 
@@ -191,7 +216,8 @@ export function ordersView(initialHash: string): View {
     problems.replaceChildren();
     const rows = output.result;
     showListPage({ body, summary, pageText, prev, next }, {
-      rows, total: output.totalCount ?? rows.length, page: query.page, pageSize: PAGE_SIZE, columns, lookups: l, noun: 'order',
+      rows, total: output.totalCount ?? rows.length, page: query.page, pageSize: PAGE_SIZE, columns: shown(), lookups: l,
+      noun: query.deleted ? 'deleted order' : 'order',
       rowAttrs: (o) => ({ 'data-order-id': o.salesOrderId }),
     });
     results.setAttribute('aria-busy', 'false');
@@ -211,6 +237,7 @@ export function ordersView(initialHash: string): View {
       const route = parseHash(hash);
       if (route.name !== 'orders') return false;
       query = route.query;
+      restoreOutcome.replaceChildren();
       if (lookups) fillForm();
       void load();
       return true;

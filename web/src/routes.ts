@@ -1,7 +1,7 @@
 /**
  * Where the user is, kept in the URL hash so that a reload, a bookmark or a new login after the session expired
  * comes back to the same place: `#/orders?status=5&territory=2&page=3&sort=totalDue&dir=asc`, `#/orders/43659`,
- * `#/customers?name=bike&territory=4&page=2&sort=accountNumber&dir=desc`, `#/customers/29825`, `#/customers/new`.
+ * `#/customers?name=bike&territory=4&page=2&sort=accountNumber&dir=desc`, `#/customers?deleted=true`, `#/customers/29825`, `#/customers/new`.
  */
 
 export const SORTABLE = ['salesOrderNumber', 'orderDate', 'customerName', 'totalDue'] as const;
@@ -17,6 +17,8 @@ export interface ListQuery {
   /** Order date range, `yyyy-mm-dd`, both ends included. */
   from?: string;
   to?: string;
+  /** The deleted orders instead of the others (offered to holders of `sales-order.delete` only). */
+  deleted?: boolean;
   page: number;
   sort: SortKey;
   dir: SortDir;
@@ -31,6 +33,8 @@ export interface CustomerListQuery {
   /** Part of the account number. */
   account?: string;
   territory?: number;
+  /** The deleted customers instead of the others (offered to holders of `customer.delete` only). */
+  deleted?: boolean;
   page: number;
   sort: CustomerSortKey;
   dir: SortDir;
@@ -49,6 +53,8 @@ export const CUSTOMER_DEFAULT_SORT: { sort: CustomerSortKey; dir: SortDir } = { 
 
 const positive = (value: string | null) => (value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : undefined);
 const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined);
+/** `deleted=true` in the hash; anything else (or none) is the usual list, so the canonical hash leaves it out. */
+const flag = (value: string | null) => (value === 'true' ? true : undefined);
 
 export function parseHash(hash: string): Route {
   const [path, search = ''] = hash.replace(/^#/, '').split('?', 2);
@@ -67,6 +73,7 @@ export function parseHash(hash: string): Route {
         q: q || undefined,
         from: day(p.get('from')),
         to: day(p.get('to')),
+        deleted: flag(p.get('deleted')),
         page: positive(p.get('page')) ?? 1,
         sort,
         dir,
@@ -90,6 +97,7 @@ function parseCustomerQuery(p: URLSearchParams): CustomerListQuery {
     name: p.get('name')?.trim() || undefined,
     account: p.get('account')?.trim() || undefined,
     territory: positive(p.get('territory')),
+    deleted: flag(p.get('deleted')),
     page: positive(p.get('page')) ?? 1,
     sort,
     dir,
@@ -105,6 +113,7 @@ export function listHash(query: ListQuery): string {
   if (query.q) p.set('q', query.q);
   if (query.from) p.set('from', query.from);
   if (query.to) p.set('to', query.to);
+  if (query.deleted) p.set('deleted', 'true');
   if (query.page > 1) p.set('page', String(query.page));
   if (query.sort !== DEFAULT_SORT.sort || query.dir !== DEFAULT_SORT.dir) {
     p.set('sort', query.sort);
@@ -122,6 +131,7 @@ export function customerListHash(query: CustomerListQuery): string {
   if (query.name) p.set('name', query.name);
   if (query.account) p.set('account', query.account);
   if (query.territory) p.set('territory', String(query.territory));
+  if (query.deleted) p.set('deleted', 'true');
   if (query.page > 1) p.set('page', String(query.page));
   if (query.sort !== CUSTOMER_DEFAULT_SORT.sort || query.dir !== CUSTOMER_DEFAULT_SORT.dir) {
     p.set('sort', query.sort);
