@@ -5,6 +5,8 @@
 //   node bench/scale.js [--sizes 12000,100000,1000000] [--stores sqlite,postgres] [--runs 21] [--stall-seconds 5]
 //                       [--customers-per-order 1]   (customers grown to this × the orders; the sample has 1/15)
 //                       [--fresh]   (grow anew instead of starting from a database grown by an earlier run)
+//                       [--tenancy]  (at each size, the shapes again on a copy with Tenancy:Enabled, its callers in tenant
+//                                     `default`, which holds every record: the tenant filter's cost, contract part 12)
 // Writes results/scale.json (a store's entry replaced, the others kept) and results/scale.md. Build first.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -15,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { killAll, startProcess } from './lib/processes.js';
-import { issueToken, pgAdmin, pgAdminUrl, prepareRestlayer, restlayerEnv } from './lib/restlayer.js';
+import { benchUser, issueToken, pgAdmin, pgAdminUrl, prepareRestlayer, restlayerEnv } from './lib/restlayer.js';
 import { cliPath, projectRoot, resultsDir } from './lib/setup.js';
 import { growDatabase } from './lib/grow.js';
 
@@ -29,6 +31,7 @@ const { values: args } = parseArgs({
     'customers-per-order': { type: 'string', default: '1' },
     // Grown databases are kept between runs (see grownCache); --fresh grows anew (and refreshes the cache).
     fresh: { type: 'boolean', default: false },
+    tenancy: { type: 'boolean', default: false },
   },
 });
 const sizes = args.sizes.split(',').map(Number);
@@ -159,7 +162,7 @@ async function stall(get, deepUrl, token) {
  * A token of the scoped shapes' SalesPerson. A database copied from an earlier run may hold the user already: then
  * `user add` fails, and its attribute is set again.
  */
-async function scopedToken(env) {
+async function scopedToken(env, attributes = {}) {
   const cli = (args) => new Promise((resolve, reject) => {
     const child = execFile(process.execPath, [cliPath, ...args], { env, cwd: projectRoot, timeout: 120_000 },
       (err, stdout, stderr) => (err ? reject(new Error(`restlayer ${args.join(' ')}: ${stderr}`)) : resolve(stdout)));
@@ -167,6 +170,7 @@ async function scopedToken(env) {
   });
   await cli(['user', 'add', scopedUser, '--role', 'SalesPerson', '--password-stdin']).catch(() => undefined);
   await cli(['user', 'set-attribute', scopedUser, 'salesPersonId', String(SCOPED_PERSON)]);
+  for (const [key, value] of Object.entries(attributes)) await cli(['user', 'set-attribute', scopedUser, key, value]);
   return JSON.parse(await cli(['token', 'issue', '--user', scopedUser, '--minutes', '240', '--json'])).accessToken;
 }
 
@@ -220,6 +224,69 @@ function grownCache(store, admin, scratch) {
   };
 }
 
+/** Every shape's median and p95, printed as it comes. */
+async function timeShapes(get, getScoped, pathOf) {
+  const timings = {};
+  for (const [name, template] of shapes) {
+    try {
+      timings[name] = await time(isScoped(name) ? getScoped : get, pathOf(template));
+    } catch (err) {
+      timings[name] = { error: err.message };
+    }
+    const t = timings[name];
+    console.log(`  ${name.padEnd(40)} ${t.error ? t.error : `median ${String(t.medianMs).padStart(7)}   p95 ${String(t.p95Ms).padStart(7)}`}`);
+  }
+  return timings;
+}
+
+/**
+ * The shapes again with Tenancy:Enabled, on a copy of the database just measured (SQLite: a file; PostgreSQL: a
+ * database made from it as a template), its callers in tenant `default`, which then holds every record: the first
+ * start adopts the records and makes the tenant-led indexes (timed as startSeconds), then every statement filters by
+ * tenant. Answers the timings and each shape's median against tenancy off.
+ */
+async function withTenancy(env, { dir, size, postgresUrl, scratch }, pathOf) {
+  let tenantEnv = { ...env, Tenancy__Enabled: 'true' };
+  let copy;
+  if (postgresUrl) {
+    copy = `${scratch}_tenancy`;
+    await pgAdmin(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`);
+    await pgAdmin(`CREATE DATABASE ${copy} TEMPLATE ${scratch}`);
+    const url = new URL(postgresUrl);
+    url.pathname = `/${copy}`;
+    tenantEnv = { ...tenantEnv, Storage__Postgres__Url: url.toString() };
+  } else {
+    const path = join(dir, `tenancy-${size}.db`);
+    copyFileSync(env.Storage__Sqlite__Path, path);
+    tenantEnv = { ...tenantEnv, Storage__Sqlite__Path: path };
+  }
+  try {
+    const serve = (name) => startProcess({
+      name, nodeArgs: [cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'], env: tenantEnv, cwd: projectRoot,
+      stderrFile: join(dir, `${name}.log`), ready: /restlayer is serving (http:\/\/\S+)/, timeoutMs: 1_800_000,
+    });
+    const started = performance.now();
+    // The first start turns tenancy on (adoption, indexes): timed, then stopped, so that the shapes are measured as a
+    // server runs afterwards, not in the wake of a million-row update (SQLite's WAL checkpointed at close).
+    await (await serve(`serve-tenancy-first-${size}`)).stop();
+    const startSeconds = round((performance.now() - started) / 1000);
+    const server = await serve(`serve-tenancy-${size}`);
+    try {
+      await new Promise((resolve, reject) => execFile(process.execPath, [cliPath, 'user', 'set-attribute', benchUser, 'tenantId', 'default'],
+        { env: tenantEnv, cwd: projectRoot }, (err, _out, stderr) => (err ? reject(new Error(stderr)) : resolve())));
+      const get = client(server.url, await issueToken(tenantEnv));
+      const getScoped = client(server.url, await scopedToken(tenantEnv, { tenantId: 'default' }));
+      console.log(`  with Tenancy:Enabled (first start, adoption and tenant-led indexes: ${startSeconds} s):`);
+      const timings = await timeShapes(get, getScoped, pathOf);
+      return { startSeconds, timings };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    if (copy) await pgAdmin(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`);
+  }
+}
+
 async function measureStore(store) {
   const dir = mkdtempSync(join(tmpdir(), `restlayer-scale-${store}-`));
   const scratch = `restlayer_scale_${process.pid}`;
@@ -270,19 +337,12 @@ async function measureStore(store) {
         const pathOf = (template) => template.replace(/DEEP_\w+/, (k) => String(Math.floor(deep[k] * 0.9)));
         const how = grown.fromCache ? 'copied from an earlier run in' : 'grown in';
         console.log(`\n${store}: ${deep.DEEP_ORDERS.toLocaleString('en')} orders, ${deep.DEEP_CUSTOMERS.toLocaleString('en')} customers (${how} ${grown.growSeconds} s), load ${loadBefore.join(' ')}`);
-        const timings = {};
-        for (const [name, template] of shapes) {
-          try {
-            timings[name] = await time(isScoped(name) ? getScoped : get, pathOf(template));
-          } catch (err) {
-            timings[name] = { error: err.message };
-          }
-          const t = timings[name];
-          console.log(`  ${name.padEnd(40)} ${t.error ? t.error : `median ${String(t.medianMs).padStart(7)}   p95 ${String(t.p95Ms).padStart(7)}`}`);
-        }
+        const timings = await timeShapes(get, getScoped, pathOf);
         const stalled = await stall(get, server.url + pathOf(shapes.find(([name]) => name === deepest)[1]), token);
         console.log(`  cheap request idle p50/p99 ${stalled.idle.p50Ms}/${stalled.idle.p99Ms} ms, during the deepest page ${stalled.duringDeepPage.p50Ms}/${stalled.duringDeepPage.p99Ms} ms (×${stalled.p99Ratio})`);
-        results.push({ size, orders: deep.DEEP_ORDERS, customers: deep.DEEP_CUSTOMERS, growSeconds: grown.growSeconds, fromCache: grown.fromCache ?? false, loadAverage: { before: loadBefore, after: load() }, timings, stall: stalled });
+        await server.stop();
+        const tenancy = args.tenancy ? await withTenancy(env, { dir, size, postgresUrl, scratch }, pathOf) : undefined;
+        results.push({ size, orders: deep.DEEP_ORDERS, customers: deep.DEEP_CUSTOMERS, growSeconds: grown.growSeconds, fromCache: grown.fromCache ?? false, loadAverage: { before: loadBefore, after: load() }, timings, stall: stalled, ...(tenancy ? { tenancy } : {}) });
       } finally {
         await server.stop();
       }
@@ -330,6 +390,17 @@ function markdown(report) {
       const mark = (s) => (v[name].misses.length ? `**${s}**` : s);
       lines.push(`| ${mark(name)} | ${cells.join(' | ')} | ${mark(v[name].growth ?? '–')} |`);
     }
+    for (const r of results.filter((x) => x.tenancy)) {
+      lines.push('', `Tenancy:Enabled at ${r.orders.toLocaleString('en')} orders (one tenant holding every record; first start ${r.tenancy.startSeconds} s):`, '',
+        '| shape | off median | on median | on / off |', '|---|---:|---:|---:|');
+      for (const [name] of shapes) {
+        const off = r.timings[name];
+        const on = r.tenancy.timings[name];
+        const ratio = off?.medianMs && on?.medianMs ? Math.round((on.medianMs / off.medianMs) * 100) / 100 : null;
+        const cell = (x) => (x?.error ? 'error' : x?.medianMs ?? '–');
+        lines.push(`| ${ratio > 1.2 ? `**${name}**` : name} | ${cell(off)} | ${cell(on)} | ${ratio > 1.2 ? `**${ratio}**` : ratio ?? '–'} |`);
+      }
+    }
     lines.push('', '| orders | customers | grown in s | load average (1/5/15 min) before → after | cheap p50/p99 idle | during deepest page | p99 ratio |', '|---:|---:|---:|---|---:|---:|---:|');
     for (const r of results) {
       lines.push(`| ${r.orders.toLocaleString('en')} | ${r.customers.toLocaleString('en')} | ${r.growSeconds}${r.fromCache ? ' (copied)' : ''} | ${r.loadAverage.before.join(' ')} → ${r.loadAverage.after.join(' ')} | ${r.stall.idle.p50Ms} / ${r.stall.idle.p99Ms} | ${r.stall.duringDeepPage.p50Ms} / ${r.stall.duringDeepPage.p99Ms} | ${r.stall.p99Ratio} |`);
@@ -339,7 +410,9 @@ function markdown(report) {
   return lines.join('\n');
 }
 
-const jsonPath = join(resultsDir, 'scale.json');
+// A tenancy run compares each size with itself: its results are kept apart from the sizes' growth.
+const resultName = args.tenancy ? 'scale-tenancy' : 'scale';
+const jsonPath = join(resultsDir, `${resultName}.json`);
 const report = existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : { stores: {} };
 Object.assign(report, { date: new Date().toISOString(), runs, stallSeconds: stallMs / 1000 });
 try {
@@ -348,5 +421,5 @@ try {
   killAll();
 }
 writeFileSync(jsonPath, JSON.stringify(report, null, 2) + '\n');
-writeFileSync(join(resultsDir, 'scale.md'), markdown(report));
-console.log(`\nwrote ${jsonPath} and scale.md`);
+writeFileSync(join(resultsDir, `${resultName}.md`), markdown(report));
+console.log(`\nwrote ${jsonPath} and ${resultName}.md`);

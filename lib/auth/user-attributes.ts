@@ -2,7 +2,8 @@
  * User attributes: named text values an operator sets on a user (`restlayer user set-attribute`), which the server
  * reads with the user's credential state and hands to handlers as `principal.attributes` (e.g. `salesPersonId`, read
  * by a record scope). They are not claims: tokens and cookie sessions do not carry them, so a change applies to the
- * user's existing sessions within `SessionRecheckSeconds` without ending them.
+ * user's existing sessions within `SessionRecheckSeconds` without ending them. One exception: `tenantId` (contract
+ * part 12) is the tenant a token or cookie session is issued for (the `tid` claim), from the next login or refresh.
  */
 export type UserAttributes = Readonly<Record<string, string>>;
 

@@ -74,7 +74,7 @@ export function declareCommands(program: Command): void {
     .action(async (opts) => (await import('./user.js')).listUsers(opts));
   user
     .command('set-attribute <name> <key> <value>')
-    .description('set an attribute of a user (record scopes read them); running servers see it within Authentication:SessionRecheckSeconds, its sessions go on')
+    .description('set an attribute of a user (record scopes read them); running servers see it within Authentication:SessionRecheckSeconds, its sessions go on (tenantId: from its next login or refresh)')
     .option('--json', 'machine-readable output')
     .action(async (name, key, value, opts) => (await import('./user.js')).setAttribute(name, key, value, opts));
   user

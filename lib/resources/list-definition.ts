@@ -22,7 +22,10 @@ export function listDefinitionOf(model: ResourceModel): ListDefinition<string> {
   const joins = new Map<string, ListJoin>();
   for (const f of [...named, ...listed]) {
     if (f.join && !joins.has(f.join.alias)) {
-      joins.set(f.join.alias, { table: f.join.table, alias: f.join.alias, key: `${f.join.alias}.${f.join.key}`, refers: `${alias}.${f.join.on}` });
+      joins.set(f.join.alias, {
+        table: f.join.table, alias: f.join.alias, key: `${f.join.alias}.${f.join.key}`, refers: `${alias}.${f.join.on}`,
+        ...(f.join.tenant ? { tenant: f.join.tenant } : {}),
+      });
     }
   }
   const maxLength = Object.fromEntries(named.filter((f) => f.value.max !== undefined && (f.value.type === 'text' || f.value.lookup?.id === 'text'))

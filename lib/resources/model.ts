@@ -20,6 +20,8 @@ export interface FieldJoin {
   readonly on: string;
   /** The joined table's column the field reads. */
   readonly column: string;
+  /** The joined table's tenant column, when its records belong to tenants (lists then join within the caller's tenant). */
+  readonly tenant?: string;
 }
 
 export interface ResourceField {
@@ -149,6 +151,7 @@ function fieldsOf(owner: string, key: string, declared: Fields, others: Readonly
       const join: FieldJoin = {
         table: tableOf(on.reference), alias: `${aliases}${snakeCase(spec.via.on)}_ref`, key: keyColumnOf(on.reference), on: columnOf(spec.via.on, on),
         column: columnOf(target, spec.via.field.spec),
+        ...((on.reference as ModelledTarget).model?.tenant ? { tenant: (on.reference as ModelledTarget).model!.tenant } : {}),
       };
       return { name, column: join.column, spec, value: spec.via.field.spec, stored: false, join };
     }

@@ -7,6 +7,8 @@ export interface CallerAccess {
   permission?: string;
   /** The scopes limiting the permission (undefined: not limited). */
   scopes?: readonly string[];
+  /** With tenancy on, the caller's tenant (null: none); undefined: tenancy off. */
+  tenant?: string | null;
 }
 
 /**
@@ -20,6 +22,7 @@ export function asCaller<T>(caller: CallerAccess, fn: () => Promise<T> | T): Pro
     attributes: caller.attributes ?? {},
     permission: caller.permission,
     scopes: caller.scopes,
+    ...(caller.tenant !== undefined ? { tenant: caller.tenant } : {}),
     holds: (permission) => permission === caller.permission,
     scopesOf: (permission) => (permission === caller.permission ? caller.scopes : undefined),
   };

@@ -57,6 +57,9 @@ const ADDITIONS: [string, string, string][] = [
     }),
   },
 `],
+  // Contract parts 13 and 12: each one line of the declaration (and the columns migration make writes).
+  ['soft delete', '  children: { lines },\n', '  children: { lines },\n  softDelete: true,\n'],
+  ['tenancy', '  children: { lines },\n', '  children: { lines },\n  tenant: true,\n'],
   ['the imports', "import { child, field, resource } from 'restlayer';", "import { Decimal, action, child, field, resource } from 'restlayer';"],
 ];
 
@@ -224,7 +227,8 @@ describeOneStore('a scaffolded service grown by its declaration, in a project fr
     const next = readdirSync(migrations).filter((f) => f.startsWith('0002-'));
     expect(next).to.have.length(1);
     const text = readFileSync(join(migrations, next[0]), 'utf8');
-    for (const column of ["addColumn('note'", "addColumn('currency_code'", "addColumn('paid'", "addColumn('lines_total'", "addColumn('line_total'"]) expect(text).to.include(column);
+    for (const column of ["addColumn('note'", "addColumn('currency_code'", "addColumn('paid'", "addColumn('lines_total'", "addColumn('line_total'",
+      "addColumn('deleted_at'", "addColumn('tenant_id'"]) expect(text).to.include(column);
   });
 
   it("the project's tests pass on SQLite (npm test), its shared suite and drift test covering the additions", async () => {
@@ -249,6 +253,33 @@ describeOneStore('a scaffolded service grown by its declaration, in a project fr
       expect((old.body.result as Json[]).map((i) => i.reference)).to.deep.equal(['BEFORE']);
     });
     await checkAdditions(serveEnv());
+  });
+
+  it('soft delete and tenancy, each turned on by its line of the declaration: delete, deleted=true, restore; tenants apart', async () => {
+    expect(grown.code).to.equal(0);
+    await served(serveEnv(), async (as) => {
+      const alice = await as('alice');
+      const made = await alice('/invoice', { method: 'POST', body: { reference: 'SOFT-1' } });
+      const id = (made.body.result as { invoiceId: number }).invoiceId;
+      expect((await alice(`/invoice/${id}`, { method: 'DELETE' })).status).to.equal(200);
+      expect((await alice(`/invoice/${id}`)).status).to.equal(404);
+      expect(((await alice('/invoice?deleted=true')).body.result as Json[]).map((i) => i.reference)).to.deep.equal(['SOFT-1']);
+      expect((await alice(`/invoice/${id}/restore`, { method: 'POST', body: {} })).status).to.equal(200);
+      expect((await alice(`/invoice/${id}`)).status).to.equal(200);
+    });
+    // Tenancy on: the invoices there are join the default tenant; carl, in tenant globex, sees none and makes his own.
+    const cli = (args: string[]) => runCli(args, { cli: main, env: serveEnv(), cwd: app, timeoutMs: 60_000 });
+    expect((await cli(['user', 'set-attribute', 'alice', 'tenantId', 'default'])).code).to.equal(0);
+    await served(serveEnv({ Tenancy__Enabled: 'true' }), async (as) => {
+      const carl = await as('carl');
+      expect((await carl('/invoice')).status).to.equal(403);
+      expect((await cli(['user', 'set-attribute', 'carl', 'tenantId', 'globex'])).code).to.equal(0);
+      const globex = await as('carl');
+      expect((await globex('/invoice')).body.result).to.deep.equal([]);
+      expect((await globex('/invoice', { method: 'POST', body: { reference: 'GLOBEX-1' } })).status).to.equal(201);
+      const references = ((await (await as('alice'))('/invoice?take=100')).body.result as Json[]).map((i) => i.reference);
+      expect(references).to.include('BEFORE').and.include('SOFT-1').and.not.include('GLOBEX-1');
+    });
   });
 
   it('serves each addition on PostgreSQL (a new database)', async function () {

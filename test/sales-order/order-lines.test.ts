@@ -87,6 +87,9 @@ describeStores('order lines: routes (contract part 9, "Order lines")', () => {
 
     const empty = expectOk(await server.call(path, { method: 'PATCH', body: {}, headers: { 'Content-Type': 'application/merge-patch+json' } })).result;
     expect(empty).to.deep.equal(patched);
+    // Naming no field but a stale revision (the order's) is a 409, as the order's own PATCH; the current one answers the line.
+    expectError(await server.call(path, { method: 'PATCH', body: { revisionNumber: 2 }, headers: { 'Content-Type': 'application/merge-patch+json' } }), 409, 'Entity_Concurrency', 'revisionNumber');
+    expect(expectOk(await server.call(path, { method: 'PATCH', body: { revisionNumber: 3 }, headers: { 'Content-Type': 'application/merge-patch+json' } })).result).to.deep.equal(patched);
 
     const removed = expectOk(await server.call(`${path}?revisionNumber=3`, { method: 'DELETE' })).result;
     expect(removed).to.deep.equal({ subTotal: 0, totalDue: 0, revisionNumber: 4 });
