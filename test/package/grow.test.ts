@@ -11,14 +11,15 @@ import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
  * Issue 39, "Done when": a dependent project (restlayer init, installed from the packed tarball) scaffolds a header +
  * lines service (an invoice with lines), then grows it in its declaration: a new field, a derived field (lineTotal =
  * quantity × price, exact, and the invoice's sum of them), a lookup with string ids (currencyCode), a rule (a paid
- * invoice cannot change) and an action (POST /invoice/{id}/pay, permission invoice.pay, audit operation pay); one
- * `migration make` writes the migration. Its own tests then pass on SQLite and PostgreSQL, and its server answers each
+ * invoice cannot change), an action (POST /invoice/{id}/pay, permission invoice.pay, audit operation pay), soft delete
+ * and tenancy (a line each: `softDelete: true`, `tenant: true`); one `migration make` writes the migration. Its own tests then pass on SQLite and PostgreSQL, and its server answers each
  * addition over HTTP on both, the SQLite database being the one that ran the first migration.
  *
  * What the additions need besides the declaration, each checked here so that a change of it shows: the lookup table's
  * entries are registered by the module (`lookups` in module.ts: the declaration names the table, it does not hold
  * it); the action needs its one-line route file (file-system routes name every handler) and `actions: { pay: true }`
- * in the proxy's address (the compiler asks for it); the role granting invoice.pay is configuration.
+ * in the proxy's address (the compiler asks for it); the role granting invoice.pay is configuration; soft delete's
+ * restore, a path of its own, its one-line route file and `softDelete: true` in the proxy. Tenancy needs nothing more.
  * Needs the npm registry: without it the suite is skipped, except under CI=true.
  */
 
@@ -207,7 +208,9 @@ describeOneStore('a scaffolded service grown by its declaration, in a project fr
     const routes = join(app, 'src', 'routes', 'invoice', '[_invoiceId]');
     mkdirSync(routes, { recursive: true });
     writeFileSync(join(routes, 'pay.ts'), "import { invoice } from '../../../services/invoice/invoice.js';\n\nexport const { POST } = invoice.routes.pay;\n");
-    edit(join(app, 'src', 'services', 'invoice', 'invoice-proxy.ts'), 'the proxy\'s action', "key: 'invoiceLineId' } } });", "key: 'invoiceLineId' } }, actions: { pay: true } });");
+    // Soft delete's restore is a path of its own: its one-line route file, as the action's, and `softDelete: true` in the proxy.
+    writeFileSync(join(routes, 'restore.ts'), "import { invoice } from '../../../services/invoice/invoice.js';\n\nexport const { POST } = invoice.routes.restore!;\n");
+    edit(join(app, 'src', 'services', 'invoice', 'invoice-proxy.ts'), 'the proxy\'s action', "key: 'invoiceLineId' } } });", "key: 'invoiceLineId' } }, actions: { pay: true }, softDelete: true });");
     grown = await timed('build with the additions', () => npm(['run', 'build']));
     if (grown.code !== 0) return;
     made = await timed('migration make', () => runCli(['migration', 'make'], { cli: main, cwd: app, env: childEnv({ NODE_ENV: undefined }) }));
