@@ -101,6 +101,11 @@ describeStores(`tenancy (${testProvider})`, function () {
       ['patch line', as(globex, `/sales-order/${orderId}/detail/${lineId}`, { method: 'PATCH', body: { orderQty: 3 }, headers: patch })],
       ['delete line', as(globex, `/sales-order/${orderId}/detail/${lineId}`, { method: 'DELETE' })],
     ];
+    // A write naming a unique value another record of that tenant holds: still a 404, never a 409 telling of the other record.
+    const taken = fresh('T-');
+    await createCustomer(acme, { name: 'Holder', accountNumber: taken });
+    checks.push(['put customer with a value taken there', as(globex, `/customer/${customerId}`, { method: 'PUT', body: { name: 'X', accountNumber: taken } })]);
+    checks.push(['patch customer with a value taken there', as(globex, `/customer/${customerId}`, { method: 'PATCH', body: { accountNumber: taken }, headers: patch })]);
     for (const [what, reply] of checks) expectNotFound(await reply, what);
     expectError(await as(acme, `/customer/${customerId}`, { method: 'DELETE' }), 409, 'Entity_InUse');
     // A reference resolves within the caller's tenant: another tenant's customer is an unknown one.
