@@ -3,6 +3,7 @@ import { PURGE_BATCH, type Purged, purgeDeleted } from '../resources/purge.js';
 import { referrersOf } from '../resources/serving.js';
 import { openStorage } from '../storage/open-storage.js';
 import { cliApplication } from './application-context.js';
+import { cliTenancyLog } from './service-context.js';
 import { CliError } from './cli-error.js';
 import { configOrFail } from './config-context.js';
 import { required } from './options.js';
@@ -33,7 +34,7 @@ export async function purge(opts: { olderThan?: string; service?: string; batch?
     throw new CliError(`unknown service '${opts.service}': soft-deletable services are ${deletable.map((r) => r.name).join(', ') || 'none'}`, 2);
   }
   const { config } = configOrFail();
-  const storage = await openStorage(config, allModules(application.modules));
+  const storage = await openStorage(config, allModules(application.modules), { tenancyLog: cliTenancyLog });
   const referrers = referrersOf(resources);
   const before = new Date(Date.now() - days * DAY);
   const chosen = deletable.filter((r) => opts.service === undefined || r.name === opts.service)

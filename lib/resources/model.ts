@@ -11,6 +11,14 @@ import type { Fields } from './wire-types.js';
  */
 
 /** How a field of another table is read: joined by a field of this record that holds that table's key. */
+/** A reference column to a tenant-owned table, as turning tenancy on reads it (lib/storage/tenant-adoption.ts). */
+export interface TenantReference {
+  readonly column: string;
+  readonly table: string;
+  readonly key: string;
+  readonly tenant: string;
+}
+
 export interface FieldJoin {
   readonly table: string;
   /** The alias the join goes by in every statement (`customer_id_ref`), and its key column. */
@@ -85,6 +93,8 @@ export interface ResourceModel extends Names {
   readonly softDelete?: string;
   /** The tenant column (`tenant_id`) when the declaration says `tenant`: the tenant the record belongs to ('' none yet). */
   readonly tenant?: string;
+  /** Its reference columns to tenant-owned records: a record made while tenancy was off takes the tenant of what it names. */
+  readonly tenantReferences?: readonly TenantReference[];
 }
 
 /** What the model needs of a declaration (its typed form is ResourceDeclaration). */
@@ -208,6 +218,14 @@ export const SOFT_DELETE_COLUMN = 'deleted_at';
  */
 export const TENANT_COLUMN = 'tenant_id';
 
+/** The stored reference fields whose records belong to tenants. */
+function tenantReferencesOf(fields: readonly ResourceField[]): TenantReference[] {
+  return fields.flatMap((f) => {
+    const target = f.stored && f.spec.type === 'reference' ? (f.spec.reference as ModelledTarget | undefined)?.model : undefined;
+    return target?.tenant ? [{ column: f.column, table: target.table, key: target.keyColumn, tenant: target.tenant }] : [];
+  });
+}
+
 /** Works out a declaration: names, columns, joins, children, permissions; throws DeclarationError on what cannot run. */
 export function modelOf(declaration: DeclarationInput): ResourceModel {
   const { name } = declaration;
@@ -244,6 +262,6 @@ export function modelOf(declaration: DeclarationInput): ResourceModel {
     revision: 'revision_number',
     modified: 'modified_date',
     ...(declaration.softDelete ? { softDelete: SOFT_DELETE_COLUMN } : {}),
-    ...(declaration.tenant ? { tenant: TENANT_COLUMN } : {}),
+    ...(declaration.tenant ? { tenant: TENANT_COLUMN, tenantReferences: tenantReferencesOf(fields) } : {}),
   };
 }

@@ -10,6 +10,11 @@ export interface OpenOptions extends Partial<ProviderOptions> {
   log?: (text: string) => void;
   /** Bring the schema up to date and seed an empty database (default). Workers skip it: their primary did it. */
   prepare?: boolean;
+  /**
+   * Where what turning tenancy on did is said (lib/storage/tenant-adoption.ts); default `log`. A CLI command may be
+   * the first process to start with tenancy on: it says so on stderr, though it logs nothing else.
+   */
+  tenancyLog?: (text: string) => void;
 }
 
 /** Opens the configured store and, unless told otherwise, brings every module up to date: schema, then sample data. */
@@ -36,7 +41,7 @@ export async function openStorage(config: AppConfig, modules: readonly SchemaMod
           if (seeded) log(`empty database: ${seeded}`);
         }
       }
-      if (config.Tenancy.Enabled) for (const line of await turnTenancyOn(db, storage.dialect, modules, config.Tenancy.DefaultTenant)) log(line);
+      if (config.Tenancy.Enabled) for (const line of await turnTenancyOn(db, storage.dialect, modules, config.Tenancy.DefaultTenant)) (options.tenancyLog ?? log)(line);
     });
     return storage;
   } catch (err) {

@@ -1,10 +1,20 @@
-import { type QueryExecutorProvider, sql } from 'kysely';
+import { type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
 import type { StorageDialect } from './dialects/dialect.js';
 import { ensureTenantIndexes } from './tenant-indexes.js';
 
-/** What adoption needs of a module: its resources' tables and, of the tenant-owned ones, their tenant column. */
+/** A reference column to a tenant-owned table (lib/resources/model.ts, `tenantReferences`). */
+interface TenantReference {
+  readonly column: string;
+  readonly table: string;
+  readonly key: string;
+  readonly tenant: string;
+}
+
+/** What adoption needs of a module: its resources' tables and, of the tenant-owned ones, their tenant and reference columns. */
 export interface TenantTables {
-  readonly resources?: readonly { readonly model: { readonly table: string; readonly keyColumn: string; readonly tenant?: string } }[];
+  readonly resources?: readonly {
+    readonly model: { readonly table: string; readonly keyColumn: string; readonly tenant?: string; readonly tenantReferences?: readonly TenantReference[] };
+  }[];
 }
 
 /**
@@ -27,20 +37,55 @@ export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageD
   return lines;
 }
 
-/** The records created while tenancy was off join `defaultTenant` (turnTenancyOn's first step). */
+/**
+ * The records created while tenancy was off join a tenant (turnTenancyOn's first step): a record that names a
+ * tenant-owned record (an order its customer) takes that record's tenant, so that turning tenancy off and on again
+ * does not leave an order of one tenant showing another tenant's customer; the others take `defaultTenant`. What
+ * still refers across tenants afterwards (two references that disagree) is named in the log.
+ */
 async function adoptUntenanted(db: QueryExecutorProvider, modules: readonly TenantTables[], defaultTenant: string): Promise<string[]> {
   const lines: string[] = [];
-  for (const { model } of modules.flatMap((m) => m.resources ?? [])) {
-    if (!model.tenant) continue;
-    try {
-      const result = await sql`update ${sql.table(model.table)} set ${sql.ref(model.tenant)} = ${defaultTenant} where ${sql.ref(model.tenant)} = ''`.execute(db);
-      const count = Number(result.numAffectedRows ?? 0n);
-      if (count) lines.push(`tenancy: ${count} ${model.table} record(s) created while tenancy was off now belong to tenant '${defaultTenant}' (Tenancy:DefaultTenant)`);
-    } catch (err) {
-      // A unique value taken in the default tenant by a record made while tenancy was on, and again while it was off.
-      throw new Error(`tenancy: the ${model.table} records created while tenancy was off cannot join tenant '${defaultTenant}': `
-        + `${err instanceof Error ? err.message : String(err)}. Change the duplicate values (or Tenancy:DefaultTenant) and start again.`);
+  const models = modules.flatMap((m) => m.resources ?? []).map((r) => r.model).filter((m) => m.tenant);
+  let adopted = 0;
+  for (const model of models) {
+    const own = sql.ref(model.tenant!);
+    for (const ref of model.tenantReferences ?? []) {
+      const target = sql`select r.${sql.ref(ref.tenant)} from ${sql.table(ref.table)} as r where r.${sql.ref(ref.key)} = ${sql.ref(`${model.table}.${ref.column}`)}`;
+      const result = await tenantUpdate(db, model.table, defaultTenant, sql`update ${sql.table(model.table)} set ${own} = (${target})
+        where ${own} = '' and coalesce((${target}), '') <> ''`);
+      adopted += result;
+      if (result) lines.push(`tenancy: ${result} ${model.table} record(s) created while tenancy was off now belong to the tenant of the ${ref.table} they refer to`);
+    }
+  }
+  for (const model of models) {
+    const result = await tenantUpdate(db, model.table, defaultTenant,
+      sql`update ${sql.table(model.table)} set ${sql.ref(model.tenant!)} = ${defaultTenant} where ${sql.ref(model.tenant!)} = ''`);
+    adopted += result;
+    if (result) lines.push(`tenancy: ${result} ${model.table} record(s) created while tenancy was off now belong to tenant '${defaultTenant}' (Tenancy:DefaultTenant)`);
+  }
+  if (adopted) {
+    for (const model of models) {
+      for (const ref of model.tenantReferences ?? []) {
+        const { rows } = await sql<{ id: number | string }>`select t.${sql.ref(model.keyColumn)} as id from ${sql.table(model.table)} as t
+          join ${sql.table(ref.table)} as r on r.${sql.ref(ref.key)} = t.${sql.ref(ref.column)}
+          where t.${sql.ref(model.tenant!)} <> r.${sql.ref(ref.tenant)} order by 1 limit 20`.execute(db);
+        if (rows.length) {
+          lines.push(`tenancy: WARNING ${model.table} record(s) ${rows.map((r) => r.id).join(', ')}${rows.length === 20 ? ' (and maybe more)' : ''} refer to `
+            + `a ${ref.table} of another tenant (${ref.column}): made while tenancy was off; set their ${model.tenant} in the database to the one they belong to`);
+        }
+      }
     }
   }
   return lines;
+}
+
+/** One adoption statement; a unique value it would duplicate within the tenant stops the start with what to do. */
+async function tenantUpdate(db: QueryExecutorProvider, table: string, defaultTenant: string, statement: RawBuilder<unknown>): Promise<number> {
+  try {
+    return Number((await statement.execute(db)).numAffectedRows ?? 0n);
+  } catch (err) {
+    // A unique value taken in the tenant by a record made while tenancy was on, and again while it was off.
+    throw new Error(`tenancy: the ${table} records created while tenancy was off cannot join their tenant ('${defaultTenant}' or that of what they refer to): `
+      + `${err instanceof Error ? err.message : String(err)}. Change the duplicate values (or Tenancy:DefaultTenant) with tenancy off and start again.`);
+  }
 }

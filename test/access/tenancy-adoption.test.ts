@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
+import { makeTempDir, removeTempDirs } from '../support/temp.js';
+
+const PASSWORD = 'adoption-password-1';
+
+/**
+ * Contract part 12, turning tenancy on for an existing database (docs/tenancy.md), with `restlayer` processes on one
+ * SQLite file: a CLI command that is the first to start with tenancy on says what it adopted (stderr), and records
+ * made while tenancy was off take the tenant of the record they refer to — an order of another tenant's customer
+ * made with tenancy off again joins that customer's tenant, not the default one.
+ */
+describe('tenancy: turning it on for an existing database', function () {
+  this.timeout(120_000);
+  let env: (tenancy: boolean) => NodeJS.ProcessEnv;
+  before(() => {
+    const path = join(makeTempDir('restlayer-adoption-'), 'app.db');
+    env = (tenancy) => childEnv({ Storage__Sqlite__Path: path, Tenancy__Enabled: String(tenancy), Tenancy__DefaultTenant: 'acme', Metrics__Port: '0', Authentication__PasswordHashCost: '10', Log__Level: 'info' });
+  });
+  after(async () => {
+    await killChildren();
+    removeTempDirs();
+  });
+
+  const addUser = async (name: string, tenancy: boolean, tenantId?: string) => {
+    const args = ['user', 'add', name, '--role', 'Administrator', '--password-stdin', ...(tenantId ? ['--attribute', `tenantId=${tenantId}`] : [])];
+    return runCli(args, { env: env(tenancy), input: PASSWORD, timeoutMs: 60_000 });
+  };
+  /** Serves the file with tenancy on or off, and runs `fn` with a fetch of the API as a user. */
+  async function served(tenancy: boolean, fn: (as: (user: string) => Promise<(path: string, body?: unknown) => Promise<{ status: number; body: { result?: unknown } }>>, stderr: () => string) => Promise<void>) {
+    const server = await startServe(['--port', '0'], { env: env(tenancy), timeoutMs: 60_000 });
+    try {
+      await fn(async (user) => {
+        const login = await fetch(`${server.url}/auth/jwt`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ userName: user, password: PASSWORD }) });
+        expect(login.status, user).to.equal(200);
+        const { accessToken } = ((await login.json()) as { result: { accessToken: string } }).result;
+        return async (path, body) => {
+          const reply = await fetch(`${server.url}${path}`, {
+            method: body === undefined ? 'GET' : 'POST', headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          });
+          return { status: reply.status, body: (await reply.json()) as { result?: unknown } };
+        };
+      }, server.stderr);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }
+
+  it("the first process with tenancy on may be a CLI command: it says on stderr what it adopted, and the records are the default tenant's", async () => {
+    const first = await addUser('olga', false);
+    expect(first.code, first.stderr).to.equal(0);
+    expect(first.stderr).to.not.include('tenancy');
+    const second = await addUser('ann', true, 'acme');
+    expect(second.code, second.stderr).to.equal(0);
+    expect(second.stderr).to.match(/restlayer: tenancy: \d+ sales_order record\(s\) created while tenancy was off now belong to tenant 'acme'/);
+    expect(second.stderr).to.match(/restlayer: tenancy: \d+ index\(es\) of customer led by tenant_id made/);
+    // Once: the next command has nothing to adopt.
+    const third = await addUser('gus', true, 'globex');
+    expect([third.code, third.stderr]).to.deep.equal([0, '']);
+    await served(true, async (as) => {
+      const ann = await as('ann');
+      expect(((await ann('/customer?take=1&getTotalCount=true')).body as { totalCount: number }).totalCount).to.be.greaterThan(100);
+      const gus = await as('gus');
+      expect(((await gus('/customer?take=1&getTotalCount=true')).body as { totalCount: number }).totalCount).to.equal(0);
+    });
+  });
+
+  it('an order made while tenancy was off for a customer of a tenant joins that tenant when tenancy is on again', async () => {
+    let customerId = 0;
+    await served(true, async (as) => {
+      const created = await (await as('gus'))('/customer', { name: 'Globex Customer' });
+      expect(created.status).to.equal(201);
+      customerId = (created.body.result as { customerId: number }).customerId;
+    });
+    let orderId = 0;
+    await served(false, async (as) => {
+      const order = await (await as('olga'))('/sales-order', { customerId, status: 1, onlineOrderFlag: true });
+      expect(order.status, JSON.stringify(order.body)).to.equal(201);
+      orderId = (order.body.result as { salesOrderId: number }).salesOrderId;
+    });
+    await served(true, async (as, stderr) => {
+      expect((await (await as('gus'))(`/sales-order/${orderId}`)).status).to.equal(200);
+      expect((await (await as('ann'))(`/sales-order/${orderId}`)).status).to.equal(404);
+      expect(stderr()).to.include('1 sales_order record(s) created while tenancy was off now belong to the tenant of the customer they refer to');
+    });
+  });
+});
