@@ -131,8 +131,9 @@ describeOneStore('restlayer as a dependency: packed, installed in a new project,
     const code = packedFiles.filter((f) => f.endsWith('.js'));
     expect(code.filter((f) => !/^dist\/(bin\/restlayer|lib\/(index|client\/index|testing\/index|telemetry\/register|storage\/sqlite-reader-(process|thread)|layer-routes\/.+|chunks\/.+))\.js$/.test(f)),
       'modules that are neither an entry point nor a shared chunk').to.deep.equal([]);
-    // Issue 36: the package held 541 files before it was bundled and lost the sample; at most half of that now.
-    expect(packedFiles.length).to.be.at.most(270);
+    // Issue 36: the package held 541 files before it was bundled and lost the sample; about half of that now (270 then;
+    // each page of docs/ and each module's declarations since add one: tenancy added 4).
+    expect(packedFiles.length).to.be.at.most(280);
     const allowed = /^(package\.json|README\.md|docs\/[^/]+\.md|config\/[^/]+\.json|dist\/(lib|bin)\/.+)$/;
     expect(packedFiles.filter((f) => !allowed.test(f)), 'outside the allowed folders').to.deep.equal([]);
     expect(packedFiles.filter((f) => f.endsWith('.map')), 'source maps').to.deep.equal([]);

@@ -39,6 +39,8 @@ const ELSEWHERE: Record<string, string> = {
   'docs/web.md: npm install && npm start      # builds the server and the app (when missing or stale) and runs `restlayer serve --web`':
     "test/platform/doc-examples.test.ts adds carol after README's alice in one database; npm install and npm start are test/package/npx.test.ts's (what they build) and test/cli/dev-loop.test.ts's (serving)",
   "docs/dependency.md: npm install && npm run build": 'test/package/packed.test.ts builds that project from the packed package, adds alice with its CLI, serves it and writes a note',
+  'docs/tenancy.md: restlayer user add alice --role Clerk --attribute tenantId=acme':
+    'test/access/tenancy-adoption.test.ts adds users with --attribute tenantId=… and serves them; test/package/grow.test.ts runs user set-attribute NAME tenantId VALUE',
 };
 
 /** Blocks no test runs, and why. */
