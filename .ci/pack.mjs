@@ -38,7 +38,7 @@ const exported = Object.values(manifest.exports).map((e) => (typeof e === 'strin
 const entryPoints = [...new Set([
   ...exported, ...Object.values(manifest.bin),
   ...jsFiles(join(dist, 'lib', 'layer-routes')).map((f) => relative(root, f)),
-  'dist/lib/storage/sqlite-reader-process.js', 'dist/lib/storage/sqlite-reader-thread.js',
+  'dist/lib/storage/sqlite-reader-process.js', 'dist/lib/storage/sqlite-reader-thread.js', 'dist/lib/cli/dev-checker.js',
 ])].map((f) => join(root, f));
 
 await build({

@@ -9,6 +9,7 @@ import type { CheckerReport } from './dev-checker.js';
 import { DevProject, projectTypeScript } from './dev-project.js';
 import { DevServer } from './dev-server.js';
 import { DEV_LOOP_VARIABLE } from './stale-build.js';
+import { layerPath } from '../package-paths.js';
 
 export interface DevOptions {
   port?: number;
@@ -204,7 +205,7 @@ export async function dev(opts: DevOptions): Promise<void> {
   };
 
   // The type check, beside.
-  const checker: ChildProcess = fork(new URL('./dev-checker.js', import.meta.url), [root, project.configFile], {
+  const checker: ChildProcess = fork(layerPath('cli', 'dev-checker.js'), [root, project.configFile], {
     cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
