@@ -93,7 +93,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     throw err;
   });
   if (reportsToPrimary) answerPrimary(server.infrastructure.metrics.registry);
-  log.info(`restlayer listening on ${server.url}`, { variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid });
+  // Tenancy is said where it is on: an operator sees at start whether callers are kept to their tenants.
+  log.info(`restlayer listening on ${server.url}`, {
+    variant: config.Authentication.Variant, storage: config.Storage.Provider, pid: process.pid, ...(config.Tenancy.Enabled ? { tenancy: true } : {}),
+  });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

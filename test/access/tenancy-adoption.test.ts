@@ -85,6 +85,8 @@ describe('tenancy: turning it on for an existing database', function () {
       expect((await (await as('gus'))(`/sales-order/${orderId}`)).status).to.equal(200);
       expect((await (await as('ann'))(`/sales-order/${orderId}`)).status).to.equal(404);
       expect(stderr()).to.include('1 sales_order record(s) created while tenancy was off now belong to the tenant of the customer they refer to');
+      // The start says that tenancy is on.
+      expect(stderr()).to.match(/"tenancy":true,"msg":"restlayer listening on/);
     });
   });
 });
