@@ -35,7 +35,7 @@ const verdict = (known: AccessState, credential: Credential): CallerCheck =>
  * together.
  */
 export class UserAccess implements IUserAccess {
-  private readonly known = new BoundedMap<string, { access: AccessState; trustedUntil: number }>(USER_CACHE_SIZE);
+  private readonly known = new BoundedMap<string, { access: AccessState; readAt: number; trustedUntil: number }>(USER_CACHE_SIZE);
 
   /** Counts `changed` calls: a read that started before one must not refill the cache after it. */
   private changes = 0;
@@ -49,7 +49,13 @@ export class UserAccess implements IUserAccess {
 
   check(userName: string, credential: Credential): CallerCheck | Promise<CallerCheck> {
     const entry = this.known.get(userName);
-    if (entry !== undefined && Date.now() < entry.trustedUntil) return verdict(entry.access, credential);
+    if (entry !== undefined && Date.now() < entry.trustedUntil) {
+      const cached = verdict(entry.access, credential);
+      // A refusal of a credential issued after the state was read (to the second: a token's iat is in seconds) is not
+      // the cache's to give: the user may have been added again, enabled or given a new password by another process
+      // since (a login right after `restlayer user add` was refused for up to SessionRecheckSeconds). The store decides.
+      if (cached.allowed || credential.issuedAtMs === undefined || credential.issuedAtMs < entry.readAt - 1000) return cached;
+    }
     return this.read(userName).then((access) => verdict(access, credential));
   }
 
@@ -65,7 +71,7 @@ export class UserAccess implements IUserAccess {
     const asked = Date.now();
     const access = await this.users.accessState(userName);
     if (this.recheckSeconds > 0 && this.changes === changesBefore) {
-      this.known.set(userName, { access, trustedUntil: asked + this.recheckSeconds * 1000 });
+      this.known.set(userName, { access, readAt: asked, trustedUntil: asked + this.recheckSeconds * 1000 });
     }
     return access;
   }
