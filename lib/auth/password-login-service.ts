@@ -23,7 +23,7 @@ export class PasswordLoginService implements ILoginService {
       return Output.of();
     }
     // The tenant its tokens or session will carry (contract part 12): read at each login, so a change applies from the next one.
-    const { tenantId } = await this.users.attributesOf(user.userName);
+    const tenantId = await this.users.tenantOf(user.userName);
     return Output.of({ userName: user.userName, name: user.name, roles: user.roles, authenticationType, stamp: user.stamp, ...(tenantId ? { tenantId } : {}) });
   }
 }

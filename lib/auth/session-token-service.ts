@@ -114,7 +114,7 @@ export class SessionTokenService implements ITokenService {
       return Output.of();
     }
     // The tenant too is read fresh: a change of the user's tenantId applies from its next login or refresh.
-    const { tenantId } = await this.users.attributesOf(user.userName);
+    const tenantId = await this.users.tenantOf(user.userName);
     const accessToken = signAccessToken(this.options.settings, { ...claimsOf({ ...user, tenantId }), sid: outcome.sessionId });
     return Output.of({ accessToken, refreshToken: outcome.refreshToken });
   }

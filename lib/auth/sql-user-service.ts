@@ -58,7 +58,7 @@ export class SqlUserService implements IUserService {
     if (!user) this.notFound(userName);
     else if (user.disabled) currentErrors().add(MESSAGES.User_Disabled({ userName: user.userName }));
     if (!user || user.disabled) return Output.of();
-    const { tenantId } = await this.users.attributesOf(user.userName);
+    const tenantId = await this.users.tenantOf(user.userName);
     return Output.of({ userName: user.userName, name: user.name, roles: user.roles, stamp: user.stamp, ...(tenantId ? { tenantId } : {}) });
   }
 

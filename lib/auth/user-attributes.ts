@@ -7,6 +7,9 @@
  */
 export type UserAttributes = Readonly<Record<string, string>>;
 
+/** The attribute that names a user's tenant (contract part 12): its tokens and cookie sessions carry it (`tid`). */
+export const TENANT_ATTRIBUTE = 'tenantId';
+
 /** Keys: 1–64 characters of letters, digits, `_`, `.` and `-`, so they read the same in a shell, a URL and JSON. */
 export const ATTRIBUTE_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 export const MAX_ATTRIBUTE_VALUE = 256;

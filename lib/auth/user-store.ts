@@ -3,7 +3,7 @@ import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Storage } from '../storage/storage.js';
 import type { AppUserTable, Tables } from '../storage/tables.js';
 import { lockRefreshTokens } from './refresh-locks.js';
-import { NO_ATTRIBUTES, type UserAttributes, frozenAttributes } from './user-attributes.js';
+import { NO_ATTRIBUTES, TENANT_ATTRIBUTE, type UserAttributes, frozenAttributes } from './user-attributes.js';
 
 export interface StoredUser {
   userKey: string;
@@ -118,6 +118,14 @@ export class UserStore {
       else byUser.set(r.user_key, [[r.attribute_key, r.value]]);
     }
     return new Map([...byUser].map(([key, entries]) => [key, frozenAttributes(entries)]));
+  }
+
+  /**
+   * The user's tenant (its attribute `tenantId`), read fresh, as a login, a refresh or an issued token writes it into
+   * the credential; undefined when it has none.
+   */
+  async tenantOf(userName: string): Promise<string | undefined> {
+    return (await this.attributesOf(userName))[TENANT_ATTRIBUTE];
   }
 
   /** One user's attributes (none for a user that does not exist). */

@@ -1,4 +1,5 @@
 import type { RecordScopes } from '../storage/record-scope.js';
+import type { TenantReference } from '../storage/tenant-adoption.js';
 import type { ActionDeclaration, Children, ReferringTable, Rule } from './declaration.js';
 import type { FieldSpec, ReferenceTarget } from './field.js';
 import { camelCase, humanName, pascalCase, snakeCase, upperFirst } from './names.js';
@@ -11,14 +12,6 @@ import type { Fields } from './wire-types.js';
  */
 
 /** How a field of another table is read: joined by a field of this record that holds that table's key. */
-/** A reference column to a tenant-owned table, as turning tenancy on reads it (lib/storage/tenant-adoption.ts). */
-export interface TenantReference {
-  readonly column: string;
-  readonly table: string;
-  readonly key: string;
-  readonly tenant: string;
-}
-
 export interface FieldJoin {
   readonly table: string;
   /** The alias the join goes by in every statement (`customer_id_ref`), and its key column. */

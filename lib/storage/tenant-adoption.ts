@@ -2,8 +2,8 @@ import { type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
 import type { StorageDialect } from './dialects/dialect.js';
 import { ensureTenantIndexes } from './tenant-indexes.js';
 
-/** A reference column to a tenant-owned table (lib/resources/model.ts, `tenantReferences`). */
-interface TenantReference {
+/** A reference column to a tenant-owned table (a resource model's `tenantReferences`), as adoption follows it. */
+export interface TenantReference {
   readonly column: string;
   readonly table: string;
   readonly key: string;
@@ -18,10 +18,11 @@ export interface TenantTables {
 }
 
 /**
- * Turning tenancy on (contract part 12): the records created while it was off ('' in `tenant_id`, the migration's
- * default for rows that existed before the column) are given `defaultTenant`, once, at the start that finds them —
- * so a later change of `Tenancy:DefaultTenant` moves no record. Runs under the setup lock, after the migrations and
- * the seeds. Answers a line for the log per table that had any.
+ * Turning tenancy on (contract part 12), at every start with it on, doing work only the first time: the records
+ * created while it was off ('' in `tenant_id`, the migration's default for rows that existed before the column) join a
+ * tenant (adoptUntenanted), so a later change of `Tenancy:DefaultTenant` moves no record, and every tenant-owned
+ * table gets its tenant-led indexes (lib/storage/tenant-indexes.ts). Runs under the setup lock, after the migrations
+ * and the seeds. Answers the lines for the log.
  */
 export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageDialect, modules: readonly TenantTables[], defaultTenant: string): Promise<string[]> {
   const lines = await adoptUntenanted(db, modules, defaultTenant);

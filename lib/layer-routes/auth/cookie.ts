@@ -2,6 +2,7 @@ import { Output } from '../../envelope/output.js';
 import { route } from '../../routing/route.js';
 import { Credentials, UserInfo } from '../../auth/auth-models.js';
 import { login } from './_login.js';
+import { userInfoOf } from './_user-info.js';
 
 export const POST = route({
   summary: 'Log in with a session cookie; answers the user.',
@@ -17,10 +18,6 @@ export const POST = route({
     // The stamp stays in the server-side session; the answer is the user alone.
     const { stamp, ...user } = output.result;
     await call.signIn({ userName: user.userName, name: user.name, roles: user.roles, stamp, ...(user.tenantId ? { tenantId: user.tenantId } : {}) });
-    const permissions = [...call.server.grants.forRoles(user.roles).permissions];
-    const { tenantId, ...rest } = user;
-    // The tenant is news to the browser app only when tenancy is on (contract part 12).
-    const tenant = tenantId && call.server.config.Tenancy.Enabled ? { tenantId } : {};
-    return new Output<UserInfo>({ ...rest, permissions, ...tenant }, output.messages);
+    return new Output<UserInfo>(userInfoOf(user, call.server), output.messages);
   },
 });

@@ -1,6 +1,7 @@
 import { UserInfo } from '../../auth/auth-models.js';
 import { Output } from '../../envelope/output.js';
 import { route } from '../../routing/route.js';
+import { userInfoOf } from './_user-info.js';
 
 /**
  * "Who am I", for a browser app starting up: it cannot read its HttpOnly cookie, and asking a secured route would
@@ -16,8 +17,6 @@ export const GET = route({
   async handle({ principal, server }) {
     if (!principal) return Output.of<UserInfo | undefined>(undefined);
     const { userName, name, roles, authenticationType, tenantId } = principal;
-    const permissions = [...server.grants.forRoles(roles).permissions];
-    const tenant = tenantId && server.config.Tenancy.Enabled ? { tenantId } : {};
-    return Output.of<UserInfo | undefined>({ userName, name, roles, permissions, authenticationType, ...tenant });
+    return Output.of<UserInfo | undefined>(userInfoOf({ userName, name, roles, authenticationType, ...(tenantId ? { tenantId } : {}) }, server));
   },
 });

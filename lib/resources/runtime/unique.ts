@@ -16,6 +16,12 @@ import type { Draft } from './values.js';
 export async function checkUnique(runtime: Runtime, values: Draft, id?: number): Promise<void> {
   const { model, table } = runtime;
   const errors = currentErrors();
+  // With tenancy on, the caller's tenant: the only one its writes reach. Never the stored record's, read before the
+  // write finds the record out of reach: another tenant's id would then answer 409 naming a record of that tenant
+  // instead of 404. With tenancy off (or outside a request), a created record's tenant, or the updated one's own.
+  const tenant = !model.tenant ? sql``
+    : currentAccess()?.tenant !== undefined || id === undefined ? sql` and ${sql.ref(model.tenant)} = ${creatingTenant()}`
+      : sql` and ${sql.ref(model.tenant)} = (select t.${sql.ref(model.tenant)} from ${sql.table(model.table)} as t where t.${sql.ref(model.keyColumn)} = ${id})`;
   for (const io of table.stored) {
     const { field } = io;
     const value = values[field.name];
@@ -23,13 +29,6 @@ export async function checkUnique(runtime: Runtime, values: Draft, id?: number):
     const column = sql.ref(field.column);
     const stored = io.write(value);
     const same = field.spec.unique.ignoreCase ? sql`lower(${column}) = lower(${stored})` : sql`${column} = ${stored}`;
-    // With tenancy on, the caller's tenant: the only one its writes reach. Never the stored record's, read before the
-    // write finds the record out of reach: another tenant's id would then answer 409 naming a record of that tenant
-    // instead of 404. With tenancy off (or outside a request), a created record's tenant, or the updated one's own.
-    const callerTenant = currentAccess()?.tenant;
-    const tenant = !model.tenant ? sql``
-      : callerTenant !== undefined || id === undefined ? sql` and ${sql.ref(model.tenant)} = ${creatingTenant()}`
-        : sql` and ${sql.ref(model.tenant)} = (select t.${sql.ref(model.tenant)} from ${sql.table(model.table)} as t where t.${sql.ref(model.keyColumn)} = ${id})`;
     const { rows } = await sql<{ holder: number }>`select ${sql.ref(model.keyColumn)} as holder from ${sql.table(model.table)}
       where ${same}${tenant}${model.softDelete ? sql` and ${sql.ref(model.softDelete)} is null` : sql``}${id === undefined ? sql`` : sql` and ${sql.ref(model.keyColumn)} <> ${id}`} limit 1`.execute(runtime.db);
     // A caller limited by a scope learns that the value is taken, not which record holds it.
