@@ -1,22 +1,26 @@
-// `node bench/export.js [--orders 100000] [--clients 4] [--rounds 2]` (build first): what a CSV export of every order
-// costs the server (issue 41, contract part 15). One restlayer process over SQLite whose sample is grown to --orders
-// (as bench/scale.js grows it) answers GET /sales-order with Accept: text/csv, RestAPI:MaxExportRows = --orders, while
+// `node bench/export.js [--store sqlite|postgres] [--orders 100000] [--clients 4] [--rounds 2] [--json-first]` (build
+// first): what a CSV export of every order costs the server (issue 41, contract part 15). One restlayer process (SQLite
+// in a temp folder, or a scratch PostgreSQL database created and dropped here) whose sample is grown to --orders (as
+// bench/scale.js grows it) answers GET /sales-order with Accept: text/csv, RestAPI:MaxExportRows = --orders, while
 // --clients loops send cheap requests one after another (GET /sales-order/{id} over the first 1,000 ids and GET
 // /health/live, in turn), first with the server idle, then during --rounds exports. Measures the server's RSS (its
 // process and its SQLite reader processes) sampled every 20 ms during each export against before it, and the cheap
-// requests' p50/p99 idle and during. Writes bench/results/export-sqlite.json and .md.
+// requests' p50/p99 idle and during. With --json-first, the same rows are first read as JSON pages of 500 by cursor
+// (what a client paging through the list does), measured the same way, so that the exports after it show what an
+// export costs a server that has already served that much, apart from what any first large read costs a fresh one.
+// Writes bench/results/export-STORE.json and .md (with --json-first: export-STORE-after-json.*).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { killAll, memoryOf, startProcess, treeRss } from './lib/processes.js';
-import { copyDatabase, prepareRestlayer, restlayerEnv } from './lib/restlayer.js';
+import { killAll, memoryOf, processTree, startProcess, treeRss } from './lib/processes.js';
+import { copyDatabase, prepareRestlayer, restlayerEnv, scratchDatabase } from './lib/restlayer.js';
 import { growDatabase } from './lib/grow.js';
 import { cliPath, projectRoot, resultsDir } from './lib/setup.js';
 
 const { values: opts } = parseArgs({
-  options: { orders: { type: 'string', default: '100000' }, 'max-rows': { type: 'string', default: '1000' }, clients: { type: 'string', default: '4' }, rounds: { type: 'string', default: '2' } },
+  options: { orders: { type: 'string', default: '100000' }, 'max-rows': { type: 'string', default: '1000' }, clients: { type: 'string', default: '4' }, rounds: { type: 'string', default: '2' }, store: { type: 'string', default: 'sqlite' }, 'json-first': { type: 'boolean', default: false } },
 });
 const orders = Number(opts.orders);
 
@@ -45,8 +49,8 @@ async function cheapLoad(url, token, ids, clients, done) {
   return latencies;
 }
 
-/** One export, read as it streams (nothing kept but counts); the server's RSS sampled meanwhile. */
-async function exportAll(url, token, pid) {
+/** Runs `read` while sampling the server's RSS (its process and its reader processes) every 20 ms: the peaks. */
+async function sampled(pid, read) {
   let peak = treeRss(pid);
   let mainPeak = memoryOf(pid).rss;
   const sampler = setInterval(() => {
@@ -55,25 +59,53 @@ async function exportAll(url, token, pid) {
   }, 20);
   const started = performance.now();
   try {
-    const res = await fetch(`${url}/sales-order`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/csv' } });
-    if (res.status !== 200) throw new Error(`the export answered ${res.status}: ${await res.text()}`);
-    let bytes = 0;
-    let records = 0;
-    for await (const chunk of res.body) {
-      bytes += chunk.length;
-      for (const byte of chunk) if (byte === 10) records++;
-    }
-    return { rows: records - 1, totalCount: Number(res.headers.get('x-total-count')), bytes, seconds: round((performance.now() - started) / 1000), peakRss: peak, mainPeakRss: mainPeak };
+    return { ...await read(), seconds: round((performance.now() - started) / 1000), peakRss: peak, mainPeakRss: mainPeak };
   } finally {
     clearInterval(sampler);
   }
 }
 
+/** One export, read as it streams (nothing kept but counts). */
+async function exportAll(url, token) {
+  const res = await fetch(`${url}/sales-order`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/csv' } });
+  if (res.status !== 200) throw new Error(`the export answered ${res.status}: ${await res.text()}`);
+  let bytes = 0;
+  let records = 0;
+  for await (const chunk of res.body) {
+    bytes += chunk.length;
+    for (const byte of chunk) if (byte === 10) records++;
+  }
+  return { kind: 'CSV export', rows: records - 1, totalCount: Number(res.headers.get('x-total-count')), bytes };
+}
+
+/** The same rows as JSON pages of 500 by cursor, as a client paging through the list reads them. */
+async function pageAll(url, token) {
+  let rows = 0;
+  let bytes = 0;
+  let cursor = '';
+  while (rows < orders) {
+    const res = await fetch(`${url}/sales-order?take=500&cursor=${encodeURIComponent(cursor)}`, { headers: { Authorization: `Bearer ${token}` } });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`a page answered ${res.status}: ${text}`);
+    const page = JSON.parse(text);
+    rows += page.result.length;
+    bytes += text.length;
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return { kind: 'JSON pages', rows, bytes };
+}
+
+const store = opts.store;
+if (!['sqlite', 'postgres'].includes(store)) throw new Error(`--store is sqlite or postgres, not ${store}`);
+const storeName = store === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+const resultName = `export-${store}${opts['json-first'] ? '-after-json' : ''}`;
 const dir = mkdtempSync(join(tmpdir(), 'restlayer-export-'));
+const scratch = store === 'postgres' ? await scratchDatabase('export') : undefined;
 try {
-  const prepared = await prepareRestlayer(dir);
-  const dbPath = copyDatabase(prepared, 'export');
-  const env = { ...restlayerEnv(prepared.keys, dbPath), RestAPI__MaxExportRows: String(orders), RestAPI__MaxRows: opts['max-rows'], Log__Level: 'warn' };
+  const prepared = await prepareRestlayer(dir, { postgresUrl: scratch?.url });
+  const dbPath = scratch ? undefined : copyDatabase(prepared, 'export');
+  const env = { ...restlayerEnv(prepared.keys, dbPath, scratch?.url), RestAPI__MaxExportRows: String(orders), RestAPI__MaxRows: opts['max-rows'], Log__Level: 'warn' };
   const grown = await growDatabase(env, orders);
   const server = await startProcess({
     name: 'export', nodeArgs: [cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'], env, cwd: projectRoot,
@@ -86,46 +118,55 @@ try {
     const clients = Number(opts.clients);
     let warm = 0;
     await cheapLoad(server.url, token, ids, clients, () => warm++ >= 400);
-    // The first lists start the SQLite reader processes (their RSS is the server's too): before the idle measure.
-    await Promise.all(Array.from({ length: 4 }, () => fetch(`${server.url}/sales-order?take=1000&status=5`, { headers: { Authorization: `Bearer ${token}` } }).then((res) => res.arrayBuffer())));
+    // Lists too slow for the server's main thread start its SQLite reader processes (their RSS is the server's too),
+    // so that they run before the idle measure and no round is charged with starting one: deep offset pages, two at a
+    // time, until both readers (Storage:Sqlite:ReadWorkers' default) are there.
+    for (let tries = 0; store === 'sqlite' && processTree(server.pid).length < 3 && tries < 20; tries++) {
+      await Promise.all([0.9, 0.8].map((depth) => fetch(`${server.url}/sales-order?take=50&skip=${Math.floor(grown * depth)}`, { headers: { Authorization: `Bearer ${token}` } }).then((res) => res.arrayBuffer())));
+    }
     const idleUntil = performance.now() + 3_000;
     const idle = await cheapLoad(server.url, token, ids, clients, () => performance.now() > idleUntil);
     const rounds = [];
     const during = [];
-    for (let r = 0; r < Number(opts.rounds); r++) {
+    const reads = [...(opts['json-first'] ? [pageAll] : []), ...Array.from({ length: Number(opts.rounds) }, () => exportAll)];
+    for (const read of reads) {
       const before = treeRss(server.pid);
       const mainBefore = memoryOf(server.pid).rss;
+      const processesBefore = processTree(server.pid).length;
       let finished = false;
-      const exporting = exportAll(server.url, token, server.pid).finally(() => {
+      const reading = sampled(server.pid, () => read(server.url, token)).finally(() => {
         finished = true;
       });
-      during.push(...await cheapLoad(server.url, token, ids, clients, () => finished));
-      const done = await exporting;
+      const latencies = await cheapLoad(server.url, token, ids, clients, () => finished);
+      const done = await reading;
+      if (read === exportAll) during.push(...latencies);
       rounds.push({ ...done, rssBeforeMb: mb(before), rssPeakMb: mb(done.peakRss), rssGrowthMb: mb(done.peakRss - before), peakRss: undefined,
-        mainRssBeforeMb: mb(mainBefore), mainRssGrowthMb: mb(done.mainPeakRss - mainBefore), mainPeakRss: undefined });
+        mainRssBeforeMb: mb(mainBefore), mainRssGrowthMb: mb(done.mainPeakRss - mainBefore), mainPeakRss: undefined,
+        processes: `${processesBefore} → ${processTree(server.pid).length}` });
     }
     const result = {
       orders: grown, clients, idle: summary(idle), duringExport: summary(during), rounds,
     };
     result.p99Ratio = round(result.duringExport.p99 / result.idle.p99);
-    result.maxRssGrowthMb = Math.max(...rounds.map((r) => r.rssGrowthMb));
+    const exports = rounds.filter((r) => r.kind === 'CSV export');
+    result.maxRssGrowthMb = Math.max(...exports.map((r) => r.rssGrowthMb));
     const json = JSON.stringify(result, null, 2);
     console.log(json);
-    writeFileSync(join(resultsDir, 'export-sqlite.json'), `${json}\n`);
-    writeFileSync(join(resultsDir, 'export-sqlite.md'), [
-      '# CSV export of every order (issue 41, bench/export.js, SQLite)', '',
+    writeFileSync(join(resultsDir, `${resultName}.json`), `${json}\n`);
+    writeFileSync(join(resultsDir, `${resultName}.md`), [
+      `# CSV export of every order (issue 41, bench/export.js --store ${store}${opts['json-first'] ? ' --json-first' : ''}, ${storeName})`, '',
       `${grown.toLocaleString('en')} orders; GET /sales-order with Accept: text/csv (RestAPI:MaxExportRows ${orders.toLocaleString('en')}), ${clients} clients `
         + 'sending GET /sales-order/{id} and GET /health/live one after another, idle and during each export.', '',
-      '| round | rows | MB sent | seconds | server RSS before (with its SQLite readers) | peak during | growth | main process before | its growth |',
-      '|---|---|---|---|---|---|---|---|---|',
-      ...rounds.map((r, i) => `| ${i + 1} | ${r.rows.toLocaleString('en')} | ${mb(r.bytes)} | ${r.seconds} | ${r.rssBeforeMb} MB | ${r.rssPeakMb} MB | ${r.rssGrowthMb} MB | ${r.mainRssBeforeMb} MB | ${r.mainRssGrowthMb} MB |`), '',
+      `| round | read | rows | MB sent | seconds | processes | server RSS before${store === 'sqlite' ? ' (with its SQLite readers)' : ''} | peak during | growth | main process before | its growth |`,
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      ...rounds.map((r, i) => `| ${i + 1} | ${r.kind} | ${r.rows.toLocaleString('en')} | ${mb(r.bytes)} | ${r.seconds} | ${r.processes} | ${r.rssBeforeMb} MB | ${r.rssPeakMb} MB | ${r.rssGrowthMb} MB | ${r.mainRssBeforeMb} MB | ${r.mainRssGrowthMb} MB |`), '',
       '| cheap requests | n | p50 ms | p99 ms | max ms |', '|---|---|---|---|---|',
       `| idle | ${result.idle.n} | ${result.idle.p50} | ${result.idle.p99} | ${result.idle.max} |`,
       `| during the exports | ${result.duringExport.n} | ${result.duringExport.p50} | ${result.duringExport.p99} | ${result.duringExport.max} |`, '',
-      `p99 during / idle: ${result.p99Ratio} (bound: 2). Largest RSS growth: ${result.maxRssGrowthMb} MB (bound: 50 MB).`, '',
-      'The server is one process plus SQLite reader processes started on demand: the first export of a fresh server may start one more',
-      '(tens of MB, once). The main process\'s RSS grows with V8\'s heap as pages are read and dropped, the same for every export; what the',
-      'server keeps does not grow with the rows (test/scale/csv-export-memory.test.ts measures the heap kept after each 5,000 rows).', '',
+      `p99 during / idle: ${result.p99Ratio} (bound: 2). Largest RSS growth of an export: ${result.maxRssGrowthMb} MB (bound: 50 MB).`, '',
+      ...(store === 'sqlite' ? ['The server is one process plus SQLite reader processes, started before the measures (processes: before → after).'] : []),
+      'The first large read of a fresh server, JSON pages or an export alike, grows its heaps to their working size once; what the server',
+      'keeps does not grow with the rows (test/scale/csv-export-memory.test.ts measures the heap kept after each 5,000 rows).', '',
     ].join('\n'));
   } finally {
     await server.stop();
@@ -133,4 +174,5 @@ try {
 } finally {
   killAll();
   rmSync(dir, { recursive: true, force: true });
+  await scratch?.drop();
 }

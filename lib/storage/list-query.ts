@@ -98,7 +98,19 @@ export interface PageWindow {
 }
 
 /** A page's rows carry the values of the order's terms under these names when the client pages with a cursor. */
-const orderValue = (i: number) => `list_order_${i}`;
+const ORDER_VALUE_PREFIX = 'list_order_';
+const orderValue = (i: number) => `${ORDER_VALUE_PREFIX}${i}`;
+
+/**
+ * A cursor page's row without the order values it was read with (they made its cursor). Copied, not `delete`d: a
+ * deleted property turns each row into a dictionary, whose storage V8 keeps in its old generation, so that paging
+ * through 100,000 rows (a CSV export) grew the server's memory by tens of megabytes of garbage (bench/export.js).
+ */
+function withoutOrderValues<R extends Record<string, unknown>>(row: R): R {
+  const clean: Record<string, unknown> = {};
+  for (const name in row) if (!name.startsWith(ORDER_VALUE_PREFIX)) clean[name] = row[name];
+  return clean as R;
+}
 
 const aliasOf = (column: string) => column.slice(0, column.indexOf('.'));
 
@@ -328,6 +340,6 @@ export async function readListRows<F extends string, R>(
       currentErrors().add(MESSAGES.Service_MaxRows({ maxRows }));
     }
   }
-  if (criteria.cursor != null) for (const row of rows) for (let i = 0; i < query.terms; i++) delete row[orderValue(i)];
+  if (criteria.cursor != null) rows = rows.map(withoutOrderValues);
   return { rows, totalCount: criteria.getTotalCount ? total : undefined, nextCursor };
 }
