@@ -23,6 +23,8 @@ export interface FinalAnswer {
   location?: string;
   body: string;
   codes: string[];
+  /** The language of the body's message texts (Content-Language), when it has messages. */
+  language?: string;
 }
 
 /**

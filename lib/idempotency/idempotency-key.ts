@@ -3,6 +3,7 @@ import type { Middleware, Next } from 'koa';
 import { envelope, serializeEnvelope } from '../envelope/envelope.js';
 import { ServiceError } from '../envelope/error-list.js';
 import type { ErrorMessage } from '../envelope/error-message.js';
+import { DEFAULT_LANGUAGE } from '../envelope/languages.js';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { AppContext, AppExtensions, AppState, FinalAnswer } from '../http/context.js';
 import { respond } from '../http/respond.js';
@@ -40,11 +41,15 @@ const outcomeUnknown = () => MESSAGES.Request_IdempotencyOutcomeUnknown({ proper
 
 /** Keeps the envelope for a repeat; one over the size limit keeps its messages and says the result was not kept. */
 function storable(answer: FinalAnswer): StoredAnswer {
-  const kept: StoredAnswer = { status: answer.status, body: answer.body, ...(answer.location ? { location: answer.location } : {}) };
+  const kept: StoredAnswer = {
+    status: answer.status, body: answer.body, ...(answer.location ? { location: answer.location } : {}), ...(answer.language ? { language: answer.language } : {}),
+  };
   if (Buffer.byteLength(answer.body) <= MAX_STORED_BODY) return kept;
   const { messages } = JSON.parse(answer.body) as { messages: ErrorMessage[] };
+  // The note in the language of the messages kept with it (texts already); an answer that had none says it in English.
   const note = MESSAGES.Request_ReplayWithoutResult();
-  return { ...kept, body: String(serializeEnvelope(envelope([...messages, note]))) };
+  const language = answer.language ?? DEFAULT_LANGUAGE;
+  return { ...kept, language, body: String(serializeEnvelope(envelope([...messages, note], undefined, undefined, undefined, language))) };
 }
 
 /** What a repeat answers, from the record the first request left. */
@@ -53,6 +58,11 @@ function replay(ctx: AppContext, answer: StoredAnswer): void {
   ctx.type = 'application/json; charset=utf-8';
   ctx.body = answer.body;
   if (answer.location) ctx.set('Location', answer.location);
+  // The body is the first answer's, so its language is too, whatever this request's Accept-Language asks (docs/languages.md).
+  if (answer.language) {
+    ctx.set('Content-Language', answer.language);
+    ctx.vary('Accept-Language');
+  }
   ctx.set('Idempotent-Replayed', 'true');
 }
 
@@ -60,7 +70,8 @@ function replay(ctx: AppContext, answer: StoredAnswer): void {
 function answerOf(ctx: AppContext): FinalAnswer {
   const body = typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body) ? String(ctx.body) : '';
   const location = ctx.status === 201 ? ctx.response.get('Location') : '';
-  return { status: ctx.status, body, codes: [], ...(location ? { location } : {}) };
+  const language = ctx.response.get('Content-Language');
+  return { status: ctx.status, body, codes: [], ...(location ? { location } : {}), ...(language ? { language } : {}) };
 }
 
 /** What a claim's request came to, for its key's row: a 503 is not kept (nothing was done), an unknown outcome is. */

@@ -16,17 +16,20 @@ export interface IdempotencyKeyTable {
    * rows claimed before the column existed.
    */
   claimed_by: string | null;
+  /** The language of the kept answer's message texts; null without messages, and in rows older than the column. */
+  language: string | null;
 }
 
 type IdempotencyTables = {
   idempotency_key: IdempotencyKeyTable;
 };
 
-/** What a repeated request answers: the first one's status, Location and envelope text. */
+/** What a repeated request answers: the first one's status, Location, envelope text and its messages' language. */
 export interface StoredAnswer {
   status: number;
   location?: string;
   body: string;
+  language?: string;
 }
 
 /** Where a key stands when a request presents it. */
@@ -92,13 +95,13 @@ export class IdempotencyKeyStore {
     if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
     if (row.status === null) return Number(row.created_ms) + this.options.staleMs <= now ? { state: 'unknown' } : { state: 'running', claimedBy: row.claimed_by };
     if (row.status === 0) return { state: 'unknown' };
-    return { state: 'done', answer: { status: row.status, body: row.body ?? '', ...(row.location ? { location: row.location } : {}) } };
+    return { state: 'done', answer: { status: row.status, body: row.body ?? '', ...(row.location ? { location: row.location } : {}), ...(row.language ? { language: row.language } : {}) } };
   }
 
   /** Records the answer a repeat of the request gets (only while the claim `claimedBy` holds the key). */
   async complete(keyHash: string, claimedBy: string, answer: StoredAnswer): Promise<void> {
     await this.db.updateTable('idempotency_key')
-      .set({ status: answer.status, location: answer.location ?? null, body: answer.body })
+      .set({ status: answer.status, location: answer.location ?? null, body: answer.body, language: answer.language ?? null })
       .where('key_hash', '=', keyHash)
       .where('claimed_by', '=', claimedBy)
       .where('status', 'is', null)

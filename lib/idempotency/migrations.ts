@@ -35,5 +35,15 @@ export function idempotencyMigrations(): Record<string, Migration> {
         await db.schema.alterTable('idempotency_key').dropColumn('claimed_by').execute();
       },
     },
+    // The language of the kept answer's messages, which a repeat says (Content-Language, contract part 16) as the first
+    // answer did. Rows of older versions keep null: their repeats (within RestAPI:IdempotencyKeepSeconds) say none.
+    '0003-idempotency-key-language': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('idempotency_key').addColumn('language', 'varchar(35)').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('idempotency_key').dropColumn('language').execute();
+      },
+    },
   };
 }

@@ -185,7 +185,7 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
           // Kept in the language of the first request: a replay answers the same body (and says its language).
           const language = messages.length ? chooseLanguage(ctx) : undefined;
           const text = serializeEnvelope(envelope(messages, output?.result, output?.totalCount, output?.nextCursor, language));
-          return { status, body: String(text), codes: messages.map((m) => m.code), ...(status === 201 ? { location: location! } : {}) };
+          return { status, body: String(text), codes: messages.map((m) => m.code), ...(language ? { language } : {}), ...(status === 201 ? { location: location! } : {}) };
         }));
       }
       if (first === timedOut) {

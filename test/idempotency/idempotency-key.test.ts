@@ -51,6 +51,22 @@ describeStores('Idempotency-Key on POST (contract part 3, "Retries")', function 
     expect(await orderCount()).to.equal(before + 2);
   });
 
+  it('a repeat answers in the first answer\'s language and says so (Content-Language), whatever its own Accept-Language asks', async () => {
+    // Refused by the operation (an unknown customer) and before it (a body the model refuses): both answers are kept.
+    const refusals = [['lang-op', { ...order('sprache'), customerId: 999_999 }], ['lang-input', { ...order('sprache'), orderDate: 'gestern' }]] as const;
+    for (const [key, body] of refusals) {
+      const first = await server.call('/sales-order', { method: 'POST', body, headers: { 'Idempotency-Key': key, 'Accept-Language': 'de' } });
+      expect(first.status, first.text).to.equal(400);
+      expect(first.headers.get('Content-Language')).to.equal('de');
+      const again = await server.call('/sales-order', { method: 'POST', body, headers: { 'Idempotency-Key': key, 'Accept-Language': 'en' } });
+      expect(again.headers.get('Idempotent-Replayed')).to.equal('true');
+      expect(again.status).to.equal(400);
+      expect(again.text, 'the first answer\'s body, its texts German').to.equal(first.text);
+      expect(again.headers.get('Content-Language')).to.equal('de');
+      expect(again.headers.get('Vary')).to.match(/accept-language/i);
+    }
+  });
+
   it('the same key with a different body is a 422 Request_IdempotencyMismatch and writes nothing', async () => {
     const first = await create('mismatch-1', order('one'));
     expect(first.status).to.equal(201);
