@@ -50,7 +50,7 @@ import { type TestServer, describeStores, expectError, expectOk, requireStoreDec
 import { type AppServices, application } from '../../app.js';
 
 // Every suite says on which stores it runs: describeStores runs it on SQLite, and on PostgreSQL with
-// RESTLAYER_TEST_STORAGE=postgres (npm run test:postgres).
+// mocha --store postgres (npm run test:postgres) or RESTLAYER_TEST_STORAGE=postgres.
 requireStoreDeclarations();
 
 describeStores('tasks', () => {

@@ -28,9 +28,12 @@ export function projectFiles({ name, restlayer }: StarterNames): Record<string, 
         build: 'tsc -p tsconfig.json',
         start: `node dist/main.js serve`,
         dev: 'restlayer dev',
-        test: "tsc -p tsconfig.json && mocha 'dist/test/**/*.test.js'",
+        // Double quotes keep the pattern for mocha on every shell (Windows cmd passes single quotes on as part of it).
+        test: 'tsc -p tsconfig.json && mocha "dist/test/**/*.test.js"',
         // The same tests on PostgreSQL (RESTLAYER_TEST_PG_URL names the server, default postgres://postgres@127.0.0.1:5432/test).
-        'test:postgres': "tsc -p tsconfig.json && RESTLAYER_TEST_STORAGE=postgres mocha 'dist/test/**/*.test.js'",
+        // An option rather than RESTLAYER_TEST_STORAGE=postgres in front, which Windows cmd cannot run: restlayer/testing
+        // reads --store from mocha's command line.
+        'test:postgres': 'tsc -p tsconfig.json && mocha "dist/test/**/*.test.js" --store postgres',
       },
       dependencies: { restlayer: restlayer, ...STARTER_DEPENDENCIES },
       devDependencies: STARTER_DEV_DEPENDENCIES,

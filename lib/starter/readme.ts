@@ -44,7 +44,7 @@ curl -s 'localhost:8080/task?done=false&getTotalCount=true' -H "Authorization: B
 One setting: \`"Provider": "postgres"\` in \`config/settings.json\` (or \`Storage__Provider=postgres\` in the environment).
 The database is \`Storage:Postgres:Url\` there (\`${db}\` on 127.0.0.1, user postgres): make it once with \`createdb ${db}\`.
 \`npx ${name} config check\` says whether it can be reached. The tests run on PostgreSQL with \`npm run test:postgres\`
-(a new database per test server, on the server of \`RESTLAYER_TEST_PG_URL\`, default
+(\`mocha --store postgres\`: a new database per test server, on the server of \`RESTLAYER_TEST_PG_URL\`, default
 \`postgres://postgres@127.0.0.1:5432/test\`).
 
 ## Starting the database over

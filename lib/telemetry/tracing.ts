@@ -6,7 +6,7 @@
  * runs under `node --import restlayer/tracing`).
  */
 
-import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type { NodeTracerProvider, SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { importOptional } from '../optional-package.js';
 import { untracedPorts } from './untraced-ports.js';
 
@@ -15,7 +15,7 @@ export interface TraceIds {
   spanId: string;
 }
 
-let sdk: NodeSDK | undefined;
+let sdk: NodeTracerProvider | undefined;
 let activeIds: (() => TraceIds | undefined) | undefined;
 let setClientAddress: ((address: string) => void) | undefined;
 
@@ -65,41 +65,50 @@ export async function startTracing(): Promise<boolean> {
   const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
   register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
 
-  const [{ NodeSDK }, { OTLPTraceExporter }, { HttpInstrumentation }, { KoaInstrumentation, KoaLayerType }, { PgInstrumentation },
-    { IORedisInstrumentation }, api] = await Promise.all([
-    optional<typeof import('@opentelemetry/sdk-node')>('@opentelemetry/sdk-node'),
-    optional<typeof import('@opentelemetry/exporter-trace-otlp-http')>('@opentelemetry/exporter-trace-otlp-http'),
+  // Traces only, from the SDK's parts: @opentelemetry/sdk-node also brings the metrics and logs SDKs, the Prometheus
+  // and Zipkin exporters and the OTLP exporters (gRPC, protobuf, JSON) of all three signals with gRPC and protobufjs,
+  // 108 packages of an install for what no restlayer server sends.
+  const [{ NodeTracerProvider, BatchSpanProcessor }, resources, { HttpInstrumentation }, { KoaInstrumentation, KoaLayerType },
+    { PgInstrumentation }, { IORedisInstrumentation }, api] = await Promise.all([
+    optional<typeof import('@opentelemetry/sdk-trace-node')>('@opentelemetry/sdk-trace-node'),
+    optional<typeof import('@opentelemetry/resources')>('@opentelemetry/resources'),
     optional<typeof import('@opentelemetry/instrumentation-http')>('@opentelemetry/instrumentation-http'),
     optional<typeof import('@opentelemetry/instrumentation-koa')>('@opentelemetry/instrumentation-koa'),
     optional<typeof import('@opentelemetry/instrumentation-pg')>('@opentelemetry/instrumentation-pg'),
     optional<typeof import('@opentelemetry/instrumentation-ioredis')>('@opentelemetry/instrumentation-ioredis'),
     optional<typeof import('@opentelemetry/api')>('@opentelemetry/api'),
   ]);
-  // OTLP/HTTP with JSON unless the standard protocol variables ask for another encoding (the SDK then picks it).
-  const protocolChosen = !!(process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL);
-  sdk = new NodeSDK({
-    serviceName: process.env.OTEL_SERVICE_NAME ? undefined : 'restlayer',
-    traceExporter: protocolChosen ? undefined : new OTLPTraceExporter(),
-    // Traces only: metrics are Prometheus's (Metrics:Port), and log lines go to stderr.
-    metricReaders: [],
-    logRecordProcessors: [],
-    instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => untracedPorts.has(req.socket.localPort ?? -1),
-        // Merged over the instrumentation's own attributes, and an undefined value is not recorded: no query string
-        // (the request log leaves it out too: filters name customers, cursors and the like), and the socket's
-        // address rather than the leftmost X-Forwarded-For until the app sets the one it trusts.
-        startIncomingSpanHook: (req) => ({ 'url.query': undefined, 'client.address': req.socket.remoteAddress }),
-      }),
-      // Router layers only: a span per plain middleware would cost more than it tells. The router layer also names
-      // the server span and its http.route after the route template (@koa/router's _matchedRoute).
-      new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
-      // Queries and commands inside a traced request only; not the migrations, pings and pub/sub around them.
-      new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: redisStatement }),
-    ],
+  const logLevel = process.env.OTEL_LOG_LEVEL?.trim().toUpperCase();
+  if (logLevel && logLevel in api.DiagLogLevel) {
+    api.diag.setLogger(new api.DiagConsoleLogger(), { logLevel: api.DiagLogLevel[logLevel as keyof typeof api.DiagLogLevel] });
+  }
+  // The resource as the SDK's own setup makes it: OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, the process (its
+  // pid tells workers apart) and the host; the service is restlayer unless OTEL_SERVICE_NAME names it.
+  const detected = resources.defaultResource()
+    .merge(resources.detectResources({ detectors: [resources.envDetector, resources.processDetector, resources.hostDetector] }));
+  // The provider reads OTEL_TRACES_SAMPLER(_ARG) and the span limits, the batch processor OTEL_BSP_*.
+  sdk = new NodeTracerProvider({
+    resource: process.env.OTEL_SERVICE_NAME ? detected : detected.merge(resources.resourceFromAttributes({ 'service.name': 'restlayer' })),
+    spanProcessors: [new BatchSpanProcessor(await traceExporter(optional))],
   });
-  sdk.start();
+  // The global provider, AsyncLocalStorage as the context, and W3C traceparent and baggage as the propagators.
+  sdk.register();
+  // Each instrumentation patches its module as it is made, and makes its spans with the provider registered above.
+  for (const instrumentation of [
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => untracedPorts.has(req.socket.localPort ?? -1),
+      // Merged over the instrumentation's own attributes, and an undefined value is not recorded: no query string
+      // (the request log leaves it out too: filters name customers, cursors and the like), and the socket's
+      // address rather than the leftmost X-Forwarded-For until the app sets the one it trusts.
+      startIncomingSpanHook: (req) => ({ 'url.query': undefined, 'client.address': req.socket.remoteAddress }),
+    }),
+    // Router layers only: a span per plain middleware would cost more than it tells. The router layer also names
+    // the server span and its http.route after the route template (@koa/router's _matchedRoute).
+    new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
+    // Queries and commands inside a traced request only; not the migrations, pings and pub/sub around them.
+    new PgInstrumentation({ requireParentSpan: true }),
+    new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: redisStatement }),
+  ]) instrumentation.setTracerProvider(sdk);
   await waitForAllMessagesAcknowledged();
   activeIds = () => {
     const span = api.trace.getActiveSpan();
@@ -109,6 +118,26 @@ export async function startTracing(): Promise<boolean> {
   };
   setClientAddress = (address) => api.trace.getActiveSpan()?.setAttribute('client.address', address);
   return true;
+}
+
+type Optional = <T>(name: string) => Promise<T>;
+
+/**
+ * OTLP/HTTP with JSON (@opentelemetry/exporter-trace-otlp-http), unless the standard protocol variables ask for
+ * protobuf or gRPC: their exporters are packages of their own, installed by a project that wants them. Each exporter
+ * reads the endpoint, headers and timeout from the OTEL_EXPORTER_OTLP_* variables.
+ */
+async function traceExporter(optional: Optional): Promise<SpanExporter> {
+  type ExporterPackage = { OTLPTraceExporter: new () => SpanExporter };
+  const protocol = (process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim() || 'http/json';
+  const name = ({
+    'http/json': '@opentelemetry/exporter-trace-otlp-http',
+    'http/protobuf': '@opentelemetry/exporter-trace-otlp-proto',
+    grpc: '@opentelemetry/exporter-trace-otlp-grpc',
+  } as Record<string, string>)[protocol];
+  if (!name) throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL ${protocol} is not one of http/json, http/protobuf, grpc`);
+  const { OTLPTraceExporter } = await optional<ExporterPackage>(name);
+  return new OTLPTraceExporter();
 }
 
 /** Ends tracing and sends the spans still buffered; a server calls it once its last request has finished. */

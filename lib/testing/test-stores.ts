@@ -18,13 +18,23 @@ import { requireOptional } from '../optional-package.js';
  * The stores a test run uses, from the environment: `RESTLAYER_TEST_STORAGE=postgres` runs test servers on PostgreSQL
  * (a fresh database each), `RESTLAYER_TEST_REDIS=true` adds Redis (a key prefix of its own each). The servers' locations
  * come from RESTLAYER_TEST_PG_URL (a database the test user may connect to and create databases from) and
- * RESTLAYER_TEST_REDIS_URL.
+ * RESTLAYER_TEST_REDIS_URL. `--store postgres` (or `sqlite`) on the test command's line chooses the store over the
+ * environment (`mocha --store postgres`): an npm script that sets a variable in front of a command fails on Windows
+ * cmd, and mocha leaves an option it does not know in process.argv. Not under `mocha --parallel`, whose workers have
+ * their own command line: there, the variable.
  */
 export type TestProvider = 'sqlite' | 'postgres';
-export const testProvider: TestProvider = process.env.RESTLAYER_TEST_STORAGE === 'postgres' ? 'postgres' : 'sqlite';
+export const testProvider: TestProvider = (storeArgument(process.argv) ?? process.env.RESTLAYER_TEST_STORAGE) === 'postgres' ? 'postgres' : 'sqlite';
 export const testRedis = /^(1|true)$/i.test(process.env.RESTLAYER_TEST_REDIS ?? '');
 export const pgAdminUrl = process.env.RESTLAYER_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const redisUrl = process.env.RESTLAYER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** The store `--store NAME` or `--store=NAME` names in `argv`, when it names one of the two (another value is a runner's own). */
+export function storeArgument(argv: readonly string[]): TestProvider | undefined {
+  const at = argv.findIndex((arg) => arg === '--store' || arg.startsWith('--store='));
+  const value = at < 0 ? undefined : argv[at] === '--store' ? argv[at + 1] : argv[at].slice('--store='.length);
+  return value === 'sqlite' || value === 'postgres' ? value : undefined;
+}
 
 /**
  * Every database this process makes is named `restlayer_t_<host>_<pid>_<random>` (templates `restlayer_tpl_…`), so

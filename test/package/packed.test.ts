@@ -144,7 +144,7 @@ describeOneStore('restlayer as a dependency: packed, installed in a new project,
   it("installs none of the optional peers (PostgreSQL, Redis, tracing, docs page, web app, pretty logs) unless the project asks for them", () => {
     const restlayer = JSON.parse(readFileSync(join(app, 'node_modules', 'restlayer', 'package.json'), 'utf8')) as { peerDependenciesMeta: Record<string, { optional: boolean }> };
     const optional = Object.keys(restlayer.peerDependenciesMeta);
-    expect(optional).to.include.members(['pg', 'ioredis', '@opentelemetry/sdk-node', 'swagger-ui-dist', 'pino-pretty']);
+    expect(optional).to.include.members(['pg', 'ioredis', '@opentelemetry/sdk-trace-node', 'swagger-ui-dist', 'pino-pretty']);
     // This project uses PostgreSQL and Redis (its generated tests run on both): those two are its own dependencies.
     // @opentelemetry/api is small and comes anyway: prom-client (the metrics) depends on it. Tracing itself does not.
     const installed = optional.filter((name) => name !== '@opentelemetry/api' && existsSync(join(app, 'node_modules', name, 'package.json')));

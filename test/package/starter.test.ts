@@ -64,6 +64,8 @@ describeOneStore('restlayer init: a new project of one\'s own, from the packed p
     expect(manifest.name).to.equal('my-api');
     expect(manifest.bin).to.deep.equal({ 'my-api': 'dist/main.js' });
     expect(manifest.scripts).to.include.keys('build', 'start', 'dev', 'test', 'test:postgres');
+    // npm runs scripts with cmd on Windows: no variable set in front of a command, no single quotes around a pattern.
+    for (const [script, line] of Object.entries(manifest.scripts)) expect(line, script).to.not.match(/(^|&&\s*)[A-Za-z_][A-Za-z0-9_]*=|'/);
     for (const route of ['src/routes/task/index.ts', 'src/routes/task/[_taskId].ts', 'src/routes/task/[_taskId]/history.ts']) {
       expect(readFileSync(join(app, route), 'utf8').trim().split('\n').filter(Boolean), route).to.have.length(2);
     }
