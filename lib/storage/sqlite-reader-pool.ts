@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { deserialize } from 'node:v8';
 import type { CompiledQuery } from 'kysely';
 import { layerPath } from '../package-paths.js';
+import { rowObject } from './sqlite-statements.js';
 
 /** A query sent to a reader process. */
 export interface ReaderRequest {
@@ -15,14 +16,8 @@ export interface ReaderRequest {
  */
 export type ReaderReply = { columns: string[]; values: unknown[][] } | { error: { message: string; code?: string } };
 
-/** The rows of a reader's answer as objects, as better-sqlite3's `all()` makes them (a repeated name: the last wins). */
-function rowsOf({ columns, values }: { columns: string[]; values: unknown[][] }): Record<string, unknown>[] {
-  return values.map((row) => {
-    const object: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i++) object[columns[i]] = row[i];
-    return object;
-  });
-}
+/** The rows of a reader's answer as objects, as better-sqlite3's `all()` makes them. */
+const rowsOf = ({ columns, values }: { columns: string[]; values: unknown[][] }) => values.map((row) => rowObject(columns, row));
 
 interface Job {
   request: ReaderRequest;

@@ -12,11 +12,7 @@ function objectRows(text: string, statement: Database.Statement): SqliteStatemen
   if (!statement.reader || text.includes('*')) return statement;
   const names = statement.columns().map((c) => c.name);
   const rows = statement.raw(true);
-  const toObject = (values: unknown[]) => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
-    return row;
-  };
+  const toObject = (values: unknown[]) => rowObject(names, values);
   return {
     reader: true,
     all: (parameters) => (rows.all(parameters) as unknown[][]).map(toObject),
@@ -25,6 +21,13 @@ function objectRows(text: string, statement: Database.Statement): SqliteStatemen
       for (const values of rows.iterate(parameters) as IterableIterator<unknown[]>) yield toObject(values);
     },
   };
+}
+
+/** A row read as values by position (`raw`) as the object better-sqlite3 would make (a repeated name: the last wins). */
+export function rowObject(names: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
+  return row;
 }
 
 /**
