@@ -9,6 +9,15 @@ describe('tenantTwinOf: the tenant-led twin of a list index', () => {
       .to.deep.equal({ name: 'ix_c_tenant', definition: 'CREATE INDEX ix_c_tenant ON public.customer USING btree (tenant_id, lower((name)::text)) INCLUDE (deleted_at) WHERE (deleted_at IS NULL)' });
   });
 
+  it('with rangesLast (SQLite), an index led by an expression takes the tenant last; one led by a column still first', () => {
+    expect(tenantTwinOf('CREATE INDEX "ix_c_name_folded" on "customer" (lower("name"), "deleted_at")', 'ix_c_name_folded', 'tenant_id', true))
+      .to.deep.equal({ name: 'ix_c_name_folded_tenant', definition: 'CREATE INDEX "ix_c_name_folded_tenant" on "customer" (lower("name"), "deleted_at", tenant_id)' });
+    expect(tenantTwinOf('create index ix_f on t (lower(a)) where deleted_at is null', 'ix_f', 'tenant_id', true)!.definition)
+      .to.equal('create index ix_f_tenant on t (lower(a), tenant_id) where deleted_at is null');
+    expect(tenantTwinOf('CREATE INDEX "ix_so_status" ON "sales_order" ("status", "deleted_at")', 'ix_so_status', 'tenant_id', true)!.definition)
+      .to.equal('CREATE INDEX "ix_so_status_tenant" ON "sales_order" (tenant_id, "status", "deleted_at")');
+  });
+
   it('none for a unique index, a trigram one, one led by the tenant already, a twin; a long name is cut to 63 characters', () => {
     expect(tenantTwinOf('CREATE UNIQUE INDEX ux ON customer (tenant_id, lower(account_number))', 'ux', 'tenant_id')).to.equal(undefined);
     expect(tenantTwinOf('CREATE INDEX ix_t ON public.customer USING gin (name gin_trgm_ops)', 'ix_t', 'tenant_id')).to.equal(undefined);
