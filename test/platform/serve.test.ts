@@ -235,9 +235,12 @@ describe('restlayer serve (a real process)', function () {
     const { port } = blocker.address() as { port: number };
     try {
       // The port from --port, then from PORT: the line names the port and what to set, as the metrics port's does.
+      // A start that opens and migrates its database before it listens: past runCli's 20 s default on a loaded machine
+      // (a full run once had it killed there, its exit code null).
+      const timeoutMs = 90_000;
       const runs = [
-        { run: await runCli(['serve', '--port', String(port), ...local], { cwd: dir, env: serveEnv(join(dir, 'taken.db')) }), fix: 'give --port a free port' },
-        { run: await runCli(['serve', ...local], { cwd: dir, env: serveEnv(join(dir, 'taken.db'), { PORT: String(port) }) }), fix: 'set PORT (or Server__Port, --port) to a free port' },
+        { run: await runCli(['serve', '--port', String(port), ...local], { cwd: dir, env: serveEnv(join(dir, 'taken.db')), timeoutMs }), fix: 'give --port a free port' },
+        { run: await runCli(['serve', ...local], { cwd: dir, env: serveEnv(join(dir, 'taken.db'), { PORT: String(port) }), timeoutMs }), fix: 'set PORT (or Server__Port, --port) to a free port' },
       ];
       for (const { run, fix } of runs) {
         expect(run.code).to.equal(1);
