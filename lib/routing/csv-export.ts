@@ -77,10 +77,10 @@ function pageText(output: Output<unknown>, columns: string[], room: number): { t
 }
 
 /**
- * The answer's text, page after page. Only the text of a page outlives the function that makes it: a page's rows held
- * while its text is written to the socket and the next page is read would live through the young generation's
- * collections and be moved to the old one, where they pile up as garbage until a full collection (bench/export.js:
- * the server's RSS grew about 60 MB in a first export when the generator kept each page until the next arrived).
+ * The answer's text, page after page. Only the text of a page outlives the function that makes it, so the server
+ * holds one page's rows while it makes its text, not also while the socket takes it and the next page is read. This
+ * alone made no measurable difference in bench/export.js: the ~60 MB a first export grew the server by came from a
+ * cursor page's rows (lib/storage/list-query.ts, withoutOrderValues) and the reader pool's abort listeners.
  */
 async function* records(first: Page, page: (cursor: string, first: boolean) => Promise<Page>, columns: string[], maxRows: number): AsyncGenerator<string> {
   yield csvRecord(columns);
