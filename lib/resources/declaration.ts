@@ -32,14 +32,19 @@ export interface Change<Rec = WireRecord> {
   fail(message: ErrorMessage): void;
   /** The entry of the lookup table a lookup field of `after` names (undefined when there is none). */
   entry(field: string): LookupItem | undefined;
-  /** The record a reference field of `after` names, as the caller may read it (resolved before the write). */
+  /**
+   * The record a reference field of `after` names, as the caller may read it (resolved before the write). A record's
+   * rule run for a write of its child finds none: only the child's references are resolved then.
+   */
   reference(field: string): WireRecord | undefined;
 }
 
 /**
- * A business rule: runs inside every create, update, patch and action of the record (and, declared on a child, every
- * write of a child), after the layer checked the input, its lookups and references, before derived values are
- * computed. Synchronous, so it can run inside the write's transaction (which on SQLite holds the only connection):
+ * A business rule: runs inside every create, update, patch and action of the record, after the layer checked the
+ * input, its lookups and references, before derived values are computed. A resource's rules run for every write of
+ * its children too, since that changes the record: `operation` is the child's (`line-create`…), `before` the record
+ * as stored and `after` it with its new totals (a paid invoice's lines cannot change either, with no rule of the
+ * child's); declared on a child, a rule runs for each write of that child. Synchronous, so it can run inside the write's transaction (which on SQLite holds the only connection):
  * what it needs besides the record is loaded before (lookup entries, referenced records).
  *
  * Typed by the fields it reads (`Rule<{ orderDate: Date; dueDate?: Date }>`), a rule written in a file of its own

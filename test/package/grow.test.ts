@@ -42,11 +42,6 @@ const ADDITIONS: [string, string, string][] = [
     if (before?.paid && operation !== 'pay') fail('Invoice_Paid', 'A paid invoice cannot change.');
   }],
 `],
-  ['the rule on its lines', "  fields: {\n    description:", `  rules: [({ parent, fail }) => {
-    if (parent?.paid) fail('Invoice_Paid', 'A paid invoice cannot change.');
-  }],
-  fields: {
-    description:`],
   ['an action', '  children: { lines },\n', `  children: { lines },
   actions: {
     pay: action({

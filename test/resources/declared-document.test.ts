@@ -16,7 +16,7 @@ const MAX_LINES = 4;
 const units = (value: unknown) => Math.round(Number(value) * 10_000);
 
 const InvoiceProxy = resourceProxy<typeof invoice>({
-  name: 'invoice', key: 'invoiceId', dates: { paidOn: true, modifiedDate: true },
+  name: 'invoice', key: 'invoiceId', dates: { paidOn: true, linesChangedOn: true, modifiedDate: true },
   children: { lines: { item: 'line', path: 'line', key: 'invoiceLineId' } }, actions: { pay: true },
 });
 
@@ -68,10 +68,16 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
     const removed = expectOk(await server.call(`${path}?revisionNumber=3`, { method: 'DELETE' })).result as Record<string, number>;
     expect(removed).to.not.have.property('invoiceLineId');
     expect([units(removed.subTotal), units(removed.totalDue), removed.revisionNumber]).to.deep.equal([56_500, 106_500, 4]);
-    expect((await read(id)).lines).to.have.length(2);
+    const after = await read(id);
+    expect(after.lines).to.have.length(2);
     const entries = await history(id);
     expect(entries.map((e) => e.operation)).to.deep.equal(['line-delete', 'line-patch', 'line-create', 'create']);
     expect(entries[1].changes).to.deep.include({ field: `lines[${line.invoiceLineId}].quantity`, old: 2, new: 5 });
+    // The invoice's rule ran for each line write and set a field of the invoice, stored and audited with the write.
+    const changedOn = entries.map((e) => e.changes.find((c) => c.field === 'linesChangedOn')?.new);
+    expect(changedOn[3]).to.equal(undefined);
+    expect(changedOn.slice(0, 3).every((t) => typeof t === 'string')).to.equal(true);
+    expect(changedOn[0]).to.equal(after.linesChangedOn);
   });
 
   it('a line of another invoice is a 404 like an unknown one; a line past Documents:MaxLines is a 400 on lines, nothing written', async () => {
@@ -152,6 +158,7 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
       await server.call(`/invoice/${id}`, { method: 'PUT', body: { freight: 1 } }),
       await server.call(`/invoice/${id}/line`, { method: 'POST', body: lines[0] }),
       await server.call(`/invoice/${id}/line/${paid.lines[0].invoiceLineId}`, { method: 'PUT', body: lines[1] }),
+      await server.call(`/invoice/${id}/line/${paid.lines[0].invoiceLineId}`, { method: 'DELETE' }),
     ];
     for (const reply of refused) expectError(reply, 400, 'Invoice_Paid');
     expect(await read(id)).to.deep.equal(paid);

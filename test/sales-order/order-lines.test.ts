@@ -152,6 +152,8 @@ describeStores('order lines: routes (contract part 9, "Order lines")', () => {
     expectOk(await addLine(server, id, { productId: active.id, orderQty: 1, unitPrice: 60000000000 }), 201);
     expectError(await addLine(server, id, { productId: active.id, orderQty: 1, unitPrice: 60000000000 }), 400, 'Amount_TooLarge', 'subTotal');
     expect(await readOrder(server, id)).to.include({ revisionNumber: 2, subTotal: 60000000000, totalDue: 60000000000 });
+    // The refused line was written before the total overflowed: the whole write rolls back, the line with it.
+    expect(expectOk(await server.call(`/sales-order/${id}/detail`)).result).to.have.length(1);
     expectError(await server.call(`/sales-order/${id}`, { method: 'PATCH', body: { freight: 50000000000 }, headers: { 'Content-Type': 'application/merge-patch+json' } }),
       400, 'Amount_TooLarge', 'totalDue');
     expect(await readOrder(server, id)).to.include({ revisionNumber: 2, freight: 0 });

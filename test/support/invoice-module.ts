@@ -4,7 +4,7 @@ import { customer } from '../../services/customer/customer.js';
 /**
  * Test-only: a header + lines resource declared the way a team would write an invoice (issue 39), to test what the
  * sample's orders do not use: an action with its own permission, input, audit operation, route and proxy method; a
- * rule with the record before and after ("a paid invoice cannot change"), on the header and on its lines; the
+ * rule with the record before and after ("a paid invoice cannot change"), which its lines' writes meet too; the
  * service's own code wrapping a default operation (delete); references a PATCH may change to a soft-deletable customer.
  */
 type Paid = { paid?: boolean };
@@ -12,6 +12,11 @@ type Paid = { paid?: boolean };
 /** A paid invoice cannot change: a message on the record, nothing written. Paying it is the `pay` action's own check. */
 function paidStays({ operation, before, fail }: Change<Paid>): void {
   if (before?.paid && operation !== 'pay') fail('Invoice_Paid', 'A paid invoice cannot change.');
+}
+
+/** When its lines last changed: a rule of the invoice's that sets a field, run by its lines' writes too. */
+function linesChanged({ operation, after, now }: Change<{ linesChangedOn?: Date }>): void {
+  if (operation.startsWith('line-')) after.linesChangedOn = now;
 }
 
 const lines = child({
@@ -24,9 +29,6 @@ const lines = child({
     /** Where the line ships, when not to the invoice's customer: a reference of a child, resolved per line. */
     shipTo: field.reference(customer),
   },
-  rules: [({ parent, fail }) => {
-    if (parent?.paid) fail('Invoice_Paid', 'A paid invoice cannot change.');
-  }],
 });
 
 export const invoice = resource({
@@ -39,12 +41,13 @@ export const invoice = resource({
     billTo: field.reference(customer),
     paid: field.boolean().readOnly().initially(false).filter(),
     paidOn: field.date().readOnly(),
+    linesChangedOn: field.date().readOnly(),
     subTotal: field.money().sum('lines', 'lineTotal'),
     freight: field.money({ min: 0 }).default(0),
     totalDue: field.money().derived(['subTotal', 'freight'], (v) => new Decimal(v.subTotal).plus(v.freight)).sortable(),
   },
   children: { lines },
-  rules: [paidStays],
+  rules: [paidStays, linesChanged],
   actions: {
     pay: action({
       input: { paidOn: field.date().required() },
@@ -83,6 +86,7 @@ export const invoiceModule = serviceModule({
           .addColumn('bill_to', 'integer', (c) => c.references('customer.customer_id'))
           .addColumn('paid', bool, (c) => c.notNull())
           .addColumn('paid_on', date)
+          .addColumn('lines_changed_on', date)
           .addColumn('sub_total', money, (c) => c.notNull())
           .addColumn('freight', money, (c) => c.notNull())
           .addColumn('total_due', money, (c) => c.notNull())

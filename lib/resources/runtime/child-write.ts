@@ -14,8 +14,8 @@ import { childrenState, rowState } from './audit-state.js';
 import type { ChildRuntime, Runtime } from './context.js';
 import { insert } from './create.js';
 import { keepReferences, writeContext } from './prepare.js';
-import { derive, settle } from './settle.js';
-import type { Draft, Row } from './values.js';
+import { type WriteContext, derive, entriesOf, runRules, settle } from './settle.js';
+import { type Draft, type Row, sameValue } from './values.js';
 import { isStale, readForWrite } from './write-record.js';
 
 /** What a child write answers: the child's key and computed fields (absent after a delete), the parent's totals and revision. */
@@ -43,10 +43,13 @@ function movedBy(runtime: Runtime, child: ChildRuntime) {
 }
 
 /**
- * The parent's totals over `child` as stored now (one statement: a SUM per total, exact in both stores' money
- * columns), then what is derived from them: the record's new values, or undefined with Amount_TooLarge recorded.
+ * The parent as a write of `child` leaves it: its totals over the child as stored now (one statement: a SUM per
+ * total, exact in both stores' money columns); then the parent's own rules, since a write of a child is a change of
+ * its parent (a paid invoice's lines cannot change either; a rule may also set the parent's fields); then what is
+ * derived. Refusals are thrown, so the transaction rolls back with the child's row it has written.
  */
-async function settleTotals(trx: Transaction<unknown>, runtime: Runtime, child: ChildRuntime, id: number, parent: Draft): Promise<Draft | undefined> {
+async function settleParent(trx: Transaction<unknown>, runtime: Runtime, child: ChildRuntime, id: number, parent: Draft, context: WriteContext): Promise<Draft> {
+  const errors = currentErrors();
   const sums = runtime.model.fields.filter((f) => f.spec.sum?.children === child.model.property);
   const after: Draft = { ...parent };
   if (sums.length) {
@@ -58,15 +61,20 @@ async function settleTotals(trx: Transaction<unknown>, runtime: Runtime, child: 
       where ${sql.ref(child.model.parentColumn)} = ${id}`.execute(trx)).rows[0];
     sums.forEach((f, i) => {
       const total = new Big(runtime.storage.values.toMoney(row[`s${i}`] as string | number | null));
-      if (!fitsMoney(total)) currentErrors().add(MESSAGES.Amount_TooLarge({ amount: total.toFixed(), limit: MONEY_LIMIT.toFixed(), property: f.name }));
+      if (!fitsMoney(total)) errors.add(MESSAGES.Amount_TooLarge({ amount: total.toFixed(), limit: MONEY_LIMIT.toFixed(), property: f.name }));
       after[f.name] = total.toNumber();
     });
   }
   // A total past the money range is refused on its own property, not again on what derives from it.
-  if (currentErrors().hasErrors) return undefined;
-  // Only what follows from the totals is derived again: a text from the key (an order's number) stays as stored.
-  derive({ ...runtime.settled, fields: runtime.settled.fields.filter((f) => f.spec.derived && !f.spec.sum && movedBy(runtime, child).some((io) => io.field === f)) }, after, id);
-  return currentErrors().hasErrors ? undefined : after;
+  errors.abortIfHasErrors();
+  // The child's references are not the parent's: a parent's rule finds none resolved here.
+  const { settled } = runtime;
+  runRules(settled.rules, { ...context, references: new Map(), parent: undefined, prefix: undefined }, parent as WireRecord, after, entriesOf(settled.fields, context.lookups, after));
+  errors.abortIfHasErrors();
+  // A text from the key (an order's number) stays as stored; everything else derived follows the totals and the rules.
+  derive({ ...settled, fields: settled.fields.filter((f) => f.spec.derived && !f.spec.sum && !f.spec.derived.from.includes(settled.key)) }, after, id);
+  errors.abortIfHasErrors();
+  return after;
 }
 
 /**
@@ -75,7 +83,7 @@ async function settleTotals(trx: Transaction<unknown>, runtime: Runtime, child: 
  * 404 like an unknown one), the parent's revision checked (409), the cap of a new child (Documents:MaxLines → 400
  * Document_TooManyLines on the children's property, counted under the lock so two adds at the cap cannot both pass),
  * the child settled (lookups, defaults, its rules with `change.parent`, derived values) and written, the parent's
- * totals recomputed from its children with what derives from them, its revision and modified date bumped, the reach
+ * totals recomputed from its children, the parent's rules run, what derives recomputed, its revision and modified date bumped, the reach
  * check of the parent as written (403), and one audit entry of the parent's with the child's fields
  * (`lines[<id>].orderQty`).
  */
@@ -124,10 +132,12 @@ export async function writeChild(runtime: Runtime, child: ChildRuntime, write: C
     } else {
       await sql`delete from ${sql.table(table)} where ${sql.ref(keyColumn)} = ${childId}`.execute(trx);
     }
-    const totals = await settleTotals(trx, runtime, child, write.id, parent);
-    if (!totals) return undefined;
+    const totals = await settleParent(trx, runtime, child, write.id, parent, context);
     const now = new Date();
-    const moved = Object.fromEntries(movedBy(runtime, child).map((io) => [io.field.column, io.write(totals[io.field.name], io.field.name)]));
+    // The totals over this child and what derives from them, and whatever else the parent's rules changed.
+    const moved = Object.fromEntries(runtime.table.stored
+      .filter((io) => movedBy(runtime, child).includes(io) || !sameValue(parent[io.field.name], totals[io.field.name]))
+      .map((io) => [io.field.column, io.write(totals[io.field.name], io.field.name)]));
     errors.abortIfHasErrors();
     const revision = Number(parentRow[model.revision]) + 1;
     await sql`update ${sql.table(model.table)} set ${sql.join([

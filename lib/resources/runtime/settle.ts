@@ -92,6 +92,50 @@ export function derive(table: Settled, record: Draft, key: number | undefined, p
   }
 }
 
+/** The lookup entry each lookup field of `record` names, as rules and defaults ask for it (`change.entry('status')`). */
+export function entriesOf(fields: readonly ResourceField[], lookups: WriteContext['lookups'], record: Draft): (name: string) => LookupItem | undefined {
+  return (name) => {
+    const f = fields.find((field) => field.name === name);
+    return f?.spec.lookup ? entryOf(lookups.get(f.spec.lookup.table), record[name]) : undefined;
+  };
+}
+
+/**
+ * Runs `rules` over one write, each with the record `before` and `after` it: a rule may set fields of `after` or
+ * refuse the write (recorded on `currentErrors()`, on `context.prefix` + its property). Every rule runs, so the
+ * answer lists every problem.
+ */
+export function runRules(
+  rules: readonly Rule[], context: WriteContext, before: WireRecord | undefined, after: Draft, entry: (name: string) => LookupItem | undefined,
+): void {
+  if (!rules.length) return;
+  const errors = currentErrors();
+  const prefix = context.prefix ?? '';
+  const change: Change = {
+    operation: context.operation,
+    before,
+    after: after as WireRecord,
+    parent: context.parent,
+    caller: context.caller,
+    now: context.now,
+    fail: (first: string | ErrorMessage, text: string = '', options: { property?: string; status?: number } = {}) => {
+      if (typeof first !== 'string') {
+        // A child's rule names its own property; the answer names it within the document (lines[2].orderQty).
+        if (first.property !== undefined) first.property = prefix + first.property;
+        errors.add(first);
+        return;
+      }
+      errors.add(message('Validation', first, text, {
+        ...(options.property !== undefined ? { property: prefix + options.property } : {}),
+        ...(options.status !== undefined ? { status: options.status } : {}),
+      }));
+    },
+    entry,
+    reference: (name) => context.references.get(name),
+  };
+  for (const rule of rules) rule(change);
+}
+
 /**
  * The record a write stores, from its input and the record as stored (`before`, none on create): the inputs it
  * takes (an optional one left out is cleared: PUT replaces), the others kept; defaults and initial values; lookup
@@ -102,13 +146,7 @@ export function settle(table: Settled, input: Draft, before: WireRecord | undefi
   const errors = currentErrors();
   const prefix = context.prefix ?? '';
   const after: Draft = {};
-  const values: ValueContext = {
-    now: context.now,
-    entry: (name) => {
-      const f = table.fields.find((field) => field.name === name);
-      return f?.spec.lookup ? entryOf(context.lookups.get(f.spec.lookup.table), after[name]) : undefined;
-    },
-  };
+  const values: ValueContext = { now: context.now, entry: entriesOf(table.fields, context.lookups, after) };
   for (const f of table.fields) {
     if (!f.stored) continue;
     if (taken(f, context.takes)) after[f.name] = input[f.name] ?? undefined;
@@ -129,31 +167,7 @@ export function settle(table: Settled, input: Draft, before: WireRecord | undefi
     if (f.spec.default !== undefined && (taken(f, context.takes) || !before)) after[f.name] = valueFrom(f.spec.default, after as WireRecord, values);
     else if (f.spec.initially !== undefined) after[f.name] = before ? before[f.name] : valueFrom(f.spec.initially, after as WireRecord, values);
   }
-  if (table.rules.length) {
-    const change: Change = {
-      operation: context.operation,
-      before,
-      after: after as WireRecord,
-      parent: context.parent,
-      caller: context.caller,
-      now: context.now,
-      fail: (first: string | ErrorMessage, text: string = '', options: { property?: string; status?: number } = {}) => {
-        if (typeof first !== 'string') {
-          // A child's rule names its own property; the answer names it within the document (lines[2].orderQty).
-          if (first.property !== undefined) first.property = prefix + first.property;
-          errors.add(first);
-          return;
-        }
-        errors.add(message('Validation', first, text, {
-          ...(options.property !== undefined ? { property: prefix + options.property } : {}),
-          ...(options.status !== undefined ? { status: options.status } : {}),
-        }));
-      },
-      entry: values.entry,
-      reference: (name) => context.references.get(name),
-    };
-    for (const rule of table.rules) rule(change);
-  }
+  runRules(table.rules, context, before, after, values.entry);
   derive(table, after, undefined, prefix);
   return after;
 }

@@ -8,6 +8,15 @@ export type Draft = { [field: string]: WireValue | undefined };
 /** A row as the store answers it: column (or select alias) → stored value. */
 export type Row = Readonly<Record<string, unknown>>;
 
+/**
+ * Whether two values (stored or wire) are certainly the same: then the column is left out of an UPDATE (nor is an
+ * index on it rewritten). Anything uncertain counts as changed and is written.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+}
+
 /** One field's conversions, worked out once per store, both ways. */
 export interface FieldIo {
   readonly field: ResourceField;

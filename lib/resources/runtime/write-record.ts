@@ -8,7 +8,7 @@ import type { Storage } from '../../storage/storage.js';
 import { inTransaction } from '../../storage/transaction.js';
 import type { ResourceModel } from '../model.js';
 import { assertInReach, reachOf } from '../reach.js';
-import type { Row } from './values.js';
+import { type Row, sameValue } from './values.js';
 
 /** The table a write changes one record of: a resource's (its key, revision and reach). */
 export type Written = Pick<ResourceModel, 'table' | 'keyColumn' | 'entity' | 'scopes' | 'revision' | 'modified'>;
@@ -72,11 +72,6 @@ export function isStale(table: Pick<Written, 'entity'>, target: WriteTarget, cur
   return true;
 }
 
-/** Whether two stored values are certainly the same: then the column is left out of the UPDATE (nor is an index on it rewritten). */
-function same(stored: unknown, next: unknown): boolean {
-  if (stored === next) return true;
-  return stored instanceof Date && next instanceof Date && stored.getTime() === next.getTime();
-}
 
 interface Planned {
   assignments: RawBuilder<unknown>[];
@@ -91,7 +86,7 @@ function plan(storage: Storage, table: Written, target: WriteTarget, change: Rec
   errors.abortIfHasErrors();
   if (isStale(table, target, before[table.revision])) return undefined;
   const now = new Date();
-  const written = Object.fromEntries(Object.entries(columns).filter(([column, value]) => !same(before[column], value)));
+  const written = Object.fromEntries(Object.entries(columns).filter(([column, value]) => !sameValue(before[column], value)));
   const assignments = Object.entries(written).map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
   assignments.push(sql`${sql.ref(table.revision)} = ${sql.ref(table.revision)} + 1`, sql`${sql.ref(table.modified)} = ${storage.values.date(now)}`);
   const after = { ...before, ...written, [table.revision]: Number(before[table.revision]) + 1, [table.modified]: storage.values.date(now) };
