@@ -108,6 +108,7 @@ export function createServices<S extends LayerServices = LayerServices>(
   const limits = { ...listLimits(config), ...documentLimits(config) };
   for (const module of allModules(modules)) {
     module.lookups?.(lookups, storage);
+    for (const resource of module.resources ?? []) resource.registerLookups(lookups, storage);
     const created: Record<string, unknown> = { ...module.create?.({ storage, config, lookups, layer }) };
     // Each resource runs on this store under its key: `call.services.customer`.
     for (const resource of module.resources ?? []) {

@@ -28,7 +28,7 @@ export { CliError } from './cli/cli-error.js';
 // Resources (docs/services.md): a service declared as data and a few functions; the layer runs every declaration.
 export { type AnyResource, type Resource, type ResourceRoutes, resource } from './resources/resource.js';
 export {
-  type Actions, type ActionDeclaration, type Change, type ChildDeclaration, type Children, type ReferringTable, type ResourceDeclaration, type Rule,
+  type Actions, type ActionDeclaration, type Change, type ChildDeclaration, type Children, type LookupDeclaration, type LookupEntry, type ReferringTable, type ResourceDeclaration, type Rule,
   type ServiceCode, type ServiceStore, action, child,
 } from './resources/declaration.js';
 export { type AnyField, type Derived, Field, type FieldSpec, type FieldTraits, type ValueContext, type ValueSource, type WireRecord, type WireValue, field } from './resources/field.js';

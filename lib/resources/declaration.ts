@@ -125,6 +125,26 @@ export type ShapeOf<N extends string, K extends string, F extends Fields, C exte
 export type ServiceCode<S extends ShapeOf<string, string, Fields, Children, Actions>> =
   Partial<ResourceService<S>> & { readonly [method: string]: unknown };
 
+/** One entry of a declared lookup table: active unless it says `isActive: false`, no attributes unless given. */
+export interface LookupEntry {
+  readonly id: string | number;
+  readonly text: string;
+  readonly isActive?: boolean;
+  readonly attributes?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A lookup table a resource brings (`lookups: { currency: { entries: [...] } }`), served at `GET /lookup-table/<type>`
+ * and cached as every lookup table is: fixed entries, or a loader that reads them from the store whenever the table
+ * loads (after a flush too). A lookup field of any resource may name it.
+ */
+export interface LookupDeclaration {
+  /** Whether text ids match in their case only (default: `EUR` and `eur` name one entry). */
+  readonly caseSensitive?: boolean;
+  readonly entries?: readonly LookupEntry[];
+  load?(storage: Storage): Promise<readonly LookupEntry[]>;
+}
+
 /** What a resource's own code is given of the server: its store and the lookup tables. */
 export interface ServiceStore {
   readonly storage: Storage;
@@ -161,6 +181,8 @@ export interface ResourceDeclaration<N extends string, K extends string, F exten
    * within a tenant. The table needs a `tenant_id` column and unique indexes that lead with it.
    */
   readonly tenant?: boolean;
+  /** Lookup tables it brings, by type (`currency`): its lookup fields, or any resource's, name them. */
+  readonly lookups?: { readonly [type: string]: LookupDeclaration };
   /** Tables of resources that are not declared (or not yet) whose rows refer to these records. */
   readonly referredToBy?: readonly ReferringTable[];
   /**

@@ -1,6 +1,9 @@
+import type { LookupCache } from '../lookup/lookup-cache.js';
 import type { ListDefinition } from '../storage/list-query.js';
 import type { RecordReference } from '../storage/record-scope.js';
+import type { Storage } from '../storage/storage.js';
 import type { Actions, Children, ResourceDeclaration, ShapeOf } from './declaration.js';
+import { checkLookups, registerLookups } from './declared-lookups.js';
 import type { ReferenceTarget } from './field.js';
 import { listDefinitionOf } from './list-definition.js';
 import { DeclarationError, type ResourceModel, modelOf } from './model.js';
@@ -44,6 +47,8 @@ export interface Resource<S extends Shape = Shape, X = unknown> extends Referenc
   readonly routes: ResourceRoutes<S>;
   /** Its service on a store (a module's wiring calls it once per server). */
   serve(options: RuntimeOptions): ResourceService<S> & X;
+  /** Registers the lookup tables it declares (a module's wiring calls it once per server, before serving). */
+  registerLookups(cache: LookupCache, storage: Storage): void;
 }
 
 /** Any resource, whatever its shape: what a module lists and the wiring serves. */
@@ -56,6 +61,7 @@ export interface AnyResource {
   readonly list: ListDefinition<string>;
   readonly routes: CrudRoutes;
   serve(options: RuntimeOptions): object;
+  registerLookups(cache: LookupCache, storage: Storage): void;
 }
 
 type None = Record<never, never>;
@@ -78,6 +84,7 @@ export function resource<
   }
   const clash = model.children.find((c) => c.property in model.actions);
   if (clash) throw new DeclarationError(model.name, `${clash.property}: a child collection and an action have one name`);
+  checkLookups(model.name, declaration.lookups);
   const models = modelsOf(model);
   const list = listDefinitionOf(model);
   let routes: ResourceRoutes<ShapeOf<N, K, F, C, A>> | undefined;
@@ -99,6 +106,9 @@ export function resource<
       // The operations are built from the model; their types are the declaration's (wire-types.ts).
       const defaults = operationsOf(runtimeOf(model, list, options)) as unknown as ResourceService<ShapeOf<N, K, F, C, A>>;
       return (declaration.service ? { ...defaults, ...declaration.service(defaults, options) } : defaults) as Served;
+    },
+    registerLookups(cache, storage) {
+      registerLookups(cache, storage, declaration.lookups);
     },
   };
 }

@@ -15,9 +15,8 @@ import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
  * and tenancy (a line each: `softDelete: true`, `tenant: true`); one `migration make` writes the migration. Its own tests then pass on SQLite and PostgreSQL, and its server answers each
  * addition over HTTP on both, the SQLite database being the one that ran the first migration.
  *
- * What the additions need besides the declaration, each checked here so that a change of it shows: the lookup table's
- * entries are registered by the module (`lookups` in module.ts: the declaration names the table, it does not hold
- * it); the action needs its one-line route file (file-system routes name every handler) and `actions: { pay: true }`
+ * What the additions need besides the declaration, each checked here so that a change of it shows (the lookup table's
+ * entries and the rule that keeps a paid invoice's lines are the declaration's own): the action needs its one-line route file (file-system routes name every handler) and `actions: { pay: true }`
  * in the proxy's address (the compiler asks for it); the role granting invoice.pay is configuration; soft delete's
  * restore, a path of its own, its one-line route file and `softDelete: true` in the proxy. Tenancy needs nothing more.
  * Needs the npm registry: without it the suite is skipped, except under CI=true.
@@ -36,6 +35,15 @@ const ADDITIONS: [string, string, string][] = [
   ['the sum of the derived field', "    note: field.text({ max: 200 }),\n",
     "    note: field.text({ max: 200 }),\n    linesTotal: field.money().sum('lines', 'lineTotal'),\n"],
   ['a lookup with string ids', "    linesTotal:", "    currencyCode: field.lookup('currency', { id: 'text', max: 3 }).filter(),\n    linesTotal:"],
+  ['its lookup table, in the declaration too', '  children: { lines },\n', `  children: { lines },
+  // The currencies currencyCode may name (string ids), served at GET /lookup-table/currency.
+  lookups: {
+    currency: {
+      caseSensitive: true,
+      entries: [{ id: 'EUR', text: 'Euro' }, { id: 'USD', text: 'US dollar' }, { id: 'FRF', text: 'French franc', isActive: false }],
+    },
+  },
+`],
   ['the paid flag the rule and the action use', "    linesTotal:", '    paid: field.boolean().readOnly().initially(false).filter(),\n    linesTotal:'],
   ['a rule on the invoice', '  children: { lines },\n', `  children: { lines },
   rules: [({ operation, before, fail }) => {
@@ -183,23 +191,9 @@ describeOneStore('a scaffolded service grown by its declaration, in a project fr
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
     });
 
-    // The additions: the declaration, the module's lookup table, the action's route file and proxy entry.
+    // The additions: the declaration, the action's route file and proxy entry.
     const declaration = join(app, 'src', 'services', 'invoice', 'invoice.ts');
     for (const [what, before, after] of ADDITIONS) edit(declaration, what, before, after);
-    edit(join(app, 'src', 'services', 'invoice', 'module.ts'), 'the lookup table', 'resources: [invoice] });', `resources: [invoice],
-  // The currencies an invoice's currencyCode may name (string ids), served at GET /lookup-table/currency.
-  lookups: (cache) => {
-    cache.register('currency', async () => ({
-      type: 'currency',
-      caseSensitive: true,
-      data: [
-        { id: 'EUR', text: 'Euro', isActive: true, attributes: {} },
-        { id: 'USD', text: 'US dollar', isActive: true, attributes: {} },
-        { id: 'FRF', text: 'French franc', isActive: false, attributes: {} },
-      ],
-    }));
-  },
-});`);
     const routes = join(app, 'src', 'routes', 'invoice', '[_invoiceId]');
     mkdirSync(routes, { recursive: true });
     writeFileSync(join(routes, 'pay.ts'), "import { invoice } from '../../../services/invoice/invoice.js';\n\nexport const { POST } = invoice.routes.pay;\n");

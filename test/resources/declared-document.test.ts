@@ -164,6 +164,21 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
     expect(await read(id)).to.deep.equal(paid);
   });
 
+  it('a lookup table the declaration brings: served and cached as any, its text ids checked in their case, an inactive one refused, lists filter on it', async () => {
+    const table = expectOk(await server.call('/lookup-table/invoice-currency')).result as { caseSensitive: boolean; data: object[] };
+    expect(table.caseSensitive).to.equal(true);
+    expect(table.data).to.deep.equal([
+      { id: 'EUR', text: 'Euro', isActive: true, attributes: {} },
+      { id: 'USD', text: 'US dollar', isActive: true, attributes: { symbol: '$' } },
+      { id: 'FRF', text: 'French franc', isActive: false, attributes: {} },
+    ]);
+    expect((await read(await newInvoice())).currencyCode).to.equal('EUR');
+    for (const code of ['FRF', 'eur', 'XYZ']) expectError(await create({ customerId, currencyCode: code }), 400, 'Invoice_InvalidCurrencyCode', 'currencyCode');
+    const usd = await newInvoice({ currencyCode: 'USD' });
+    const listed = expectOk(await server.call('/invoice?currencyCode=USD')).result as { invoiceId: number }[];
+    expect(listed.map((i) => i.invoiceId)).to.deep.equal([usd]);
+  });
+
   it('the service\'s own delete wraps the default: a paid invoice is a 409, an unpaid one is deleted, an unknown one the default\'s 404', async () => {
     const paid = await newInvoice();
     expectOk(await server.call(`/invoice/${paid}/pay`, { method: 'POST', body: { paidOn: '2030-01-02T00:00:00Z' } }));

@@ -44,9 +44,17 @@ export const invoice = resource({
     linesChangedOn: field.date().readOnly(),
     subTotal: field.money().sum('lines', 'lineTotal'),
     freight: field.money({ min: 0 }).default(0),
+    /** A lookup with text ids whose table the declaration itself brings (`lookups` below). */
+    currencyCode: field.lookup('invoice-currency', { id: 'text', max: 3 }).default('EUR').filter(),
     totalDue: field.money().derived(['subTotal', 'freight'], (v) => new Decimal(v.subTotal).plus(v.freight)).sortable(),
   },
   children: { lines },
+  lookups: {
+    'invoice-currency': {
+      caseSensitive: true,
+      entries: [{ id: 'EUR', text: 'Euro' }, { id: 'USD', text: 'US dollar', attributes: { symbol: '$' } }, { id: 'FRF', text: 'French franc', isActive: false }],
+    },
+  },
   rules: [paidStays, linesChanged],
   actions: {
     pay: action({
@@ -89,6 +97,7 @@ export const invoiceModule = serviceModule({
           .addColumn('lines_changed_on', date)
           .addColumn('sub_total', money, (c) => c.notNull())
           .addColumn('freight', money, (c) => c.notNull())
+          .addColumn('currency_code', 'varchar(3)')
           .addColumn('total_due', money, (c) => c.notNull())
           .addColumn('revision_number', 'integer', (c) => c.notNull())
           .addColumn('modified_date', date, (c) => c.notNull())
