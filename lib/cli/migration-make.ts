@@ -1,6 +1,8 @@
 import { allModules } from '../create-services.js';
-import { LAYOUT_KEYS, type ProjectLayout } from '../scaffold/layout.js';
+import { writeDeclaredRoutes } from '../scaffold/declared-routes.js';
+import { LAYOUT_KEYS, type ProjectLayout, projectLayout } from '../scaffold/layout.js';
 import { makeMigrations } from '../scaffold/make-migration.js';
+import { updateProxyFiles } from '../scaffold/proxy-address.js';
 import { ScaffoldError } from '../scaffold/scaffold-error.js';
 import { cliApplication } from './application-context.js';
 import { CliError } from './cli-error.js';
@@ -29,9 +31,14 @@ export async function makeMigration(opts: MigrationMakeOptions): Promise<void> {
     throw err;
   }
   const { withheld } = result;
-  // --check: a migration the declarations need is a failure (exit 1), for CI; nothing is written either way.
-  if (opts.check && result.made.length) process.exitCode = 1;
-  if (opts.json) return printJson({ migrations: result.made, withheld, written: !opts.check });
+  // The route files of paths the declarations added (an action, restore, a child collection): one line each.
+  const found = projectLayout(process.cwd(), layout);
+  const routes = writeDeclaredRoutes(application.modules, process.cwd(), found, opts.check);
+  // And the proxy's address: the actions and restore it calls (the compiler would ask for them).
+  const proxies = await updateProxyFiles(application.modules, process.cwd(), found, opts.check);
+  // --check: a migration, route file or proxy entry the declarations need is a failure (exit 1), for CI; nothing is written either way.
+  if (opts.check && (result.made.length || routes.written.length || proxies.length)) process.exitCode = 1;
+  if (opts.json) return printJson({ migrations: result.made, withheld, routes: routes.written, routesByHand: routes.byHand, proxies, written: !opts.check });
   const out: string[] = [];
   if (!result.made.length) {
     out.push(withheld.length
@@ -44,6 +51,9 @@ export async function makeMigration(opts: MigrationMakeOptions): Promise<void> {
       ? `  listed in ${m.index}; read it, build, and commit both`
       : `  module ${m.module} lists its migrations by hand: add '${m.file.replace(/^.*\//, '').replace(/\.ts$/, '')}': migration(dialect) to them`);
   }
+  for (const file of routes.written) out.push(`${opts.check ? 'would write' : 'wrote'} ${file}: the route file of a path the declaration serves`);
+  for (const line of routes.byHand) out.push(`write by hand: ${line}`);
+  for (const p of proxies) out.push(`${opts.check ? 'would add' : 'added'} ${p.added.join(', ')} to the address in ${p.file}`);
   for (const w of withheld) out.push(`not changed without --allow-drop: ${w}`);
   process.stdout.write(`${out.join('\n')}\n`);
 }

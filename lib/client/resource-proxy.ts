@@ -16,7 +16,8 @@ type HasAny<T> = [keyof T] extends [never] ? false : true;
 
 /**
  * Where a resource is served and what its answers hold, checked by the compiler against the declaration's type: its
- * name and key, every Date property (all of them, no other), each child collection's item, path and key, each action.
+ * name and key, every Date property (all of them, no other), each child collection's item, path and key, the actions
+ * (none but declared ones; `restlayer migration make` adds those missing, as it adds `softDelete`).
  * It is all a proxy needs at run time, so a browser bundle never loads the declaration (which imports the server).
  */
 export type ProxyAddress<S extends Shape, N extends string = never> = {
@@ -31,7 +32,9 @@ export type ProxyAddress<S extends Shape, N extends string = never> = {
   & (HasAny<S['children']> extends true
     ? { readonly children: { readonly [C in keyof S['children']]: { readonly item: S['children'][C]['item']; readonly path: ChildPath<S, C>; readonly key: ChildKey<S, C> } } }
     : unknown)
-  & (HasAny<S['actions']> extends true ? { readonly actions: { readonly [A in keyof S['actions']]: true } } : unknown);
+  // Optional, as softDelete is: `migration make` adds what the declaration serves, so the build that precedes it passes;
+  // a proxy without an action it should have fails its drift test (`resourceDrift` calls every declared one).
+  & (HasAny<S['actions']> extends true ? { readonly actions?: { readonly [A in keyof S['actions']]: true } } : unknown);
 
 /** The run-time view of an address, whatever the resource. */
 interface Address {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
 import { type Ran, failure, initProject, npmEnv, npmIn, packedCli, requireRegistry, run, stepTimer, withNewDatabase } from '../support/packed-project.js';
@@ -16,9 +16,9 @@ import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
  * addition over HTTP on both, the SQLite database being the one that ran the first migration.
  *
  * What the additions need besides the declaration, each checked here so that a change of it shows (the lookup table's
- * entries and the rule that keeps a paid invoice's lines are the declaration's own): the action needs its one-line route file (file-system routes name every handler) and `actions: { pay: true }`
- * in the proxy's address (the compiler asks for it); the role granting invoice.pay is configuration; soft delete's
- * restore, a path of its own, its one-line route file and `softDelete: true` in the proxy. Tenancy needs nothing more.
+ * entries and the rule that keeps a paid invoice's lines are the declaration's own; the one-line route files of the
+ * action and of soft delete's restore, and their entries in the proxy's address, are written by the same
+ * `migration make`): the role granting invoice.pay, which is configuration. Tenancy needs nothing more.
  * Needs the npm registry: without it the suite is skipped, except under CI=true.
  */
 
@@ -194,12 +194,7 @@ describeOneStore('a scaffolded service grown by its declaration, in a project fr
     // The additions: the declaration, the action's route file and proxy entry.
     const declaration = join(app, 'src', 'services', 'invoice', 'invoice.ts');
     for (const [what, before, after] of ADDITIONS) edit(declaration, what, before, after);
-    const routes = join(app, 'src', 'routes', 'invoice', '[_invoiceId]');
-    mkdirSync(routes, { recursive: true });
-    writeFileSync(join(routes, 'pay.ts'), "import { invoice } from '../../../services/invoice/invoice.js';\n\nexport const { POST } = invoice.routes.pay;\n");
-    // Soft delete's restore is a path of its own: its one-line route file, as the action's, and `softDelete: true` in the proxy.
-    writeFileSync(join(routes, 'restore.ts'), "import { invoice } from '../../../services/invoice/invoice.js';\n\nexport const { POST } = invoice.routes.restore!;\n");
-    edit(join(app, 'src', 'services', 'invoice', 'invoice-proxy.ts'), 'the proxy\'s action', "key: 'invoiceLineId' } } });", "key: 'invoiceLineId' } }, actions: { pay: true }, softDelete: true });");
+    // The action's and restore's route files and the proxy's entries for them are migration make's (below).
     grown = await timed('build with the additions', () => npm(['run', 'build']));
     if (grown.code !== 0) return;
     made = await timed('migration make', () => runCli(['migration', 'make'], { cli: main, cwd: app, env: childEnv({ NODE_ENV: undefined }) }));
@@ -212,9 +207,16 @@ describeOneStore('a scaffolded service grown by its declaration, in a project fr
     removeTempDirs();
   });
 
-  it('the additions build, and one migration make writes their columns and index', () => {
+  it('the additions build, and one migration make writes their columns and index, the route files of the action and restore and their proxy entries', () => {
     expect(grown.code, failure('npm run build', grown)).to.equal(0);
     expect(made.code, made.stderr).to.equal(0);
+    for (const path of ['pay', 'restore']) {
+      const file = `src/routes/invoice/[_invoiceId]/${path}.ts`;
+      expect(made.stdout).to.include(`wrote ${file}: the route file of a path the declaration serves`);
+      expect(readFileSync(join(app, file), 'utf8')).to.include(`export const { POST } = invoice.routes.${path === 'pay' ? 'pay' : 'restore!'};`);
+    }
+    expect(made.stdout).to.include('added actions.pay, softDelete to the address in src/services/invoice/invoice-proxy.ts');
+    expect(readFileSync(join(app, 'src', 'services', 'invoice', 'invoice-proxy.ts'), 'utf8')).to.include("key: 'invoiceLineId' } }, actions: { pay: true }, softDelete: true });");
     const migrations = join(app, 'src', 'services', 'invoice', 'migrations');
     const next = readdirSync(migrations).filter((f) => f.startsWith('0002-'));
     expect(next).to.have.length(1);

@@ -147,6 +147,6 @@ describeOneStore("restlayer migration make on this project's sample", WHY_ONE_ST
   it("finds the sample's declarations in step with its hand-written migrations (--check: nothing written, exit 0)", async () => {
     const run = await runCli(['migration', 'make', '--check', '--json'], { timeoutMs: 50_000 });
     expect([run.code, run.stderr]).to.deep.equal([0, '']);
-    expect(JSON.parse(run.stdout)).to.deep.equal({ migrations: [], withheld: [], written: false });
+    expect(JSON.parse(run.stdout)).to.deep.equal({ migrations: [], withheld: [], routes: [], routesByHand: [], proxies: [], written: false });
   });
 });
