@@ -147,6 +147,7 @@ export { createDocument } from './documents/create-document.js';
 export { type DocumentLimits, documentBody, documentLimits, tooManyChildren } from './documents/document-limits.js';
 export type { BodyLimit } from './validation/json-budget.js';
 export { type ParentChange, type ParentWrite, type StoredRow, writeParent } from './documents/write-parent.js';
+export { deriveStored } from './resources/derive-stored.js';
 export { itemProperty } from './documents/item-property.js';
 
 // Audit history (docs/audit.md): recordAudit in a write's own transaction, diffChanges of a record's wire fields

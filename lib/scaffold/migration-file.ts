@@ -61,6 +61,7 @@ function stepLines(step: Step): string[] {
     ];
     case 'track-changes': return [`    await trackListChanges(db, dialect, '${step.table}');`];
     case 'parent-index': return [`    await db.schema.createIndex('${step.name}').on('${step.table}').columns(['${step.column}', '${step.key}']).execute();`];
+    case 'derive': return [`    await deriveStored(db, dialect, ${step.resource});`];
   }
 }
 
@@ -77,6 +78,7 @@ export function describeStep(step: Step): string {
     case 'unique': return `unique index ${step.name}${step.ignoreCase ? ' (ignoring case)' : ''}${step.tenant ? ' within a tenant' : ''}${step.replaces ? ', replacing the one there' : ''}`;
     case 'track-changes': return `change tracking of ${step.table} (exact counts)`;
     case 'parent-index': return `index ${step.name} (the children of one record: read, summed and deleted by parent)`;
+    case 'derive': return `the values of ${step.columns.join(', ')} for the ${step.name} records made before, as a write computes them`;
   }
 }
 
@@ -88,6 +90,7 @@ const why: Partial<Record<Step['kind'], string>> = {
   unique: 'One record per value: the store refuses a duplicate, so of concurrent writes of one value one wins.',
   'key-index': 'SQLite: a deep page with no filter walks an index of the id alone (PostgreSQL\'s primary key is one).',
   'track-changes': 'Every write bumps the table\'s change generation: exact counts are kept while it stands.',
+  derive: 'The records made before get the derived values and totals a write computes (from the declaration as it is now).',
 };
 
 /**
@@ -100,13 +103,18 @@ export function migrationFile(steps: readonly Step[], made: string): string {
   const code = steps.flatMap((step, i) => {
     const comment = why[step.kind];
     const first = steps.findIndex((s) => s.kind === step.kind) === i;
-    const lists = step.kind === 'create-table' || !listed.has(step.table) ? [] : [`    const ${listsOf(step.table)} = listIndexes(db, dialect, '${step.table}', '${listed.get(step.table)}');`];
-    if (lists.length) listed.delete(step.table);
+    const lists = step.kind === 'create-table' || step.kind === 'derive' || !listed.has(step.table) ? [] : [`    const ${listsOf(step.table)} = listIndexes(db, dialect, '${step.table}', '${listed.get(step.table)}');`];
+    if (lists.length && step.kind !== 'derive') listed.delete(step.table);
     return [...lists, ...(comment && first ? [`    // ${comment}`] : []), ...stepLines(step)];
   });
   const body = code.join('\n');
   const types = [['date', 'dateType'], ['bool', 'boolType'], ['number', 'numberType'], ['money', 'moneyType']].filter(([, name]) => body.includes(`, ${name}`));
-  const values = [body.includes('listIndexes(') && 'listIndexes', body.includes('sql`') && 'sql', body.includes('trackListChanges(') && 'trackListChanges'].filter(Boolean);
+  const values = [
+    body.includes('deriveStored(') && 'deriveStored', body.includes('listIndexes(') && 'listIndexes', body.includes('sql`') && 'sql',
+    body.includes('trackListChanges(') && 'trackListChanges',
+  ].filter(Boolean);
+  // deriveStored takes the declaration, imported from where the scaffold puts it (services/<module>/<name>.ts).
+  const declared = steps.flatMap((s) => (s.kind === 'derive' ? [`import { ${s.resource} } from '../${s.name}.js';`] : []));
   const imports = values.length ? `{ type Kysely, type Migration, type StorageDialect, ${values.join(', ')} }` : 'type { Kysely, Migration, StorageDialect }';
   const drops = steps.filter((s) => s.kind === 'drop-column');
   return [
@@ -116,6 +124,7 @@ export function migrationFile(steps: readonly Step[], made: string): string {
       '// It DROPS data (made with --allow-drop): ' + drops.map((s) => `${s.table}.${s.column}`).join(', ') + '. Copy what is to be kept before the drop.',
     ] : []),
     `import ${imports} from 'restlayer';`,
+    ...declared,
     '',
     '/**',
     ...steps.map((s) => ` * - ${describeStep(s)}`),

@@ -95,4 +95,28 @@ describe('migration make: what a declaration asks of a schema', () => {
     ].join('\n')).and.include("await db.schema.createIndex('ix_invoice_line_parent').on('invoice_line').columns(['invoice_id', 'invoice_line_id']).execute();")
       .and.include("addColumn('total', moneyType, (c) => c.notNull().defaultTo(0))");
   });
+
+  it('a derived field or a total added to tables with rows: the records made before get their values (deriveStored), once, last', () => {
+    const declare = (computed: boolean) => resource({
+      name: 'invoice',
+      fields: { freight: field.money(), ...(computed ? { total: field.money().sum('lines', 'amount') } : {}) },
+      children: { lines: child({ item: 'line', fields: {
+        quantity: field.integer().required(), price: field.money().required(),
+        ...(computed ? { amount: field.money().derived(['quantity', 'price'], (v) => v.quantity * v.price) } : {}),
+      } }) },
+    });
+    const tables = new Map<string, Map<string, { type: string; notNull: boolean }>>();
+    const { steps: first } = planSchema([declare(false).model], EMPTY_SCHEMA);
+    expect(first.map((s) => s.kind)).to.not.include('derive');
+    for (const step of first) {
+      if (step.kind === 'create-table') tables.set(step.table, new Map([[step.key, { type: 'integer', notNull: true }], ...step.columns.map((c): [string, { type: string; notNull: boolean }] => [c.name, { type: c.type.sqlite, notNull: c.notNull }])]));
+    }
+    const { steps: next } = planSchema([declare(true).model], { tables, objects: new Map(), indexes: [] });
+    const derive = next.filter((s) => s.kind === 'derive');
+    expect(derive.map(describeStep)).to.deep.equal(['the values of invoice.total, invoice_line.amount for the invoice records made before, as a write computes them']);
+    expect(next.at(-1)).to.equal(derive[0]);
+    const file = migrationFile(next, 'x');
+    expect(file).to.include("import { type Kysely, type Migration, type StorageDialect, deriveStored, listIndexes, trackListChanges } from 'restlayer';\nimport { invoice } from '../invoice.js';");
+    expect(file).to.include('      await deriveStored(db, dialect, invoice);\n    },');
+  });
 });

@@ -44,7 +44,12 @@ export type Step =
     /** The soft-delete column whose NULL the index is limited to (a deleted record's value is free), of a soft-deletable one. */
     readonly live?: string;
   }
-  | { readonly kind: 'track-changes'; readonly table: string };
+  | { readonly kind: 'track-changes'; readonly table: string }
+  /**
+   * The existing records' derived values and totals, computed after a column for one was added to a table with rows
+   * (`deriveStored`, given the declaration: `resource` is its export's name, `name` the resource's).
+   */
+  | { readonly kind: 'derive'; readonly resource: string; readonly name: string; readonly columns: readonly string[] };
 
 /** What the plan leaves undone: drops and type changes not allowed by the flag. */
 export interface Plan {
@@ -231,7 +236,12 @@ function planTable(needs: TableNeeds, schema: SchemaSnapshot, allowDrop: boolean
 export function planSchema(models: readonly ResourceModel[], schema: SchemaSnapshot, options: { allowDrop?: boolean } = {}): Plan {
   const plan: Plan = { steps: [], withheld: [] };
   for (const model of models) {
+    const from = plan.steps.length;
     for (const needs of [headerNeeds(model), ...model.children.map((child) => childNeeds(model, child))]) planTable(needs, schema, options.allowDrop ?? false, plan);
+    // A derived field or a total added to a table that has rows: the rows made before get their values.
+    const computed = [model, ...model.children].flatMap((t) => t.fields.filter((f) => f.stored && (f.spec.derived || f.spec.sum)).map((f) => `${t.table}.${f.column}`));
+    const added = plan.steps.slice(from).flatMap((s) => (s.kind === 'add-column' && computed.includes(`${s.table}.${s.column.name}`) ? [`${s.table}.${s.column.name}`] : []));
+    if (added.length) plan.steps.push({ kind: 'derive', resource: model.camel, name: model.name, columns: added });
   }
   return plan;
 }

@@ -187,7 +187,9 @@ describeOneStore('a scaffolded service grown by its declaration, in a project fr
     if (built.code !== 0) throw new Error(failure('npm run build of the scaffolded service', built));
     await addUsers(serveEnv());
     await served(serveEnv(), async (as) => {
-      const created = await (await as('alice'))('/invoice', { method: 'POST', body: { reference: 'BEFORE' } });
+      // With lines, before lineTotal and its sum exist: the migration that adds them computes them for it.
+      const created = await (await as('alice'))('/invoice', { method: 'POST', body: { reference: 'BEFORE', lines: [
+        { description: 'Old', quantity: 3, price: 1.1 }, { description: 'Older', quantity: 1, price: 2.35 }] } });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
     });
 
@@ -223,6 +225,8 @@ describeOneStore('a scaffolded service grown by its declaration, in a project fr
     const text = readFileSync(join(migrations, next[0]), 'utf8');
     for (const column of ["addColumn('note'", "addColumn('currency_code'", "addColumn('paid'", "addColumn('lines_total'", "addColumn('line_total'",
       "addColumn('deleted_at'", "addColumn('tenant_id'"]) expect(text).to.include(column);
+    // The records made before get the new derived values and totals, from the declaration.
+    expect(text).to.include("import { invoice } from '../invoice.js';").and.include('await deriveStored(db, dialect, invoice);');
   });
 
   it("the project's tests pass on SQLite (npm test), its shared suite and drift test covering the additions", async () => {
@@ -243,8 +247,12 @@ describeOneStore('a scaffolded service grown by its declaration, in a project fr
   it('serves each addition on SQLite, on the database that ran the first migration (its invoice still read)', async () => {
     expect(grown.code).to.equal(0);
     await served(serveEnv(), async (as) => {
-      const old = await (await as('alice'))('/invoice?reference=BEFORE');
+      const alice = await as('alice');
+      const old = await alice('/invoice?reference=BEFORE');
       expect((old.body.result as Json[]).map((i) => i.reference)).to.deep.equal(['BEFORE']);
+      // Its lines' lineTotal and its linesTotal, which the migration computed, exactly; its revision as it was.
+      const before = (await alice(`/invoice/${(old.body.result as Json[])[0].invoiceId as number}`)).body.result as Json & { lines: Json[] };
+      expect([before.lines.map((l) => l.lineTotal), before.linesTotal, before.revisionNumber]).to.deep.equal([[3.3, 2.35], 5.65, 1]);
     });
     await checkAdditions(serveEnv());
   });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { sql } from 'restlayer';
+import { deriveStored, sql } from 'restlayer';
 import { resourceProxy } from 'restlayer/client';
 import { proxyDrift, resourceDrift } from 'restlayer/testing';
 import { expectError, expectOk } from '../support/api.js';
@@ -177,6 +177,21 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
     const usd = await newInvoice({ currencyCode: 'USD' });
     const listed = expectOk(await server.call('/invoice?currencyCode=USD')).result as { invoiceId: number }[];
     expect(listed.map((i) => i.invoiceId)).to.deep.equal([usd]);
+  });
+
+  it('deriveStored: the derived values and totals of stored records computed again as a write would, nothing else changed', async () => {
+    const id = await newInvoice();
+    const stored = await read(id);
+    const { db, dialect } = server.infrastructure.storage;
+    // As a migration that adds the columns leaves the records made before: zeros (the test's columns are NOT NULL).
+    await sql`update invoice_line set line_total = ${dialect.money(0)} where invoice_id = ${id}`.execute(db);
+    await sql`update invoice set sub_total = ${dialect.money(0)}, total_due = ${dialect.money(0)} where invoice_id = ${id}`.execute(db);
+    const blank = await read(id);
+    expect([blank.lines.map((l) => units(l.lineTotal)), units(blank.subTotal), units(blank.totalDue)]).to.deep.equal([[0, 0], 0, 0]);
+    expect(await deriveStored(db, dialect, invoice)).to.equal(3);
+    expect(await read(id)).to.deep.equal(stored);
+    expect(await history(id)).to.have.length(1);
+    expect(await deriveStored(db, dialect, invoice)).to.equal(0);
   });
 
   it('the service\'s own delete wraps the default: a paid invoice is a 409, an unpaid one is deleted, an unknown one the default\'s 404', async () => {
