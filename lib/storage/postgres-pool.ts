@@ -54,15 +54,18 @@ const isServerGoing = (code: string | undefined) => !!code && (code.startsWith('
 
 /**
  * One statement's answer, through a callback made here and bounded by a timer of its own, not through pg's promise
- * or its query_timeout: both of those wrap the statement's callback in a closure of pg's Client#query, whose scope
- * holds the Query, its Result and so every row of the answer. With either, every row a page read (pg's row objects
- * and their values, the StoredDates) outlived V8's young-generation collections and was promoted to the old
- * generation, whatever the young generation's size (--max-semi-space-size 4, 16 or 64 MB alike): ~75 MB promoted per
- * 100,000 exported orders (--trace-gc-nvp), the server's RSS 45-67 MB higher after each CSV export on PostgreSQL
- * (bench/export.js). Answered here, a page dies young: ~3 MB promoted per export, RSS ~5 MB. (A plain pg client in a
- * loop shows the same, so it is pg's closures, not restlayer's layers; why V8's scavenger keeps them was not pinned
- * down.) The bound fails the statement as pg's did, with "Query read timeout"; the pool then destroys the connection,
- * which may still be waiting for the answer, on release (not a server's answer: `broken`).
+ * or its query_timeout (which wraps the statement's callback in a closure of pg's Client#query, beside the Query, its
+ * Result and so every row). With either of pg's, every row a page read (pg's row objects and their values, the
+ * StoredDates) outlived V8's young-generation collections and was promoted to the old generation, whatever the young
+ * generation's size (--max-semi-space-size 4, 16 or 64 MB alike): ~75 MB promoted per 100,000 exported orders
+ * (--trace-gc-nvp), the server's RSS 45-67 MB higher after each CSV export on PostgreSQL (bench/export.js). Answered
+ * here, a page dies young: ~3 MB promoted per export, RSS 3-6 MB. A plain pg.Client reading the same pages in a loop
+ * shows the same (~45 MB promoted per 100,000 rows with its promise or with query_timeout, under 1 MB with a callback
+ * and no query_timeout), so it is how pg answers, not Kysely's or restlayer's layers. Why V8's scavenger keeps those
+ * pages was not pinned down (pure-JS reproductions keep pages alive in other shapes of promise and callback too):
+ * this is measured, not derived, and bench/export.js --store postgres is what shows it. The bound fails the
+ * statement as pg's did, with "Query read timeout"; the pool then destroys the connection, which may still be
+ * waiting for the answer, on release (not a server's answer: `broken`).
  */
 function answered(client: pg.PoolClient, config: pg.QueryConfig, boundMs: number): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
