@@ -14,6 +14,7 @@ interface NewServiceOptions extends Partial<ProjectLayout> {
   child: string[];
   childField: string[];
   childTotal: string[];
+  action: string[];
   force?: boolean;
   json?: boolean;
 }
@@ -52,11 +53,12 @@ export async function newService(name: string, opts: NewServiceOptions): Promise
   const command = [
     'restlayer new service', name, ...opts.field.map((f) => `--field ${f}`), ...(opts.child ?? []).map((c) => `--child ${c}`),
     ...opts.childField.map((f) => `--child-field ${f}`), ...opts.childTotal.map((t) => `--child-total ${t}`),
+    ...(opts.action ?? []).map((a) => `--action ${a}`),
   ].join(' ');
   const flags: Partial<ProjectLayout> = {};
   for (const key of LAYOUT_KEYS) if (opts[key] !== undefined) flags[key] = opts[key];
   try {
-    const spec = documentSpec(name, opts.field, command, { child: opts.child, childField: opts.childField, childTotal: opts.childTotal });
+    const spec = documentSpec(name, opts.field, command, { child: opts.child, childField: opts.childField, childTotal: opts.childTotal, action: opts.action });
     await refuseWhatTheDatabaseRan(spec.kebab);
     const written = await writeService(spec, { root: process.cwd(), force: opts.force, layout: flags });
     const { layout } = written;

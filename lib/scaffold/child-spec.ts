@@ -1,13 +1,16 @@
 import { type ServiceNames, serviceNames, snakeCase, upperFirst } from './names.js';
 import { reservedTable } from './reserved-names.js';
+import { ROUTE_GROUPS } from '../resources/routes.js';
 import { ScaffoldError } from './scaffold-error.js';
-import { type ChildSpec, type FieldSpec, MAX_IDENTIFIER, type ServiceSpec, type TotalSpec, parseField, serviceSpec } from './spec.js';
+import { type ChildSpec, type FieldSpec, MAX_IDENTIFIER, type ServiceSpec, type TotalSpec, checkDerived, parseField, serviceSpec } from './spec.js';
 
 /** The child collection's part of the command line: `--child`, `--child-field` and `--child-total`, as given. */
 export interface ChildArgs {
   child?: readonly string[];
   childField?: readonly string[];
   childTotal?: readonly string[];
+  /** `--action NAME`: the record's actions (they are not the child's, but checked against its names too). */
+  action?: readonly string[];
 }
 
 const usage = (text: string) => new ScaffoldError(text, 'usage');
@@ -79,6 +82,7 @@ export function childSpec(parent: ServiceNames & { fields: FieldSpec[] }, args: 
     if (twin) throw usage(`${where}: child ${segment} has the field ${twin.name} already (names match case-insensitively)`);
     fields.push(field);
   }
+  checkDerived(fields, '--child-field', args.childField);
 
   const totals: TotalSpec[] = [];
   for (const arg of args.childTotal ?? []) {
@@ -100,10 +104,25 @@ export function childSpec(parent: ServiceNames & { fields: FieldSpec[] }, args: 
 /** The index of a child's parent key (a parent's children are read, counted and deleted by it). */
 export const childParentIndexName = (child: Pick<ChildSpec, 'table'>) => `ix_${child.table}_parent`;
 
+/** `--action NAME`, each a camelCase name no field, route of the record's or other action has. */
+function actionsOf(args: readonly string[], fieldArgs: readonly string[]): string[] {
+  const fields = new Set(fieldArgs.map((f) => f.split(':')[0].toLowerCase()));
+  const actions: string[] = [];
+  for (const name of args) {
+    if (!/^[a-z][a-zA-Z0-9]*$/.test(name)) throw usage(`--action '${name}': an action's name is camelCase, a letter first (e.g. approve)`);
+    if (ROUTE_GROUPS.has(name)) throw usage(`--action '${name}': /<name>/{id}/${name} is the record's ${name} already; name the action otherwise`);
+    if (fields.has(name.toLowerCase())) throw usage(`--action '${name}': a field is named so`);
+    if (actions.includes(name)) throw usage(`--action '${name}' is given twice`);
+    actions.push(name);
+  }
+  return actions;
+}
+
 /** The whole service with its child collection, if any: `serviceSpec` of the parent, then the child checked against it. */
 export function documentSpec(name: string, fieldArgs: readonly string[], command: string, args: ChildArgs = {}): ServiceSpec {
-  const spec = serviceSpec(name, fieldArgs, command);
+  const spec = { ...serviceSpec(name, fieldArgs, command), actions: actionsOf(args.action ?? [], fieldArgs) };
   const child = childSpec(spec, args);
+  if (child?.plural && spec.actions.includes(child.plural)) throw usage(`--action '${child.plural}': the child collection is named so`);
   if (!child) return spec;
   // The child's table is the parent's name and the child's: `pg` with child `class` would make pg_class.
   const table = reservedTable(child.table);

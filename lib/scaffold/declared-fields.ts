@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import { type AnyField, field } from '../resources/field.js';
 import { child } from '../resources/declaration.js';
 import { resource } from '../resources/resource.js';
@@ -18,10 +19,31 @@ export interface DeclaredField {
 function typeOf(f: FieldSpec): { code: string; field: AnyField } {
   switch (f.type) {
     case 'text': return f.max ? { code: `field.text({ max: ${f.max} })`, field: field.text({ max: f.max }) } : { code: 'field.text()', field: field.text() };
-    case 'lookup': return { code: `field.lookup('${f.lookup}')`, field: field.lookup(f.lookup!) };
+    case 'lookup': {
+      if (f.lookupIds !== 'text') return { code: `field.lookup('${f.lookup}')`, field: field.lookup(f.lookup!) };
+      const options = f.max === undefined ? "{ id: 'text' }" : `{ id: 'text', max: ${f.max} }`;
+      return { code: `field.lookup('${f.lookup}', ${options})`, field: field.lookup(f.lookup!, { id: 'text', ...(f.max === undefined ? {} : { max: f.max }) }) };
+    }
     default: return { code: `field.${f.type}()`, field: field[f.type]() as AnyField };
   }
 }
+
+const METHODS = { '*': 'times', '+': 'plus', '-': 'minus' } as const;
+
+/** `.derived(['quantity', 'price'], (v) => new Decimal(v.quantity).times(v.price))`, as code and on the field. */
+function derivedOf(derived: NonNullable<FieldSpec['derived']>, code: string, built: AnyField): { code: string; field: AnyField } {
+  const [first, ...rest] = derived.from;
+  const chain = rest.map((name, i) => `.${METHODS[derived.operators[i]]}(v.${name})`).join('');
+  const compute = (v: Readonly<Record<string, number>>) =>
+    rest.reduce((value, name, i) => value[METHODS[derived.operators[i]]](v[name]), new Big(v[first]));
+  return {
+    code: `${code}.derived([${derived.from.map((n) => `'${n}'`).join(', ')}], (v) => new Decimal(v.${first})${chain})`,
+    field: (built as ReturnType<typeof field.money>).derived([...derived.from], compute) as AnyField,
+  };
+}
+
+/** Whether a declaration's code uses Decimal (a derived field): then the file imports it. */
+export const usesDecimal = (fields: readonly DeclaredField[]) => fields.some((f) => f.code.includes('new Decimal('));
 
 /**
  * The fields of a new service as its declaration writes them, each trait a chained call: required, sortable, filter
@@ -31,6 +53,7 @@ export function declaredFields(spec: Pick<ServiceSpec, 'fields'>): DeclaredField
   const searched = new Set(fullTextFields(spec).map((f) => f.name));
   return spec.fields.map((f) => {
     let { code, field: built } = typeOf(f);
+    if (f.derived) ({ code, field: built } = derivedOf(f.derived, code, built));
     const traits: [boolean, string, (x: AnyField) => AnyField][] = [
       [f.required, 'required', (x) => x.required() as AnyField],
       [f.sortable, 'sortable', (x) => x.sortable() as AnyField],

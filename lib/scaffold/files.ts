@@ -2,7 +2,7 @@ import { type ProjectLayout, importPath } from './layout.js';
 import type { ServiceSpec } from './spec.js';
 import type { Template } from './templates/code.js';
 import {
-  childCollectionRouteFile, childItemRoutesFile, collectionRouteFile, declarationFile, historyRoutesFile, itemRoutesFile, resourceDriftFile,
+  actionRouteFile, childCollectionRouteFile, childItemRoutesFile, collectionRouteFile, declarationFile, historyRoutesFile, itemRoutesFile, resourceDriftFile,
   resourceModuleFile, resourceProxyFile, resourceTestFile,
 } from './templates/resource.js';
 import { firstMigration } from './declared-fields.js';
@@ -40,6 +40,7 @@ export function serviceFiles(spec: ServiceSpec, layout: ProjectLayout): Generate
       [`${routes}/[${spec.idParam}]/${child.segment}/index.ts`, childCollectionRouteFile],
       [`${routes}/[${spec.idParam}]/${child.segment}/[${child.idParam}].ts`, childItemRoutesFile],
     ] satisfies [string, Template][] : []),
+    ...(spec.actions ?? []).map((action): [string, Template] => [`${routes}/[${spec.idParam}]/${action}.ts`, actionRouteFile(action)]),
     [`${tests}/${kebab}.test.ts`, resourceTestFile],
     [`${tests}/${kebab}.drift.ts`, resourceDriftFile],
   ];

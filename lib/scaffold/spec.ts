@@ -13,6 +13,13 @@ export interface FieldSpec {
   type: FieldType;
   /** For `lookup`: the lookup table type whose active entries are the valid values. */
   lookup?: string;
+  /** For `lookup` with `ids=text`: the table's ids are text (`EUR`), not integers. */
+  lookupIds?: 'text';
+  /**
+   * `derived=quantity*price`: computed from other fields of the record on every write (read-only), in decimal
+   * arithmetic: the fields, and the operator between them (`*`, or `+` and `-`), left to right.
+   */
+  derived?: { readonly from: readonly string[]; readonly operators: readonly ('*' | '+' | '-')[] };
   required: boolean;
   /** For `text`: the most characters it takes (a `varchar(max)` column). */
   max?: number;
@@ -51,6 +58,8 @@ export interface ServiceSpec extends ServiceNames {
   fields: FieldSpec[];
   /** The child collection, when the service is a master-detail document. */
   child?: ChildSpec;
+  /** `--action NAME`: actions of the record, each `POST /<name>/{id}/<action>` (their run is the team's to write). */
+  actions?: readonly string[];
   /** The command line that made it, for the one-line header of every generated file. */
   command: string;
 }
@@ -89,7 +98,21 @@ function reservedFieldNames(names: ServiceNames): Map<string, string> {
 }
 
 const typeList = 'text, integer, decimal, money, date, boolean or lookup=<table>';
-const optionList = 'required, max=N (text), sortable, filterable, unique';
+const optionList = 'required, max=N (text), sortable, filterable, unique, ids=text (lookup), derived=a*b or a+b-c (integer, decimal, money)';
+
+/** `quantity*price`, `subTotal+freight-discount`: the fields a derived value is made of, and one kind of operator. */
+function parseDerived(where: string, name: string, text: string | undefined): NonNullable<FieldSpec['derived']> {
+  const parts = (text ?? '').split(/([*+-])/).map((p) => p.trim());
+  const from = parts.filter((_, i) => i % 2 === 0);
+  const operators = parts.filter((_, i) => i % 2 === 1) as ('*' | '+' | '-')[];
+  if (from.length < 2 || !from.every((f) => camelName.test(f))) {
+    throw usage(`${where}: write derived=<field><operator><field>..., fields of the record and *, + or - (derived=quantity*price)`);
+  }
+  // Left to right with no precedence: a*b+c would read as (a*b)+c to some and a*(b+c) to others.
+  if (operators.includes('*') && operators.some((o) => o !== '*')) throw usage(`${where}: use one kind of operator, * alone or + and -: derived=a*b*c or derived=a+b-c`);
+  if (from.includes(name)) throw usage(`${where}: ${name} cannot be derived from itself`);
+  return { from, operators };
+}
 
 /** Reads `name:type[:option...]`; every problem is a one-line usage error naming the argument. */
 export function parseField(arg: string, flag = '--field'): FieldSpec {
@@ -116,12 +139,17 @@ export function parseField(arg: string, flag = '--field'): FieldSpec {
     if (seen.has(key)) throw usage(`${where}: option '${key}' is given twice`);
     seen.add(key);
     if (key === 'max') {
-      if (type !== 'text') throw usage(`${where}: max=N applies to text fields only`);
+      if (type !== 'text' && type !== 'lookup') throw usage(`${where}: max=N applies to text fields (and lookups with ids=text) only`);
       const max = Number(value);
       if (extra.length || !/^\d+$/.test(value ?? '') || max < 1 || max > MAX_TEXT) {
         throw usage(`${where}: max must be a whole number of characters from 1 to ${MAX_TEXT} (max=100)`);
       }
       field.max = max;
+    } else if (key === 'ids' && type === 'lookup' && value === 'text' && !extra.length) {
+      field.lookupIds = 'text';
+    } else if (key === 'derived' && !extra.length) {
+      if (type !== 'integer' && type !== 'decimal' && type !== 'money') throw usage(`${where}: derived applies to integer, decimal and money fields`);
+      field.derived = parseDerived(where, name, value);
     } else if ((key === 'required' || key === 'sortable' || key === 'filterable' || key === 'unique') && value === undefined) {
       if (key === 'unique' && (type === 'boolean' || type === 'lookup' || type === 'money')) throw usage(`${where}: unique applies to text, integer, decimal and date fields`);
       field[key] = true;
@@ -129,7 +157,24 @@ export function parseField(arg: string, flag = '--field'): FieldSpec {
       throw usage(`${where}: unknown option '${option}' (use ${optionList})`);
     }
   }
+  if (field.max !== undefined && type === 'lookup' && field.lookupIds !== 'text') throw usage(`${where}: max=N applies to a lookup with ids=text only`);
+  if (field.derived && (field.required || field.unique)) throw usage(`${where}: a derived field is computed on every write: not required, not unique`);
   return field;
+}
+
+/**
+ * Each derived field's fields: numbers of the same record, declared before it (a value is derived in declared order,
+ * from values already there).
+ */
+export function checkDerived(fields: readonly FieldSpec[], flag: string, args: readonly string[]): void {
+  fields.forEach((field, i) => {
+    for (const from of field.derived?.from ?? []) {
+      const source = fields.slice(0, i).find((f) => f.name === from);
+      if (!source || !['integer', 'decimal', 'money'].includes(source.type)) {
+        throw usage(`${flag} '${args[i]}': ${from} is no integer, decimal or money field given before ${field.name}`);
+      }
+    }
+  });
 }
 
 /** The whole service: its names from `name`, its fields from the `--field` arguments, checked together. */
@@ -167,6 +212,7 @@ export function serviceSpec(name: string, fieldArgs: readonly string[], command:
     }
     fields.push(field);
   }
+  checkDerived(fields, '--field', fieldArgs);
   // The FTS names are SQLite's, which takes any length.
   const identifiers = [
     names.table, names.idColumn, `restlayer_migration_${names.table}`, keyIndexName(names),

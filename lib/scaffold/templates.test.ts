@@ -4,6 +4,7 @@ import { firstMigration } from './declared-fields.js';
 import { ScaffoldError } from './scaffold-error.js';
 import { indexNames, serviceSpec } from './spec.js';
 import { declarationFile, resourceProxyFile } from './templates/resource.js';
+import { serviceFiles } from './files.js';
 
 /** The scaffold's templates as text (test/scaffold/ builds and runs what they write, in a project, on both stores). */
 describe('restlayer new service: what the templates write', () => {
@@ -73,6 +74,57 @@ describe('restlayer new service: what the templates write', () => {
         .and.include("references('invoice.invoice_id').onDelete('cascade')")
         .and.include("createIndex('ix_invoice_entry_parent').on('invoice_entry').columns(['invoice_id', 'invoice_entry_id'])")
         .and.include("addColumn('lines_total', moneyType, (c) => c.notNull().defaultTo(0))");
+    });
+  });
+
+  describe('options for what a business API needs beyond CRUD: derived fields, text-id lookups, actions (issue 39)', () => {
+    const spec = documentSpec('invoice', [
+      'currencyCode:lookup=currency:ids=text:max=3:filterable', 'freight:money', 'discount:money', 'net:money:derived=freight-discount:sortable',
+    ], 'restlayer new service invoice', {
+      child: ['line'], childField: ['line:quantity:integer:required', 'line:price:money:required', 'line:lineTotal:money:derived=quantity*price'],
+      childTotal: ['line:lineTotal'], action: ['pay', 'cancel'],
+    });
+    const declaration = declarationFile(spec);
+
+    it('declares a lookup with text ids and its length, and derived values in decimal arithmetic from the fields named', () => {
+      expect(declaration).to.include("import { Decimal, action, child, field, resource } from 'restlayer';")
+        .and.include("    currencyCode: field.lookup('currency', { id: 'text', max: 3 }).filter(),")
+        .and.include("    net: field.money().derived(['freight', 'discount'], (v) => new Decimal(v.freight).minus(v.discount)).sortable(),")
+        .and.include("    lineTotal: field.money().derived(['quantity', 'price'], (v) => new Decimal(v.quantity).times(v.price)),")
+        .and.include("    linesTotal: field.money().sum('lines', 'lineTotal'),");
+      const migration = firstMigration(spec);
+      expect(migration).to.include("addColumn('currency_code', 'varchar(3)')").and.include("addColumn('line_total', moneyType)").and.include("addColumn('net', moneyType)");
+    });
+
+    it('declares each action with its summary and a run left to write; its route file and proxy entry beside', () => {
+      expect(declaration).to.include([
+        '  actions: {', '    pay: action({', "      summary: 'Pay an invoice.',",
+        '      // What it changes: set fields of change.after (read-only ones too); change.fail(code, text) refuses it.', '      run(_change) {},', '    }),',
+      ].join('\n'));
+      expect(resourceProxyFile(spec)).to.include(", actions: { pay: true, cancel: true } });");
+      expect(serviceFiles(spec, { services: 'services', routes: 'routes', tests: 'test', modules: 'services/index.ts' }).map((f) => f.path))
+        .to.include.members(['routes/invoice/[_invoiceId]/pay.ts', 'routes/invoice/[_invoiceId]/cancel.ts']);
+    });
+
+    it('refuses, with one line, a derivation that cannot be made and an action named as a route or field', () => {
+      const refusal = (fields: string[], args: Parameters<typeof documentSpec>[3] = {}) => {
+        try {
+          documentSpec('invoice', fields, 'x', args);
+        } catch (err) {
+          expect(err).to.be.instanceOf(ScaffoldError);
+          return (err as Error).message;
+        }
+        throw new Error('not refused');
+      };
+      expect(refusal(['total:money:derived=a*b'])).to.include('a is no integer, decimal or money field given before total');
+      expect(refusal(['a:money', 'b:money', 'c:money', 'total:money:derived=a*b+c'])).to.include('use one kind of operator');
+      expect(refusal(['a:text', 'total:money:derived=a*a'])).to.include('a is no integer, decimal or money field');
+      expect(refusal(['a:money', 'total:money:required:derived=a+a'])).to.include('a derived field is computed on every write: not required, not unique');
+      expect(refusal(['a:text:derived=a*b'])).to.include('derived applies to integer, decimal and money fields');
+      expect(refusal(['c:lookup=currency:max=3'])).to.include('max=N applies to a lookup with ids=text only');
+      expect(refusal(['title:text'], { action: ['history'] })).to.include("the record's history already");
+      expect(refusal(['title:text'], { action: ['title'] })).to.include('a field is named so');
+      expect(refusal(['title:text'], { action: ['Pay'] })).to.include('camelCase');
     });
   });
 });

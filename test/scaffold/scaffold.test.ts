@@ -65,6 +65,7 @@ const fullService = [
   '--field', 'approved:boolean',
   '--field', 'shippedDate:date:required',
   '--field', 'lineCount:integer',
+  '--action', 'approve',
 ];
 /**
  * A master-detail document (issue 23): money fields on the parent (sorted, filtered) and on its child collection, whose
@@ -83,7 +84,7 @@ const documentService = [
   '--child-field', 'line:discount:decimal',
   '--child-field', 'line:gift:boolean',
   '--child-field', 'line:tip:money',
-  '--child-field', 'line:lineTotal:money',
+  '--child-field', 'line:lineTotal:money:derived=quantity*amount',
   '--child-total', 'line:amount',
   '--child-total', 'line:tip',
   '--child-total', 'line:lineTotal',
@@ -356,9 +357,12 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
         "--child-field 'line:widgetLineId:integer': widgetLineId is reserved (the id of every child record)"],
       ['a lookup without its table', ['new', 'service', 'widget', '--field', 'territoryId:lookup'], "--field 'territoryId:lookup': write lookup=<table>"],
       ['an unknown option', ['new', 'service', 'widget', '--field', 'title:text:big'], "--field 'title:text:big': unknown option 'big'"],
-      ['max on a field that is not text', ['new', 'service', 'widget', '--field', 'count:integer:max=5'], 'max=N applies to text fields only'],
+      ['max on a field that is not text', ['new', 'service', 'widget', '--field', 'count:integer:max=5'], 'max=N applies to text fields (and lookups with ids=text) only'],
       ['a max that is no length', ['new', 'service', 'widget', '--field', 'title:text:max=0'], 'max must be a whole number of characters'],
       ['an option given twice', ['new', 'service', 'widget', '--field', 'title:text:sortable:sortable'], "option 'sortable' is given twice"],
+      ['a derivation from a field not given before', ['new', 'service', 'widget', '--field', 'total:money:derived=price*quantity', '--field', 'price:money'],
+        'price is no integer, decimal or money field given before total'],
+      ['an action named as the history', ['new', 'service', 'widget', '--field', 'title:text', '--action', 'history'], "the record's history already"],
       ['a field name that is not camelCase', ['new', 'service', 'widget', '--field', 'unit_price:decimal'], 'the field name must be camelCase'],
       ['two fields of one name (names match case-insensitively)', ['new', 'service', 'widget', '--field', 'unitPrice:decimal', '--field', 'unitprice:integer'],
         "--field 'unitprice:integer' and --field 'unitPrice:decimal' name the same field"],
@@ -587,6 +591,7 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
         .and.include("addColumn('lines_total', moneyType, (c) => c.notNull().defaultTo(0))");
       const declaration = readFileSync(join(built, 'services/sales-invoice/sales-invoice.ts'), 'utf8');
       expect(declaration).to.include("const lines = child({\n  item: 'line',\n").and.include('  children: { lines },\n')
+        .and.include("    lineTotal: field.money().derived(['quantity', 'amount'], (v) => new Decimal(v.quantity).times(v.amount)),\n")
         .and.include("    linesTotal: field.money().sum('lines', 'lineTotal'),\n").and.not.include('lineTotalTotal');
       expect(readFileSync(join(built, 'routes/sales-invoice/[_salesInvoiceId]/line/[_salesInvoiceLineId].ts'), 'utf8'))
         .to.include('export const { GET, PUT, PATCH, DELETE } = salesInvoice.routes.lines.item;');
@@ -607,7 +612,7 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
         'DELETE /purchase-order/{purchaseOrderId} purchase-order.delete', 'GET /purchase-order purchase-order.read',
         'GET /purchase-order/{purchaseOrderId} purchase-order.read', 'GET /purchase-order/{purchaseOrderId}/history purchase-order.read',
         'PATCH /purchase-order/{purchaseOrderId} purchase-order.update', 'POST /purchase-order purchase-order.create',
-        'PUT /purchase-order/{purchaseOrderId} purchase-order.update',
+        'POST /purchase-order/{purchaseOrderId}/approve purchase-order.approve', 'PUT /purchase-order/{purchaseOrderId} purchase-order.update',
       ]);
       expect(of('/sales-invoice/{salesInvoiceId}/line')).to.deep.equal([
         'DELETE /sales-invoice/{salesInvoiceId}/line/{salesInvoiceLineId} sales-invoice.update', 'GET /sales-invoice/{salesInvoiceId}/line sales-invoice.read',

@@ -1,5 +1,6 @@
-import { declaredFields, declaredTotals } from '../declared-fields.js';
+import { declaredFields, declaredTotals, usesDecimal } from '../declared-fields.js';
 import type { ServiceSpec } from '../spec.js';
+import { upperFirst } from '../names.js';
 import { type FileContext, lines, lowerHuman } from './code.js';
 
 /**
@@ -25,19 +26,35 @@ export function declarationFile(spec: ServiceSpec): string {
     '',
   ] : [];
   const routes = child ? `; its ${child.plural} at /${kebab}/{id}/${child.segment}` : '';
+  const fields = [...declaredFields(spec), ...declaredTotals(spec)];
+  const actions = spec.actions ?? [];
+  const decimal = usesDecimal(fields) || (child !== undefined && usesDecimal(declaredFields(child)));
+  const imports = [decimal && 'Decimal', actions.length && 'action', child && 'child', 'field', 'resource'].filter(Boolean).join(', ');
+  const actionsOf = actions.length ? [
+    '  actions: {',
+    ...actions.flatMap((name) => [
+      `    ${name}: action({`,
+      `      summary: '${upperFirst(name)} ${/^[aeiou]/.test(lowerHuman(spec)) ? 'an' : 'a'} ${lowerHuman(spec)}.',`,
+      '      // What it changes: set fields of change.after (read-only ones too); change.fail(code, text) refuses it.',
+      '      run(_change) {},',
+      '    }),',
+    ]),
+    '  },',
+  ] : [];
   return lines(
     `${made(spec)} The declaration is yours: a field is one line here, and`,
     '// `restlayer migration make` then writes its migration.',
-    `import { ${child ? 'child, ' : ''}field, resource } from 'restlayer';`,
+    `import { ${imports} } from 'restlayer';`,
     '',
     ...childOf,
     `/** ${spec.human} records, served at /${kebab}: read, list, create, update, patch, delete and history (permissions ${kebab}.read, .create, .update, .delete)${routes}. */`,
     `export const ${camel} = resource({`,
     `  name: '${kebab}',`,
     '  fields: {',
-    ...[...declaredFields(spec), ...declaredTotals(spec)].map(field),
+    ...fields.map(field),
     '  },',
     ...(child ? [`  children: { ${child.plural} },`] : []),
+    ...actionsOf,
     '  // Record scopes, rules and actions are declared here too: scopes: { own: … }, rules: [(change) => …], actions: { … }.',
     '});',
     '',
@@ -76,6 +93,8 @@ export const historyRoutesFile = routeFile('history', 'GET');
 /** routes/<name>/[_<name>Id]/<child>/index.ts and [_<child>Id].ts: the child collection's list and create, one child's read and writes. */
 export const childCollectionRouteFile = (spec: ServiceSpec, at: FileContext) => routeFile(`${spec.child!.plural}.collection`, 'GET, POST')(spec, at);
 export const childItemRoutesFile = (spec: ServiceSpec, at: FileContext) => routeFile(`${spec.child!.plural}.item`, 'GET, PUT, PATCH, DELETE')(spec, at);
+/** routes/<name>/[_<name>Id]/<action>.ts: an action's POST. */
+export const actionRouteFile = (action: string) => routeFile(action, 'POST');
 
 /** services/<name>/<name>-proxy.ts: the typed client of the service (browser-safe: the declaration's type only). */
 export function resourceProxyFile(spec: ServiceSpec): string {
@@ -84,13 +103,14 @@ export function resourceProxyFile(spec: ServiceSpec): string {
   // A child's fields are never dates (child-spec.ts): its address is where its routes are.
   const { child } = spec;
   const children = child ? `, children: { ${child.plural}: { item: '${child.segment}', path: '${child.segment}', key: '${child.id}' } }` : '';
+  const actions = spec.actions?.length ? `, actions: { ${spec.actions.map((a) => `${a}: true`).join(', ')} }` : '';
   return lines(
     made(spec),
     "import { resourceProxy } from 'restlayer/client';",
     `import type { ${camel} } from './${kebab}.js';`,
     '',
     `/** The ${lowerHuman(spec)} service over HTTP, for clients. */`,
-    `export const ${pascal}Proxy = resourceProxy<typeof ${camel}>({ name: '${kebab}', key: '${id}', dates: { ${dates} }${children} });`,
+    `export const ${pascal}Proxy = resourceProxy<typeof ${camel}>({ name: '${kebab}', key: '${id}', dates: { ${dates} }${children}${actions} });`,
     '',
   );
 }
