@@ -37,7 +37,7 @@ export async function makeMigration(opts: MigrationMakeOptions): Promise<void> {
   // And the proxy's address: the actions and restore it calls (the compiler would ask for them).
   const proxies = await updateProxyFiles(application.modules, process.cwd(), found, opts.check);
   // --check: a migration, route file or proxy entry the declarations need is a failure (exit 1), for CI; nothing is written either way.
-  if (opts.check && (result.made.length || routes.written.length || proxies.length)) process.exitCode = 1;
+  if (opts.check && (result.made.length || routes.written.length || routes.byHand.length || proxies.length)) process.exitCode = 1;
   if (opts.json) return printJson({ migrations: result.made, withheld, routes: routes.written, routesByHand: routes.byHand, proxies, written: !opts.check });
   const out: string[] = [];
   if (!result.made.length) {
@@ -53,7 +53,7 @@ export async function makeMigration(opts: MigrationMakeOptions): Promise<void> {
   }
   for (const file of routes.written) out.push(`${opts.check ? 'would write' : 'wrote'} ${file}: the route file of a path the declaration serves`);
   for (const line of routes.byHand) out.push(`write by hand: ${line}`);
-  for (const p of proxies) out.push(`${opts.check ? 'would add' : 'added'} ${p.added.join(', ')} to the address in ${p.file}`);
+  for (const p of proxies) out.push(p.skipped ?? `${opts.check ? 'would add' : 'added'} ${p.added.join(', ')} to the address in ${p.file}`);
   for (const w of withheld) out.push(`not changed without --allow-drop: ${w}`);
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -23,4 +23,12 @@ describe('lookup tables a resource declares', () => {
     await cache.remove('grade');
     expect((await cache.get('grade'))!.table.data[0].id).to.equal(2);
   });
+
+  it('a type registered already (by the layer, a module or another resource; ignoring case) stops the start', () => {
+    const cache = new LookupCache().register('operators', async () => ({ type: 'operators', caseSensitive: false, data: [] }));
+    const storage = {} as Storage;
+    expect(() => registerLookups(cache, storage, { Operators: { entries: [] } }, 'invoice')).to.throw(/invoice: lookup table Operators: a table operators is registered already/);
+    registerLookups(cache, storage, { currency: { entries: [] } }, 'invoice');
+    expect(() => registerLookups(cache, storage, { currency: { entries: [] } }, 'bill')).to.throw(/bill: lookup table currency/);
+  });
 });

@@ -22,9 +22,15 @@ export function checkLookups(owner: string, lookups: Declared = {}): void {
   }
 }
 
-/** Registers a resource's lookup tables with the process-wide cache; a loader reads the store each time its table loads. */
-export function registerLookups(cache: LookupCache, storage: Storage, lookups: Declared = {}): void {
+/**
+ * Registers a resource's lookup tables with the process-wide cache; a loader reads the store each time its table
+ * loads. A type registered already (the layer's, a module's, another resource's; names match ignoring case) stops
+ * the start: which one would be served would depend on the order of the modules.
+ */
+export function registerLookups(cache: LookupCache, storage: Storage, lookups: Declared = {}, owner = 'a resource'): void {
   for (const [type, table] of Object.entries(lookups)) {
+    const taken = cache.typeOf(type);
+    if (taken) throw new DeclarationError(owner, `lookup table ${type}: a table ${taken} is registered already (by the layer, a module or another resource)`);
     cache.register(type, async () => ({ type, caseSensitive: table.caseSensitive ?? false, data: (table.entries ?? await table.load!(storage)).map(itemOf) }));
   }
 }

@@ -82,8 +82,11 @@ export function resource<
   for (const name of [...model.children.map((c) => c.property), ...Object.keys(model.actions)]) {
     if (ROUTE_GROUPS.has(name)) throw new DeclarationError(model.name, `${name}: a child collection or an action may not be named ${[...ROUTE_GROUPS].join(', ')}`);
   }
-  const clash = model.children.find((c) => c.property in model.actions);
-  if (clash) throw new DeclarationError(model.name, `${clash.property}: a child collection and an action have one name`);
+  const clash = model.children.find((c) => c.property in model.actions || c.path in model.actions);
+  if (clash) throw new DeclarationError(model.name, `${clash.property}: a child collection and an action have one name or path`);
+  // An action's name is its path segment (`POST /invoice/{id}/pay`), which route files and proxies spell alike.
+  const unfit = Object.keys(model.actions).find((name) => !/^[a-z][a-z0-9]*$/.test(name));
+  if (unfit) throw new DeclarationError(model.name, `action ${unfit}: its name is its path segment, lower-case letters and digits (pay, approve)`);
   checkLookups(model.name, declaration.lookups);
   const models = modelsOf(model);
   const list = listDefinitionOf(model);
@@ -108,7 +111,7 @@ export function resource<
       return (declaration.service ? { ...defaults, ...declaration.service(defaults, options) } : defaults) as Served;
     },
     registerLookups(cache, storage) {
-      registerLookups(cache, storage, declaration.lookups);
+      registerLookups(cache, storage, declaration.lookups, model.name);
     },
   };
 }

@@ -109,7 +109,8 @@ function actionsOf(args: readonly string[], fieldArgs: readonly string[]): strin
   const fields = new Set(fieldArgs.map((f) => f.split(':')[0].toLowerCase()));
   const actions: string[] = [];
   for (const name of args) {
-    if (!/^[a-z][a-zA-Z0-9]*$/.test(name)) throw usage(`--action '${name}': an action's name is camelCase, a letter first (e.g. approve)`);
+    // Its name is its path segment and its proxy method's: lower-case letters and digits (route paths take no capitals).
+    if (!/^[a-z][a-z0-9]*$/.test(name)) throw usage(`--action '${name}': an action's name is its path segment: lower-case letters and digits, a letter first (e.g. approve)`);
     if (ROUTE_GROUPS.has(name)) throw usage(`--action '${name}': /<name>/{id}/${name} is the record's ${name} already; name the action otherwise`);
     if (fields.has(name.toLowerCase())) throw usage(`--action '${name}': a field is named so`);
     if (actions.includes(name)) throw usage(`--action '${name}' is given twice`);
@@ -122,7 +123,8 @@ function actionsOf(args: readonly string[], fieldArgs: readonly string[]): strin
 export function documentSpec(name: string, fieldArgs: readonly string[], command: string, args: ChildArgs = {}): ServiceSpec {
   const spec = { ...serviceSpec(name, fieldArgs, command), actions: actionsOf(args.action ?? [], fieldArgs) };
   const child = childSpec(spec, args);
-  if (child?.plural && spec.actions.includes(child.plural)) throw usage(`--action '${child.plural}': the child collection is named so`);
+  const taken = child && spec.actions.find((a) => a === child.plural || a === child.segment);
+  if (taken) throw usage(`--action '${taken}': the child collection is named so, or served at that path`);
   if (!child) return spec;
   // The child's table is the parent's name and the child's: `pg` with child `class` would make pg_class.
   const table = reservedTable(child.table);

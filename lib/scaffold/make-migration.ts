@@ -92,16 +92,19 @@ export async function makeMigrations(modules: readonly ServiceModule[], all: rea
     const plan = planSchema(module.resources.map((r) => r.model), schema, { allowDrop: options.allowDrop });
     withheld.push(...plan.withheld);
     if (!plan.steps.length) continue;
+    // deriveStored imports the declaration from the module's folder, where the scaffold puts it; elsewhere the file says what to write.
+    const steps = plan.steps.map((step) => (step.kind !== 'derive' || existsSync(join(options.root, layout.services, module.name, `${step.name}.ts`))
+      ? step : { ...step, declaration: undefined }));
     const existing = Object.keys(module.migrations?.(sqliteDialect) ?? {});
-    const name = nextName(existing, module.name, plan.steps);
+    const name = nextName(existing, module.name, steps);
     const folder = `${layout.services}/${module.name}/migrations`;
     const listed = !existing.length || existsSync(join(options.root, folder, 'index.ts'));
     if (options.check) {
-      made.push({ module: module.name, file: `${folder}/${name}.ts`, steps: plan.steps.map(describeStep), ...(listed ? { index: `${folder}/index.ts` } : {}) });
+      made.push({ module: module.name, file: `${folder}/${name}.ts`, steps: steps.map(describeStep), ...(listed ? { index: `${folder}/index.ts` } : {}) });
       continue;
     }
-    const written = writeMigration(options.root, folder, module.name, name, migrationFile(plan.steps, options.made), listed);
-    made.push({ module: module.name, ...written, steps: plan.steps.map(describeStep) });
+    const written = writeMigration(options.root, folder, module.name, name, migrationFile(steps, options.made), listed);
+    made.push({ module: module.name, ...written, steps: steps.map(describeStep) });
   }
   return { made, withheld };
 }

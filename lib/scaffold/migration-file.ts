@@ -61,7 +61,12 @@ function stepLines(step: Step): string[] {
     ];
     case 'track-changes': return [`    await trackListChanges(db, dialect, '${step.table}');`];
     case 'parent-index': return [`    await db.schema.createIndex('${step.name}').on('${step.table}').columns(['${step.column}', '${step.key}']).execute();`];
-    case 'derive': return [`    await deriveStored(db, dialect, ${step.resource});`];
+    case 'derive': {
+      const call = `await deriveStored(db, dialect, ${step.resource}, [${step.columns.map((c) => `'${c}'`).join(', ')}]);`;
+      return step.declaration === undefined
+        ? [`    // The declaration of ${step.name} is not where the scaffold puts it: import it and call ${call}`]
+        : [`    ${call}`];
+    }
   }
 }
 
@@ -104,7 +109,7 @@ export function migrationFile(steps: readonly Step[], made: string): string {
     const comment = why[step.kind];
     const first = steps.findIndex((s) => s.kind === step.kind) === i;
     const lists = step.kind === 'create-table' || step.kind === 'derive' || !listed.has(step.table) ? [] : [`    const ${listsOf(step.table)} = listIndexes(db, dialect, '${step.table}', '${listed.get(step.table)}');`];
-    if (lists.length && step.kind !== 'derive') listed.delete(step.table);
+    if (lists.length && 'table' in step) listed.delete(step.table);
     return [...lists, ...(comment && first ? [`    // ${comment}`] : []), ...stepLines(step)];
   });
   const body = code.join('\n');
@@ -113,8 +118,8 @@ export function migrationFile(steps: readonly Step[], made: string): string {
     body.includes('deriveStored(') && 'deriveStored', body.includes('listIndexes(') && 'listIndexes', body.includes('sql`') && 'sql',
     body.includes('trackListChanges(') && 'trackListChanges',
   ].filter(Boolean);
-  // deriveStored takes the declaration, imported from where the scaffold puts it (services/<module>/<name>.ts).
-  const declared = steps.flatMap((s) => (s.kind === 'derive' ? [`import { ${s.resource} } from '../${s.name}.js';`] : []));
+  // deriveStored takes the declaration, imported from its file (the scaffold's place: services/<module>/<name>.ts).
+  const declared = steps.flatMap((s) => (s.kind === 'derive' && s.declaration !== undefined ? [`import { ${s.resource} } from '${s.declaration}';`] : []));
   const imports = values.length ? `{ type Kysely, type Migration, type StorageDialect, ${values.join(', ')} }` : 'type { Kysely, Migration, StorageDialect }';
   const drops = steps.filter((s) => s.kind === 'drop-column');
   return [

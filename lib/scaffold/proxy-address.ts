@@ -72,10 +72,20 @@ export function proxyAddressEdits(typescript: typeof ts, source: string, model: 
   return edits.length ? { text: applied(source, edits), added } : undefined;
 }
 
-/** A proxy file `migration make` brought in line with its declaration, and what it added. */
+/** A proxy file `migration make` brought in line with its declaration, and what it added (or why it could not). */
 export interface ProxyUpdate {
   readonly file: string;
   readonly added: readonly string[];
+  readonly skipped?: string;
+}
+
+/** The TypeScript compiler, loaded only when there is a proxy file to read; undefined where it is not installed. */
+async function typescriptCompiler(): Promise<typeof ts | undefined> {
+  try {
+    return (await import('typescript')).default;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -89,7 +99,8 @@ export async function updateProxyFiles(modules: readonly ServiceModule[], root: 
     for (const { model } of module.resources ?? []) {
       const file = `${layout.services}/${module.name}/${model.name}-proxy.ts`;
       if (!existsSync(join(root, file))) continue;
-      typescript ??= (await import('typescript')).default;
+      typescript ??= await typescriptCompiler();
+      if (!typescript) return [{ file, added: [], skipped: 'the typescript package is not installed, so proxy files cannot be edited safely: add the actions and softDelete the declarations serve to their addresses by hand' }];
       const edit = proxyAddressEdits(typescript, readFileSync(join(root, file), 'utf8'), model);
       if (!edit) continue;
       if (!check) writeFileSync(join(root, file), edit.text);

@@ -117,6 +117,10 @@ describe('migration make: what a declaration asks of a schema', () => {
     expect(next.at(-1)).to.equal(derive[0]);
     const file = migrationFile(next, 'x');
     expect(file).to.include("import { type Kysely, type Migration, type StorageDialect, deriveStored, listIndexes, trackListChanges } from 'restlayer';\nimport { invoice } from '../invoice.js';");
-    expect(file).to.include('      await deriveStored(db, dialect, invoice);\n    },');
+    expect(file).to.include("      await deriveStored(db, dialect, invoice, ['invoice.total', 'invoice_line.amount']);\n    },");
+    // Where the declaration is not found, the file says what to write instead of importing it.
+    const elsewhere = migrationFile(next.map((s) => (s.kind === 'derive' ? { ...s, declaration: undefined } : s)), 'x');
+    expect(elsewhere).to.not.include("from '../invoice.js'");
+    expect(elsewhere).to.include('// The declaration of invoice is not where the scaffold puts it: import it and call await deriveStored(');
   });
 });

@@ -49,7 +49,11 @@ export type Step =
    * The existing records' derived values and totals, computed after a column for one was added to a table with rows
    * (`deriveStored`, given the declaration: `resource` is its export's name, `name` the resource's).
    */
-  | { readonly kind: 'derive'; readonly resource: string; readonly name: string; readonly columns: readonly string[] };
+  | {
+    readonly kind: 'derive'; readonly resource: string; readonly name: string; readonly columns: readonly string[];
+    /** The migration file's import of the declaration (`../invoice.js`); undefined when it is not found there. */
+    readonly declaration?: string;
+  };
 
 /** What the plan leaves undone: drops and type changes not allowed by the flag. */
 export interface Plan {
@@ -241,7 +245,7 @@ export function planSchema(models: readonly ResourceModel[], schema: SchemaSnaps
     // A derived field or a total added to a table that has rows: the rows made before get their values.
     const computed = [model, ...model.children].flatMap((t) => t.fields.filter((f) => f.stored && (f.spec.derived || f.spec.sum)).map((f) => `${t.table}.${f.column}`));
     const added = plan.steps.slice(from).flatMap((s) => (s.kind === 'add-column' && computed.includes(`${s.table}.${s.column.name}`) ? [`${s.table}.${s.column.name}`] : []));
-    if (added.length) plan.steps.push({ kind: 'derive', resource: model.camel, name: model.name, columns: added });
+    if (added.length) plan.steps.push({ kind: 'derive', resource: model.camel, name: model.name, columns: added, declaration: `../${model.name}.js` });
   }
   return plan;
 }

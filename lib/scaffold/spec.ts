@@ -173,6 +173,8 @@ export function checkDerived(fields: readonly FieldSpec[], flag: string, args: r
       if (!source || !['integer', 'decimal', 'money'].includes(source.type)) {
         throw usage(`${flag} '${args[i]}': ${from} is no integer, decimal or money field given before ${field.name}`);
       }
+      // An integer column takes whole numbers only: a fraction would be refused by PostgreSQL and kept by SQLite.
+      if (field.type === 'integer' && source.type !== 'integer') throw usage(`${flag} '${args[i]}': an integer is derived from integers only (${from} is ${source.type})`);
     }
   });
 }

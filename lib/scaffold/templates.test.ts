@@ -119,12 +119,15 @@ describe('restlayer new service: what the templates write', () => {
       expect(refusal(['total:money:derived=a*b'])).to.include('a is no integer, decimal or money field given before total');
       expect(refusal(['a:money', 'b:money', 'c:money', 'total:money:derived=a*b+c'])).to.include('use one kind of operator');
       expect(refusal(['a:text', 'total:money:derived=a*a'])).to.include('a is no integer, decimal or money field');
+      expect(refusal(['a:decimal', 'b:integer', 'c:integer:derived=a*b'])).to.include('an integer is derived from integers only (a is decimal)');
       expect(refusal(['a:money', 'total:money:required:derived=a+a'])).to.include('a derived field is computed on every write: not required, not unique');
       expect(refusal(['a:text:derived=a*b'])).to.include('derived applies to integer, decimal and money fields');
       expect(refusal(['c:lookup=currency:max=3'])).to.include('max=N applies to a lookup with ids=text only');
       expect(refusal(['title:text'], { action: ['history'] })).to.include("the record's history already");
       expect(refusal(['title:text'], { action: ['title'] })).to.include('a field is named so');
-      expect(refusal(['title:text'], { action: ['Pay'] })).to.include('camelCase');
+      expect(refusal(['title:text'], { action: ['Pay'] })).to.include('lower-case letters and digits');
+      expect(refusal(['title:text'], { action: ['markPaid'] })).to.include('its path segment');
+      expect(refusal(['title:text'], { child: ['line'], childField: ['line:note:text'], action: ['line'] })).to.include('the child collection is named so, or served at that path');
     });
   });
 });

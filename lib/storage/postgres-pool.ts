@@ -70,11 +70,17 @@ const isServerGoing = (code: string | undefined) => !!code && (code.startsWith('
 function answered(client: pg.PoolClient, config: pg.QueryConfig, boundMs: number): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('Query read timeout')), boundMs);
-    client.query(config, (err: Error | undefined, result: pg.QueryResult) => {
+    try {
+      client.query(config, (err: Error | undefined, result: pg.QueryResult) => {
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve(result);
+      });
+    } catch (err) {
+      // Refused before it was sent (a client already ended): no answer will come to clear the bound.
       clearTimeout(timer);
-      if (err) reject(err);
-      else resolve(result);
-    });
+      reject(err);
+    }
   });
 }
 

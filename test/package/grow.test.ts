@@ -226,7 +226,7 @@ describeOneStore('a scaffolded service grown by its declaration, in a project fr
     for (const column of ["addColumn('note'", "addColumn('currency_code'", "addColumn('paid'", "addColumn('lines_total'", "addColumn('line_total'",
       "addColumn('deleted_at'", "addColumn('tenant_id'"]) expect(text).to.include(column);
     // The records made before get the new derived values and totals, from the declaration.
-    expect(text).to.include("import { invoice } from '../invoice.js';").and.include('await deriveStored(db, dialect, invoice);');
+    expect(text).to.include("import { invoice } from '../invoice.js';").and.include("await deriveStored(db, dialect, invoice, ['invoice.lines_total', 'invoice_line.line_total']);");
   });
 
   it("the project's tests pass on SQLite (npm test), its shared suite and drift test covering the additions", async () => {

@@ -188,7 +188,9 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
     await sql`update invoice set sub_total = ${dialect.money(0)}, total_due = ${dialect.money(0)} where invoice_id = ${id}`.execute(db);
     const blank = await read(id);
     expect([blank.lines.map((l) => units(l.lineTotal)), units(blank.subTotal), units(blank.totalDue)]).to.deep.equal([[0, 0], 0, 0]);
-    expect(await deriveStored(db, dialect, invoice)).to.equal(3);
+    // Columns a migration did not add are not its to compute; the lines' amount, and what follows from it, are.
+    expect(await deriveStored(db, dialect, invoice, ['invoice.freight'])).to.equal(0);
+    expect(await deriveStored(db, dialect, invoice, ['invoice_line.line_total'])).to.equal(3);
     expect(await read(id)).to.deep.equal(stored);
     expect(await history(id)).to.have.length(1);
     expect(await deriveStored(db, dialect, invoice)).to.equal(0);

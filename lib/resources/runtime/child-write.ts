@@ -135,8 +135,9 @@ export async function writeChild(runtime: Runtime, child: ChildRuntime, write: C
     const totals = await settleParent(trx, runtime, child, write.id, parent, context);
     const now = new Date();
     // The totals over this child and what derives from them, and whatever else the parent's rules changed.
+    const totalled = movedBy(runtime, child);
     const moved = Object.fromEntries(runtime.table.stored
-      .filter((io) => movedBy(runtime, child).includes(io) || !sameValue(parent[io.field.name], totals[io.field.name]))
+      .filter((io) => totalled.includes(io) || !sameValue(parent[io.field.name], totals[io.field.name]))
       .map((io) => [io.field.column, io.write(totals[io.field.name], io.field.name)]));
     errors.abortIfHasErrors();
     const revision = Number(parentRow[model.revision]) + 1;
