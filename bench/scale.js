@@ -6,7 +6,8 @@
 //                       [--customers-per-order 1]   (customers grown to this × the orders; the sample has 1/15)
 //                       [--fresh]   (grow anew instead of starting from a database grown by an earlier run)
 //                       [--tenancy]  (at each size, the shapes again on a copy with Tenancy:Enabled, its callers in tenant
-//                                     `default`, which holds every record: the tenant filter's cost, contract part 12)
+//                                     `default`, which holds every record: the tenant filter's cost, contract part 12;
+//                                     timed against a server with tenancy off at the same time, requests alternating)
 // Writes results/scale.json (a store's entry replaced, the others kept) and results/scale.md. Build first.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -224,6 +225,39 @@ function grownCache(store, admin, scratch) {
   };
 }
 
+/**
+ * Median and p95 of `runs` requests of `path` to each of two servers, alternating (who goes first swapped every
+ * round), after 2 unmeasured each: both see the same machine, so their ratio does not follow the load of a shared
+ * machine between two passes minutes apart.
+ */
+async function timePair(getA, getB, path) {
+  const a = [];
+  const b = [];
+  for (let i = 0; i < 2; i++) {
+    await getA(path);
+    await getB(path);
+  }
+  const timed = async (get, into) => {
+    const started = performance.now();
+    await get(path);
+    into.push(performance.now() - started);
+  };
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      await timed(getA, a);
+      await timed(getB, b);
+    } else {
+      await timed(getB, b);
+      await timed(getA, a);
+    }
+  }
+  const summary = (times) => {
+    times.sort((x, y) => x - y);
+    return { medianMs: round(percentile(times, 0.5)), p95Ms: round(percentile(times, 0.95)) };
+  };
+  return [summary(a), summary(b)];
+}
+
 /** Every shape's median and p95, printed as it comes. */
 async function timeShapes(get, getScoped, pathOf) {
   const timings = {};
@@ -243,9 +277,15 @@ async function timeShapes(get, getScoped, pathOf) {
  * The shapes again with Tenancy:Enabled, on a copy of the database just measured (SQLite: a file; PostgreSQL: a
  * database made from it as a template), its callers in tenant `default`, which then holds every record: the first
  * start adopts the records and makes the tenant-led indexes (timed as startSeconds), then every statement filters by
- * tenant. Answers the timings and each shape's median against tenancy off.
+ * tenant. Each shape is timed against a server with tenancy off on the database just measured, started again beside
+ * it, their requests alternating (timePair); both servers first get the requests the first pass began with (`warm`:
+ * the totals of the deep pages, which start the SQLite reader processes and keep those counts). Comparing with the
+ * first pass instead compared two passes minutes apart on a shared machine, the second right after the first start's
+ * gigabyte of writes, and a server warmed by those totals with one that was not: count only, the second shape, came
+ * out 2.09× in one run and 0.89× in another, with the same two statements of well under a millisecond per request
+ * either way (docs/tenancy.md). Answers the timings with tenancy on and off.
  */
-async function withTenancy(env, { dir, size, postgresUrl, scratch }, pathOf) {
+async function withTenancy(env, { dir, size, postgresUrl, scratch, token }, pathOf, warm) {
   let tenantEnv = { ...env, Tenancy__Enabled: 'true' };
   let copy;
   if (postgresUrl) {
@@ -260,31 +300,65 @@ async function withTenancy(env, { dir, size, postgresUrl, scratch }, pathOf) {
     copyFileSync(env.Storage__Sqlite__Path, path);
     tenantEnv = { ...tenantEnv, Storage__Sqlite__Path: path };
   }
+  const serve = (name, serverEnv) => startProcess({
+    name, nodeArgs: [cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'], env: serverEnv, cwd: projectRoot,
+    stderrFile: join(dir, `${name}.log`), ready: /restlayer is serving (http:\/\/\S+)/, timeoutMs: 1_800_000,
+  });
+  const servers = [];
   try {
-    const serve = (name) => startProcess({
-      name, nodeArgs: [cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'], env: tenantEnv, cwd: projectRoot,
-      stderrFile: join(dir, `${name}.log`), ready: /restlayer is serving (http:\/\/\S+)/, timeoutMs: 1_800_000,
-    });
     const started = performance.now();
     // The first start turns tenancy on (adoption, indexes): timed, then stopped, so that the shapes are measured as a
     // server runs afterwards, not in the wake of a million-row update (SQLite's WAL checkpointed at close).
-    await (await serve(`serve-tenancy-first-${size}`)).stop();
+    await (await serve(`serve-tenancy-first-${size}`, tenantEnv)).stop();
     const startSeconds = round((performance.now() - started) / 1000);
-    const server = await serve(`serve-tenancy-${size}`);
-    try {
-      await new Promise((resolve, reject) => execFile(process.execPath, [cliPath, 'user', 'set-attribute', benchUser, 'tenantId', 'default'],
-        { env: tenantEnv, cwd: projectRoot }, (err, _out, stderr) => (err ? reject(new Error(stderr)) : resolve())));
-      const get = client(server.url, await issueToken(tenantEnv));
-      const getScoped = client(server.url, await scopedToken(tenantEnv, { tenantId: 'default' }));
-      console.log(`  with Tenancy:Enabled (first start, adoption and tenant-led indexes: ${startSeconds} s):`);
-      const timings = await timeShapes(get, getScoped, pathOf);
-      return { startSeconds, timings };
-    } finally {
-      await server.stop();
+    // PostgreSQL's counterpart of that checkpoint: the copy, the rewrite and the indexes leave gigabytes of WAL and
+    // dirty buffers, written out meanwhile by the checkpointer (spread over minutes) unless written out now.
+    if (postgresUrl) await pgAdmin('CHECKPOINT');
+    await new Promise((resolve, reject) => execFile(process.execPath, [cliPath, 'user', 'set-attribute', benchUser, 'tenantId', 'default'],
+      { env: tenantEnv, cwd: projectRoot }, (err, _out, stderr) => (err ? reject(new Error(stderr)) : resolve())));
+    const onScoped = await scopedToken(tenantEnv, { tenantId: 'default' });
+    const offScoped = await scopedToken(env);
+    const on = await serve(`serve-tenancy-${size}`, tenantEnv);
+    servers.push(on);
+    const off = await serve(`serve-tenancy-off-${size}`, env);
+    servers.push(off);
+    const sides = {
+      off: { get: client(off.url, token), getScoped: client(off.url, offScoped) },
+      on: { get: client(on.url, await issueToken(tenantEnv)), getScoped: client(on.url, onScoped) },
+    };
+    // The tenant holds every record: its totals are tenancy off's (a check that the filter lost nothing).
+    const warmed = { off: await warm(sides.off.get), on: await warm(sides.on.get) };
+    if (JSON.stringify(warmed.off) !== JSON.stringify(warmed.on)) throw new Error(`tenancy on counts ${JSON.stringify(warmed.on)}, off ${JSON.stringify(warmed.off)}`);
+    console.log(`  with Tenancy:Enabled (first start, adoption and tenant-led indexes: ${startSeconds} s), off and on alternating:`);
+    const timings = {};
+    const offTimings = {};
+    for (const [name, template] of shapes) {
+      const side = isScoped(name) ? 'getScoped' : 'get';
+      try {
+        [offTimings[name], timings[name]] = await timePair(sides.off[side], sides.on[side], pathOf(template));
+      } catch (err) {
+        timings[name] = { error: err.message };
+      }
+      const [a, b] = [offTimings[name], timings[name]];
+      console.log(`  ${name.padEnd(40)} ${b.error ? b.error : `off ${String(a.medianMs).padStart(7)}   on ${String(b.medianMs).padStart(7)}   ×${Math.round((b.medianMs / a.medianMs) * 100) / 100}`}`);
     }
+    return { startSeconds, timings, offTimings };
   } finally {
+    for (const server of servers) await server.stop();
     if (copy) await pgAdmin(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`);
   }
+}
+
+/** The totals the deep shapes' skips come from (90 % of each): a server's first requests. */
+async function deepTotals(get) {
+  const total = async (path) => JSON.parse(await get(path)).totalCount;
+  return {
+    DEEP_ORDERS: await total('/sales-order?take=0&getTotalCount=true'),
+    DEEP_SHIPPED: await total('/sales-order?take=0&status=5&getTotalCount=true'),
+    DEEP_CUSTOMERS: await total('/customer?take=0&getTotalCount=true'),
+    DEEP_MINE: await total(`/sales-order?take=0&getTotalCount=true&salesPersonId=${SCOPED_PERSON}`),
+    DEEP_MINE_SHIPPED: await total(`/sales-order?take=0&getTotalCount=true&status=5&salesPersonId=${SCOPED_PERSON}`),
+  };
 }
 
 async function measureStore(store) {
@@ -326,14 +400,7 @@ async function measureStore(store) {
       try {
         const get = client(server.url, token);
         const getScoped = client(server.url, await scopedToken(env));
-        const total = async (path) => JSON.parse(await get(path)).totalCount;
-        const deep = {
-          DEEP_ORDERS: await total('/sales-order?take=0&getTotalCount=true'),
-          DEEP_SHIPPED: await total('/sales-order?take=0&status=5&getTotalCount=true'),
-          DEEP_CUSTOMERS: await total('/customer?take=0&getTotalCount=true'),
-          DEEP_MINE: await total(`/sales-order?take=0&getTotalCount=true&salesPersonId=${SCOPED_PERSON}`),
-          DEEP_MINE_SHIPPED: await total(`/sales-order?take=0&getTotalCount=true&status=5&salesPersonId=${SCOPED_PERSON}`),
-        };
+        const deep = await deepTotals(get);
         const pathOf = (template) => template.replace(/DEEP_\w+/, (k) => String(Math.floor(deep[k] * 0.9)));
         const how = grown.fromCache ? 'copied from an earlier run in' : 'grown in';
         console.log(`\n${store}: ${deep.DEEP_ORDERS.toLocaleString('en')} orders, ${deep.DEEP_CUSTOMERS.toLocaleString('en')} customers (${how} ${grown.growSeconds} s), load ${loadBefore.join(' ')}`);
@@ -341,7 +408,7 @@ async function measureStore(store) {
         const stalled = await stall(get, server.url + pathOf(shapes.find(([name]) => name === deepest)[1]), token);
         console.log(`  cheap request idle p50/p99 ${stalled.idle.p50Ms}/${stalled.idle.p99Ms} ms, during the deepest page ${stalled.duringDeepPage.p50Ms}/${stalled.duringDeepPage.p99Ms} ms (×${stalled.p99Ratio})`);
         await server.stop();
-        const tenancy = args.tenancy ? await withTenancy(env, { dir, size, postgresUrl, scratch }, pathOf) : undefined;
+        const tenancy = args.tenancy ? await withTenancy(env, { dir, size, postgresUrl, scratch, token }, pathOf, deepTotals) : undefined;
         results.push({ size, orders: deep.DEEP_ORDERS, customers: deep.DEEP_CUSTOMERS, growSeconds: grown.growSeconds, fromCache: grown.fromCache ?? false, loadAverage: { before: loadBefore, after: load() }, timings, stall: stalled, ...(tenancy ? { tenancy } : {}) });
       } finally {
         await server.stop();
@@ -391,10 +458,12 @@ function markdown(report) {
       lines.push(`| ${mark(name)} | ${cells.join(' | ')} | ${mark(v[name].growth ?? '–')} |`);
     }
     for (const r of results.filter((x) => x.tenancy)) {
-      lines.push('', `Tenancy:Enabled at ${r.orders.toLocaleString('en')} orders (one tenant holding every record; first start ${r.tenancy.startSeconds} s):`, '',
-        '| shape | off median | on median | on / off |', '|---|---:|---:|---:|');
+      const paired = Boolean(r.tenancy.offTimings);
+      lines.push('', `Tenancy:Enabled at ${r.orders.toLocaleString('en')} orders (one tenant holding every record; first start ${r.tenancy.startSeconds} s)${paired
+        ? `: ${report.runs} requests per shape to each of two servers at once, tenancy off (the database above) and on (its copy), alternating`
+        : ''}:`, '', '| shape | off median | on median | on / off |', '|---|---:|---:|---:|');
       for (const [name] of shapes) {
-        const off = r.timings[name];
+        const off = (paired ? r.tenancy.offTimings : r.timings)[name];
         const on = r.tenancy.timings[name];
         const ratio = off?.medianMs && on?.medianMs ? Math.round((on.medianMs / off.medianMs) * 100) / 100 : null;
         const cell = (x) => (x?.error ? 'error' : x?.medianMs ?? '–');
