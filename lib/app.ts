@@ -51,7 +51,7 @@ export function createApp({ config, services, infrastructure, routes, log, uniqu
   app.context.services = services;
   // Every permission a route names is resolved for each set of roles once, when first seen (lib/auth/permission-grants.ts).
   const grants = new RoleGrants(config.Authorization.Roles, permissionNames(routes));
-  app.context.server = { config, routes, grants };
+  app.context.server = { config, routes, grants, exportPageRows: infrastructure.storage.dialect.exportPageRows };
   app.context.log = log;
   app.context.parseError = createErrorParser({ production: config.env === 'production', uniqueKeys });
   // Errors are answered and logged by the boundary; Koa's own printer would only add noise.

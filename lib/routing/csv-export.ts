@@ -28,13 +28,6 @@ export function csvColumns(result: Route['result']): string[] {
   return item?.schema && typeof item.schema === 'object' ? Object.keys(item.schema) : [];
 }
 
-/**
- * The rows an export reads a time. Smaller pages keep less of the list in the server at once (measured with
- * bench/export.js: the server's RSS grew about 45 MB exporting 100,000 orders with pages of 1,000, about 30 MB with
- * 250) for a few more queries (each an indexed seek after the cursor).
- */
-export const EXPORT_PAGE_ROWS = 500;
-
 export interface ExportLimits {
   /** The rows one page reads (RestAPI:MaxRows at most). */
   pageRows: number;

@@ -27,6 +27,8 @@ export interface ServerDescription {
   readonly routes: readonly LoadedRoute[];
   /** `Authorization:Roles` resolved against the routes' permissions: what a caller with given roles may do. */
   readonly grants: RoleGrants;
+  /** The rows a CSV export reads a time on this server's store (its dialect's `exportPageRows`). */
+  readonly exportPageRows: number;
 }
 
 /** A route as the loader found it (lib/routing/load-routes.ts). */

@@ -3,7 +3,7 @@ import { type ErrorMessage, isError } from '../envelope/error-message.js';
 import { Output } from '../envelope/output.js';
 import { setAccess, setPrecondition, withErrorScope } from '../envelope/request-scope.js';
 import { checkIfMatch, recordETag, writtenETag } from './conditional.js';
-import { EXPORT_PAGE_ROWS, answerCsv, prefersCsv } from './csv-export.js';
+import { answerCsv, prefersCsv } from './csv-export.js';
 import { derivedStatus } from '../envelope/error-list.js';
 import { RawJson, envelope, serializeEnvelope } from '../envelope/envelope.js';
 import { chooseLanguage } from '../http/answer-language.js';
@@ -144,7 +144,7 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
       };
       if (route.csv && ctx.method === 'GET' && prefersCsv(ctx)) {
         const { MaxRows, MaxExportRows } = ctx.server.config.RestAPI;
-        return answerCsv(ctx, route, call, { pageRows: Math.min(MaxRows, EXPORT_PAGE_ROWS), maxRows: MaxExportRows });
+        return answerCsv(ctx, route, call, { pageRows: Math.min(MaxRows, ctx.server.exportPageRows), maxRows: MaxExportRows });
       }
       const readRecord = typeof route.etag === 'function' ? route.etag.bind(route, call) : undefined;
       const ifMatch = readRecord && ctx.get('If-Match');

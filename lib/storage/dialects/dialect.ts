@@ -66,6 +66,13 @@ export interface StorageDialect extends SqlValues {
    * alone, may carry the column it folds (INCLUDE), and the primary key is the key's own index already.
    */
   readonly clusteredByKey: boolean;
+  /**
+   * The rows a CSV export reads a time (lib/routing/csv-export.ts), each page an indexed seek after the cursor. Where
+   * the rows are parsed and made text on the server's main thread (PostgreSQL), a page is one stretch of work that
+   * other requests wait behind, so pages are small; where reader processes read and pack them (SQLite), larger pages
+   * cost the main thread little and keep fewer round trips.
+   */
+  readonly exportPageRows: number;
   /** Makes the store keep `table`'s statistics and visibility fresh for index-only reads (PostgreSQL's autovacuum). */
   tuneForLists(db: Kysely<unknown>, table: string): Promise<void>;
   /**

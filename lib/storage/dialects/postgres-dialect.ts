@@ -27,6 +27,9 @@ export const postgresDialect: StorageDialect = {
   joinInOrder: sql`join`,
   locksRows: true,
   clusteredByKey: false,
+  // bench/export.js, 100,000 orders, 4 clients of cheap requests: their p99 during / idle 1.24-1.28 with 100 rows a
+  // page (the export 7.3 s), 1.75 with 200 (4.8 s), 3.15 with 500 (4 s).
+  exportPageRows: 100,
 
   /**
    * Autovacuum visits the table after 1 % of its rows changed (not the default 20 %), so the visibility map stays
