@@ -136,7 +136,11 @@ describeOneStore(apart(`faults: SQLite -wal and -shm removed under load (serve -
     expect(after.filter((a) => typeof a.status === 'number' && a.status >= 500 && a.status !== 503).map((a) => a.status)).to.deep.equal([]);
     expect(after.filter((a) => a.status === 'hang').length).to.be.at.most(replaced ? 1 : 0);
     expect(line, 'logged at error').to.match(/"level":"error"/);
-    expect(line).to.contain('-wal file was removed');
+    // Which file a worker finds changed depends on the race of the two: the other may have opened a new -wal at the
+    // path before this one looked (replaced), and a new file may even get the removed one's inode number back, so
+    // that only the -shm shows (a full run once logged a line without '-wal file was removed'). Each names a file
+    // that is not the one it opened.
+    expect(line, line).to.match(/the -(wal|shm) file was (removed|replaced)/);
     expect(exit).to.deep.equal({ code: 0, signal: null });
     expect(integrity).to.equal('ok');
     expect(missing, 'acknowledged writes lost').to.deep.equal([]);
