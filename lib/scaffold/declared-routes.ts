@@ -3,7 +3,7 @@ import { dirname, join, sep } from 'node:path';
 import type { ServiceModule } from '../modules.js';
 import type { ResourceModel } from '../resources/model.js';
 import { routePath, routePathsOf } from '../routing/load-routes.js';
-import { type ProjectLayout, importPath } from './layout.js';
+import { type ProjectLayout, importPath, serviceFile } from './layout.js';
 
 /** A path a declaration adds after the scaffold's first files: the file that serves it and what it exports. */
 interface DeclaredRoute {
@@ -48,7 +48,7 @@ export function writeDeclaredRoutes(modules: readonly ServiceModule[], root: str
   const byHand: string[] = [];
   for (const module of modules) {
     for (const { model } of module.resources ?? []) {
-      const declaration = `${layout.services}/${module.name}/${model.name}.ts`;
+      const declaration = serviceFile(layout, module.name, model.name);
       const found = existsSync(join(root, declaration)) && new RegExp(`export const ${model.camel}\\b`).test(readFileSync(join(root, declaration), 'utf8'));
       for (const route of declaredRoutes(model)) {
         if (served.has(routePath(route.file.split('/').join(sep)))) continue;

@@ -82,6 +82,12 @@ export function projectLayout(root: string, flags: Partial<ProjectLayout> = {}):
 }
 
 /** The import specifier of project file `to` from project file `from` (`.ts` written `.js`, as Node resolves the build). */
+/**
+ * Where the scaffold puts a file of a module's folder, relative to the project: `serviceFile(layout, 'invoice',
+ * 'invoice')` is its declaration, `'invoice-proxy'` its proxy. `migration make` finds the files it edits or imports here.
+ */
+export const serviceFile = (layout: Pick<ProjectLayout, 'services'>, module: string, name: string) => `${layout.services}/${module}/${name}.ts`;
+
 export function importPath(from: string, to: string): string {
   const rel = posix.relative(posix.dirname(from), to).replace(/\.ts$/, '.js');
   return rel.startsWith('.') ? rel : `./${rel}`;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ServiceModule } from '../modules.js';
 import { sqliteDialect } from '../storage/dialects/sqlite-dialect.js';
 import type { SchemaModule } from '../storage/migrations.js';
-import { type ProjectLayout, projectLayout } from './layout.js';
+import { type ProjectLayout, projectLayout, serviceFile } from './layout.js';
 import { MIGRATION_FILE, describeStep, migrationFile, migrationIndexFile } from './migration-file.js';
 import { serviceNames } from './names.js';
 import { ScaffoldError } from './scaffold-error.js';
@@ -93,7 +93,7 @@ export async function makeMigrations(modules: readonly ServiceModule[], all: rea
     withheld.push(...plan.withheld);
     if (!plan.steps.length) continue;
     // deriveStored imports the declaration from the module's folder, where the scaffold puts it; elsewhere the file says what to write.
-    const steps = plan.steps.map((step) => (step.kind !== 'derive' || existsSync(join(options.root, layout.services, module.name, `${step.name}.ts`))
+    const steps = plan.steps.map((step) => (step.kind !== 'derive' || existsSync(join(options.root, serviceFile(layout, module.name, step.name)))
       ? step : { ...step, declaration: undefined }));
     const existing = Object.keys(module.migrations?.(sqliteDialect) ?? {});
     const name = nextName(existing, module.name, steps);

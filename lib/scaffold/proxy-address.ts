@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type ts from 'typescript';
 import type { ServiceModule } from '../modules.js';
 import type { ResourceModel } from '../resources/model.js';
-import type { ProjectLayout } from './layout.js';
+import { type ProjectLayout, serviceFile } from './layout.js';
 
 interface Edit {
   readonly at: number;
@@ -97,7 +97,7 @@ export async function updateProxyFiles(modules: readonly ServiceModule[], root: 
   let typescript: typeof ts | undefined;
   for (const module of modules) {
     for (const { model } of module.resources ?? []) {
-      const file = `${layout.services}/${module.name}/${model.name}-proxy.ts`;
+      const file = serviceFile(layout, module.name, `${model.name}-proxy`);
       if (!existsSync(join(root, file))) continue;
       typescript ??= await typescriptCompiler();
       if (!typescript) return [{ file, added: [], skipped: 'the typescript package is not installed, so proxy files cannot be edited safely: add the actions and softDelete the declarations serve to their addresses by hand' }];
