@@ -1,4 +1,4 @@
-import { type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
+import { type QueryExecutorProvider, sql } from 'kysely';
 import type { StorageDialect } from './dialects/dialect.js';
 import { ensureTenantIndexes } from './tenant-indexes.js';
 
@@ -52,8 +52,8 @@ async function adoptUntenanted(db: QueryExecutorProvider, dialect: StorageDialec
     const own = sql.ref(model.tenant!);
     for (const ref of model.tenantReferences ?? []) {
       const target = sql`select r.${sql.ref(ref.tenant)} from ${sql.table(ref.table)} as r where r.${sql.ref(ref.key)} = ${sql.ref(`${model.table}.${ref.column}`)}`;
-      const result = await tenantUpdate(db, model.table, defaultTenant, sql`update ${sql.table(model.table)} set ${own} = (${target})
-        where ${own} = '' and coalesce((${target}), '') <> ''`);
+      const result = await tenantUpdate(model.table, defaultTenant, async () => Number((await sql`update ${sql.table(model.table)} set ${own} = (${target})
+        where ${own} = '' and coalesce((${target}), '') <> ''`.execute(db)).numAffectedRows ?? 0n));
       adopted += result;
       if (result) lines.push(`tenancy: ${result} ${model.table} record(s) created while tenancy was off now belong to the tenant of the ${ref.table} they refer to`);
     }
@@ -79,44 +79,15 @@ async function adoptUntenanted(db: QueryExecutorProvider, dialect: StorageDialec
   return lines;
 }
 
-/**
- * Where an UPDATE writes a new version of each row it changes (PostgreSQL's heap, not SQLite's b-tree of rows), the
- * adoption of most of a table is done by rewriting it instead: at a million orders the UPDATE left the table twice
- * its size, half of it empty, and every index of it 1.5 to 3 times (sales_order_pkey 2,766 → 5,530 pages,
- * ix_sales_order_list_key 3,878 → 11,597): VACUUM frees the old versions but shrinks nothing, and every list read
- * the bloated key indexes and pages for as long as the table lived. The rewrite (ALTER COLUMN … TYPE … USING, its own
- * type again) writes each row once and builds every index anew. It holds the table exclusively meanwhile, which
- * the UPDATE of every row nearly did too (it locked every row); a few records to adopt keep the UPDATE.
- */
-const REWRITE_FROM = 0.25;
-
-/** The records of `table` without a tenant ('') join `defaultTenant`; answers how many. */
-async function adoptByDefault(db: QueryExecutorProvider, dialect: StorageDialect, table: string, column: string, defaultTenant: string): Promise<number> {
-  const [t, c] = [sql.table(table), sql.ref(column)];
-  const update = () => tenantUpdate(db, table, defaultTenant, sql`update ${t} set ${c} = ${defaultTenant} where ${c} = ''`);
-  if (dialect.clusteredByKey) return update();
-  // At every start with tenancy on: once adopted, the tenant-led indexes answer this without reading the table.
-  const { rows: any } = await sql<{ one: number }>`select 1 as one from ${t} where ${c} = '' limit 1`.execute(db);
-  if (!any.length) return 0;
-  const { rows } = await sql<{ untenanted: string | number; total: string | number }>`select count(*) filter (where ${c} = '') as untenanted,
-    count(*) as total from ${t}`.execute(db);
-  const untenanted = Number(rows[0].untenanted);
-  if (untenanted < Number(rows[0].total) * REWRITE_FROM) return update();
-  const { rows: types } = await sql<{ type: string }>`select format_type(atttypid, atttypmod) as type from pg_attribute
-    where attrelid = ${table}::regclass and attname = ${column}`.execute(db);
-  // DDL takes no parameters: the tenant as a literal (sql.lit doubles its quotes).
-  await tenantUpdate(db, table, defaultTenant, sql`alter table ${t} alter column ${c} type ${sql.raw(types[0].type)}
-    using (case when ${c} = '' then ${sql.lit(defaultTenant)} else ${c} end)`);
-  // A rewrite fires no trigger: the statement-level one of an UPDATE of no row moves the table's list generation on,
-  // so that counts kept by other processes (lib/storage/count-cache.ts) are read again.
-  await sql`update ${t} set ${c} = ${c} where false`.execute(db);
-  return untenanted;
+/** The records of `table` without a tenant ('') join `defaultTenant` (PostgreSQL rewrites most of a table: its dialect); answers how many. */
+function adoptByDefault(db: QueryExecutorProvider, dialect: StorageDialect, table: string, column: string, defaultTenant: string): Promise<number> {
+  return tenantUpdate(table, defaultTenant, () => dialect.replaceInColumn(db, table, column, '', defaultTenant));
 }
 
 /** One adoption statement; a unique value it would duplicate within the tenant stops the start with what to do. */
-async function tenantUpdate(db: QueryExecutorProvider, table: string, defaultTenant: string, statement: RawBuilder<unknown>): Promise<number> {
+async function tenantUpdate(table: string, defaultTenant: string, run: () => Promise<number>): Promise<number> {
   try {
-    return Number((await statement.execute(db)).numAffectedRows ?? 0n);
+    return await run();
   } catch (err) {
     // A unique value taken in the tenant by a record made while tenancy was on, and again while it was off.
     throw new Error(`tenancy: the ${table} records created while tenancy was off cannot join their tenant ('${defaultTenant}' or that of what they refer to): `

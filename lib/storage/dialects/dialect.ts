@@ -94,4 +94,11 @@ export interface StorageDialect extends SqlValues {
   fullTextMatch(table: string, column: string, ref: string, text: string): RawBuilder<SqlBool> | undefined;
   /** The indexes of `table` with the statements that made them (as the store keeps them), of this schema. */
   indexDefinitions(db: QueryExecutorProvider, table: string): Promise<{ name: string; definition: string }[]>;
+  /**
+   * Sets text column `column` of `table` to `to` in every row where it is `from` (tenancy's adoption of the records
+   * made while it was off), moving the table's list generation on; answers how many rows changed. Where an UPDATE
+   * writes a new version of each row (PostgreSQL), most of a table is rewritten instead, so that the table and its
+   * indexes are not left half empty.
+   */
+  replaceInColumn(db: QueryExecutorProvider, table: string, column: string, from: string, to: string): Promise<number>;
 }

@@ -75,4 +75,10 @@ export const sqliteDialect: StorageDialect = {
     const fts = fullTextTable(table, column);
     return sql<SqlBool>`${sql.ref(ref)} in (select rowid from ${fts} where ${sql.ref(column)} like ${`%${text}%`})`;
   },
+
+  // A rowid table's UPDATE changes each row in place.
+  async replaceInColumn(db, table, column, from, to) {
+    const c = sql.ref(column);
+    return Number((await sql`update ${sql.table(table)} set ${c} = ${to} where ${c} = ${from}`.execute(db)).numAffectedRows ?? 0n);
+  },
 };
