@@ -4,6 +4,7 @@ import type { ServiceModule } from '../modules.js';
 import type { ResourceModel } from '../resources/model.js';
 import { routePath, routePathsOf } from '../routing/load-routes.js';
 import { type ProjectLayout, importPath, serviceFile } from './layout.js';
+import { routeExports, routeFileText } from './route-file.js';
 
 /** A path a declaration adds after the scaffold's first files: the file that serves it and what it exports. */
 interface DeclaredRoute {
@@ -53,18 +54,15 @@ export function writeDeclaredRoutes(modules: readonly ServiceModule[], root: str
       for (const route of declaredRoutes(model)) {
         if (served.has(routePath(route.file.split('/').join(sep)))) continue;
         const file = `${layout.routes}/${route.file}`;
-        const text = `export const { ${route.verbs} } = ${model.camel}.routes.${route.group};`;
         if (!found) {
-          byHand.push(`${file}: ${text} (the declaration of ${model.name} is not ${declaration})`);
+          byHand.push(`${file}: ${routeExports(model.camel, route.group, route.verbs)} (the declaration of ${model.name} is not ${declaration})`);
           continue;
         }
         written.push(file);
         if (check) continue;
         mkdirSync(dirname(join(root, file)), { recursive: true });
-        writeFileSync(join(root, file), [
-          '// Made by `restlayer migration make`: a path the declaration serves.',
-          `import { ${model.camel} } from '${importPath(file, declaration)}';`, '', text, '',
-        ].join('\n'));
+        writeFileSync(join(root, file), routeFileText('// Made by `restlayer migration make`: a path the declaration serves.',
+          model.camel, importPath(file, declaration), route.group, route.verbs));
       }
     }
   }

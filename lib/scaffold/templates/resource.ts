@@ -1,6 +1,7 @@
 import { declaredFields, declaredTotals, usesDecimal } from '../declared-fields.js';
 import type { ServiceSpec } from '../spec.js';
 import { upperFirst } from '../names.js';
+import { routeFileText } from '../route-file.js';
 import { type FileContext, lines, lowerHuman } from './code.js';
 
 /**
@@ -77,13 +78,7 @@ export function resourceModuleFile(spec: ServiceSpec): string {
 }
 
 /** A route file: the verbs of one path, each the declaration's handler. */
-const routeFile = (group: string, verbs: string) => (spec: ServiceSpec, at: FileContext) => lines(
-  made(spec),
-  `import { ${spec.camel} } from '${at.service(spec.kebab)}';`,
-  '',
-  `export const { ${verbs} } = ${spec.camel}.routes.${group};`,
-  '',
-);
+const routeFile = (group: string, verbs: string) => (spec: ServiceSpec, at: FileContext) => routeFileText(made(spec), spec.camel, at.service(spec.kebab), group, verbs);
 
 /** routes/<name>/index.ts, routes/<name>/[_<name>Id].ts and its history.ts. */
 export const collectionRouteFile = routeFile('collection', 'GET, POST');
