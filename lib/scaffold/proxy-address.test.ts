@@ -38,6 +38,22 @@ describe('migration make: the proxy address of what a declaration serves', () =>
     ].join('\n'));
   });
 
+  it('puts a new line after a comment that ends the line of the last property, and gives that property its comma (no trailing comma)', () => {
+    const source = [
+      'export const InvoiceProxy = resourceProxy<typeof invoice>({',
+      "  name: 'invoice',",
+      "  actions: { pay: true, refund: true } // what the declaration serves",
+      '});',
+    ].join('\n');
+    expect(edit(source)!.text).to.equal([
+      'export const InvoiceProxy = resourceProxy<typeof invoice>({',
+      "  name: 'invoice',",
+      "  actions: { pay: true, refund: true }, // what the declaration serves",
+      '  softDelete: true',
+      '});',
+    ].join('\n'));
+  });
+
   it('leaves an address that has everything, and a file with no address of this resource', () => {
     expect(edit("resourceProxy<typeof invoice>({ name: 'invoice', actions: { pay: true, refund: true }, softDelete: true });")).to.equal(undefined);
     expect(edit("resourceProxy<typeof customer>({ name: 'customer' });")).to.equal(undefined);

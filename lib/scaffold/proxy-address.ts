@@ -4,30 +4,7 @@ import type ts from 'typescript';
 import type { ServiceModule } from '../modules.js';
 import type { ResourceModel } from '../resources/model.js';
 import { type ProjectLayout, serviceFile } from './layout.js';
-
-interface Edit {
-  readonly at: number;
-  readonly insert: string;
-}
-
-/** The source after `edits` (applied from the last place back, so each place is where it was found). */
-const applied = (source: string, edits: readonly Edit[]) =>
-  [...edits].sort((a, b) => b.at - a.at).reduce((text, e) => text.slice(0, e.at) + e.insert + text.slice(e.at), source);
-
-/** Properties added at the end of an object literal, each on a line of its own when the literal has one property a line. */
-function addProperties(source: string, parsed: ts.SourceFile, object: ts.ObjectLiteralExpression, added: readonly string[]): Edit {
-  const { properties } = object;
-  const last = properties.at(-1);
-  if (!last) return { at: object.getStart(parsed) + 1, insert: ` ${added.join(', ')} ` };
-  const comma = properties.hasTrailingComma ? source.indexOf(',', last.end) : -1;
-  const start = last.getStart(parsed);
-  if (source.slice(object.getStart(parsed), start).includes('\n')) {
-    const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf('\n', start) + 1, start))![0];
-    const lines = added.map((p) => `\n${indent}${p}`);
-    return comma < 0 ? { at: last.end, insert: `,${lines.join(',')}` } : { at: comma + 1, insert: `${lines.join(',')},` };
-  }
-  return comma < 0 ? { at: last.end, insert: `, ${added.join(', ')}` } : { at: comma + 1, insert: ` ${added.join(', ')},` };
-}
+import { type Edit, appendItems, applyEdits } from './source-edits.js';
 
 const nameOf = (p: ts.ObjectLiteralElementLike) => (p.name && 'text' in p.name ? p.name.text : undefined);
 
@@ -61,15 +38,15 @@ export function proxyAddressEdits(typescript: typeof ts, source: string, model: 
   } else if (given && typescript.isPropertyAssignment(given) && typescript.isObjectLiteralExpression(given.initializer)) {
     const listed = given.initializer;
     const missing = actions.filter((a) => !listed.properties.some((p) => nameOf(p) === a));
-    if (missing.length) edits.push(addProperties(source, parsed, listed, missing.map((a) => `${a}: true`)));
+    if (missing.length) edits.push(...appendItems(source, parsed, listed, listed.properties, missing.map((a) => `${a}: true`), ' '));
     added.push(...missing.map((a) => `actions.${a}`));
   }
   if (model.softDelete && !address.properties.some((p) => nameOf(p) === 'softDelete')) {
     properties.push('softDelete: true');
     added.push('softDelete');
   }
-  if (properties.length) edits.push(addProperties(source, parsed, address, properties));
-  return edits.length ? { text: applied(source, edits), added } : undefined;
+  if (properties.length) edits.push(...appendItems(source, parsed, address, address.properties, properties, ' '));
+  return edits.length ? { text: applyEdits(source, edits), added } : undefined;
 }
 
 /** A proxy file `migration make` brought in line with its declaration, and what it added (or why it could not). */

@@ -1,16 +1,12 @@
 import type ts from 'typescript';
 import { ScaffoldError } from './scaffold-error.js';
+import { type Edit, appendItems, applyEdits } from './source-edits.js';
 
 export interface Registration {
   /** services/index.ts after the edit (unchanged when the module was listed already). */
   text: string;
   /** What changed, one line each, for the command to print. */
   changes: string[];
-}
-
-interface Edit {
-  at: number;
-  insert: string;
 }
 
 const byHand = (file: string, name: string, from: string, why: string, kind: ScaffoldError['kind'] = 'conflict') =>
@@ -58,28 +54,11 @@ export async function registerModule(source: string, name: string, from: string,
 
   const elements = list.elements;
   if (!elements.some((e) => typescript.isIdentifier(e) && e.text === name)) {
-    const last = elements.at(-1);
-    if (!last) edits.push({ at: list.getStart(parsed) + 1, insert: name });
-    else {
-      const comma = elements.hasTrailingComma ? source.indexOf(',', last.end) : -1;
-      const start = last.getStart(parsed);
-      if (source.slice(list.getStart(parsed), elements[0].getStart(parsed)).includes('\n')) {
-        // One element a line: a line of its own after the last one (after any comment ending that line), same indent.
-        const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf('\n', start) + 1, start))![0];
-        const lineEnd = source.indexOf('\n', last.end);
-        const at = lineEnd < 0 ? list.end - 1 : Math.min(lineEnd, list.end - 1);
-        edits.push({ at, insert: `\n${indent}${name}${comma < 0 ? '' : ','}` });
-        // Listed after the line it precedes at the same place: edits at one place apply in reverse order.
-        if (comma < 0) edits.push({ at: last.end, insert: ',' });
-      } else {
-        edits.push(comma < 0 ? { at: last.end, insert: `, ${name}` } : { at: comma + 1, insert: ` ${name},` });
-      }
-    }
+    edits.push(...appendItems(source, parsed, list, elements, [name]));
     changes.push(`added ${name} to modules`);
   }
 
-  let text = source;
-  for (const edit of edits.sort((a, b) => b.at - a.at)) text = text.slice(0, edit.at) + edit.insert + text.slice(edit.at);
+  const text = applyEdits(source, edits);
   if (changes.length) checkRegistered(typescript, text, file, name, from);
   return { text, changes };
 }
