@@ -139,16 +139,10 @@ export { type OpenApiOptions, buildOpenApi, documentedPath, openApiOptions } fro
 export { UNNAMED_API, apiInfo } from './openapi/info.js';
 export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 
-// Documents (docs/documents.md): a parent and its children (an order and its lines) written together in one
-// transaction that locks the parent, checks its revision and recomputes its totals from the children.
-export type { DocumentSpec, DocumentTotals } from './documents/document-spec.js';
-export { type DocumentTarget, type DocumentWrite, writeDocument } from './documents/write-document.js';
-export { createDocument } from './documents/create-document.js';
-export { type DocumentLimits, documentBody, documentLimits, tooManyChildren } from './documents/document-limits.js';
+// A route's `maxBody`: the most bytes and JSON items its body may hold (RouteSpec.maxBody).
 export type { BodyLimit } from './validation/json-budget.js';
-export { type ParentChange, type ParentWrite, type StoredRow, writeParent } from './documents/write-parent.js';
+// The stored form of a declaration's derived fields, for a migration that fills a new one (docs/services.md).
 export { deriveStored } from './resources/derive-stored.js';
-export { itemProperty } from './documents/item-property.js';
 
 // Audit history (docs/audit.md): recordAudit in a write's own transaction, diffChanges of a record's wire fields
 // before and after, readHistory for a `GET …/{id}/history` route with historyQuery, the entry model for its result.
