@@ -118,12 +118,9 @@ export { type Generated, type Insertable, type Kysely, type Migration, type Sele
 // pages (skip/take and signed cursors), counts (kept while the tables do not change) and caps at RestAPI:MaxRows;
 // its migration creates the indexes (listIndexes) and the change tracking the kept counts need (trackListChanges).
 export { type ListCriteria, type ListDefinition, type ListJoin, type ListLimits, readListRows } from './storage/list-query.js';
-// Record scopes (docs/access.md): a service's named conditions that limit a permission to some records.
-// A reference to another service's records (an order's customerId) resolves within the caller's read permission on it.
-export {
-  NOTHING, type RecordReference, type RecordScope, type RecordScopes, assertInScope, referenceCondition, resolveReference, scopeCondition,
-  scopeReads,
-} from './storage/record-scope.js';
+// Record scopes (docs/record-scopes.md): a declaration's named conditions that limit a permission to some records; the
+// layer applies them in every statement it runs for the resource, never the service's own code.
+export { NOTHING, type RecordScope, type RecordScopes } from './storage/record-scope.js';
 // The SQL a list request runs (its page, keys and count), for a project's own plan tests (EXPLAIN) of its lists;
 // fromEnd is the window of a deep page read from the end of the list, as readListRows reads one past the middle.
 export { type ListSql, type PageWindow, fromEnd, listSql } from './storage/list-query.js';
