@@ -141,14 +141,12 @@ export type { BodyLimit } from './validation/json-budget.js';
 // The stored form of a declaration's derived fields, for a migration that fills a new one (docs/services.md).
 export { deriveStored } from './resources/derive-stored.js';
 
-// Audit history (docs/audit.md): recordAudit in a write's own transaction, diffChanges of a record's wire fields
-// before and after, readHistory for a `GET …/{id}/history` route with historyQuery, the entry model for its result.
+// Audit history (docs/audit.md): the layer records an entry in each write's own transaction and serves a record's
+// history; these are what a client reads of it (its entry model, the bounds of an entry, the redacted value, the user
+// name of writes outside a request) and the retention of old entries.
 export { type AuditChange, type AuditEntry, AuditEntryModel, type AuditOperation, type AuditValue, type HistoryPage } from './audit/audit-models.js';
-export { type AuditRecord, SYSTEM_USER, recordAudit } from './audit/record-audit.js';
+export { SYSTEM_USER } from './audit/record-audit.js';
 export { AUDIT_ENTRY_MAX_BYTES, AUDIT_TRUNCATED_FIELD, AUDIT_VALUE_MAX_CHARS } from './audit/entry-bound.js';
-export { type AuditState, auditValue, diffChanges, prefixed } from './audit/diff.js';
-export { type HistorySource, historyPageSql, readHistory } from './audit/read-history.js';
-export { historyQuery } from './audit/history-query.js';
 export { REDACTED } from './audit/secrets.js';
 export { type AuditRetention, pruneAudit, startAuditRetention } from './audit/retention.js';
 
