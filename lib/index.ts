@@ -114,20 +114,19 @@ export { type UniqueKey, propertyOfColumn } from './storage/unique-violation.js'
 // The query builder the store is made of, so that migrations and queries use the very copy the layer runs.
 export { type Generated, type Insertable, type Kysely, type Migration, type Selectable, type Transaction, sql } from 'kysely';
 
-// Lists (docs/services.md, "Lists"): a service's list is a ListDefinition read by readListRows, which filters, sorts,
-// pages (skip/take and signed cursors), counts (kept while the tables do not change) and caps at RestAPI:MaxRows;
-// its migration creates the indexes (listIndexes) and the change tracking the kept counts need (trackListChanges).
-export { type ListCriteria, type ListDefinition, type ListJoin, type ListLimits, readListRows } from './storage/list-query.js';
+// Lists (docs/services.md, "Lists"): a declared resource's list filters, sorts, pages (skip/take and signed cursors),
+// counts (kept while the tables do not change) and caps at RestAPI:MaxRows (listLimits(config): the cap and the cursor
+// keys); its migration creates the indexes (listIndexes) and the change tracking the kept counts need (trackListChanges).
+export type { ListLimits } from './storage/list-query.js';
+// The SQL a list request runs (its page, keys and count) for a project's own plan tests (EXPLAIN) of a declared
+// resource's list: `listSql(customer.list, criteria, storage.dialect, take)` (docs/services.md, "Lists at scale").
+export { listSql } from './storage/list-query.js';
+export { listLimits } from './storage/list-limits.js';
+export { listIndexes } from './storage/list-indexes.js';
+export { trackListChanges } from './storage/list-changes.js';
 // Record scopes (docs/record-scopes.md): a declaration's named conditions that limit a permission to some records; the
 // layer applies them in every statement it runs for the resource, never the service's own code.
 export { NOTHING, type RecordScope, type RecordScopes } from './storage/record-scope.js';
-// The SQL a list request runs (its page, keys and count), for a project's own plan tests (EXPLAIN) of its lists;
-// fromEnd is the window of a deep page read from the end of the list, as readListRows reads one past the middle.
-export { type ListSql, type PageWindow, fromEnd, listSql } from './storage/list-query.js';
-export { listLimits } from './storage/list-limits.js';
-export type { CursorKeys } from './storage/list-cursor.js';
-export { listIndexes } from './storage/list-indexes.js';
-export { trackListChanges } from './storage/list-changes.js';
 
 // The API description: the OpenAPI document of a set of routes, and a model's JSON schema as the document gives it.
 // documentedPath: a router path (`/sales-order/:_salesOrderId`) as the document names it; apiInfo: the document's
