@@ -1,7 +1,8 @@
 /**
  * restlayer's public API for an application that has it as a dependency (`import { … } from 'restlayer'`): the
- * server and its CLI, service modules, authentication, route files, the envelope, input models, list criteria, merge
- * patches, storage, transactions, lists, the API description and lookup tables. The browser-safe client is
+ * server and its CLI, resource declarations and service modules, authentication, route files, the envelope, input
+ * models, list criteria, storage, transactions, lists' indexes and plans, audit retention, the API description and
+ * lookup tables. Services are declarations the layer runs: what only services written by hand used is not here. The browser-safe client is
  * `restlayer/client`; helpers for an application's tests are `restlayer/testing`. Anything not exported here is the
  * layer's own and may change.
  */
@@ -82,7 +83,7 @@ export { CATALOGUE, CODES, MESSAGES, type MessageCode, entryOf, statusOfCode } f
 export { DEFAULT_LANGUAGE, addLanguage, defineMessages, messageEntries, missingTexts, supportedLanguages, templateOf } from './envelope/languages.js';
 export type { Makers, MessageEntry, TextsOf } from './envelope/message-makers.js';
 
-// Input models, list criteria and merge patches.
+// Input models and list criteria (a PATCH body's merge: mergePatch of restlayer/client).
 // ISO_DATE: the date and time texts inputs accept (a date alone, a time with or without an offset).
 export { INT32, ISO_DATE, array, boolean, date, decimal, integer, maybe, model, oneOf, optional, text } from './validation/fields.js';
 // Exact amounts (docs/money.md): the money() field kind, decimal arithmetic (big.js's Big as Decimal; Decimal.roundHalfUp
@@ -95,7 +96,6 @@ export {
   type AnyFieldSpec as AnyCriterionSpec, type Criteria, CriteriaSchema, type FieldCriterion, type FieldKind, type FieldSpec as CriterionSpec, type ListOptions, OPERATORS,
   type Operator, type SortDirection, type SortField, arityOf, defineCriteria, field as criterion,
 } from './validation/criteria.js';
-export { applyMergePatch, mergePatch, patchModel, updateFieldsOf } from './validation/merge-patch.js';
 // A model's TypeScript type: `type NoteInput = Infer<typeof NoteInput>`.
 export type { Infer } from 'superstruct';
 
