@@ -1,7 +1,8 @@
 /**
  * restlayer's public API for an application that has it as a dependency (`import { … } from 'restlayer'`): the
- * server and its CLI, service modules, authentication, route files, the envelope, input models, list criteria, merge
- * patches, storage, transactions, lists, the API description and lookup tables. The browser-safe client is
+ * server and its CLI, resource declarations and service modules, authentication, route files, the envelope, input
+ * models, list criteria, storage, transactions, lists' indexes and plans, audit retention, the API description and
+ * lookup tables. Services are declarations the layer runs: what only services written by hand used is not here. The browser-safe client is
  * `restlayer/client`; helpers for an application's tests are `restlayer/testing`. Anything not exported here is the
  * layer's own and may change.
  */
@@ -82,7 +83,7 @@ export { CATALOGUE, CODES, MESSAGES, type MessageCode, entryOf, statusOfCode } f
 export { DEFAULT_LANGUAGE, addLanguage, defineMessages, messageEntries, missingTexts, supportedLanguages, templateOf } from './envelope/languages.js';
 export type { Makers, MessageEntry, TextsOf } from './envelope/message-makers.js';
 
-// Input models, list criteria and merge patches.
+// Input models and list criteria (a PATCH body's merge: mergePatch of restlayer/client).
 // ISO_DATE: the date and time texts inputs accept (a date alone, a time with or without an offset).
 export { INT32, ISO_DATE, array, boolean, date, decimal, integer, maybe, model, oneOf, optional, text } from './validation/fields.js';
 // Exact amounts (docs/money.md): the money() field kind, decimal arithmetic (big.js's Big as Decimal; Decimal.roundHalfUp
@@ -95,7 +96,6 @@ export {
   type AnyFieldSpec as AnyCriterionSpec, type Criteria, CriteriaSchema, type FieldCriterion, type FieldKind, type FieldSpec as CriterionSpec, type ListOptions, OPERATORS,
   type Operator, type SortDirection, type SortField, arityOf, defineCriteria, field as criterion,
 } from './validation/criteria.js';
-export { applyMergePatch, mergePatch, patchModel, updateFieldsOf } from './validation/merge-patch.js';
 // A model's TypeScript type: `type NoteInput = Infer<typeof NoteInput>`.
 export type { Infer } from 'superstruct';
 
@@ -114,23 +114,19 @@ export { type UniqueKey, propertyOfColumn } from './storage/unique-violation.js'
 // The query builder the store is made of, so that migrations and queries use the very copy the layer runs.
 export { type Generated, type Insertable, type Kysely, type Migration, type Selectable, type Transaction, sql } from 'kysely';
 
-// Lists (docs/services.md, "Lists"): a service's list is a ListDefinition read by readListRows, which filters, sorts,
-// pages (skip/take and signed cursors), counts (kept while the tables do not change) and caps at RestAPI:MaxRows;
-// its migration creates the indexes (listIndexes) and the change tracking the kept counts need (trackListChanges).
-export { type ListCriteria, type ListDefinition, type ListJoin, type ListLimits, readListRows } from './storage/list-query.js';
-// Record scopes (docs/access.md): a service's named conditions that limit a permission to some records.
-// A reference to another service's records (an order's customerId) resolves within the caller's read permission on it.
-export {
-  NOTHING, type RecordReference, type RecordScope, type RecordScopes, assertInScope, referenceCondition, resolveReference, scopeCondition,
-  scopeReads,
-} from './storage/record-scope.js';
-// The SQL a list request runs (its page, keys and count), for a project's own plan tests (EXPLAIN) of its lists;
-// fromEnd is the window of a deep page read from the end of the list, as readListRows reads one past the middle.
-export { type ListSql, type PageWindow, fromEnd, listSql } from './storage/list-query.js';
+// Lists (docs/services.md, "Lists"): a declared resource's list filters, sorts, pages (skip/take and signed cursors),
+// counts (kept while the tables do not change) and caps at RestAPI:MaxRows (listLimits(config): the cap and the cursor
+// keys); its migration creates the indexes (listIndexes) and the change tracking the kept counts need (trackListChanges).
+export type { ListLimits } from './storage/list-query.js';
+// The SQL a list request runs (its page, keys and count) for a project's own plan tests (EXPLAIN) of a declared
+// resource's list: `listSql(customer.list, criteria, storage.dialect, take)` (docs/services.md, "Lists at scale").
+export { listSql } from './storage/list-query.js';
 export { listLimits } from './storage/list-limits.js';
-export type { CursorKeys } from './storage/list-cursor.js';
 export { listIndexes } from './storage/list-indexes.js';
 export { trackListChanges } from './storage/list-changes.js';
+// Record scopes (docs/record-scopes.md): a declaration's named conditions that limit a permission to some records; the
+// layer applies them in every statement it runs for the resource, never the service's own code.
+export { NOTHING, type RecordScope, type RecordScopes } from './storage/record-scope.js';
 
 // The API description: the OpenAPI document of a set of routes, and a model's JSON schema as the document gives it.
 // documentedPath: a router path (`/sales-order/:_salesOrderId`) as the document names it; apiInfo: the document's
@@ -139,25 +135,17 @@ export { type OpenApiOptions, buildOpenApi, documentedPath, openApiOptions } fro
 export { UNNAMED_API, apiInfo } from './openapi/info.js';
 export { type JsonSchema, structSchema } from './openapi/struct-schema.js';
 
-// Documents (docs/documents.md): a parent and its children (an order and its lines) written together in one
-// transaction that locks the parent, checks its revision and recomputes its totals from the children.
-export type { DocumentSpec, DocumentTotals } from './documents/document-spec.js';
-export { type DocumentTarget, type DocumentWrite, writeDocument } from './documents/write-document.js';
-export { createDocument } from './documents/create-document.js';
-export { type DocumentLimits, documentBody, documentLimits, tooManyChildren } from './documents/document-limits.js';
+// A route's `maxBody`: the most bytes and JSON items its body may hold (RouteSpec.maxBody).
 export type { BodyLimit } from './validation/json-budget.js';
-export { type ParentChange, type ParentWrite, type StoredRow, writeParent } from './documents/write-parent.js';
+// The stored form of a declaration's derived fields, for a migration that fills a new one (docs/services.md).
 export { deriveStored } from './resources/derive-stored.js';
-export { itemProperty } from './documents/item-property.js';
 
-// Audit history (docs/audit.md): recordAudit in a write's own transaction, diffChanges of a record's wire fields
-// before and after, readHistory for a `GET …/{id}/history` route with historyQuery, the entry model for its result.
+// Audit history (docs/audit.md): the layer records an entry in each write's own transaction and serves a record's
+// history; these are what a client reads of it (its entry model, the bounds of an entry, the redacted value, the user
+// name of writes outside a request) and the retention of old entries.
 export { type AuditChange, type AuditEntry, AuditEntryModel, type AuditOperation, type AuditValue, type HistoryPage } from './audit/audit-models.js';
-export { type AuditRecord, SYSTEM_USER, recordAudit } from './audit/record-audit.js';
+export { SYSTEM_USER } from './audit/record-audit.js';
 export { AUDIT_ENTRY_MAX_BYTES, AUDIT_TRUNCATED_FIELD, AUDIT_VALUE_MAX_CHARS } from './audit/entry-bound.js';
-export { type AuditState, auditValue, diffChanges, prefixed } from './audit/diff.js';
-export { type HistorySource, historyPageSql, readHistory } from './audit/read-history.js';
-export { historyQuery } from './audit/history-query.js';
 export { REDACTED } from './audit/secrets.js';
 export { type AuditRetention, pruneAudit, startAuditRetention } from './audit/retention.js';
 

@@ -84,7 +84,7 @@ function entriesOf(storage: Storage, entity: string, recordId: number | string) 
  * The SQL of one page of a record's history, newest first: `limit` entries after `skip`, from the record's latest
  * `create` on (a store that numbers a new record with a deleted one's id, as SQLite reuses the largest rowid, starts
  * the new record's history afresh). Both parts walk the index (entity, record_id, id) backwards from the newest entry.
- * Exported for a project's own plan tests.
+ * Its plan test: lib/audit/history-plan.test.ts.
  */
 export function historyPageSql(storage: Storage, entity: string, recordId: number | string, skip: number, limit: number) {
   return entriesOf(storage, entity, recordId)

@@ -19,6 +19,8 @@ export { type RetryOptions, newIdempotencyKey, withRetries } from './retry.js';
 export { ClientSession } from './session.js';
 export { type TokenPair, TokenService, type TokenServiceOptions, jwtClaims } from './token-service.js';
 export { LookupProxy } from './lookup-proxy.js';
+// A PATCH body (JSON merge patch) and its effect on a record, as the server applies it.
+export { type PatchOf, mergePatch } from './merge-patch.js';
 // A declared resource's proxy (lib/resources): `export const CustomerProxy = resourceProxy<typeof customer>({ … })`.
 export { type ProxyAddress, type ProxyClass, type ShapeOf, resourceProxy } from './resource-proxy.js';
 export type {
@@ -33,7 +35,6 @@ export type { AuditEntry, HistoryPage } from '../audit/audit-models.js';
 export type { Output } from '../envelope/output.js';
 export type { ErrorMessage, ErrorType, Severity } from '../envelope/error-message.js';
 export type { Criteria, FieldCriterion, ListOptions, Operator, SortDirection, SortField } from '../validation/criteria.js';
-export type { PatchOf } from '../validation/merge-patch.js';
 export type { CachedTable } from '../lookup/lookup-cache.js';
 export type { LookupItem, LookupTable } from '../lookup/lookup-table.js';
 export type { ILookupService } from '../lookup/lookup-service.js';

@@ -4,12 +4,13 @@ import { CODES, MESSAGES, inputFailure } from '../envelope/message-catalogue.js'
 import { Output } from '../envelope/output.js';
 import { currentErrors, withErrorScope } from '../envelope/request-scope.js';
 import { model } from './fields.js';
+import { type PatchOf, mergePatch } from '../client/merge-patch.js';
 
 /** The field structs of a `model` (superstruct keeps an object's schema on the struct). */
 const fieldsOf = <S>(update: { schema: S }) => update.schema as Record<string, Struct<unknown, unknown>>;
 
-/** A merge patch of an update model: any field may be absent; `null` clears a field that may be empty. */
-export type PatchOf<T> = { [K in keyof T]?: T[K] | null };
+// The merge itself is browser-safe, in the client (restlayer/client exports it): one function on both sides.
+export { type PatchOf, mergePatch };
 
 /**
  * `struct` refusing `null` with "cannot be cleared". Everything else is the struct's own, its coercion above all
@@ -102,19 +103,6 @@ async function applyNothing<Current extends { revisionNumber?: number }, Result>
 }
 
 const isConcurrency = (m: ErrorMessage) => m.code === CODES.Entity_Concurrency;
-
-/**
- * The record `current` (as the update model's input) with the patch applied: each field the patch names replaces the
- * current one (`null` clears it). The revision is the record's: a null revision asks for no check, which a patch
- * cannot mean, and a revision the caller sent is checked by the write itself.
- */
-export function mergePatch<Update extends { revisionNumber?: number | null }>(current: Update, patch: PatchOf<Update>): Update {
-  const merged: Record<string, unknown> = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value !== undefined && !(key === 'revisionNumber' && value === null)) merged[key] = value;
-  }
-  return merged as Update;
-}
 
 /**
  * PATCH as read → merge → update. The merged record carries the revision it was read at, so a write made in between

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { type Kysely, sql } from 'kysely';
-import { REDACTED, createLogger, inTransaction, pruneAudit, recordAudit, startAuditRetention } from 'restlayer';
+import { createLogger, inTransaction, pruneAudit, startAuditRetention } from 'restlayer';
 import { expectOk } from '../support/api.js';
 import { cliEnv } from '../support/cli-env.js';
 import { killChildren, runCli } from '../support/processes.js';
@@ -46,37 +46,17 @@ describeStores('audit: no secret in any entry; retention', function () {
     for (const secret of [first, second, rows[0].password_hash, accessToken, refreshToken]) expect(text).to.not.include(secret);
   });
 
-  it('the recorder redacts the values of fields named like secrets, whatever a service passes it', async () => {
-    await inTransaction(server.infrastructure.storage.db, (trx) => recordAudit(trx, {
-      entity: 'probe', recordId: 1, operation: 'update', user: 'probe-user',
-      changes: [
-        { field: 'password', old: 'old-pass-value', new: 'new-pass-value' },
-        { field: 'passwordHash', new: 'scrypt$hash-value' },
-        { field: 'lines[3].apiKey', old: 'api-key-value' },
-        { field: 'refresh_token', new: 'token-value' },
-        { field: 'clientSecret', new: 'secret-value' },
-        { field: 'name', old: 'Plain', new: 'Still plain' },
-      ],
-    }));
-    const { rows } = await sql<{ changes: string }>`select changes from audit_entry where entity = 'probe'`.execute(db());
-    expect(JSON.parse(rows[0].changes)).to.deep.equal([
-      { field: 'password', old: REDACTED, new: REDACTED },
-      { field: 'passwordHash', new: REDACTED },
-      { field: 'lines[3].apiKey', old: REDACTED },
-      { field: 'refresh_token', new: REDACTED },
-      { field: 'clientSecret', new: REDACTED },
-      { field: 'name', old: 'Plain', new: 'Still plain' },
-    ]);
-    for (const value of ['old-pass-value', 'new-pass-value', 'hash-value', 'api-key-value', 'token-value', 'secret-value']) {
-      expect(rows[0].changes).to.not.include(value);
-    }
-  });
+  // The recorder's own redaction of any change list: lib/audit/record-audit.test.ts.
 
   /** `n` entries of record `retention/<recordId>` written `daysAgo` days ago. */
   async function entriesOf(recordId: string, n: number, daysAgo: number) {
     const at = new Date(Date.now() - daysAgo * DAY);
     await inTransaction(server.infrastructure.storage.db, async (trx) => {
-      for (let i = 0; i < n; i++) await recordAudit(trx, { entity: 'retention', recordId, operation: 'update', changes: [], at, user: 'probe' });
+      // As the layer records an entry (lib/audit/record-audit.ts): the date as ISO text, which both stores take.
+      for (let i = 0; i < n; i++) {
+        await sql`insert into audit_entry (entity, record_id, at, user_name, operation, changes)
+          values ('retention', ${recordId}, ${at.toISOString()}, 'probe', 'update', '[]')`.execute(trx);
+      }
     });
   }
   const countOf = async (recordId: string) => Number((await sql<{ n: number | string }>`select count(*) as n from audit_entry

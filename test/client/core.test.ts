@@ -3,7 +3,7 @@ import { builtinModules } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CookieJar, HttpCore, RestClient, apiUrl, jwtClaims, remoteApiFromConfig, reviveDates } from 'restlayer/client';
+import { CookieJar, HttpCore, RestClient, apiUrl, jwtClaims, mergePatch, remoteApiFromConfig, reviveDates } from 'restlayer/client';
 import { loadConfig } from 'restlayer';
 import { SalesOrderProxy } from '../../services/sales-order/sales-order-proxy.js';
 import { freePort } from '../support/http.js';
@@ -151,6 +151,16 @@ describe('client: core', () => {
     const failed = await proxy.delete(1);
     expect(failed.messages.map((m) => m.code)).to.deep.equal(['Storage_Unavailable']);
     expect(client.tokens!.tokens).to.not.equal(undefined);
+  });
+
+  it('mergePatch answers a record as a PATCH leaves it: what it names replaced, null cleared, the rest kept, the revision the record\'s', () => {
+    type Note = { title: string; note?: string | null; due?: string | null; revisionNumber?: number | null };
+    const record: Note = { title: 'A', note: 'keep', due: '2030-01-01', revisionNumber: 4 };
+    expect(mergePatch(record, { title: 'B', due: null })).to.deep.equal({ title: 'B', note: 'keep', due: null, revisionNumber: 4 });
+    // An absent field and a null revision change nothing (a patch cannot ask for no revision check); a revision it names is taken.
+    expect(mergePatch(record, { note: undefined, revisionNumber: null })).to.deep.equal(record);
+    expect(mergePatch(record, { revisionNumber: 3 })).to.include({ revisionNumber: 3 });
+    expect(record, 'the record given is not changed').to.deep.equal({ title: 'A', note: 'keep', due: '2030-01-01', revisionNumber: 4 });
   });
 
   it('imports nothing of Node: the client and its proxies can go into a browser bundle', () => {

@@ -3,18 +3,18 @@ import { expect } from 'chai';
 import { CompiledQuery } from 'kysely';
 import { Decimal, type Kysely, fractionDigits, listSql, money, roundMoney } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer, testProvider } from 'restlayer/testing';
-import { type MoneyProbeService, moneyProbeModule } from '../support/money-probe/module.js';
+import { moneyProbeModule } from '../support/money-probe/module.js';
 import { describeStores } from '../support/stores.js';
 
 /**
- * Contract part 3, "Amounts", through a probe table with one money column (test/support/money-probe/): inputs with
+ * Contract part 3, "Amounts", through a declared probe with one money column (test/support/money-probe/): inputs with
  * more fractional digits, not finite or out of range are a 400 on the property; sums are decimal; the stored amount
  * (SQLite: integer ten-thousandths, PostgreSQL: numeric(15,4)) reads back exactly, and criteria, sorting, cursors and
  * counts on it are exact and served by its index. docs/money.md.
  */
 describeStores(`money: exact amounts (${testProvider})`, function () {
   this.timeout(60_000);
-  let server: TestServer<{ moneyProbe: MoneyProbeService } & TestServer['services']>;
+  let server: TestServer;
   let run = 0;
   /** A label of its own per test, so each test lists only its rows. */
   const label = () => `probe-${++run}`;

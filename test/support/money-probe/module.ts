@@ -1,88 +1,55 @@
 import {
-  type Criteria, Decimal, type DbMoney, type Generated, type Kysely, type LayerServices, type ListDefinition, type ListLimits, Output,
-  type Storage, defineCriteria, criterion, integer, listIndexes, listLimits, model, money, readListRows, routeFor, roundMoney, serviceModule, sql, text,
-  trackListChanges,
+  type DbMoney, Decimal, type Kysely, Output, type ServicesOf, field, integer, listIndexes, model, money, resource, routeFor, roundMoney, serviceModule, sql,
+  text, trackListChanges,
 } from 'restlayer';
 
 /**
- * Test-only (docs/money.md): a table with one money column and the service a team would write over it. It stores
- * what it computes in decimal arithmetic (`Decimal`), writes through `values.money`, reads through `values.toMoney`,
- * and lists with `criterion.moneyRange()` criteria, so test/core/money.test.ts can check every step over HTTP, on SQLite
- * (integer ten-thousandths) and PostgreSQL (numeric).
+ * Test-only (docs/money.md): a table with one money column, declared, with what the declaration cannot say in its
+ * `service`: a create from the decimal sum of parts, the store's own SUM, a line's total. It stores what it computes in
+ * decimal arithmetic (`Decimal`), and its declared list takes `moneyRange` criteria on the amount, so
+ * test/core/money.test.ts can check every step over HTTP, on SQLite (integer ten-thousandths) and PostgreSQL (numeric).
  */
-export type MoneyProbeTables = {
-  money_probe: { probe_id: Generated<number>; label: string; amount: DbMoney };
-};
+export const moneyProbe = resource({
+  name: 'money-probe',
+  key: 'probeId',
+  fields: {
+    label: field.text({ max: 50 }).required().filter(),
+    amount: field.money().required().sortable().filter(),
+  },
+  service: (defaults, { storage }) => ({
+    /**
+     * Stores `amount`, or the sum of `parts` computed in decimal arithmetic (0.1 + 0.2 + 0.3 is 0.6, not
+     * 0.6000000000000001): a sum beyond the money range is a 400 Amount_TooLarge on `parts`. Answers the record read.
+     */
+    async createFrom(label: string, amount: number | undefined, parts: readonly number[]) {
+      const total = amount !== undefined ? new Decimal(amount) : parts.reduce((sum, part) => sum.plus(part), new Decimal(0));
+      // Throws the ServiceError of Amount_TooLarge on the property the total came from, when it is out of range.
+      storage.values.money(total, amount !== undefined ? 'amount' : 'parts');
+      const created = await defaults.create({ label, amount: total.toNumber() });
+      // Nothing created: the create's messages are recorded already (Output.of answers them).
+      return created.result ? defaults.read(created.result.probeId) : Output.of<never>();
+    },
 
-type ProbeField = 'probeId' | 'label' | 'amount';
+    /** The store's own SUM of the rows labelled `label` (exact on both stores), 0 when there are none. */
+    async sum(label: string): Promise<Output<{ total: number; count: number }>> {
+      const { rows } = await sql<{ total: DbMoney | null; count: number | string }>`select sum(amount) as total, count(*) as count
+        from money_probe where label = ${label}`.execute(storage.db);
+      return Output.of({ total: storage.values.toMoney(rows[0].total), count: Number(rows[0].count) });
+    },
 
-const probeList: ListDefinition<ProbeField> = {
-  table: 'money_probe', alias: 'mp', id: 'mp.probe_id',
-  columns: { probeId: 'mp.probe_id', label: 'mp.label', amount: 'mp.amount' },
-  select: ['mp.probe_id', 'mp.label', 'mp.amount'],
-  notNull: ['probeId', 'label', 'amount'],
-};
+    /** A line's total as the contract computes it: orderQty × unitPrice × (1 − discount), rounded half away from zero. */
+    async lineTotal(orderQty: number, unitPrice: number, discount: number): Promise<Output<{ lineTotal: number }>> {
+      return Output.of({ lineTotal: roundMoney(new Decimal(orderQty).times(unitPrice).times(new Decimal(1).minus(discount))) });
+    },
+  }),
+});
 
-export const probeCriteria = defineCriteria({ amount: criterion.moneyRange(), label: criterion.text() }, ['probeId', 'amount'] as const);
-export type ProbeCriteria = Criteria<typeof probeCriteria.fields, 'probeId' | 'amount'>;
-
-export interface ProbeRow {
-  probeId: number;
-  label: string;
-  amount: number;
-}
-
+/** What the probe's hand-written routes answer: the record's wire fields. */
 export const ProbeRowModel = model({ probeId: integer(), label: text(), amount: money() });
-
-export class MoneyProbeService {
-  constructor(private readonly storage: Storage, private readonly limits: ListLimits) {}
-
-  private get db() {
-    return this.storage.db.withTables<MoneyProbeTables>();
-  }
-
-  private row(r: { probe_id: number; label: string; amount: DbMoney }): ProbeRow {
-    return { probeId: r.probe_id, label: r.label, amount: this.storage.values.toMoney(r.amount) };
-  }
-
-  /** Stores `amount`, or the sum of `parts` computed in decimal arithmetic (0.1 + 0.2 + 0.3 is 0.6, not 0.6000000000000001). */
-  async create(label: string, amount: number | undefined, parts: readonly number[]): Promise<Output<ProbeRow>> {
-    const total = amount !== undefined ? new Decimal(amount) : parts.reduce((sum, part) => sum.plus(part), new Decimal(0));
-    const { probe_id } = await this.db.insertInto('money_probe')
-      .values({ label, amount: this.storage.values.money(total, amount !== undefined ? 'amount' : 'parts') })
-      .returning('probe_id')
-      .executeTakeFirstOrThrow();
-    return this.read(probe_id);
-  }
-
-  async read(probeId: number): Promise<Output<ProbeRow>> {
-    const r = await this.db.selectFrom('money_probe').select(['probe_id', 'label', 'amount']).where('probe_id', '=', probeId).executeTakeFirstOrThrow();
-    return Output.of(this.row(r));
-  }
-
-  async readList(criteria: ProbeCriteria): Promise<Output<ProbeRow[]>> {
-    const { rows, totalCount, nextCursor } = await readListRows<ProbeField, { probe_id: number; label: string; amount: DbMoney }>(
-      this.storage, probeList, criteria, this.limits);
-    return Output.of(rows.map((r) => this.row(r)), totalCount, nextCursor);
-  }
-
-  /** The store's own SUM of the rows labelled `label` (exact on both stores), 0 when there are none. */
-  async sum(label: string): Promise<Output<{ total: number; count: number }>> {
-    const r = await this.db.selectFrom('money_probe')
-      .select([sql<DbMoney | null>`sum(amount)`.as('total'), sql<number>`count(*)`.as('count')])
-      .where('label', '=', label)
-      .executeTakeFirstOrThrow();
-    return Output.of({ total: this.storage.values.toMoney(r.total), count: Number(r.count) });
-  }
-
-  /** A line's total as the contract computes it: orderQty × unitPrice × (1 − discount), rounded half away from zero. */
-  async lineTotal(orderQty: number, unitPrice: number, discount: number): Promise<Output<{ lineTotal: number }>> {
-    return Output.of({ lineTotal: roundMoney(new Decimal(orderQty).times(unitPrice).times(new Decimal(1).minus(discount))) });
-  }
-}
 
 export const moneyProbeModule = serviceModule({
   name: 'money-probe',
+  resources: [moneyProbe],
   migrations: (dialect) => ({
     '0001-money-probe': {
       async up(db: Kysely<unknown>) {
@@ -90,6 +57,8 @@ export const moneyProbeModule = serviceModule({
           .addColumn('probe_id', 'integer', (c) => dialect.identity(c))
           .addColumn('label', 'varchar(50)', (c) => c.notNull())
           .addColumn('amount', dialect.types.money, (c) => c.notNull())
+          .addColumn('revision_number', 'integer', (c) => c.notNull())
+          .addColumn('modified_date', dialect.types.date, (c) => c.notNull())
           .execute();
         // Ranges and the sort on the amount are served by this index (test/core/money.test.ts reads the plan).
         await listIndexes(db, dialect, 'money_probe', 'probe_id').createListIndex('ix_money_probe_amount', 'amount');
@@ -97,8 +66,8 @@ export const moneyProbeModule = serviceModule({
       },
     },
   }),
-  create: ({ storage, config }) => ({ moneyProbe: new MoneyProbeService(storage, listLimits(config)) }),
 });
 
-/** `route` for the probe's routes: they reach the service as `services.moneyProbe`. */
-export const probeRoute = routeFor<LayerServices & { moneyProbe: MoneyProbeService }>();
+const modules = [moneyProbeModule] as const;
+/** `route` for the probe's own routes: they reach its service as `services.moneyProbe`. */
+export const probeRoute = routeFor<ServicesOf<typeof modules>>();

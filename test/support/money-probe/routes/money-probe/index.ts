@@ -1,18 +1,12 @@
 import { array, maybe, model, money, optional, text } from 'restlayer';
-import { ProbeRowModel as ProbeRow, probeCriteria, probeRoute } from '../../module.js';
+import { ProbeRowModel as ProbeRow, moneyProbe, probeRoute } from '../../module.js';
 
-
-export const GET = probeRoute({
-  summary: 'List money probes.',
-  // A test probe: any signed-in caller.
-  authenticated: true,
-  query: probeCriteria,
-  result: array(ProbeRow),
-  handle: ({ query, services }) => services.moneyProbe.readList(query),
-});
+// The list is the declaration's: its criteria, sort, cursors and counts.
+export const { GET } = moneyProbe.routes.collection;
 
 export const POST = probeRoute({
   summary: 'Store an amount, or the decimal sum of parts.',
+  // A test probe: any signed-in caller.
   authenticated: true,
   body: model({
     label: text({ min: 1, max: 50 }),
@@ -23,7 +17,7 @@ export const POST = probeRoute({
   }),
   result: ProbeRow,
   async handle({ body, services, created }) {
-    const output = await services.moneyProbe.create(body.label, body.amount ?? undefined, body.parts ?? []);
+    const output = await services.moneyProbe.createFrom(body.label, body.amount ?? undefined, body.parts ?? []);
     if (output.result) created(`/money-probe/${output.result.probeId}`);
     return output;
   },

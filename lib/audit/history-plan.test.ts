@@ -1,20 +1,52 @@
 import { expect } from 'chai';
-import { type Kysely, sql } from 'kysely';
-import { historyPageSql } from 'restlayer';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { planOf } from '../support/query-plans.js';
-import { testProvider } from '../support/test-stores.js';
-import { describeStores } from '../support/stores.js';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeStores } from '../testing/stores.js';
+import { type TestServer, startTestServer } from '../testing/test-server.js';
+import { testProvider } from '../testing/test-stores.js';
+import { historyPageSql } from './read-history.js';
 
 /** Records and entries enough that a scan of the table, or a sort of a record's entries, shows in the plan. */
 const RECORDS = 2_000;
 const PER_RECORD = 25;
 
+interface PgNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PgNode[];
+}
+
+/** The plan's steps as text: SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's node types with relation and index. */
+async function planOf(db: Kysely<unknown>, query: CompiledQuery): Promise<string[]> {
+  if (testProvider === 'postgres') {
+    const { rows } = await db.executeQuery<{ 'QUERY PLAN': { Plan: PgNode }[] }>(CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
+    const steps: string[] = [];
+    const walk = (node: PgNode) => {
+      steps.push([node['Node Type'], node['Relation Name'] && `on ${node['Relation Name']}`, node['Index Name'] && `using ${node['Index Name']}`].filter(Boolean).join(' '));
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(rows[0]['QUERY PLAN'][0].Plan);
+    return steps;
+  }
+  const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+  return rows.map((r) => r.detail);
+}
+
+/**
+ * The SQL of a history page (historyPageSql, which every declared resource's `GET …/{id}/history` runs through
+ * readHistory) walks the index (entity, record_id, id): no scan of audit_entry, no sort. On a server of the layer's
+ * own modules only (audit_entry is the layer's table), on both stores.
+ */
 describeStores(`audit: a history page reads the index (entity, record_id, id) (${testProvider})`, function () {
   this.timeout(300_000);
   let server: TestServer;
+  // No application modules or routes: an empty routes folder.
+  const routesDir = mkdtempSync(join(tmpdir(), 'restlayer-history-plan-'));
   before(async () => {
-    server = await startTestServer({ sampleData: false });
+    server = await startTestServer({ application: { modules: [], routesDir } });
     const db = server.infrastructure.storage.db as unknown as Kysely<unknown>;
     // RECORDS × PER_RECORD entries of one entity, interleaved as writes to many records are.
     const at = new Date().toISOString();
@@ -30,7 +62,10 @@ describeStores(`audit: a history page reads the index (entity, record_id, id) ($
       await sql`analyze`.execute(db);
     }
   });
-  after(() => server?.stop());
+  after(async () => {
+    await server?.stop();
+    rmSync(routesDir, { recursive: true, force: true });
+  });
 
   for (const [name, skip] of [['the first page', 0], ['a later page', 10]] as const) {
     it(`${name}: the index only, no scan of the table, no sort`, async () => {
