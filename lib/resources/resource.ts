@@ -1,6 +1,5 @@
 import type { LookupCache } from '../lookup/lookup-cache.js';
 import type { ListDefinition } from '../storage/list-query.js';
-import type { RecordReference } from '../storage/record-scope.js';
 import type { Storage } from '../storage/storage.js';
 import type { Actions, Children, ResourceDeclaration, ShapeOf } from './declaration.js';
 import { checkLookups, registerLookups } from './declared-lookups.js';
@@ -9,7 +8,6 @@ import { listDefinitionOf } from './list-definition.js';
 import { DeclarationError, type ResourceModel, modelOf } from './model.js';
 import { type ResourceModels, modelsOf } from './models.js';
 import type { Camel, DefaultKey } from './names.js';
-import { referenceTo } from './reach.js';
 import { declareResourceCodes } from './messages.js';
 import { type ChildRoutes, type CrudRoutes, ROUTE_GROUPS, type RouteFile, routesOf } from './routes.js';
 import type { RuntimeOptions } from './runtime/context.js';
@@ -42,8 +40,6 @@ export interface Resource<S extends Shape = Shape, X = unknown> extends Referenc
   readonly models: ResourceModels;
   /** Its list, as the list engine reads it (for a project's own plan tests: `listSql(customer.list, …)`). */
   readonly list: ListDefinition<string>;
-  /** How another service's code resolves one of its records as the caller may read it. */
-  readonly reference: RecordReference;
   readonly routes: ResourceRoutes<S>;
   /** Its service on a store (a module's wiring calls it once per server). */
   serve(options: RuntimeOptions): ResourceService<S> & X;
@@ -100,7 +96,6 @@ export function resource<
     model,
     models,
     list,
-    reference: referenceTo(model),
     // Made when first asked for (a route file imports them): a CLI command that serves nothing makes none.
     get routes() {
       return (routes ??= routesOf(model, models) as ResourceRoutes<ShapeOf<N, K, F, C, A>>);

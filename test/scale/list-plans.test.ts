@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { type Storage, listLimits, listSql, withErrorScope } from 'restlayer';
+import { type ListCriteria, type Storage, listLimits, listSql, withErrorScope } from 'restlayer';
 import { asCaller } from 'restlayer/testing';
 import { customer } from '../../services/customer/customer.js';
 import { salesOrder } from '../../services/sales-order/sales-order.js';
@@ -152,7 +152,7 @@ describeOneStore(`list plans at ${ORDERS.toLocaleString('en')} orders (${testPro
       const parsed = shape.service === 'sales-order' ? salesOrder.models.criteria.parse(search) : customer.models.criteria.parse(search);
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.messages));
       const definition = shape.service === 'sales-order' ? salesOrder.list : customer.list;
-      const criteria = parsed.value as Parameters<typeof listSql>[1];
+      const criteria = parsed.value as ListCriteria<string>;
       const window = shape.fromEnd ? fromEnd(totals[shape.service], criteria.skip ?? 0, TAKE) : undefined;
       // The server's own cursor keys: its cursors are signed with them. A scoped shape's SQL is built as the caller's.
       const build = () => listSql(definition, criteria, storage.dialect, TAKE, window, false, listLimits(server.config).cursorKeys);
