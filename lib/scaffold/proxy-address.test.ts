@@ -54,6 +54,26 @@ describe('migration make: the proxy address of what a declaration serves', () =>
     ].join('\n'));
   });
 
+  it('puts a new property before a block comment after the last one, never inside it, and before a closing brace on its line', () => {
+    const source = [
+      'resourceProxy<typeof invoice>({',
+      "  name: 'invoice',",
+      '  actions: { pay: true, refund: true }, /* retired:',
+      '  old: true, */',
+      '});',
+    ].join('\n');
+    expect(edit(source)!.text).to.equal([
+      'resourceProxy<typeof invoice>({',
+      "  name: 'invoice',",
+      '  actions: { pay: true, refund: true },',
+      '  softDelete: true, /* retired:',
+      '  old: true, */',
+      '});',
+    ].join('\n'));
+    expect(edit("resourceProxy<typeof invoice>({\n  name: 'invoice',\n  actions: { pay: true, refund: true } });")!.text)
+      .to.equal("resourceProxy<typeof invoice>({\n  name: 'invoice',\n  actions: { pay: true, refund: true },\n  softDelete: true });");
+  });
+
   it('leaves an address that has everything, and a file with no address of this resource', () => {
     expect(edit("resourceProxy<typeof invoice>({ name: 'invoice', actions: { pay: true, refund: true }, softDelete: true });")).to.equal(undefined);
     expect(edit("resourceProxy<typeof customer>({ name: 'customer' });")).to.equal(undefined);

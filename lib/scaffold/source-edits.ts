@@ -26,8 +26,12 @@ export function appendItems(source: string, parsed: ts.SourceFile, list: ts.Node
   const start = last.getStart(parsed);
   if (source.slice(list.getStart(parsed), start).includes('\n')) {
     const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf('\n', start) + 1, start))![0];
-    const lineEnd = source.indexOf('\n', last.end);
-    const at = lineEnd < 0 ? list.end - 1 : Math.min(lineEnd, list.end - 1);
+    // After a `//` comment that ends the last item's line (it stays with its item); right after the item (or its
+    // comma) when anything else follows on the line: a block comment, which may go on for lines, or the list's end.
+    const after = comma < 0 ? last.end : comma + 1;
+    const lineEnd = source.indexOf('\n', after);
+    const rest = source.slice(after, lineEnd < 0 ? source.length : lineEnd);
+    const at = lineEnd >= 0 && lineEnd < list.end && /^\s*(\/\/.*)?$/.test(rest.replace(/\r$/, '')) ? lineEnd : after;
     const lines = { at, insert: `${added.map((item) => `\n${indent}${item}`).join(',')}${comma < 0 ? '' : ','}` };
     // The last item's missing comma, right after it: listed after the lines, so that it comes first where both go at one place.
     return comma < 0 ? [lines, { at: last.end, insert: ',' }] : [lines];

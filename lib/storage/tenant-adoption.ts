@@ -1,6 +1,7 @@
 import { type QueryExecutorProvider, sql } from 'kysely';
 import type { StorageDialect } from './dialects/dialect.js';
 import { ensureTenantIndexes } from './tenant-indexes.js';
+import { uniqueViolation } from './unique-violation.js';
 
 /** A reference column to a tenant-owned table (a resource model's `tenantReferences`), as adoption follows it. */
 export interface TenantReference {
@@ -89,7 +90,9 @@ async function tenantUpdate(table: string, defaultTenant: string, run: () => Pro
   try {
     return await run();
   } catch (err) {
-    // A unique value taken in the tenant by a record made while tenancy was on, and again while it was off.
+    // A unique value taken in the tenant by a record made while tenancy was on, and again while it was off; any other
+    // failure (a lock wait, a lost connection) is itself, not a duplicate to change.
+    if (!uniqueViolation(err)) throw err;
     throw new Error(`tenancy: the ${table} records created while tenancy was off cannot join their tenant ('${defaultTenant}' or that of what they refer to): `
       + `${err instanceof Error ? err.message : String(err)}. Change the duplicate values (or Tenancy:DefaultTenant) with tenancy off and start again.`);
   }
