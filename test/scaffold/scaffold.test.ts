@@ -521,7 +521,7 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       ].join('\n'));
     });
 
-    it('refuses, exit 2, an edit that lands inside a comment after the last element, and writes nothing (issue 20, defect 5)', async () => {
+    it('puts the module before a block comment after the last element, never inside it (issue 20, defect 5: it was refused)', async () => {
       const dir = miniProject([
         "import { salesOrderModule } from './sales-order/module.js';",
         '',
@@ -529,6 +529,28 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
         '  salesOrderModule, /* retired:',
         '  oldModule, */',
         '];',
+        '',
+      ].join('\n'));
+      const memo = await newService(optionalOnly, dir);
+      expect(memo.code, memo.stderr).to.equal(0);
+      expect(readFileSync(join(dir, 'services/index.ts'), 'utf8')).to.equal([
+        "import { salesOrderModule } from './sales-order/module.js';",
+        "import { memoModule } from './memo/module.js';",
+        '',
+        'export const modules = [',
+        '  salesOrderModule,',
+        '  memoModule, /* retired:',
+        '  oldModule, */',
+        '];',
+        '',
+      ].join('\n'));
+    });
+
+    it('refuses, exit 2, an edit that would land inside a comment, and writes nothing (a comma in a comment before the trailing one)', async () => {
+      const dir = miniProject([
+        "import { salesOrderModule } from './sales-order/module.js';",
+        '',
+        'export const modules = [salesOrderModule /* first, */ ,];',
         '',
       ].join('\n'));
       const before = snapshot(dir);
