@@ -33,8 +33,9 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
   let customerId: number;
 
   before(async () => {
-    // A role granted the multi-word action's permission as its path spells it, and one granted it as its key.
-    const Roles = { InvoiceMarker: ['invoice.read', 'invoice.mark-paid'], InvoiceCamel: ['invoice.read', 'invoice.markPaid'] };
+    // A role granted the multi-word action's permission (a permission is lower-case: invoice.markPaid is refused as
+    // configuration), and one granted the other action's only.
+    const Roles = { InvoiceMarker: ['invoice.read', 'invoice.mark-paid'], InvoicePayer: ['invoice.read', 'invoice.pay'] };
     server = await startTestServer({ routesDir, modules: [invoiceModule], config: { ...FAST_HASH, Documents: { MaxLines: MAX_LINES }, Authorization: { Roles } } });
     const { rows } = await sql<{ id: number }>`select min(customer_id) as id from customer`.execute(server.infrastructure.storage.db);
     customerId = Number(rows[0].id);
@@ -172,7 +173,7 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
     const markPaid = (path: string, token?: string) => server.call(`/invoice/${id}/${path}`, { method: 'POST', body: {}, token });
     // Served at its kebab-case path only; its permission is the path's, not the key's.
     expect((await markPaid('markPaid')).status).to.equal(404);
-    expectError(await markPaid('mark-paid', server.token({ role: ['InvoiceCamel'] })), 403, 'Security_Forbidden');
+    expectError(await markPaid('mark-paid', server.token({ role: ['InvoicePayer'] })), 403, 'Security_Forbidden');
     expect(expectOk(await markPaid('mark-paid', server.token({ role: ['InvoiceMarker'] }))).result).to.include({ revisionNumber: 2 });
     const paid = await read(id);
     expect(paid.paid).to.equal(true);
