@@ -190,7 +190,7 @@ export function declareCommands(program: Command): void {
     .command('service <name>')
     .description('write a service into the project in the current folder (its declaration, with --child its child collection, first migration, module, routes, proxy and test), and register it in its modules list')
     .option('--field <spec>', 'a field: name:type[:option...]; type text, integer, decimal, money, date, boolean or lookup=<table>; options required, max=N (text), sortable, filterable, unique, ids=text (a lookup whose ids are text), derived=a*b or a+b-c (computed from fields given before it) (repeatable)', collect, [])
-    .option('--action <name>', 'an action of the record (lower-case letters and digits): POST /<service>/{id}/<name>, permission <service>.<name>; its run is left for you to write (repeatable)', collect, [])
+    .option('--action <name>', "an action of the record, camelCase or kebab-case (e.g. approve, markPaid or mark-paid): the declaration's key markPaid (its proxy method), served at POST /<service>/{id}/mark-paid with permission <service>.mark-paid; its run is left for you to write (repeatable)", collect, [])
     .option('--child <name>', 'a child collection (kebab-case, e.g. line): records written with the parent as one document, served at /<service>/{id}/<name>', collect, [])
     .option('--child-field <spec>', "a field of the child: <child>:name:type[:option...]; type text, integer, decimal, money or boolean; options required, max=N, derived=a*b (repeatable)", collect, [])
     .option('--child-total <spec>', "a money total the parent keeps of a child's money field: <child>:<field>[:<name>] gives the parent <name> (default <field>Total; lineTotal gives linesTotal) (repeatable)", collect, [])

@@ -11,6 +11,9 @@ export type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? 
 /** `sales-order` → `salesOrder`. */
 export const camelCase = (kebab: string): string => kebab.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
+/** `markPaid` → `mark-paid`: the wire name of a camelCase name (an action's key is its method, this its path segment). */
+export const kebabCase = (camel: string): string => camel.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
 /** `sales-order` → `SalesOrder`: interface and message-code names. */
 export const pascalCase = (kebab: string): string => upperFirst(camelCase(kebab));
 

@@ -4,7 +4,7 @@ import type { RestClient } from './client.js';
 import { criteriaToQuery } from './criteria.js';
 import type { DateKeys } from './dates.js';
 import { type OperationRoute, type ProxyDescription, notExposed } from './operations.js';
-import { camelCase, pascalCase, upperFirst } from './resource-names.js';
+import { camelCase, kebabCase, pascalCase, upperFirst } from './resource-names.js';
 
 /** The shape of a declared resource (`typeof customer`), read from its type alone: the declaration is never imported. */
 export type ShapeOf<R> = R extends { readonly shape?: infer S extends Shape } ? S : never;
@@ -76,7 +76,8 @@ function operationsOf(address: Address): Record<string, OperationRoute> {
     operations[`patch${itemName}`] = { verb: 'PATCH', path: one };
     operations[`delete${itemName}`] = { verb: 'DELETE', path: one };
   }
-  for (const action of Object.keys(address.actions ?? {})) operations[action] = { verb: 'POST', path: `${item}/${action}` };
+  // An action's method is its key (`markPaid`), its path the key in kebab-case (`…/mark-paid`), as the model makes it.
+  for (const action of Object.keys(address.actions ?? {})) operations[action] = { verb: 'POST', path: `${item}/${kebabCase(action)}` };
   if (address.softDelete) operations.restore = { verb: 'POST', path: `${item}/restore` };
   return operations;
 }

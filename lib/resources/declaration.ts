@@ -12,7 +12,7 @@ import type { ActionShape, ChildShape, Fields, ResourceService, StoredRecordOf }
  * derived values not yet): a rule may set fields on it, read-only ones too (an order's territory from its customer).
  */
 export interface Change<Rec = WireRecord> {
-  /** `create`, `update`, `patch`, an action's name, or a child's `line-create`, `line-update`, `line-patch`. */
+  /** `create`, `update`, `patch`, an action's audit operation (`pay`, `mark-paid`), or a child's `line-create`, `line-update`, `line-patch`. */
   readonly operation: string;
   /** The record as stored before the write; undefined on create. */
   readonly before: Readonly<Rec> | undefined;
@@ -77,13 +77,16 @@ export function child<const F extends Fields, const D extends Omit<ChildDeclarat
   return declaration;
 }
 
-/** An operation of its own on one record: `POST /<resource>/{id}/<name>` with its own permission. */
+/**
+ * An operation of its own on one record, declared under a camelCase key (`markPaid`, its service's and proxy's method):
+ * `POST /<resource>/{id}/<path>` with its own permission, the path the key in kebab-case (`mark-paid`).
+ */
 export interface ActionDeclaration<I extends Fields = Fields> extends ActionShape {
   /** The body's fields (besides `revisionNumber`, which every action takes for its concurrency check). */
   readonly input?: I;
-  /** Default: `<resource>.<name>`. */
+  /** Default: `<resource>.<path>` (`invoice.mark-paid`). */
   readonly permission?: string;
-  /** The operation its audit entries record (default: its name). */
+  /** The operation its audit entries record (default: its path, `mark-paid`). */
   readonly audit?: string;
   /** One line for the API document. */
   readonly summary?: string;

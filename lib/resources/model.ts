@@ -2,7 +2,7 @@ import type { RecordScopes } from '../storage/record-scope.js';
 import type { TenantReference } from '../storage/tenant-adoption.js';
 import type { ActionDeclaration, Children, ReferringTable, Rule } from './declaration.js';
 import type { FieldSpec, ReferenceTarget } from './field.js';
-import { camelCase, humanName, pascalCase, snakeCase, upperFirst } from './names.js';
+import { camelCase, humanName, kebabCase, pascalCase, snakeCase, upperFirst } from './names.js';
 import type { Fields } from './wire-types.js';
 
 /**
@@ -70,12 +70,30 @@ export interface ChildModel extends Names {
   readonly rules: readonly Rule[];
 }
 
+/**
+ * An action as the layer serves it: its declaration with its names worked out once. Its key (`markPaid`) is its code
+ * name — the routes group, the service's and the proxy's method; its wire names are kebab-case, as a resource's and a
+ * child path's are: the path segment (`POST /invoice/{id}/mark-paid`, route file `mark-paid.ts`), the default
+ * permission (`invoice.mark-paid`) and the audit operation (`mark-paid`). A one-word action's are its key, as before.
+ */
+export interface ActionModel extends ActionDeclaration {
+  /** The declaration's key (`markPaid`). */
+  readonly name: string;
+  /** Its path segment (`mark-paid`). */
+  readonly path: string;
+  /** The permission its route needs: the declared one, else `<resource>.<path>`. */
+  readonly permission: string;
+  /** The operation its audit entries and its rules' `change.operation` name: the declared one, else its path. */
+  readonly audit: string;
+}
+
 export interface ResourceModel extends Names {
   readonly fields: readonly ResourceField[];
   readonly children: readonly ChildModel[];
   readonly scopes?: RecordScopes;
   readonly rules: readonly Rule[];
-  readonly actions: Readonly<Record<string, ActionDeclaration>>;
+  /** By their declaration's key. */
+  readonly actions: Readonly<Record<string, ActionModel>>;
   readonly referredToBy: readonly ReferringTable[];
   /** `<name>.read`, `.create`, `.update`, `.delete`. */
   readonly permissions: { readonly read: string; readonly create: string; readonly update: string; readonly delete: string };
@@ -244,12 +262,18 @@ export function modelOf(declaration: DeclarationInput): ResourceModel {
     };
   });
   checkTotals(name, fields, children);
+  const actions = Object.fromEntries(Object.entries(declaration.actions ?? {}).map(([key, action]): [string, ActionModel] => {
+    // Its key is a method name and its path segment is made from it: a capital starts a word (`markPaid` → `mark-paid`).
+    if (!CAMEL.test(key)) throw new DeclarationError(name, `action ${key}: its name is camelCase, letters and digits with a lower-case letter first (pay, markPaid); its path is kebab-case (mark-paid)`);
+    const path = kebabCase(key);
+    return [key, { ...action, name: key, path, permission: action.permission ?? `${name}.${path}`, audit: action.audit ?? path }];
+  }));
   return {
     name, pascal: pascalCase(name), camel, entity, table, key, keyColumn: snakeCase(key), param: `_${key}`,
     fields, children,
     ...(declaration.scopes ? { scopes: declaration.scopes } : {}),
     rules: (declaration.rules ?? []) as readonly Rule[],
-    actions: declaration.actions ?? {},
+    actions,
     referredToBy: declaration.referredToBy ?? [],
     permissions: { read: `${name}.read`, create: `${name}.create`, update: `${name}.update`, delete: `${name}.delete` },
     revision: 'revision_number',

@@ -78,11 +78,10 @@ export function resource<
   for (const name of [...model.children.map((c) => c.property), ...Object.keys(model.actions)]) {
     if (ROUTE_GROUPS.has(name)) throw new DeclarationError(model.name, `${name}: a child collection or an action may not be named ${[...ROUTE_GROUPS].join(', ')}`);
   }
-  const clash = model.children.find((c) => c.property in model.actions || c.path in model.actions);
+  // An action's key is checked camelCase, and its path made, by modelOf; here neither may be a child collection's.
+  const actions = Object.values(model.actions);
+  const clash = model.children.find((c) => actions.some((a) => a.name === c.property || a.path === c.path));
   if (clash) throw new DeclarationError(model.name, `${clash.property}: a child collection and an action have one name or path`);
-  // An action's name is its path segment (`POST /invoice/{id}/pay`), which route files and proxies spell alike.
-  const unfit = Object.keys(model.actions).find((name) => !/^[a-z][a-z0-9]*$/.test(name));
-  if (unfit) throw new DeclarationError(model.name, `action ${unfit}: its name is its path segment, lower-case letters and digits (pay, approve)`);
   checkLookups(model.name, declaration.lookups);
   const models = modelsOf(model);
   const list = listDefinitionOf(model);

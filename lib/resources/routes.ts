@@ -7,7 +7,7 @@ import type { LayerServices } from '../routing/layer-services.js';
 import { type ExtraStatus, type QuerySchema, type Route, route } from '../routing/route.js';
 import type { ResourceModels } from './models.js';
 import type { ChildModel, ResourceModel } from './model.js';
-import { upperFirst } from './names.js';
+import { humanName, upperFirst } from './names.js';
 import type { Operation } from './runtime/runtime.js';
 
 /** The verbs of one route file. */
@@ -144,11 +144,12 @@ export function routesOf(model: ResourceModel, models: ResourceModels): CrudRout
     };
   }
   for (const child of model.children) routes[child.property] = childRoutes(model, child, models, scopes, operation);
+  // Each under its key (`routes.markPaid`), served where its route file `<path>.ts` is (`mark-paid.ts`).
   for (const [name, action] of Object.entries(model.actions)) {
     routes[name] = {
       POST: route({
-        summary: action.summary ?? `${upperFirst(name)} a ${noun}; a stale revisionNumber is a 409.`,
-        permission: action.permission ?? `${model.name}.${name}`, ...scopes, operation: operation(name),
+        summary: action.summary ?? `${humanName(name)} a ${noun}; a stale revisionNumber is a 409.`,
+        permission: action.permission, ...scopes, operation: operation(name),
         params: models.key, body: models.actions[name], result: models.updateResult, answers: [404, 409],
         handle: ({ params, body, services }) => call(services, model, name, idOf(params, key), body),
       }),

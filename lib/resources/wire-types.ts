@@ -117,9 +117,13 @@ export type ChildWriteOf<S extends Shape, C extends keyof S['children']> = Simpl
   & { [K in Extract<Having<S['children'][C]['fields'], 'input', 'none'>, Having<S['children'][C]['fields'], 'stored', true>>]?: Value<S['children'][C]['fields'][K]> }
   & { [K in Totals<S>]: Value<S['fields'][K]> } & { revisionNumber: number }>;
 
-/** The body of an action: its input fields and the revision to check. */
+/**
+ * The body of an action: its input fields and the revision to check. An action declared without input is typed with
+ * `Fields` (`action()` infers no narrower one), whose index signature would make `revisionNumber` a field of no value:
+ * its body is the revision alone.
+ */
 export type ActionInputOf<S extends Shape, A extends keyof S['actions']> =
-  Simplify<(NonNullable<S['actions'][A]['input']> extends infer I extends Fields ? InputFields<I, keyof I> : unknown) & { revisionNumber?: number | null }>;
+  Simplify<(NonNullable<S['actions'][A]['input']> extends infer I extends Fields ? (string extends keyof I ? unknown : InputFields<I, keyof I>) : unknown) & { revisionNumber?: number | null }>;
 
 type ChildMethods<S extends Shape> =
   & { [C in keyof S['children'] & string as `read${Capitalize<C>}`]: (id: number) => Promise<Output<ChildRead<S, C>[]>> }

@@ -1,5 +1,6 @@
 import { type ServiceNames, serviceNames, snakeCase, upperFirst } from './names.js';
 import { reservedTable } from './reserved-names.js';
+import { camelCase, kebabCase } from '../resources/names.js';
 import { ROUTE_GROUPS } from '../resources/routes.js';
 import { ScaffoldError } from './scaffold-error.js';
 import { type ChildSpec, type FieldSpec, MAX_IDENTIFIER, type ServiceSpec, type TotalSpec, checkDerived, parseField, serviceSpec } from './spec.js';
@@ -15,6 +16,7 @@ export interface ChildArgs {
 
 const usage = (text: string) => new ScaffoldError(text, 'usage');
 const kebabName = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const camelName = /^[a-z][a-zA-Z0-9]*$/;
 
 /** `line` → `lines`, `entry` → `entries`, `box` → `boxes`: the parent's array property. */
 function pluralOf(camel: string): string {
@@ -104,16 +106,25 @@ export function childSpec(parent: ServiceNames & { fields: FieldSpec[] }, args: 
 /** The index of a child's parent key (a parent's children are read, counted and deleted by it). */
 export const childParentIndexName = (child: Pick<ChildSpec, 'table'>) => `ix_${child.table}_parent`;
 
-/** `--action NAME`, each a camelCase name no field, route of the record's or other action has. */
+/**
+ * `--action NAME`, each the declaration's key of an action (camelCase, its method) that no field, route of the record's
+ * or other action has. Given camelCase (`markPaid`) or as its path (`mark-paid`): both are the key markPaid, served at
+ * `mark-paid` (the model's kebabCase of the key).
+ */
 function actionsOf(args: readonly string[], fieldArgs: readonly string[]): string[] {
   const fields = new Set(fieldArgs.map((f) => f.split(':')[0].toLowerCase()));
   const actions: string[] = [];
-  for (const name of args) {
-    // Its name is its path segment and its proxy method's: lower-case letters and digits (route paths take no capitals).
-    if (!/^[a-z][a-z0-9]*$/.test(name)) throw usage(`--action '${name}': an action's name is its path segment: lower-case letters and digits, a letter first (e.g. approve)`);
-    if (ROUTE_GROUPS.has(name)) throw usage(`--action '${name}': /<name>/{id}/${name} is the record's ${name} already; name the action otherwise`);
-    if (fields.has(name.toLowerCase())) throw usage(`--action '${name}': a field is named so`);
-    if (actions.includes(name)) throw usage(`--action '${name}' is given twice`);
+  for (const given of args) {
+    if (!camelName.test(given) && !kebabName.test(given)) {
+      throw usage(`--action '${given}': an action's name is camelCase or kebab-case, letters and digits with a lower-case letter first (e.g. approve, markPaid or mark-paid)`);
+    }
+    const name = camelCase(given);
+    const path = kebabCase(name);
+    // `mark-2nd` would be the key mark2nd, served at mark2nd: a word after the first starts with a letter.
+    if (given.includes('-') && path !== given) throw usage(`--action '${given}': each word after the first starts with a letter, so that its key ${name} is served at ${given}`);
+    if (ROUTE_GROUPS.has(name)) throw usage(`--action '${given}': /<name>/{id}/${path} is the record's ${name} already; name the action otherwise`);
+    if (fields.has(name.toLowerCase())) throw usage(`--action '${given}': a field is named so`);
+    if (actions.includes(name)) throw usage(`--action '${given}' is given twice${given === name ? '' : ` (as ${name})`}`);
     actions.push(name);
   }
   return actions;
@@ -123,7 +134,7 @@ function actionsOf(args: readonly string[], fieldArgs: readonly string[]): strin
 export function documentSpec(name: string, fieldArgs: readonly string[], command: string, args: ChildArgs = {}): ServiceSpec {
   const spec = { ...serviceSpec(name, fieldArgs, command), actions: actionsOf(args.action ?? [], fieldArgs) };
   const child = childSpec(spec, args);
-  const taken = child && spec.actions.find((a) => a === child.plural || a === child.segment);
+  const taken = child && spec.actions.find((a) => a === child.plural || kebabCase(a) === child.segment);
   if (taken) throw usage(`--action '${taken}': the child collection is named so, or served at that path`);
   if (!child) return spec;
   // The child's table is the parent's name and the child's: `pg` with child `class` would make pg_class.

@@ -13,7 +13,7 @@ const ticket = resource({
   name: 'ticket',
   fields: { title: field.text({ max: 20 }).required() },
   children: { notes: child({ item: 'note', fields: { text: field.text({ max: 50 }).required() } }) },
-  actions: { close: action({ run: () => {} }) },
+  actions: { close: action({ run: () => {} }), markPaid: action({ run: () => {} }) },
   softDelete: true,
 });
 const modules: ServiceModule[] = [{ name: 'ticket', resources: [ticket] }];
@@ -34,7 +34,7 @@ describe('migration make: the route files of paths a declaration adds', () => {
 
   it('writes one line per path no file serves, importing the declaration; --check writes nothing', () => {
     const layout = projectLayout(root);
-    const expected = ['routes/ticket/[_ticketId]/note/[_ticketNoteId].ts', 'routes/ticket/[_ticketId]/close.ts', 'routes/ticket/[_ticketId]/restore.ts'];
+    const expected = ['routes/ticket/[_ticketId]/note/[_ticketNoteId].ts', 'routes/ticket/[_ticketId]/close.ts', 'routes/ticket/[_ticketId]/mark-paid.ts', 'routes/ticket/[_ticketId]/restore.ts'];
     expect(writeDeclaredRoutes(modules, root, layout, true)).to.deep.equal({ written: expected, byHand: [] });
     expect(existsSync(join(root, expected[1]))).to.equal(false);
     expect(writeDeclaredRoutes(modules, root, layout).written).to.deep.equal(expected);
@@ -42,7 +42,9 @@ describe('migration make: the route files of paths a declaration adds', () => {
     const declaration = `${'../'.repeat(3)}services/ticket/ticket.js`;
     expect(readFileSync(join(root, expected[1]), 'utf8')).to.include(`import { ticket } from '${declaration}';\n\nexport const { POST } = ticket.routes.close;\n`);
     expect(readFileSync(join(root, expected[0]), 'utf8')).to.include('export const { GET, PUT, PATCH, DELETE } = ticket.routes.notes.item;');
-    expect(readFileSync(join(root, expected[2]), 'utf8')).to.include('ticket.routes.restore!;');
+    // A multi-word action's file is its path (mark-paid.ts), exporting its key's routes.
+    expect(readFileSync(join(root, expected[2]), 'utf8')).to.include(`import { ticket } from '${declaration}';\n\nexport const { POST } = ticket.routes.markPaid;\n`);
+    expect(readFileSync(join(root, expected[3]), 'utf8')).to.include('ticket.routes.restore!;');
     expect(writeDeclaredRoutes(modules, root, layout).written).to.deep.equal([]);
   });
 

@@ -10,7 +10,7 @@ import { routeExports, routeFileText } from './route-file.js';
 interface DeclaredRoute {
   /** Below the routes folder, with `/` separators. */
   readonly file: string;
-  /** The declaration's routes group it names (`pay`, `lines.collection`, `restore!`). */
+  /** The declaration's routes group it names (`pay`, `markPaid`, `lines.collection`, `restore!`). */
   readonly group: string;
   readonly verbs: string;
 }
@@ -23,7 +23,8 @@ function declaredRoutes(model: ResourceModel): DeclaredRoute[] {
       { file: `${item}/${child.path}/index.ts`, group: `${child.property}.collection`, verbs: 'GET, POST' },
       { file: `${item}/${child.path}/[${child.param}].ts`, group: `${child.property}.item`, verbs: 'GET, PUT, PATCH, DELETE' },
     ]),
-    ...Object.keys(model.actions).map((name) => ({ file: `${item}/${name}.ts`, group: name, verbs: 'POST' })),
+    // An action's file is its path (`mark-paid.ts`), its group its key (`markPaid`).
+    ...Object.values(model.actions).map((action) => ({ file: `${item}/${action.path}.ts`, group: action.name, verbs: 'POST' })),
     // `routes.restore` is typed optional (only a soft-deletable resource has it): the file asserts it.
     ...(model.softDelete ? [{ file: `${item}/restore.ts`, group: 'restore!', verbs: 'POST' }] : []),
   ];

@@ -1,3 +1,4 @@
+import { kebabCase } from '../resources/names.js';
 import { type ProjectLayout, importPath } from './layout.js';
 import type { ServiceSpec } from './spec.js';
 import type { Template } from './templates/code.js';
@@ -40,7 +41,8 @@ export function serviceFiles(spec: ServiceSpec, layout: ProjectLayout): Generate
       [`${routes}/[${spec.idParam}]/${child.segment}/index.ts`, childCollectionRouteFile],
       [`${routes}/[${spec.idParam}]/${child.segment}/[${child.idParam}].ts`, childItemRoutesFile],
     ] satisfies [string, Template][] : []),
-    ...(spec.actions ?? []).map((action): [string, Template] => [`${routes}/[${spec.idParam}]/${action}.ts`, actionRouteFile(action)]),
+    // An action's file is its path (`mark-paid.ts`), exporting its key's routes (`routes.markPaid`).
+    ...(spec.actions ?? []).map((action): [string, Template] => [`${routes}/[${spec.idParam}]/${kebabCase(action)}.ts`, actionRouteFile(action)]),
     [`${tests}/${kebab}.test.ts`, resourceTestFile],
     [`${tests}/${kebab}.drift.ts`, resourceDriftFile],
   ];

@@ -22,6 +22,15 @@ describe('migration make: the proxy address of what a declaration serves', () =>
     });
   });
 
+  it('adds a multi-word action under its key (markPaid: true), which the proxy serves at its path (mark-paid)', () => {
+    const billed = resource({ name: 'bill', fields: { paid: field.boolean() }, actions: { pay: action({ run: () => {} }), markPaid: action({ run: () => {} }) } });
+    const source = "export const BillProxy = resourceProxy<typeof bill>({ name: 'bill', key: 'billId', dates: { modifiedDate: true }, actions: { pay: true } });\n";
+    expect(proxyAddressEdits(ts, source, billed.model)).to.deep.equal({
+      text: "export const BillProxy = resourceProxy<typeof bill>({ name: 'bill', key: 'billId', dates: { modifiedDate: true }, actions: { pay: true, markPaid: true } });\n",
+      added: ['actions.markPaid'],
+    });
+  });
+
   it('adds a missing action to the listed ones, and a line of its own to an address of one property a line (trailing comma kept)', () => {
     const source = [
       'export const InvoiceProxy = resourceProxy<typeof invoice, \'x\'>({',

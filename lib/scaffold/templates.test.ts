@@ -106,6 +106,19 @@ describe('restlayer new service: what the templates write', () => {
         .to.include.members(['routes/invoice/[_invoiceId]/pay.ts', 'routes/invoice/[_invoiceId]/cancel.ts']);
     });
 
+    it('takes a multi-word action as --action mark-paid or markPaid: the key markPaid (declaration, routes group, proxy), the file mark-paid.ts', () => {
+      for (const given of ['mark-paid', 'markPaid']) {
+        const multi = documentSpec('invoice', ['title:text:required'], 'restlayer new service invoice', { action: [given, 'pay'] });
+        expect(multi.actions).to.deep.equal(['markPaid', 'pay']);
+        expect(declarationFile(multi)).to.include(['    markPaid: action({', "      summary: 'Mark paid an invoice.',"].join('\n'));
+        expect(resourceProxyFile(multi)).to.include(', actions: { markPaid: true, pay: true } });');
+        const files = serviceFiles(multi, { services: 'services', routes: 'routes', tests: 'test', modules: 'services/index.ts' });
+        const route = files.find((f) => f.path === 'routes/invoice/[_invoiceId]/mark-paid.ts');
+        expect(route?.content).to.include('export const { POST } = invoice.routes.markPaid;');
+        expect(files.map((f) => f.path)).to.include('routes/invoice/[_invoiceId]/pay.ts');
+      }
+    });
+
     it('refuses, with one line, a derivation that cannot be made and an action named as a route or field', () => {
       const refusal = (fields: string[], args: Parameters<typeof documentSpec>[3] = {}) => {
         try {
@@ -125,8 +138,11 @@ describe('restlayer new service: what the templates write', () => {
       expect(refusal(['c:lookup=currency:max=3'])).to.include('max=N applies to a lookup with ids=text only');
       expect(refusal(['title:text'], { action: ['history'] })).to.include("the record's history already");
       expect(refusal(['title:text'], { action: ['title'] })).to.include('a field is named so');
-      expect(refusal(['title:text'], { action: ['Pay'] })).to.include('lower-case letters and digits');
-      expect(refusal(['title:text'], { action: ['markPaid'] })).to.include('its path segment');
+      expect(refusal(['title:text'], { action: ['Pay'] })).to.equal("--action 'Pay': an action's name is camelCase or kebab-case, letters and digits with a lower-case letter first (e.g. approve, markPaid or mark-paid)");
+      for (const name of ['mark_paid', 'mark--paid', 'Mark-paid']) expect(refusal(['title:text'], { action: [name] })).to.include('camelCase or kebab-case');
+      expect(refusal(['title:text'], { action: ['mark-2nd'] })).to.include('each word after the first starts with a letter');
+      expect(refusal(['title:text'], { action: ['markPaid', 'mark-paid'] })).to.equal("--action 'mark-paid' is given twice (as markPaid)");
+      expect(refusal(['title:text'], { child: ['sub-line'], childField: ['sub-line:note:text'], action: ['subLine'] })).to.include('the child collection is named so, or served at that path');
       expect(refusal(['title:text'], { child: ['line'], childField: ['line:note:text'], action: ['line'] })).to.include('the child collection is named so, or served at that path');
     });
   });

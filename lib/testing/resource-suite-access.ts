@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { withErrorScope } from '../envelope/request-scope.js';
 import { expectError, expectOk } from './assertions.js';
-import { actionBody, actionPermission } from './resource-suite-actions.js';
+import { actionBody, actionPath, actionPermission } from './resource-suite-actions.js';
 import { type ScopeFixture, type SuiteRun, UNKNOWN_ID } from './resource-suite-context.js';
 import type { Input } from './resource-suite-samples.js';
 import type { TestReply } from './test-server.js';
@@ -121,7 +121,7 @@ export function scopeTests(run: SuiteRun): void {
         ];
         for (const name of Object.keys(run.model.actions)) {
           const input = await actionBody(run, name);
-          writes.push([name, (id) => run.call(`${run.item(id)}/${name}`, { method: 'POST', body: input, token })]);
+          writes.push([name, (id) => run.call(actionPath(run, name, id), { method: 'POST', body: input, token })]);
         }
         // Each child's writes by its own routes, on a child of the record outside (the same child id in both requests);
         // a write the route files do not export answers 405 for both alike.

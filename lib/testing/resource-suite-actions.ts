@@ -3,10 +3,13 @@ import { expectError } from './assertions.js';
 import { UNKNOWN_ID, type SuiteRun } from './resource-suite-context.js';
 import type { Input } from './resource-suite-samples.js';
 
-/** The permission an action's route needs (lib/resources/routes.ts). */
+/** The permission an action's route needs (the model's: declared, else `<resource>.<path>`). */
 export function actionPermission(run: SuiteRun, name: string): string {
-  return run.model.actions[name].permission ?? `${run.model.name}.${name}`;
+  return run.model.actions[name].permission;
 }
+
+/** Where action `name` of a record is served: its path segment (`mark-paid` for `markPaid`). */
+export const actionPath = (run: SuiteRun, name: string, record: number) => `${run.item(record)}/${run.model.actions[name].path}`;
 
 /**
  * A body for action `name` with a value of each of its input fields, generated from their types. Sent only where the
@@ -29,7 +32,7 @@ export function actionTests(run: SuiteRun): void {
       const id = await run.create();
       const before = await run.read(id);
       const body = await actionBody(run, name);
-      const path = (record: number) => `${run.item(record)}/${name}`;
+      const path = (record: number) => actionPath(run, name, record);
       const reader = run.server.token({ role: ['ResourceSuiteReader'] });
       expectError(await run.call(path(id), { method: 'POST', body, token: reader }), 403, 'Security_Forbidden');
       assert.deepEqual(await run.read(id), before);

@@ -17,14 +17,15 @@ const units = (value: unknown) => Math.round(Number(value) * 10_000);
 
 const InvoiceProxy = resourceProxy<typeof invoice>({
   name: 'invoice', key: 'invoiceId', dates: { paidOn: true, linesChangedOn: true, modifiedDate: true },
-  children: { lines: { item: 'line', path: 'line', key: 'invoiceLineId' } }, actions: { pay: true },
+  children: { lines: { item: 'line', path: 'line', key: 'invoiceLineId' } }, actions: { pay: true, markPaid: true },
 });
 
 /**
  * Issue 39: a header + lines resource run from its declaration alone (test/support/invoice-module.ts) — the child
  * collection's routes with the parent's totals kept in the same write, its cap, derived fields, a rule with the
- * record before and after, an action (permission, route, input, audit operation, OpenAPI entry, proxy method) and a
- * default operation wrapped by the service's own code — over HTTP, on both stores.
+ * record before and after, an action (permission, route, input, audit operation, OpenAPI entry, proxy method), a
+ * multi-word action (key markPaid, wire names mark-paid) and a default operation wrapped by the service's own code —
+ * over HTTP, on both stores.
  */
 describeStores('a declared document: lines, totals, rules, an action, a wrapped default', function () {
   this.timeout(120_000);
@@ -32,7 +33,10 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
   let customerId: number;
 
   before(async () => {
-    server = await startTestServer({ routesDir, modules: [invoiceModule], config: { ...FAST_HASH, Documents: { MaxLines: MAX_LINES } } });
+    // A role granted the multi-word action's permission (a permission is lower-case: invoice.markPaid is refused as
+    // configuration), and one granted the other action's only.
+    const Roles = { InvoiceMarker: ['invoice.read', 'invoice.mark-paid'], InvoicePayer: ['invoice.read', 'invoice.pay'] };
+    server = await startTestServer({ routesDir, modules: [invoiceModule], config: { ...FAST_HASH, Documents: { MaxLines: MAX_LINES }, Authorization: { Roles } } });
     const { rows } = await sql<{ id: number }>`select min(customer_id) as id from customer`.execute(server.infrastructure.storage.db);
     customerId = Number(rows[0].id);
   });
@@ -162,6 +166,39 @@ describeStores('a declared document: lines, totals, rules, an action, a wrapped 
     ];
     for (const reply of refused) expectError(reply, 400, 'Invoice_Paid');
     expect(await read(id)).to.deep.equal(paid);
+  });
+
+  it('a multi-word action (key markPaid): POST …/mark-paid with permission invoice.mark-paid, audited as mark-paid, in the document as IInvoiceService.markPaid, proxy.markPaid', async () => {
+    const id = await newInvoice();
+    const markPaid = (path: string, token?: string) => server.call(`/invoice/${id}/${path}`, { method: 'POST', body: {}, token });
+    // Served at its kebab-case path only; its permission is the path's, not the key's.
+    expect((await markPaid('markPaid')).status).to.equal(404);
+    expectError(await markPaid('mark-paid', server.token({ role: ['InvoicePayer'] })), 403, 'Security_Forbidden');
+    expect(expectOk(await markPaid('mark-paid', server.token({ role: ['InvoiceMarker'] }))).result).to.include({ revisionNumber: 2 });
+    const paid = await read(id);
+    expect(paid.paid).to.equal(true);
+    expect(paid.paidOn).to.be.a('string');
+    const [entry] = await history(id);
+    expect(entry.operation).to.equal('mark-paid');
+    expect(entry.changes).to.deep.include({ field: 'paid', old: false, new: true });
+    // The rule sees the operation mark-paid, which is no pay: a paid invoice stays as it is.
+    expectError(await markPaid('mark-paid'), 400, 'Invoice_Paid');
+
+    type Doc = { paths: Record<string, Record<string, { operationId: string; 'x-permission': string }>> };
+    const reply = await server.call('/openapi.json');
+    const doc = (reply.body.result ?? reply.body) as Doc;
+    expect(doc.paths['/invoice/{invoiceId}/mark-paid'].post).to.include({ operationId: 'IInvoiceService.markPaid', 'x-permission': 'invoice.mark-paid' });
+    expect(doc.paths['/invoice/{invoiceId}/pay'].post).to.include({ operationId: 'IInvoiceService.pay', 'x-permission': 'invoice.pay' });
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith('/invoice/{invoiceId}/mark'))).to.deep.equal(['/invoice/{invoiceId}/mark-paid']);
+
+    await addUser(server, 'mia', 'mia-password-1', ['InvoiceMarker']);
+    const client = clientFor(server);
+    expect((await client.login('mia', 'mia-password-1')).messages).to.deep.equal([]);
+    const proxy = new InvoiceProxy(client);
+    const other = await newInvoice();
+    expect((await proxy.markPaid(other, { revisionNumber: 1 })).messages).to.deep.equal([]);
+    expect((await proxy.read(other)).result).to.include({ paid: true }).and.have.property('paidOn').that.is.instanceOf(Date);
+    expect((await history(other))[0].operation).to.equal('mark-paid');
   });
 
   it('a lookup table the declaration brings: served and cached as any, its text ids checked in their case, an inactive one refused, lists filter on it', async () => {

@@ -13,7 +13,7 @@ import { makeTempDir, removeTempDirs, writeFiles } from '../support/temp.js';
  * `restlayer migration make` in a project of its own (restlayer linked as its dependency): a service the scaffold
  * wrote, a field added to its declaration, the migration the command writes for it, and that migration run by a real
  * server on the run's store, where the new field works over HTTP. Then a field removed: withheld without --allow-drop,
- * dropped with it.
+ * dropped with it. Then a multi-word action declared: its route file (its kebab-case path) and proxy entry written.
  */
 describeStores('restlayer migration make', function () {
   this.timeout(180_000);
@@ -135,6 +135,31 @@ describeStores('restlayer migration make', function () {
     try {
       expectOk(await server.call('/note', { method: 'POST', body: { title: 'Fourth', code: 'x' } }), 201);
       expectError(await server.call('/note?sort[0].fieldName=priority'), 400, 'Input_InvalidValue', 'sort[0].fieldName');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('writes the route file of a multi-word action declared later (markDone: mark-done.ts) and adds markDone to the proxy; a server serves it', async () => {
+    edit("import { field, resource } from 'restlayer';", "import { action, field, resource } from 'restlayer';");
+    edit('  // Record scopes, rules', "  actions: { markDone: action({ run({ after }) { after.title = 'done'; } }) },\n  // Record scopes, rules");
+    tsc();
+    const file = 'src/routes/note/[_noteId]/mark-done.ts';
+    const run = await make();
+    expect([run.code, run.stderr]).to.deep.equal([0, '']);
+    expect(run.stdout).to.match(/^nothing to do: /).and.include(`wrote ${file}: the route file of a path the declaration serves`)
+      .and.include('added actions.markDone to the address in src/services/note/note-proxy.ts');
+    expect(readFileSync(join(dir, file), 'utf8')).to.include('export const { POST } = note.routes.markDone;');
+    expect(readFileSync(join(dir, 'src/services/note/note-proxy.ts'), 'utf8')).to.include('actions: { markDone: true }');
+    tsc();
+    expect((await make('--check')).code).to.equal(0);
+    const server = await serve();
+    try {
+      const { noteId } = expectOk(await server.call('/note', { method: 'POST', body: { title: 'Fifth' } }), 201).result as { noteId: number };
+      expect(expectOk(await server.call(`/note/${noteId}/mark-done`, { method: 'POST', body: {} })).result).to.include({ revisionNumber: 2 });
+      expect(expectOk(await server.call(`/note/${noteId}`)).result).to.include({ title: 'done' });
+      const [entry] = expectOk(await server.call(`/note/${noteId}/history`)).result as { operation: string }[];
+      expect(entry.operation).to.equal('mark-done');
     } finally {
       await server.stop();
     }

@@ -66,6 +66,8 @@ const fullService = [
   '--field', 'shippedDate:date:required',
   '--field', 'lineCount:integer',
   '--action', 'approve',
+  // A multi-word action, given as its path: the key markPaid, the route file mark-paid.ts (the shared suite runs it).
+  '--action', 'mark-paid',
 ];
 /**
  * A master-detail document (issue 23): money fields on the parent (sorted, filtered) and on its child collection, whose
@@ -363,6 +365,8 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       ['a derivation from a field not given before', ['new', 'service', 'widget', '--field', 'total:money:derived=price*quantity', '--field', 'price:money'],
         'price is no integer, decimal or money field given before total'],
       ['an action named as the history', ['new', 'service', 'widget', '--field', 'title:text', '--action', 'history'], "the record's history already"],
+      ['an action in snake_case', ['new', 'service', 'widget', '--field', 'title:text', '--action', 'mark_paid'],
+        "--action 'mark_paid': an action's name is camelCase or kebab-case, letters and digits with a lower-case letter first (e.g. approve, markPaid or mark-paid)"],
       ['a field name that is not camelCase', ['new', 'service', 'widget', '--field', 'unit_price:decimal'], 'the field name must be camelCase'],
       ['two fields of one name (names match case-insensitively)', ['new', 'service', 'widget', '--field', 'unitPrice:decimal', '--field', 'unitprice:integer'],
         "--field 'unitprice:integer' and --field 'unitPrice:decimal' name the same field"],
@@ -586,6 +590,11 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
       for (const file of files) expect(full.stdout).to.include(`  ${file}\n`);
       expect(full.stdout).to.include("services/index.ts: added import { purchaseOrderModule } from './purchase-order/module.js';");
       expect(full.stdout).to.include('next steps:');
+      // --action mark-paid: the declaration's key markPaid (routes group, proxy method), served by mark-paid.ts.
+      expect(full.stdout).to.include('  routes/purchase-order/[_purchaseOrderId]/mark-paid.ts\n');
+      expect(readFileSync(join(built, 'routes/purchase-order/[_purchaseOrderId]/mark-paid.ts'), 'utf8')).to.include('export const { POST } = purchaseOrder.routes.markPaid;');
+      expect(readFileSync(join(built, 'services/purchase-order/purchase-order.ts'), 'utf8')).to.include("    markPaid: action({\n      summary: 'Mark paid a purchase order.',");
+      expect(readFileSync(join(built, 'services/purchase-order/purchase-order-proxy.ts'), 'utf8')).to.include(', actions: { approve: true, markPaid: true } });');
       const index = readFileSync(join(built, 'services/index.ts'), 'utf8');
       expect(index).to.match(/^export const modules = \[salesOrderModule, customerModule, purchaseOrderModule, memoModule, stockLevelModule, salesInvoiceModule, checklistModule\] as const;$/m);
       for (const file of files) {
@@ -634,7 +643,8 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
         'DELETE /purchase-order/{purchaseOrderId} purchase-order.delete', 'GET /purchase-order purchase-order.read',
         'GET /purchase-order/{purchaseOrderId} purchase-order.read', 'GET /purchase-order/{purchaseOrderId}/history purchase-order.read',
         'PATCH /purchase-order/{purchaseOrderId} purchase-order.update', 'POST /purchase-order purchase-order.create',
-        'POST /purchase-order/{purchaseOrderId}/approve purchase-order.approve', 'PUT /purchase-order/{purchaseOrderId} purchase-order.update',
+        'POST /purchase-order/{purchaseOrderId}/approve purchase-order.approve', 'POST /purchase-order/{purchaseOrderId}/mark-paid purchase-order.mark-paid',
+        'PUT /purchase-order/{purchaseOrderId} purchase-order.update',
       ]);
       expect(of('/sales-invoice/{salesInvoiceId}/line')).to.deep.equal([
         'DELETE /sales-invoice/{salesInvoiceId}/line/{salesInvoiceLineId} sales-invoice.update', 'GET /sales-invoice/{salesInvoiceId}/line sales-invoice.read',

@@ -3,9 +3,10 @@ import { customer } from '../../services/customer/customer.js';
 
 /**
  * Test-only: a header + lines resource declared the way a team would write an invoice (issue 39), to test what the
- * sample's orders do not use: an action with its own permission, input, audit operation, route and proxy method; a
- * rule with the record before and after ("a paid invoice cannot change"), which its lines' writes meet too; the
- * service's own code wrapping a default operation (delete); references a PATCH may change to a soft-deletable customer.
+ * sample's orders do not use: an action with its own permission, input, audit operation, route and proxy method, and
+ * a multi-word one (markPaid, whose wire names are mark-paid); a rule with the record before and after ("a paid
+ * invoice cannot change"), which its lines' writes meet too; the service's own code wrapping a default operation
+ * (delete); references a PATCH may change to a soft-deletable customer.
  */
 type Paid = { paid?: boolean };
 
@@ -64,6 +65,14 @@ export const invoice = resource({
         if (before?.paid) fail('Invoice_AlreadyPaid', 'The invoice is paid already.');
         after.paid = true;
         after.paidOn = input.paidOn;
+      },
+    }),
+    // A multi-word action: its key markPaid is its method (routes.markPaid, proxy.markPaid); its path, default
+    // permission and audit operation are mark-paid. Paid today, no input; the rule refuses it for a paid invoice.
+    markPaid: action({
+      run({ after, now }) {
+        after.paid = true;
+        after.paidOn = now;
       },
     }),
   },

@@ -87,13 +87,14 @@ export function patch(runtime: Runtime, id: number, body: PatchOf<UpdateInput>):
 }
 
 /**
- * `POST /<resource>/{id}/<action>`: the action's `run` sets the record's fields (the record is otherwise kept as
- * stored), then the resource's rules, derived values and the write as an update's, audited under the action's name.
+ * `POST /<resource>/{id}/<action's path>`: the action's `run` sets the record's fields (the record is otherwise kept as
+ * stored), then the resource's rules, derived values and the write as an update's, audited under the action's
+ * operation (its path, `mark-paid`, unless it declares one).
  */
 export function act(runtime: Runtime, name: string, id: number, input: UpdateInput): Promise<Output<Revision>> {
   const action = runtime.model.actions[name];
   return writeOwn(runtime, id, {
-    operation: action.audit ?? name, takes: 'none', revisionNumber: input.revisionNumber, given: {}, inputOf: () => ({}),
+    operation: action.audit, takes: 'none', revisionNumber: input.revisionNumber, given: {}, inputOf: () => ({}),
     first: (change) => action.run({ ...change, input }),
   });
 }

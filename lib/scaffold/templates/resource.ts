@@ -1,6 +1,6 @@
 import { declaredFields, declaredTotals, usesDecimal } from '../declared-fields.js';
 import type { ServiceSpec } from '../spec.js';
-import { upperFirst } from '../names.js';
+import { humanName } from '../../resources/names.js';
 import { routeFileText } from '../route-file.js';
 import { type FileContext, lines, lowerHuman } from './code.js';
 
@@ -35,7 +35,7 @@ export function declarationFile(spec: ServiceSpec): string {
     '  actions: {',
     ...actions.flatMap((name) => [
       `    ${name}: action({`,
-      `      summary: '${upperFirst(name)} ${/^[aeiou]/.test(lowerHuman(spec)) ? 'an' : 'a'} ${lowerHuman(spec)}.',`,
+      `      summary: '${humanName(name)} ${/^[aeiou]/.test(lowerHuman(spec)) ? 'an' : 'a'} ${lowerHuman(spec)}.',`,
       '      // What it changes: set fields of change.after (read-only ones too); change.fail(code, text) refuses it.',
       '      run(_change) {},',
       '    }),',
@@ -88,7 +88,7 @@ export const historyRoutesFile = routeFile('history', 'GET');
 /** routes/<name>/[_<name>Id]/<child>/index.ts and [_<child>Id].ts: the child collection's list and create, one child's read and writes. */
 export const childCollectionRouteFile = (spec: ServiceSpec, at: FileContext) => routeFile(`${spec.child!.plural}.collection`, 'GET, POST')(spec, at);
 export const childItemRoutesFile = (spec: ServiceSpec, at: FileContext) => routeFile(`${spec.child!.plural}.item`, 'GET, PUT, PATCH, DELETE')(spec, at);
-/** routes/<name>/[_<name>Id]/<action>.ts: an action's POST. */
+/** routes/<name>/[_<name>Id]/<action's path>.ts (`mark-paid.ts`): an action's POST, its routes group the key (`markPaid`). */
 export const actionRouteFile = (action: string) => routeFile(action, 'POST');
 
 /** services/<name>/<name>-proxy.ts: the typed client of the service (browser-safe: the declaration's type only). */

@@ -85,6 +85,13 @@ export const suiteOrder = resource({
         change.after.reference = change.input.reference;
       },
     },
+    // A multi-word action: its key renameUpper, its path, permission and audit operation rename-upper.
+    renameUpper: {
+      input: { reference: field.text({ max: 20 }).required() },
+      run(change: Change & { readonly input: { readonly [name: string]: WireValue | undefined } }) {
+        change.after.reference = String(change.input.reference).toUpperCase();
+      },
+    },
   },
   scopes: {
     // The orders whose reference starts with the caller's user attribute prefix.
