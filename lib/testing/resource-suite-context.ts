@@ -104,6 +104,16 @@ export class SuiteRun {
     return items;
   }
 
+  /**
+   * A change of one update field to a new sample's value, `{ [field]: value }`: the first update field that sample
+   * gives a value (a team's sample may leave optional fields out); {} when it gives none.
+   */
+  async sampleChange(): Promise<Input> {
+    const update = this.forUpdate(await this.sample());
+    const field = this.updateFields.find((f) => update[f.name] != null);
+    return field ? { [field.name]: update[field.name] } : {};
+  }
+
   /** The same record as an update input: without the fields only a create takes. */
   forUpdate(input: Input): Input {
     const names = new Set(this.updateFields.map((f) => f.name.toLowerCase()));

@@ -16,8 +16,7 @@ export function historyTests(run: SuiteRun): void {
     const input = await run.sample();
     const id = await run.create(input);
     expectOk(await run.put(id, { ...run.forUpdate(await run.sample()), revisionNumber: 1 }));
-    const [first] = run.updateFields;
-    expectOk(await run.patch(id, { revisionNumber: 2, ...(first ? { [first.name]: run.forUpdate(await run.sample())[first.name] } : {}) }));
+    expectOk(await run.patch(id, { revisionNumber: 2, ...(await run.sampleChange()) }));
     expectError(await run.patch(id, { revisionNumber: 1 }), 409, 'Entity_Concurrency', 'revisionNumber');
     const history = async (query = '') => expectOk(await run.call(`${run.item(id)}/history${query}`)).result as HistoryEntry[];
     const entries = await history();
