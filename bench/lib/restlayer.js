@@ -15,9 +15,11 @@ export const benchUser = 'bench';
 export const salesPersonUser = 'bench-sales-person';
 export const benchPassword = 'bench-password-' + randomBytes(6).toString('hex');
 
-function runCli(args, env, input) {
+// `build` is another checkout's CLI and root (bench/ab.js --dist-a): an older build has other migrations and finds its
+// services, routes and config from its cwd, so it prepares its own database from its own checkout.
+function runCli(args, env, input, { cli = cliPath, cwd = projectRoot } = {}) {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [cliPath, ...args], { env, cwd: projectRoot, timeout: 120_000 }, (err, stdout, stderr) => {
+    const child = execFile(process.execPath, [cli, ...args], { env, cwd, timeout: 120_000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`restlayer ${args.join(' ')} failed: ${err.message}\n${stderr}`));
       else resolve(stdout);
     });
@@ -50,19 +52,20 @@ export function restlayerEnv(keys, dbPath, postgresUrl) {
  * CLI call migrates it and loads the sample orders), adds the bench user, and issues an access token good for the
  * whole run (its session is in the database, so it is valid on every copy).
  */
-export async function prepareRestlayer(dir, { tokenMinutes = 240, postgresUrl } = {}) {
+export async function prepareRestlayer(dir, { tokenMinutes = 240, postgresUrl, cli = cliPath, cwd = projectRoot } = {}) {
+  const build = { cli, cwd };
   const keys = { signing: randomBytes(32).toString('base64'), cookie: randomBytes(32).toString('base64') };
   const basePath = join(dir, 'base.db');
   const env = restlayerEnv(keys, basePath, postgresUrl);
-  await runCli(['user', 'add', benchUser, '--role', 'Administrator', '--password-stdin'], env, benchPassword + '\n');
+  await runCli(['user', 'add', benchUser, '--role', 'Administrator', '--password-stdin'], env, benchPassword + '\n', build);
   // The sales person with the most orders, whose orders the scoped caller reaches (`own`: sales_person_id = theirs).
   const salesPersonId = await busiestSalesPerson(basePath, postgresUrl);
-  await runCli(['user', 'add', salesPersonUser, '--role', 'SalesPerson', '--password-stdin'], env, benchPassword + '\n');
-  await runCli(['user', 'set-attribute', salesPersonUser, 'salesPersonId', String(salesPersonId)], env);
+  await runCli(['user', 'add', salesPersonUser, '--role', 'SalesPerson', '--password-stdin'], env, benchPassword + '\n', build);
+  await runCli(['user', 'set-attribute', salesPersonUser, 'salesPersonId', String(salesPersonId)], env, undefined, build);
   return {
-    dir, keys, basePath, postgresUrl, salesPersonId,
-    accessToken: await issueToken(env, tokenMinutes),
-    salesPersonToken: await issueToken(env, tokenMinutes, salesPersonUser),
+    dir, keys, basePath, postgresUrl, salesPersonId, ...build,
+    accessToken: await issueToken(env, tokenMinutes, benchUser, build),
+    salesPersonToken: await issueToken(env, tokenMinutes, salesPersonUser, build),
   };
 }
 
@@ -116,8 +119,8 @@ async function busiestSalesPerson(basePath, postgresUrl) {
 }
 
 /** A new access token of `user` (its session in the database `env` names), good for `minutes`. */
-export async function issueToken(env, minutes = 240, user = benchUser) {
-  return JSON.parse(await runCli(['token', 'issue', '--user', user, '--minutes', String(minutes), '--json'], env)).accessToken;
+export async function issueToken(env, minutes = 240, user = benchUser, build = {}) {
+  return JSON.parse(await runCli(['token', 'issue', '--user', user, '--minutes', String(minutes), '--json'], env, undefined, build)).accessToken;
 }
 
 /** A copy of the base database for one instance (the CLI closed it, so the WAL is checkpointed, but copy it anyway). */
@@ -130,16 +133,16 @@ export function copyDatabase(prepared, name) {
 
 /**
  * Starts `restlayer serve` on its own database copy (SQLite) or on the run's PostgreSQL database; `nodeFlags` go before the script (e.g. --cpu-prof), `env` adds
- * settings; `cli` is another build's bin/restlayer.js (bench/ab.js --dist-a). Its log (stderr) goes to NAME.log next to the database.
+ * settings; the CLI and cwd are those `prepared` was made with (another checkout's for bench/ab.js --dist-a). Its log (stderr) goes to NAME.log next to the database.
  */
-export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extra = {}, cli = cliPath } = {}) {
+export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extra = {} } = {}) {
   const dbPath = prepared.postgresUrl ? undefined : copyDatabase(prepared, name);
   const env = { ...restlayerEnv(prepared.keys, dbPath, prepared.postgresUrl), ...extra };
   return startProcess({
     name,
-    nodeArgs: [...nodeFlags, cli, 'serve', '--port', '0', '--host', '127.0.0.1'],
+    nodeArgs: [...nodeFlags, prepared.cli ?? cliPath, 'serve', '--port', '0', '--host', '127.0.0.1'],
     env,
-    cwd: projectRoot,
+    cwd: prepared.cwd ?? projectRoot,
     cpus,
     stderrFile: join(prepared.dir, `${name}.log`),
     ready: /restlayer is serving (http:\/\/\S+)/,
