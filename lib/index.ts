@@ -121,6 +121,9 @@ export type { ListLimits } from './storage/list-query.js';
 // The SQL a list request runs (its page, keys and count) for a project's own plan tests (EXPLAIN) of a declared
 // resource's list: `listSql(customer.list, criteria, storage.dialect, take)` (docs/services.md, "Lists at scale").
 export { listSql } from './storage/list-query.js';
+// A deep page's window for listSql (its `window`), as the list reads one: a page past the middle of `total` matches
+// read from the end, `fromEnd(total, skip, take)`, so a plan test sees the SQL such a request runs.
+export { fromEnd } from './storage/list-query.js';
 // The types listSql and a resource's `list` are written in, so that a plan test can name them.
 export type { ListCriteria, ListDefinition, ListSql, PageWindow } from './storage/list-query.js';
 export type { CursorKeys } from './storage/list-cursor.js';

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { queryPlan } from '../testing/query-plan.js';
 import { describeStores } from '../testing/stores.js';
 import { type TestServer, startTestServer } from '../testing/test-server.js';
 import { testProvider } from '../testing/test-stores.js';
@@ -11,29 +12,6 @@ import { historyPageSql } from './read-history.js';
 /** Records and entries enough that a scan of the table, or a sort of a record's entries, shows in the plan. */
 const RECORDS = 2_000;
 const PER_RECORD = 25;
-
-interface PgNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PgNode[];
-}
-
-/** The plan's steps as text: SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's node types with relation and index. */
-async function planOf(db: Kysely<unknown>, query: CompiledQuery): Promise<string[]> {
-  if (testProvider === 'postgres') {
-    const { rows } = await db.executeQuery<{ 'QUERY PLAN': { Plan: PgNode }[] }>(CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
-    const steps: string[] = [];
-    const walk = (node: PgNode) => {
-      steps.push([node['Node Type'], node['Relation Name'] && `on ${node['Relation Name']}`, node['Index Name'] && `using ${node['Index Name']}`].filter(Boolean).join(' '));
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    walk(rows[0]['QUERY PLAN'][0].Plan);
-    return steps;
-  }
-  const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
-  return rows.map((r) => r.detail);
-}
 
 /**
  * The SQL of a history page (historyPageSql, which every declared resource's `GET …/{id}/history` runs through
@@ -69,8 +47,8 @@ describeStores(`audit: a history page reads the index (entity, record_id, id) ($
 
   for (const [name, skip] of [['the first page', 0], ['a later page', 10]] as const) {
     it(`${name}: the index only, no scan of the table, no sort`, async () => {
-      const plan = await planOf(server.infrastructure.storage.db as unknown as Kysely<unknown>,
-        historyPageSql(server.infrastructure.storage, 'sales-order', 777, skip, 11));
+      const { storage } = server.infrastructure;
+      const plan = await queryPlan(storage, historyPageSql(storage, 'sales-order', 777, skip, 11));
       const text = plan.join(' | ');
       expect(text).to.include('ix_audit_entry_record');
       if (testProvider === 'postgres') {

@@ -39,7 +39,8 @@ export async function recordAudit(trx: QueryExecutorProvider, record: AuditRecor
 
 /**
  * The INSERT of one audit entry (recordAudit runs it): on its own, or, with `from`, one row for each row of `from`
- * (a WITH query's name), so that a write and its entry are one statement (writeParent on PostgreSQL).
+ * (a WITH query's name), so that a write and its entry are one statement (a declared update on PostgreSQL,
+ * lib/resources/runtime/write-record.ts).
  */
 export function auditInsert(record: AuditRecord, from?: RawBuilder<unknown>): RawBuilder<unknown> {
   // Plain SQL: `trx` is any service's transaction (or store), whatever tables its type names.

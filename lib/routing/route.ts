@@ -154,9 +154,10 @@ export interface RouteSpec<P, Q, B, R, S extends LayerServices = LayerServices> 
    * The most this route's body may hold (contract part 2: more is a 413 Request_TooLarge, before it is parsed): its
    * `bytes`, and its `items`, keys and array elements in all. Either may be left out for the default: a secured
    * route's is RestAPI:DefaultBodyBytes and DefaultBodyItems, fit for a record write; an anonymous route's bytes are
-   * RestAPI:MaxAnonymousBodyBytes. A function of the configuration sizes it from settings: a document's create takes
-   * `documentBody(...)`, sized from Documents:MaxLines. Never more bytes than RestAPI:MaxBodyBytes (nor, anonymous,
-   * than MaxAnonymousBodyBytes). Only with `body`.
+   * RestAPI:MaxAnonymousBodyBytes. A function of the configuration sizes it from settings: the create of a declared
+   * resource with children takes the default plus Documents:MaxLines children of its largest child's size (set by
+   * lib/resources/routes.ts). Never more bytes than RestAPI:MaxBodyBytes (nor, anonymous, than
+   * MaxAnonymousBodyBytes). Only with `body`.
    */
   maxBody?: Partial<BodyLimit> | ((config: AppConfig) => Partial<BodyLimit>);
   /**

@@ -52,10 +52,10 @@ function unionOf(
 }
 
 /**
- * How a service's records are referred to from another service's (an order's `customerId` names a customer): their
- * table and key column, the permission that reads them and their record scopes. The referenced service declares it
- * once, beside its scopes (the sample's `customerReference`); a referencing service resolves ids through
- * `resolveReference`, so a reference reaches exactly the records its caller could read (contract part 10).
+ * How a resource's records are referred to from another resource's (an order's `customerId` names a customer): their
+ * table and key column, the permission that reads them and their record scopes. The declared runtime makes it from
+ * the referenced resource's declaration (lib/resources/reach.ts, referenceTo) and resolves ids under
+ * `referenceCondition`, so a reference reaches exactly the records its caller could read (contract part 10).
  */
 export interface RecordReference {
   table: string;
@@ -132,21 +132,6 @@ export function allOf(...conditions: (RawBuilder<SqlBool> | undefined | '' | fal
   const given = conditions.filter((c): c is RawBuilder<SqlBool> => Boolean(c));
   if (given.length <= 1) return given[0];
   return sql<SqlBool>`(${sql.join(given, sql` and `)})`;
-}
-
-/**
- * The referenced record `id` (every column of its table, as stored), read as the current caller may read it: undefined
- * for an unknown id and for one the caller's read permission does not reach alike, so the service answers both with
- * one message and the answer tells nothing of records out of reach. One indexed read; inside a transaction pass it
- * as `db`.
- */
-export async function resolveReference<Row extends object = Record<string, unknown>>(
-  db: QueryExecutorProvider, reference: RecordReference, id: number | string,
-): Promise<Row | undefined> {
-  const condition = referenceCondition(reference, 'r');
-  const { rows } = await sql<Row>`select r.* from ${sql.table(reference.table)} as r
-    where ${sql.ref(`r.${reference.key}`)} = ${id}${condition ? sql` and ${condition}` : sql``}`.execute(db);
-  return rows[0];
 }
 
 /**

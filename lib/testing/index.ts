@@ -15,6 +15,7 @@ export { type Message, type QueryValue, expectError, expectErrors, expectOk, qs 
 export { type ProxyUnderTest, driftProblems, methodsOf, proxyDrift } from './drift.js';
 export { resourceDrift } from './resource-drift.js';
 export { type CallerAccess, asCaller } from './as-caller.js';
+export { queryPlan } from './query-plan.js';
 export { applicationRoutes } from '../routing/application-routes.js';
 export type { LoadedRoute } from '../routing/load-routes.js';
 export { type ResourceSuiteOptions, type ScopeFixture } from './resource-suite-context.js';

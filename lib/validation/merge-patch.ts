@@ -62,9 +62,9 @@ interface ReadMergeUpdate<Current, Update, Result> extends MergePatchCommon<Curr
 }
 
 /**
- * PATCH merged inside the service's own write, into the record as that write reads it (writeParent's
- * `columns(current)` with `mergePatch`): no read before the write, and no retry here, since the merge is made on the
- * very row whose revision the write checks. `read` serves only a patch that names no field.
+ * PATCH merged inside the service's own write, into the record as that write reads it (a declared update's
+ * `inputOf(before)` with `mergePatch`, lib/resources/runtime/update.ts): no read before the write, and no retry here,
+ * since the merge is made on the very row whose revision the write checks. `read` serves only a patch that names no field.
  */
 interface MergeInWrite<Current, Update, Result> extends MergePatchCommon<Current, Update, Result> {
   write(patch: PatchOf<Update>): Promise<Output<Result>>;
@@ -133,10 +133,4 @@ export async function applyMergePatch<Current extends { revisionNumber?: number 
       return Output.of(outcome.output.result);
     }
   }
-}
-
-/** `toUpdate` for the common case: the current record's values of the update model's fields, absent ones left out. */
-export function updateFieldsOf<T extends object, S>(update: Struct<T, S>): (current: object) => T {
-  const names = Object.keys(fieldsOf(update));
-  return (current) => Object.fromEntries(names.filter((n) => n in current).map((n) => [n, (current as Record<string, unknown>)[n]])) as T;
 }

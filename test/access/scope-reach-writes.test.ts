@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { type Kysely, type Output, ServiceError, sql, withErrorScope } from 'restlayer';
 import { asCaller } from 'restlayer/testing';
+import { probeRoutesDir } from '../support/api.js';
 import { scopeProbeModule } from '../support/scope-probe-module.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { testProvider } from '../support/test-stores.js';
@@ -30,8 +30,7 @@ describeStores(`record scopes: a declared write that would leave the caller's sc
 
   before(async () => {
     // A module reaches the test server with a routes folder; the probe is called without HTTP, so any folder serves.
-    const routesDir = fileURLToPath(new URL('../support/probe-routes/', import.meta.url));
-    server = await startTestServer({ modules: [scopeProbeModule], routesDir, sampleData: false, logLevel: 'error' });
+    server = await startTestServer({ modules: [scopeProbeModule], routesDir: probeRoutesDir, sampleData: false, logLevel: 'error' });
   });
   after(() => server?.stop());
 

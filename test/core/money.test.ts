@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { CompiledQuery } from 'kysely';
-import { Decimal, type Kysely, fractionDigits, listSql, money, roundMoney } from 'restlayer';
+import { Decimal, type Kysely, type ListCriteria, fractionDigits, listSql, money, roundMoney } from 'restlayer';
 import { type TestServer, expectError, expectOk, startTestServer, testProvider } from 'restlayer/testing';
-import { moneyProbeModule } from '../support/money-probe/module.js';
+import { moneyProbe, moneyProbeModule } from '../support/money-probe/module.js';
 import { describeStores } from '../support/stores.js';
 
 /**
@@ -192,11 +192,10 @@ describeStores(`money: exact amounts (${testProvider})`, function () {
 
   it('a range of amounts is served by the index on the money column', async () => {
     const storage = server.infrastructure.storage;
-    const definition = {
-      table: 'money_probe', alias: 'mp', id: 'mp.probe_id', columns: { amount: 'mp.amount' }, select: ['mp.amount'], notNull: ['amount' as const],
-    };
-    const criterion = { operator: 'BW' as const, values: [0.1, 0.3], money: true };
-    const { keys } = listSql(definition, { amount: criterion, sort: [{ fieldName: 'amount', sortDirection: 'Ascending' }] }, storage.dialect, 10);
+    // The SQL GET /money-probe runs: the declared list, with criteria parsed as the route parses its query.
+    const parsed = moneyProbe.models.criteria.parse(new URLSearchParams('amount.operator=BW&amount=0.1&amount=0.3&sort[0].fieldName=amount'));
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.messages));
+    const { keys } = listSql(moneyProbe.list, parsed.value as ListCriteria<string>, storage.dialect, 10);
     const query = keys.compile(storage.db);
     const db = storage.db as unknown as Kysely<unknown>;
     let plan: string;
@@ -211,7 +210,7 @@ describeStores(`money: exact amounts (${testProvider})`, function () {
     } else {
       const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
       plan = rows.map((r) => r.detail).join('\n');
-      expect(plan).to.match(/SEARCH mp USING COVERING INDEX ix_money_probe_amount \(amount>\? AND amount<\?\)/);
+      expect(plan).to.match(/SEARCH money_probe USING COVERING INDEX ix_money_probe_amount \(amount>\? AND amount<\?\)/);
     }
     expect(query.parameters.slice(0, 2), 'bound as the column keeps them').to.deep.equal(testProvider === 'postgres' ? ['0.1000', '0.3000'] : [1000, 3000]);
   });

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { CompiledQuery, type Migration, sql } from 'kysely';
 import pLimit from 'p-limit';
-import { type StorageDialect, listSql, loadConfig, openStorage } from 'restlayer';
+import { type ListDefinition, type StorageDialect, listSql, loadConfig, openStorage } from 'restlayer';
 import { expectCliFailure, lines, stackLine } from '../support/cli-env.js';
 import { requireServices } from '../support/hooks.js';
 import { type CliResult, childEnv, projectRoot, runCli } from '../support/processes.js';
@@ -695,7 +695,7 @@ describeOneStore('restlayer new service: the scaffold', WHY_ONE_STORE.scaffold, 
           if (kebab !== 'purchase-order') continue;
           // The declaration's list definition as the layer runs it: title (max=60) is in its fullText.
           const declaration = pathToFileURL(join(built, 'dist/services', kebab, `${kebab}.js`)).href;
-          const list = (await import(declaration) as Record<string, { list: Parameters<typeof listSql<'title', unknown>>[0] }>)[camel].list;
+          const list = (await import(declaration) as Record<string, { list: ListDefinition<'title'> }>)[camel].list;
           const { count } = listSql(list, { title: { operator: 'CN', values: ['001'] }, getTotalCount: true }, storage.dialect, 50);
           const compiled = count!.compile(storage.db);
           const counting = await storage.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));

@@ -1,24 +1,13 @@
 import { expect } from 'chai';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { type ListCriteria, type Storage, listLimits, listSql, withErrorScope } from 'restlayer';
-import { asCaller } from 'restlayer/testing';
+import { type ListCriteria, type Storage, fromEnd, listLimits, listSql, withErrorScope } from 'restlayer';
+import { asCaller, queryPlan } from 'restlayer/testing';
 import { customer } from '../../services/customer/customer.js';
 import { salesOrder } from '../../services/sales-order/sales-order.js';
 import { growOrders } from '../support/grow-orders.js';
 import { type TestServer, startTestServer } from '../support/server.js';
-import { planOf } from '../support/query-plans.js';
 import { testProvider } from '../support/test-stores.js';
 import { WHY_ONE_STORE, describeOneStore } from '../support/stores.js';
-
-/**
- * The window of a page past the middle of `total` matches, read from the end, as the list engine reads one
- * (lib/storage/list-query.ts, fromEnd: the layer's own, not exported; the rows of such pages are tested over HTTP in
- * test/core/list-cursor.test.ts and test/access/scope-engine.test.ts).
- */
-function fromEnd(total: number, skip: number, take: number) {
-  const end = Math.min(skip + take + 1, total);
-  return { offset: total - end, limit: Math.max(end - skip, 0), fromEnd: true };
-}
 
 /** Enough orders that a scan of them, or of their customers, shows in the plan. */
 const ORDERS = 100_000;
@@ -85,12 +74,13 @@ const shapes: Shape[] = [
 ];
 
 /** The index conditions of a plan, as text: PostgreSQL's Index Cond lines, SQLite's SEARCH steps. */
-async function seekConditions(db: Kysely<unknown>, query: CompiledQuery): Promise<string[]> {
+async function seekConditions(storage: Storage, query: CompiledQuery): Promise<string[]> {
   if (testProvider === 'postgres') {
+    const db = storage.db as unknown as Kysely<unknown>;
     const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]));
     return rows.map((r) => r['QUERY PLAN']).filter((line) => /Index Cond:/.test(line));
   }
-  return (await planOf(db, query)).filter((step) => step.startsWith('SEARCH'));
+  return (await queryPlan(storage, query)).filter((step) => step.startsWith('SEARCH'));
 }
 
 /** A step that reads every row of a listed table instead of an index's range. */
@@ -153,6 +143,7 @@ describeOneStore(`list plans at ${ORDERS.toLocaleString('en')} orders (${testPro
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.messages));
       const definition = shape.service === 'sales-order' ? salesOrder.list : customer.list;
       const criteria = parsed.value as ListCriteria<string>;
+      // A deep page's window, as the list reads it (its rows are tested over HTTP in test/core/list-cursor.test.ts).
       const window = shape.fromEnd ? fromEnd(totals[shape.service], criteria.skip ?? 0, TAKE) : undefined;
       // The server's own cursor keys: its cursors are signed with them. A scoped shape's SQL is built as the caller's.
       const build = () => listSql(definition, criteria, storage.dialect, TAKE, window, false, listLimits(server.config).cursorKeys);
@@ -163,7 +154,7 @@ describeOneStore(`list plans at ${ORDERS.toLocaleString('en')} orders (${testPro
       const db = storage.db as unknown as Kysely<unknown>;
       for (const [part, sql] of Object.entries({ keys: built.keys, page: built.page, count: built.count })) {
         if (!sql) continue;
-        const plan = await planOf(db, sql.compile(db));
+        const plan = await queryPlan(storage, sql.compile(db));
         const context = `${part} plan:\n  ${plan.join('\n  ')}`;
         expect(fullScan(shape, part, plan), context).to.deep.equal([]);
         expect(plan.some((step) => namesIndex(step) || (fullScan(shape, part, [step]).length === 0 && /^SCAN (sales_order|customer)$/.test(step))), context).to.equal(true);
@@ -181,7 +172,7 @@ describeOneStore(`list plans at ${ORDERS.toLocaleString('en')} orders (${testPro
           expect(plan.some((step) => trigram.test(step)), context).to.equal(true);
         }
         if (shape.seeks && part === 'keys') {
-          const conditions = await seekConditions(db, sql.compile(db));
+          const conditions = await seekConditions(storage, sql.compile(db));
           expect(conditions.some((c) => shape.seeks!.test(c)), `${context}\n  seeks: ${conditions.join('; ')}`).to.equal(true);
         }
         if (process.env.RESTLAYER_SHOW_PLANS) console.log(`    ${shape.name} ${context}`);
