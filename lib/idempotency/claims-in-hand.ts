@@ -39,14 +39,21 @@ export class ClaimsInHand {
     private readonly keepMs: number,
   ) {}
 
-  /** A name for a new claim: this process's name, `#`, and a nonce. */
+  /**
+   * A name for a new claim (this process's name, `#`, and a nonce), running from now on: before its insert is sent, not
+   * once it is seen to have landed. Another request of this process can find the row between the two (on a pool, its
+   * look may be answered before this insert's reply is read), and a claim of this process that is neither running nor
+   * held back is taken for forgotten, its key marked unknown under a request that is about to run.
+   */
   newClaim(): string {
-    return `${this.identity.id}#${randomBytes(9).toString('base64url')}`;
+    const claimedBy = `${this.identity.id}#${randomBytes(9).toString('base64url')}`;
+    this.running.add(claimedBy);
+    return claimedBy;
   }
 
-  /** The claim's request runs. */
-  started(claimedBy: string): void {
-    this.running.add(claimedBy);
+  /** The claim did not take its key (another request holds it, or the store failed): its request will not run. */
+  forgo(claimedBy: string): void {
+    this.running.delete(claimedBy);
   }
 
   /**
@@ -68,6 +75,7 @@ export class ClaimsInHand {
 
   /** The claim's insert may have landed though the store failed to say so: free it once the store answers. */
   abandonClaim(keyHash: string, claimedBy: string): void {
+    this.running.delete(claimedBy);
     this.holdBack(keyHash, claimedBy, { kind: 'release' });
   }
 

@@ -140,6 +140,20 @@ export function idempotencyKeys(store: IdempotencyKeyStore, options: Idempotency
     return state;
   }
 
+  /** The key claimed for this request, or where the request holding it stands once it is done (or `waitMs` passed). */
+  async function claimOrAwait(ctx: AppContext, keyHash: string, canonical: string, claimedBy: string): Promise<KeyState> {
+    let fingerprint = canonical;
+    let state = await claim(keyHash, fingerprint, claimedBy);
+    if (state.state === 'mismatch') {
+      // A key recorded before fingerprints were canonical (an upgrade less than IdempotencyKeepSeconds ago) holds the
+      // hash of the body's JSON text as parsed: a repeat of that very body is still a repeat.
+      const legacy = sha256(`${ctx.method}\u0000${ctx.path}\u0000${JSON.stringify(ctx.request.body ?? null)}`);
+      const asBefore = legacy === fingerprint ? undefined : await store.look(keyHash, legacy);
+      if (asBefore && asBefore.state !== 'mismatch') [state, fingerprint] = [asBefore, legacy];
+    }
+    return state.state === 'running' ? await awaitFirst(keyHash, fingerprint, claimedBy, state) : state;
+  }
+
   return async (ctx: AppContext, next: Next) => {
     const key = ctx.get('Idempotency-Key');
     const principal = ctx.state.principal;
@@ -151,18 +165,14 @@ export function idempotencyKeys(store: IdempotencyKeyStore, options: Idempotency
     const caller = principal.tenantId === undefined ? principal.userName : `${principal.tenantId}\u0000${principal.userName}`;
     const keyHash = sha256(`${caller}\u0000${ctx.path}\u0000${key}`);
     // The body as the model reads it: the same object with its keys in another order or case is the same request.
-    let fingerprint = sha256(`${ctx.method}\u0000${ctx.path}\u0000${canonicalBody(ctx.request.body ?? null)}`);
+    const fingerprint = sha256(`${ctx.method}\u0000${ctx.path}\u0000${canonicalBody(ctx.request.body ?? null)}`);
     const claimedBy = claims.newClaim();
-
-    let state = await claim(keyHash, fingerprint, claimedBy);
-    if (state.state === 'mismatch') {
-      // A key recorded before fingerprints were canonical (an upgrade less than IdempotencyKeepSeconds ago) holds the
-      // hash of the body's JSON text as parsed: a repeat of that very body is still a repeat.
-      const legacy = sha256(`${ctx.method}\u0000${ctx.path}\u0000${JSON.stringify(ctx.request.body ?? null)}`);
-      const asBefore = legacy === fingerprint ? undefined : await store.look(keyHash, legacy);
-      if (asBefore && asBefore.state !== 'mismatch') [state, fingerprint] = [asBefore, legacy];
+    let state: KeyState | undefined;
+    try {
+      state = await claimOrAwait(ctx, keyHash, fingerprint, claimedBy);
+    } finally {
+      if (state?.state !== 'claimed') claims.forgo(claimedBy);
     }
-    if (state.state === 'running') state = await awaitFirst(keyHash, fingerprint, claimedBy, state);
     switch (state.state) {
       case 'mismatch':
         return respond(ctx, [mismatch()]);
@@ -176,7 +186,6 @@ export function idempotencyKeys(store: IdempotencyKeyStore, options: Idempotency
       case 'claimed':
         break;
     }
-    claims.started(claimedBy);
     purgeNowAndThen();
 
     let handed: Promise<FinalAnswer> | undefined;
