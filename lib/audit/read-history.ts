@@ -2,7 +2,6 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import { Output } from '../envelope/output.js';
 import { currentAccess, currentErrors } from '../envelope/request-scope.js';
-import { type RecordScopes, scopeCondition } from '../storage/record-scope.js';
 import type { Storage } from '../storage/storage.js';
 import type { AuditChange, AuditEntry, HistoryPage } from './audit-models.js';
 import type { AuditTables } from './audit-tables.js';
@@ -14,13 +13,11 @@ export interface HistorySource {
   /** The records' table and key column: the record must exist and be in the caller's scope. */
   table: string;
   key: string;
-  /** The service's record scopes; the route's permission decides which apply to the caller (scopeCondition). */
-  scopes?: RecordScopes;
   /**
-   * The caller's condition on the records' table under `alias`, when more than the scopes decides it (a resource's
-   * reach, lib/resources/reach.ts); undefined: not limited. Given, it replaces `scopes`.
+   * The caller's condition on the records' table under `alias` (a resource's reach: scopes, tenant, soft delete;
+   * lib/resources/reach.ts); undefined: not limited.
    */
-  reach?(alias: string): RawBuilder<SqlBool> | undefined;
+  reach(alias: string): RawBuilder<SqlBool> | undefined;
   /**
    * Whether deleted records stay in their table (soft delete, whose reach then says who reads their history): a record
    * that is not there was purged, and its history answers 404 to everyone.
@@ -54,7 +51,7 @@ export async function readHistory(
     currentErrors().add(MESSAGES.Entity_NotFound({ entity: source.name, id: recordId }));
     return Output.of<AuditEntry[]>();
   };
-  const scope = source.reach ? source.reach('r') : scopeCondition(source.scopes, 'r');
+  const scope = source.reach('r');
   const record = (await sql<{ in_scope: number | boolean }>`select ${scope ? sql`case when ${scope} then 1 else 0 end` : sql`1`} as in_scope
     from ${sql.table(source.table)} as r where ${sql.ref(`r.${source.key}`)} = ${recordId}`.execute(storage.db)).rows[0];
   if (record && !Number(record.in_scope)) return notFound();

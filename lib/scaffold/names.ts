@@ -1,3 +1,5 @@
+import { upperFirst } from '../resources/names.js';
+
 /** The names one service goes by, all derived from its kebab-case name (`purchase-order`). */
 export interface ServiceNames {
   /** `purchase-order`: the module name, the route folder and the file names. */
@@ -18,11 +20,8 @@ export interface ServiceNames {
   idParam: string;
 }
 
-/** `unitPrice` → `unit_price`. */
-export const snakeCase = (camel: string) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** `unitPrice` → `UnitPrice`. */
-export const upperFirst = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+// One spelling of names for the scaffold and the resources it declares (`unitPrice` → `unit_price`, `UnitPrice`).
+export { snakeCase, upperFirst } from '../resources/names.js';
 
 export function serviceNames(kebab: string): ServiceNames {
   const words = kebab.split('-');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { withErrorScope } from '../envelope/request-scope.js';
 import { expectError, expectOk } from './assertions.js';
-import { actionBody, actionPath, actionPermission } from './resource-suite-actions.js';
+import { actionBody, actionPath } from './resource-suite-actions.js';
 import { type ScopeFixture, type SuiteRun, UNKNOWN_ID } from './resource-suite-context.js';
 import type { Input } from './resource-suite-samples.js';
 import type { TestReply } from './test-server.js';
@@ -12,7 +12,7 @@ export function suiteRoles(run: SuiteRun): Record<string, string[]> {
   const roles: Record<string, string[]> = { ResourceSuiteReader: [permissions.read] };
   // A scoped caller's writes name referenced records: it reads them (else they answer as unknown, contract part 10).
   const referenced = [...new Set(run.model.fields.filter((f) => f.spec.reference).map((f) => `${f.spec.reference!.name}.read`))];
-  const actions = Object.keys(run.model.actions).map((name) => actionPermission(run, name));
+  const actions = Object.values(run.model.actions).map((action) => action.permission);
   for (const scope of Object.keys(run.model.scopes ?? {})) {
     roles[scopeRole(scope)] = [...[...Object.values(permissions), ...actions].map((p) => `${p}:${scope}`), ...referenced];
   }

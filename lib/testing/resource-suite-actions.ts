@@ -3,11 +3,6 @@ import { expectError } from './assertions.js';
 import { UNKNOWN_ID, type SuiteRun } from './resource-suite-context.js';
 import type { Input } from './resource-suite-samples.js';
 
-/** The permission an action's route needs (the model's: declared, else `<resource>.<path>`). */
-export function actionPermission(run: SuiteRun, name: string): string {
-  return run.model.actions[name].permission;
-}
-
 /** Where action `name` of a record is served: its path segment (`mark-paid` for `markPaid`). */
 export const actionPath = (run: SuiteRun, name: string, record: number) => `${run.item(record)}/${run.model.actions[name].path}`;
 
@@ -27,7 +22,7 @@ export async function actionBody(run: SuiteRun, name: string): Promise<Input> {
 /** Each declared action: its own permission (403 without it), a 404 for an unknown id, its body checked (400). */
 export function actionTests(run: SuiteRun): void {
   for (const name of Object.keys(run.model.actions)) {
-    const permission = actionPermission(run, name);
+    const { permission } = run.model.actions[name];
     it(`action ${name}: a caller without ${permission} gets 403 Security_Forbidden and nothing is written; an unknown id is a 404; an unknown property a 400`, async () => {
       const id = await run.create();
       const before = await run.read(id);

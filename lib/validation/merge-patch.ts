@@ -1,8 +1,7 @@
 import { Struct, optional } from 'superstruct';
-import type { ErrorMessage } from '../envelope/error-message.js';
 import { CODES, MESSAGES, inputFailure } from '../envelope/message-catalogue.js';
 import { Output } from '../envelope/output.js';
-import { currentErrors, withErrorScope } from '../envelope/request-scope.js';
+import { currentErrors } from '../envelope/request-scope.js';
 import { model } from './fields.js';
 import { type PatchOf, mergePatch } from '../client/merge-patch.js';
 
@@ -39,38 +38,24 @@ export function patchModel<T extends object, S>(update: Struct<T, S>): Struct<Pa
   return model(fields) as unknown as Struct<PatchOf<T>, unknown>;
 }
 
-interface MergePatchCommon<Current, Update, Result> {
+/**
+ * A PATCH merged inside the service's own write, into the record as that write reads it (a declared update's
+ * `inputOf(before)` with `mergePatch`, lib/resources/runtime/update.ts): no read before the write and nothing to try
+ * again, since the merge is made on the very row whose revision the write checks.
+ */
+export interface MergePatchOperation<Current, Update, Result> {
   /** The merge patch the caller sent, already validated with `patchModel`. */
   patch: PatchOf<Update>;
-  /** Reads the current record (its Output reports not-found as usual). */
+  /** Reads the current record (its Output reports not-found as usual): only for a patch that names no field. */
   read(): Promise<Output<Current>>;
   /**
    * What the update answers for a patch that names no field (`{}`), which writes nothing and keeps the revision. By
-   * default the record's `revisionNumber` and `modifiedDate`: what every update of this layer and its scaffold answers.
+   * default the record's `revisionNumber` and `modifiedDate`: what every update of this layer answers.
    */
   unchanged?(current: Current): Result;
-}
-
-/** PATCH as read, merge, then the service's update (which checks the merged record as a PUT would). */
-interface ReadMergeUpdate<Current, Update, Result> extends MergePatchCommon<Current, Update, Result> {
-  /** The update input the current record corresponds to: by default, its properties of the update model. */
-  toUpdate(current: Current): Update;
-  /** The service's own update, which checks the merged record as a PUT would. */
-  update(data: Update): Promise<Output<Result>>;
-  /** How often a merge that lost to a concurrent writer is read and applied again (default 3). */
-  attempts?: number;
-}
-
-/**
- * PATCH merged inside the service's own write, into the record as that write reads it (a declared update's
- * `inputOf(before)` with `mergePatch`, lib/resources/runtime/update.ts): no read before the write, and no retry here,
- * since the merge is made on the very row whose revision the write checks. `read` serves only a patch that names no field.
- */
-interface MergeInWrite<Current, Update, Result> extends MergePatchCommon<Current, Update, Result> {
+  /** The write, merging the patch into the record it reads. */
   write(patch: PatchOf<Update>): Promise<Output<Result>>;
 }
-
-export type MergePatchOperation<Current, Update, Result> = ReadMergeUpdate<Current, Update, Result> | MergeInWrite<Current, Update, Result>;
 
 /** The default `unchanged`: the update output of this layer's services, read from the record as it is. */
 function currentRevision<Current extends { revisionNumber?: number }, Result>(current: Current): Result {
@@ -86,7 +71,7 @@ const namesNoField = (patch: object) => Object.entries(patch).every(([key, value
  * still checked, as an update would: a stale one is the same 409.
  */
 async function applyNothing<Current extends { revisionNumber?: number }, Result>(
-  operation: Pick<MergePatchCommon<Current, unknown, Result>, 'read' | 'unchanged'>, expected: number | null | undefined,
+  operation: Pick<MergePatchOperation<Current, unknown, Result>, 'read' | 'unchanged'>, expected: number | null | undefined,
 ): Promise<Output<Result>> {
   const current = await operation.read();
   const errors = currentErrors();
@@ -102,35 +87,10 @@ async function applyNothing<Current extends { revisionNumber?: number }, Result>
   return Output.of((operation.unchanged ?? currentRevision<Current, Result>)(current.result));
 }
 
-const isConcurrency = (m: ErrorMessage) => m.code === CODES.Entity_Concurrency;
-
-/**
- * PATCH as read → merge → update. The merged record carries the revision it was read at, so a write made in between
- * is never overwritten with stale values of fields the patch did not name: the update then fails on the revision, and
- * the patch is applied again to the newer record. A caller that sent `revisionNumber` itself gets the 409 instead,
- * as with PUT. A patch naming no field writes nothing (`applyNothing`). With `write` instead of `update`, the merge
- * is the write's own (MergeInWrite).
- */
+/** PATCH: a patch naming no field writes nothing (`applyNothing`); any other is the write's own merge. */
 export async function applyMergePatch<Current extends { revisionNumber?: number }, Update extends { revisionNumber?: number | null }, Result>(
   operation: MergePatchOperation<Current, Update, Result>,
 ): Promise<Output<Result>> {
   const { patch } = operation;
-  if (namesNoField(patch)) return applyNothing(operation, patch.revisionNumber);
-  if ('write' in operation) return operation.write(patch);
-  const { attempts = 3 } = operation;
-  const callerRevision = patch.revisionNumber != null;
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await withErrorScope(async (errors) => {
-      const current = await operation.read();
-      if (!current.result) return { output: new Output<Result>(undefined, current.messages), retry: false };
-      const merged = mergePatch({ ...operation.toUpdate(current.result), revisionNumber: current.result.revisionNumber } as Update, patch);
-      const output = await operation.update(merged);
-      const lost = !callerRevision && errors.messages.some(isConcurrency);
-      return { output: new Output(output.result, [...errors.messages], output.totalCount), retry: lost };
-    });
-    if (!outcome.retry || attempt >= attempts) {
-      currentErrors().addAll(outcome.output.messages);
-      return Output.of(outcome.output.result);
-    }
-  }
+  return namesNoField(patch) ? applyNothing(operation, patch.revisionNumber) : operation.write(patch);
 }

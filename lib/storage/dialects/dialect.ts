@@ -1,4 +1,4 @@
-import type { ColumnDataType, ColumnDefinitionBuilder, Kysely, QueryExecutorProvider, RawBuilder, SqlBool } from 'kysely';
+import type { ColumnDataType, ColumnDefinitionBuilder, CompiledQuery, Kysely, QueryExecutorProvider, RawBuilder, SqlBool } from 'kysely';
 import type { SqlValues } from '../sql-values.js';
 
 /**
@@ -101,4 +101,9 @@ export interface StorageDialect extends SqlValues {
    * indexes are not left half empty.
    */
   replaceInColumn(db: QueryExecutorProvider, table: string, column: string, from: string, to: string): Promise<number>;
+  /**
+   * The plan of `query`, one step a line, outermost first (nothing is run but the EXPLAIN): what a plan test asserts
+   * (restlayer/testing's queryPlan: an index walked, no scan, no sort).
+   */
+  queryPlan(db: QueryExecutorProvider, query: CompiledQuery): Promise<string[]>;
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { postgresValues } from '../sql-values.js';
 import type { StorageDialect } from './dialect.js';
 
@@ -9,6 +9,14 @@ import type { StorageDialect } from './dialect.js';
  * committed rows into the table's base row (`slot` 0), skipping it when another is doing that.
  */
 const FOLD_EVERY = 256;
+
+/** A node of `explain (format json)`, what queryPlan reads of it. */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
 
 /** The share of a table's rows from which replaceInColumn rewrites the table instead of updating them. */
 const REWRITE_FROM = 0.25;
@@ -119,5 +127,17 @@ export const postgresDialect: StorageDialect = {
     // so that counts kept by other processes (lib/storage/count-cache.ts) are read again.
     await sql`update ${t} set ${c} = ${c} where false`.execute(db);
     return matching;
+  },
+  // `explain (format json)`'s nodes, each its type with its relation and index: `Index Scan on <table> using <index>`.
+  async queryPlan(db, query) {
+    const { rows } = await db.getExecutor().executeQuery<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+      CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
+    const steps: string[] = [];
+    const walk = (node: PlanNode) => {
+      steps.push([node['Node Type'], node['Relation Name'] && `on ${node['Relation Name']}`, node['Index Name'] && `using ${node['Index Name']}`].filter(Boolean).join(' '));
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(rows[0]['QUERY PLAN'][0].Plan);
+    return steps;
   },
 };

@@ -1,4 +1,4 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { CompiledQuery, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { sqliteValues } from '../sql-values.js';
 import { NEEDLESS_SKIP_SCANS, RELOAD_STATISTICS } from '../sqlite-statistics.js';
 import type { StorageDialect } from './dialect.js';
@@ -80,5 +80,10 @@ export const sqliteDialect: StorageDialect = {
   async replaceInColumn(db, table, column, from, to) {
     const c = sql.ref(column);
     return Number((await sql`update ${sql.table(table)} set ${c} = ${to} where ${c} = ${from}`.execute(db)).numAffectedRows ?? 0n);
+  },
+  // EXPLAIN QUERY PLAN's details: `SEARCH <alias> USING INDEX <index> (…)`, `SCAN <alias>`.
+  async queryPlan(db, query) {
+    const { rows } = await db.getExecutor().executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+    return rows.map((r) => r.detail);
   },
 };
