@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { type Kysely, sql } from 'kysely';
-import { inTransaction } from 'restlayer';
 import { expectOk } from '../support/api.js';
+import { whileHeld } from '../support/held-row.js';
 import { type Json, type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { describeStores } from '../support/stores.js';
 import { addLine, orderWith, someProducts } from '../sales-order/lines-support.js';
@@ -150,39 +149,6 @@ describeStores('conditional requests on records (issue 41, part 14)', () => {
     expect(patched.headers.get('etag')).to.equal((await tagOf(path)).etag);
   });
 
-  /**
-   * Holds the record's row (PostgreSQL: locked; SQLite: the one writer's transaction) while `burst` starts, so that
-   * every request of the burst has compared its If-Match with the record as it was before any of them writes: only
-   * the check the write makes on the row it holds can then keep all but one from writing.
-   */
-  async function whileHeld<T>(table: string, key: string, id: number, burst: () => Promise<T>[]): Promise<T[]> {
-    const { storage } = server.infrastructure;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let held!: () => void;
-    const holding = new Promise<void>((resolve) => {
-      held = resolve;
-    });
-    const db = storage.db as unknown as Kysely<unknown>;
-    const transaction = inTransaction(db, async (trx) => {
-      await (storage.dialect.locksRows
-        ? sql`select 1 from ${sql.table(table)} where ${sql.ref(key)} = ${id} for update`
-        : sql`select 1`).execute(trx);
-      held();
-      await released;
-    });
-    await holding;
-    const answers = burst();
-    // Time for the reads before the writes (they do not wait for the held row); a shorter wait only makes the
-    // test weaker (more of the burst refused before writing), never wrong.
-    await new Promise((resolve) => setTimeout(resolve, 750));
-    release();
-    await transaction;
-    return Promise.all(answers);
-  }
-
   for (const kind of ['customer', 'order header', 'order line'] as const) {
     it(`a burst of writes sent at once with one If-Match: exactly one succeeds, every other is a 412 (${kind})`, async () => {
       const { active } = await someProducts(server);
@@ -190,7 +156,7 @@ describeStores('conditional requests on records (issue 41, part 14)', () => {
       const path = kind === 'customer' ? `/customer/${id}` : `/sales-order/${id}`;
       const { etag, body } = await tagOf(path);
       const [table, key] = kind === 'customer' ? ['customer', 'customer_id'] : ['sales_order', 'sales_order_id'];
-      const replies = await whileHeld(table, key, id, () => Array.from({ length: 12 }, (_, i) => (kind === 'order line'
+      const replies = await whileHeld(server, table, key, id, () => Array.from({ length: 12 }, (_, i) => (kind === 'order line'
         ? send(`${path}/detail`, 'POST', etag, { productId: active.id, orderQty: i + 1 })
         : send(path, 'PATCH', etag, kind === 'customer' ? { name: `Burst ${i}` } : { comment: `burst ${i}` }))));
       const statuses = replies.map((r) => r.status);
@@ -200,6 +166,27 @@ describeStores('conditional requests on records (issue 41, part 14)', () => {
       expect(now.body.revisionNumber).to.equal((body.revisionNumber as number) + 1);
     });
   }
+
+  it('a DELETE and PATCHes sent at once with one If-Match: exactly one succeeds (a soft delete checks the tag on the row it marks)', async () => {
+    const id = await newCustomer('Burst delete');
+    const path = `/customer/${id}`;
+    const { etag } = await tagOf(path);
+    const replies = await whileHeld(server, 'customer', 'customer_id', id, () => [
+      send(path, 'DELETE', etag),
+      ...Array.from({ length: 5 }, (_, i) => send(path, 'PATCH', etag, { name: `Burst delete ${i}` })),
+    ]);
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200), String(statuses)).to.have.length(1);
+    const [deleted, ...patches] = replies;
+    if (deleted.status === 200) {
+      // The delete came first: the PATCHes then find no record (404, as without the header).
+      expect(patches.map((r) => r.status), String(statuses)).to.deep.equal(patches.map(() => 404));
+    } else {
+      // A PATCH came first: the delete and the other PATCHes name a tag that is no longer current.
+      for (const reply of replies.filter((r) => r.status !== 200)) expect412(reply);
+    }
+    expect((await server.call(path)).status, String(statuses)).to.equal(deleted.status === 200 ? 404 : 200);
+  });
 
   it('the OpenAPI document declares ETag, If-None-Match, If-Match, 304 and 412', async () => {
     const doc = expectOk(await server.call('/openapi.json')).result;

@@ -3,6 +3,7 @@ import { expectError, expectOk } from '../support/api.js';
 import { scopedUser } from '../access/support.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { describeStores } from '../support/stores.js';
+import { whileHeld } from '../support/held-row.js';
 import { testProvider } from '../support/test-stores.js';
 
 interface Line { salesOrderDetailId: number; productId: number; orderQty: number }
@@ -94,6 +95,23 @@ describeStores(`sales orders: soft delete and restore (${testProvider})`, functi
     expectOk(await server.call(`/customer/${customerId}/restore`, { method: 'POST' }));
     expectOk(await restore(id));
     expect((await read(id)).salesOrderId).to.equal(id);
+  });
+
+  it('a restore and a delete of its customer sent together: never both (a live order never names a deleted customer)', async () => {
+    const customerId = await newCustomer();
+    const id = await newOrder(customerId);
+    expectOk(await remove(id));
+    // The restore checks the customer, then waits for the held order; the customer's delete, finding no live order, goes on.
+    const [restored, deleted] = await whileHeld(server, 'sales_order', 'sales_order_id', id, () => [
+      restore(id),
+      new Promise<void>((resolve) => setTimeout(resolve, 250)).then(() => server.call(`/customer/${customerId}`, { method: 'DELETE' })),
+    ]);
+    const outcome = [restored.status, deleted.status];
+    expect([[200, 409], [400, 200]], `${restored.text} ${deleted.text}`).to.deep.include(outcome);
+    if (restored.status === 400) expectError(restored, 400, 'SalesOrder_UnknownCustomer', 'customerId');
+    const customer = await server.call(`/customer/${customerId}`);
+    const order = await server.call(`/sales-order/${id}`);
+    expect([customer.status, order.status]).to.deep.equal(restored.status === 200 ? [200, 200] : [404, 404]);
   });
 
   it('a delete grant limited by a scope lists and restores only that scope\'s deleted orders; without the grant, 403', async () => {

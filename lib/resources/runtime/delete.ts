@@ -78,7 +78,8 @@ async function markDeleted(runtime: Runtime, id: number): Promise<Output> {
   const { model, storage } = runtime;
   const referred = await inTransaction(runtime.db, async (trx) => {
     const row = await readForWrite(trx, storage, model, id);
-    if (!row) return false;
+    // Locked (or the only writer), as the hard delete's: an If-Match checked before must still name this revision.
+    if (!row || preconditionFails(`${model.entity} ${id}`, row[model.revision])) return false;
     for (const r of runtime.referrers) {
       const live = r.softDelete ? sql` and ${sql.ref(r.softDelete)} is null` : sql``;
       const { rows } = await sql<{ n: number }>`select 1 as n from ${sql.table(r.table)} where ${sql.ref(r.column)} = ${id}${live} limit 1`.execute(trx);
