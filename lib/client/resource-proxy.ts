@@ -94,6 +94,11 @@ interface Instance {
 type Method = (this: Instance, ...args: never[]) => Promise<Output<unknown>>;
 
 /** The methods of a resource's proxy class, each calling the instance's client as the address says. */
+/** DELETE has no body: the revision the caller believes the record has, when given, is the query parameter `revisionNumber`. */
+function revisionQuery(revisionNumber: number | undefined): { query?: URLSearchParams } {
+  return revisionNumber === undefined ? {} : { query: new URLSearchParams({ revisionNumber: String(revisionNumber) }) };
+}
+
 function methodsOf(address: Address, operations: Record<string, OperationRoute>): Record<string, Method> {
   const dates = Object.keys(address.dates);
   const id = (value: number) => ({ [`_${address.key}`]: value });
@@ -104,7 +109,7 @@ function methodsOf(address: Address, operations: Record<string, OperationRoute>)
     create(data: unknown) { return call(this, 'create', { body: data }); },
     update(key: number, data: unknown) { return call(this, 'update', { params: id(key), body: data }); },
     patch(key: number, data: unknown) { return call(this, 'patch', { params: id(key), body: data }); },
-    delete(key: number) { return call(this, 'delete', { params: id(key) }); },
+    delete(key: number, revisionNumber?: number) { return call(this, 'delete', { params: id(key), ...revisionQuery(revisionNumber) }); },
     /** The record's history, newest first; `at` is a Date. */
     history(key: number, page?: { skip?: number; take?: number }) {
       return this.client.call(operations.history, { params: id(key), query: pageQuery(page), dates: ['at'] });
@@ -123,10 +128,8 @@ function methodsOf(address: Address, operations: Record<string, OperationRoute>)
     methods[`patch${itemName}`] = function (key: number, childKey: number, data: unknown) {
       return call(this, `patch${itemName}`, { params: both(key, childKey), body: data });
     };
-    // DELETE has no body: the parent's revision, when given, goes as the query parameter `revisionNumber`.
     methods[`delete${itemName}`] = function (key: number, childKey: number, revisionNumber?: number) {
-      const query = revisionNumber === undefined ? {} : { query: new URLSearchParams({ revisionNumber: String(revisionNumber) }) };
-      return call(this, `delete${itemName}`, { params: both(key, childKey), ...query });
+      return call(this, `delete${itemName}`, { params: both(key, childKey), ...revisionQuery(revisionNumber) });
     };
   }
   for (const action of Object.keys(address.actions ?? {})) {

@@ -121,6 +121,8 @@ export interface ResourceModels {
   readonly actions: Readonly<Record<string, AnyStruct>>;
   /** The restore's body (a soft-deletable resource's): none, or the revision the caller believes it has. */
   readonly restore: AnyStruct;
+  /** DELETE's query: the revision the caller believes the record has (a stale one is a 409), as a line delete's. */
+  readonly deleteQuery: AnyStruct;
 }
 
 /** The bytes one field's value may take as JSON: text at up to 3 UTF-8 bytes a character (no max: 1,000 of them). */
@@ -190,6 +192,7 @@ export function modelsOf(resource: ResourceModel): ResourceModels {
     criteria: defineCriteria(Object.fromEntries([...filters.map((f) => [f.name, criterionOf(f)]), ...(resource.softDelete ? [['deleted', criterion.flag()]] : [])]), sortable),
     children,
     restore: optional(object({ revisionNumber: maybeOf(idStruct()) })),
+    deleteQuery: object({ revisionNumber: optionalOf(idStruct()) }),
     actions: Object.fromEntries(Object.entries(resource.actions).map(([name, action]) => [name, object({
       ...Object.fromEntries(Object.entries(action.input ?? {}).map(([field, declared]) => [field,
         declared.spec.required ? valueStruct(declared.spec) : maybeOf(valueStruct(declared.spec))])),

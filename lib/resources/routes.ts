@@ -119,8 +119,8 @@ export function routesOf(model: ResourceModel, models: ResourceModels): CrudRout
           ? `Mark a ${noun} deleted${children ? ` (its ${children} kept)` : ''}: restorable by POST …/restore; while other records refer to it, a 409 Entity_InUse.`
           : `Delete a ${noun}${children ? ` with its ${children}` : ''}; while other records refer to it, a 409 Entity_InUse.`,
         permission: permissions.delete, ...scopes, operation: operation('delete'),
-        params: models.key, answers: [404, 409], etag: recordRead(model, key),
-        handle: ({ params, services }) => call(services, model, 'delete', idOf(params, key)),
+        params: models.key, query: modelQuery(models.deleteQuery), answers: [404, 409], etag: recordRead(model, key),
+        handle: ({ params, query, services }) => call(services, model, 'delete', idOf(params, key), (query as { revisionNumber?: number }).revisionNumber),
       }),
     },
     history: {

@@ -148,8 +148,11 @@ export interface CrudService<S extends Shape> {
   update(id: number, data: UpdateOf<S>): Promise<Output<UpdateOutput>>;
   /** Changes only the fields `data` names (JSON merge patch); answers what update answers. */
   patch(id: number, data: PatchInputOf<S>): Promise<Output<UpdateOutput>>;
-  /** Removes the record with its children. */
-  delete(id: number): Promise<Output>;
+  /**
+   * Removes the record with its children (marks it deleted, when soft-deletable). `revisionNumber`: the revision the
+   * caller believes it has; a stale one is a 409 Entity_Concurrency and nothing is deleted.
+   */
+  delete(id: number, revisionNumber?: number): Promise<Output>;
   /** The record's change history, newest first; a deleted record's stays readable by holders of `<resource>.delete`. */
   history(id: number, page?: HistoryPage): Promise<Output<AuditEntry[]>>;
   /** Of a soft-deletable resource only: brings a deleted record back. */

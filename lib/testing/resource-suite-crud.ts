@@ -50,6 +50,16 @@ export function crudTests(run: SuiteRun): void {
     assert.equal(await run.count(), total - 1);
   });
 
+  it('DELETE with a stale ?revisionNumber is a 409 Entity_Concurrency on it and deletes nothing; with the current one it deletes', async () => {
+    const id = await run.create();
+    const { revisionNumber } = await run.read(id);
+    const reply = await run.call(`${run.item(id)}?revisionNumber=${Number(revisionNumber) + 1}`, { method: 'DELETE' });
+    expectError(reply, 409, 'Entity_Concurrency', 'revisionNumber');
+    assert.equal((await run.read(id)).revisionNumber, revisionNumber, 'still there, unchanged');
+    expectOk(await run.call(`${run.item(id)}?revisionNumber=${String(revisionNumber)}`, { method: 'DELETE' }));
+    expectError(await run.call(run.item(id)), 404, 'Entity_NotFound');
+  });
+
   it(`an unknown id is a 404 Entity_NotFound ("${entity} with id … not found.") for GET, PUT, PATCH, DELETE and history`, async () => {
     const input = run.forUpdate(await run.sample());
     for (const reply of [

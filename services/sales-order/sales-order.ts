@@ -1,4 +1,4 @@
-import { Decimal, Output, child, field, resource, sql } from 'restlayer';
+import { Decimal, Output, child, field, resource, sql, withErrorScope } from 'restlayer';
 import { customer } from '../customer/customer.js';
 import { SALES_ORDER_CODES } from './messages.js';
 import { datesAfterOrder, ownedByCreator } from './order-rules.js';
@@ -72,10 +72,18 @@ export const salesOrder = resource({
      * the job's user). Answers how many.
      */
     async purgeCancelled(orderedBefore: Date) {
-      const { rows } = await sql<{ id: number }>`select sales_order_id as id from sales_order
+      const { rows } = await sql<{ id: number; revision: number }>`select sales_order_id as id, revision_number as revision from sales_order
         where status = 6 and order_date < ${storage.values.date(orderedBefore)} and deleted_at is null order by sales_order_id`.execute(storage.db);
-      for (const { id } of rows) await defaults.delete(id);
-      return Output.of(rows.length);
+      let purged = 0;
+      for (const { id, revision } of rows) {
+        // Only at the revision read with its status: an order changed since (reopened, say) is left as it is.
+        const { messages } = await withErrorScope(async (errors) => {
+          await defaults.delete(id, Number(revision));
+          return errors;
+        });
+        if (messages.length === 0) purged++;
+      }
+      return Output.of(purged);
     },
   }),
 });

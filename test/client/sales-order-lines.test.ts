@@ -127,4 +127,13 @@ describeStores('client: order lines through SalesOrderProxy', () => {
     expect(empty.lines).to.deep.equal([]);
     expect(empty.subTotal).to.equal(0);
   });
+
+  it('delete: the record\'s revision goes as the query parameter too; a stale one deletes nothing', async () => {
+    const { revisionNumber } = (await proxy.read(order.id)).result!;
+    expect(codes(await proxy.delete(order.id, revisionNumber - 1))).to.deep.equal(['Entity_Concurrency']);
+    expect(recorder.sent.at(-1)!.url.searchParams.get('revisionNumber')).to.equal(String(revisionNumber - 1));
+    expect(codes(await proxy.read(order.id))).to.deep.equal([]);
+    expect(codes(await proxy.delete(order.id, revisionNumber))).to.deep.equal([]);
+    expect(codes(await proxy.read(order.id))).to.deep.equal(['Entity_NotFound']);
+  });
 });

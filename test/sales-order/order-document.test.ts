@@ -141,4 +141,21 @@ describeStores('sales orders as documents (contract part 9; lib/documents)', () 
     expectError(await server.call(`/sales-order/${id}`), 404, 'Entity_NotFound');
     expect(await inconsistentOrders(server)).to.deep.equal([]);
   });
+
+  it('purgeCancelled while orders are reopened: an order reopened (200) is never deleted; each is either reopened or deleted', async () => {
+    const ids = [];
+    for (let i = 0; i < 8; i++) ids.push(await orderWith(server, [{ productId: active.id, orderQty: 1 }], { status: 6 }));
+    const service = (server.services as unknown as AppServices).salesOrder;
+    // Sent together: a reopening that lands between the purge's list and its delete of that order must win over it.
+    const [purged, ...reopened] = await Promise.all([
+      withErrorScope(() => service.purgeCancelled(new Date(Date.now() + 86_400_000))),
+      ...ids.map((id) => server.call(`/sales-order/${id}`, { method: 'PATCH', body: { status: 1 }, headers: mergePatch })),
+    ]);
+    expect(purged.messages, JSON.stringify(purged.messages)).to.deep.equal([]);
+    for (const [i, id] of ids.entries()) {
+      const now = await server.call(`/sales-order/${id}`);
+      if (reopened[i].status === 200) expect([now.status, now.body.result?.status], `order ${id} reopened`).to.deep.equal([200, 1]);
+      else expect([reopened[i].status, now.status], `order ${id} purged first`).to.deep.equal([404, 404]);
+    }
+  });
 });

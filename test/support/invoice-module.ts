@@ -77,11 +77,14 @@ export const invoice = resource({
     }),
   },
   service: (defaults) => ({
-    /** The default delete, refused for a paid invoice (read first: its answer is the default's own 404 when unknown). */
-    async delete(id: number) {
+    /**
+     * The default delete, refused for a paid invoice (read first: its answer is the default's own 404 when unknown).
+     * Deleted at the revision read (or the caller's): one paid meanwhile is then a 409, not deleted unseen.
+     */
+    async delete(id: number, revisionNumber?: number) {
       const current = await defaults.read(id);
       if (!current.result) return Output.of();
-      if (!current.result.paid) return defaults.delete(id);
+      if (!current.result.paid) return defaults.delete(id, revisionNumber ?? current.result.revisionNumber);
       currentErrors().add(message('Validation', 'Invoice_Paid', 'A paid invoice cannot be deleted.', { status: 409 }));
       return Output.of();
     },

@@ -3,14 +3,13 @@ import { diffChanges } from '../../audit/diff.js';
 import { recordAudit } from '../../audit/record-audit.js';
 import { Output } from '../../envelope/output.js';
 import { currentErrors } from '../../envelope/request-scope.js';
-import { preconditionFails } from '../../envelope/precondition.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { type Referrers, inUse } from '../messages.js';
 import { scopeCondition } from '../../storage/record-scope.js';
 import { childrenState, rowState } from './audit-state.js';
 import type { Runtime } from './context.js';
 import type { Row } from './values.js';
-import { readForWrite } from './write-record.js';
+import { type WriteTarget, isStale, readForWrite } from './write-record.js';
 
 /** A write refused because another table's rows still refer to the row (SQLite's and PostgreSQL's codes). */
 function isForeignKeyViolation(err: unknown): boolean {
@@ -43,14 +42,14 @@ async function referrersOf(runtime: Runtime, id: number): Promise<Referrers[]> {
  * foreign key refuse it (not a count made before, which a concurrent write could outdate): 409 Entity_InUse, nothing
  * deleted.
  */
-export async function remove(runtime: Runtime, id: number): Promise<Output> {
+export async function remove(runtime: Runtime, id: number, revisionNumber?: number): Promise<Output> {
   const { model, storage } = runtime;
-  if (model.softDelete) return markDeleted(runtime, id);
+  if (model.softDelete) return markDeleted(runtime, { id, revisionNumber });
   try {
     await inTransaction(runtime.db, async (trx) => {
       const row = await readForWrite(trx, storage, model, id);
-      // Locked (or the only writer): an If-Match checked here holds until the delete commits.
-      if (!row || preconditionFails(`${model.entity} ${id}`, row[model.revision])) return;
+      // Locked (or the only writer): an If-Match or revision checked here holds until the delete commits.
+      if (!row || isStale(model, { id, revisionNumber }, row[model.revision])) return;
       let state = rowState(runtime, row);
       for (const child of runtime.children) {
         const { table, parentColumn, keyColumn } = child.model;
@@ -74,12 +73,13 @@ export async function remove(runtime: Runtime, id: number): Promise<Output> {
  * mark: the rows of referring tables that are not deleted themselves are counted inside the transaction, after the
  * record is locked, and any makes it a 409 Entity_InUse with nothing marked.
  */
-async function markDeleted(runtime: Runtime, id: number): Promise<Output> {
+async function markDeleted(runtime: Runtime, target: WriteTarget): Promise<Output> {
   const { model, storage } = runtime;
+  const { id } = target;
   const referred = await inTransaction(runtime.db, async (trx) => {
     const row = await readForWrite(trx, storage, model, id);
-    // Locked (or the only writer), as the hard delete's: an If-Match checked before must still name this revision.
-    if (!row || preconditionFails(`${model.entity} ${id}`, row[model.revision])) return false;
+    // Locked (or the only writer), as the hard delete's: an If-Match or revision must still name this one.
+    if (!row || isStale(model, target, row[model.revision])) return false;
     for (const r of runtime.referrers) {
       const live = r.softDelete ? sql` and ${sql.ref(r.softDelete)} is null` : sql``;
       const { rows } = await sql<{ n: number }>`select 1 as n from ${sql.table(r.table)} where ${sql.ref(r.column)} = ${id}${live} limit 1`.execute(trx);

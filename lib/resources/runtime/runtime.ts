@@ -61,7 +61,7 @@ export function operationsOf(runtime: Runtime): Record<string, Operation> {
     create: (data: CreateInput) => create(runtime, data),
     update: (id: number, data: UpdateInput) => update(runtime, id, data),
     patch: (id: number, data: PatchOf<UpdateInput>) => patch(runtime, id, data),
-    delete: (id: number) => remove(runtime, id),
+    delete: (id: number, revisionNumber?: number) => remove(runtime, id, revisionNumber),
     history: (id: number, page: HistoryPage = {}) => readHistory(storage, history, id, page, runtime.limits.maxRows),
   };
   if (model.softDelete) operations.restore = (id: number, input?: { revisionNumber?: number | null }) => restore(runtime, id, input);
