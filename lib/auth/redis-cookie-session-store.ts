@@ -34,7 +34,9 @@ export class RedisCookieSessionStore implements ICookieSessionStore {
 
   async destroyForUser(userName: string): Promise<void> {
     const keys = await this.redis.smembers(this.userSet(userName));
-    if (keys.length) await this.redis.del(...keys.map(this.key));
-    await this.redis.del(this.userSet(userName));
+    if (!keys.length) return;
+    // Exactly the sessions read, from the set too: a login's session added meanwhile stays listed (and is ended by
+    // the next call), where deleting the whole set would leave it untracked.
+    await this.redis.multi().del(...keys.map(this.key)).srem(this.userSet(userName), ...keys).exec();
   }
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { inTransaction } from 'restlayer';
-import type { TestServer } from './server.js';
+import type { TestServer } from 'restlayer/testing';
 
 /**
  * Holds a record's row (PostgreSQL: locked; SQLite: the one writer's transaction) while `burst` starts, then lets go:
@@ -9,7 +9,7 @@ import type { TestServer } from './server.js';
  * those reads before the writes (a shorter wait only makes a test weaker, never wrong).
  */
 export async function whileHeld<T>(
-  server: TestServer, table: string, key: string, id: number, burst: () => Promise<T>[], waitMs = 750,
+  server: Pick<TestServer, 'infrastructure'>, table: string, key: string, id: number, burst: () => Promise<T>[], waitMs = 750,
 ): Promise<T[]> {
   const { storage } = server.infrastructure;
   let release!: () => void;

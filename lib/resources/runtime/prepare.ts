@@ -86,17 +86,19 @@ export async function childReferences(runtime: Runtime, child: ChildRuntime, ite
   return all;
 }
 
-/** Whether `record` gives a value to a reference field whose target is soft-deletable (then keepReferences has work). */
-export function refersToSoftDeletable(fields: readonly ResourceField[], record: Draft): boolean {
-  return fields.some((f) => f.spec.type === 'reference' && f.stored && record[f.name] != null && Boolean(targetModel(f.spec.reference!).softDelete));
+/** Whether `record` gives a value to a stored reference field (then keepReferences has work). */
+export function refersToRecords(fields: readonly ResourceField[], record: Draft): boolean {
+  return fields.some((f) => f.spec.type === 'reference' && f.stored && record[f.name] != null);
 }
 
 /**
- * Inside a create's transaction (or an update's that gives such a reference), before its rows: each record a reference field of `record` names in a soft-deletable
- * resource is still not deleted, read with a lock that a concurrent delete's must wait for (PostgreSQL's `for key
- * share`, which the delete's `for update` excludes; SQLite writes one at a time). A delete that came first makes it an
- * unknown reference (the create's own answer for one, and the transaction rolls back); one that comes after sees the
- * new record and answers 409 Entity_InUse. Resolved before the transaction, a reference could be deleted meanwhile.
+ * Inside a create's transaction (or an update's, a child write's or a restore's that gives a reference), before its
+ * rows: each record a reference field of `record` names is still there (and, in a soft-deletable resource, not
+ * deleted), read with a lock that a concurrent delete's must wait for (PostgreSQL's `for key share`, which the
+ * delete's `for update` excludes; SQLite writes one at a time). A delete that came first makes it an unknown reference
+ * (the create's own answer for one, and the transaction rolls back); one that comes after sees the new record and
+ * answers 409 Entity_InUse. Resolved before the transaction only, a reference could be deleted meanwhile: a soft
+ * delete then left a record naming a deleted one, a hard delete made the insert's foreign key fail (a 500).
  * `checked`: the records already read by this write.
  */
 export async function keepReferences(
@@ -109,10 +111,10 @@ export async function keepReferences(
     if (f.spec.type !== 'reference' || id == null || !f.stored) continue;
     const target = targetModel(f.spec.reference!);
     // Once per record for one write: a document's children naming one customer lock it once.
-    if (!target.softDelete || checked.has(`${target.table}:${String(id)}`)) continue;
+    if (checked.has(`${target.table}:${String(id)}`)) continue;
     checked.add(`${target.table}:${String(id)}`);
-    const { rows } = await sql<{ n: number }>`select 1 as n from ${sql.table(target.table)} where ${sql.ref(target.keyColumn)} = ${id}
-      and ${sql.ref(target.softDelete)} is null${lock}`.execute(trx);
+    const live = target.softDelete ? sql` and ${sql.ref(target.softDelete)} is null` : sql``;
+    const { rows } = await sql<{ n: number }>`select 1 as n from ${sql.table(target.table)} where ${sql.ref(target.keyColumn)} = ${id}${live}${lock}`.execute(trx);
     if (!rows.length) errors.add(unknownReference(runtime.model.pascal, target, id, prefix + f.name));
   }
   errors.abortIfHasErrors();

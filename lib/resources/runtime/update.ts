@@ -6,7 +6,7 @@ import type { Rule } from '../declaration.js';
 import type { WireValue } from '../field.js';
 import { rowState } from './audit-state.js';
 import type { Runtime } from './context.js';
-import { keepReferences, refersToSoftDeletable, writeContext } from './prepare.js';
+import { keepReferences, refersToRecords, writeContext } from './prepare.js';
 import { read } from './read.js';
 import { settle } from './settle.js';
 import { checkUnique } from './unique.js';
@@ -53,9 +53,9 @@ async function writeOwn(runtime: Runtime, id: number, write: OwnWrite): Promise<
       return table.toColumns(settle(settled, write.inputOf(before), before, context));
     },
     audit: (before, after) => ({ entity: model.name, recordId: id, operation: write.operation, changes: diffChanges(rowState(runtime, before), rowState(runtime, after)) }),
-    // A reference the write gives to a soft-deletable record is read again under a lock, as a create's is: resolved
-    // before the transaction, it could be deleted meanwhile (and the delete would not see this record refer to it).
-    ...(refersToSoftDeletable(model.fields, write.given) ? { keep: (trx) => keepReferences(trx, runtime, model.fields, write.given) } : {}),
+    // A reference the write gives is read again under a lock, as a create's is: resolved before the transaction, it
+    // could be deleted meanwhile (a soft delete would not see this record refer to it; a hard one fails the foreign key).
+    ...(refersToRecords(model.fields, write.given) ? { keep: (trx) => keepReferences(trx, runtime, model.fields, write.given) } : {}),
   });
   return done ? Output.of({ revisionNumber: done.revisionNumber, modifiedDate: done.modifiedDate }) : Output.of();
 }
