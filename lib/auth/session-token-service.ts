@@ -10,6 +10,7 @@ import { currentErrors } from '../envelope/request-scope.js';
 import { Output } from '../envelope/output.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { Storage } from '../storage/storage.js';
+import { isForeignKeyViolation } from '../storage/unique-violation.js';
 import type { AuthToken, RefreshInput, TokenSubject } from './auth-models.js';
 import { lockRefreshTokens } from './refresh-locks.js';
 import type { ITokenService } from './token-service.js';
@@ -65,10 +66,24 @@ export class SessionTokenService implements ITokenService {
   constructor(private readonly storage: Storage, private readonly users: UserStore, private readonly options: SessionTokenOptions) {}
 
   async issue(user: TokenSubject, lifetimeSeconds?: number): Promise<Output<AuthToken>> {
-    const { db, values } = this.storage;
     const now = new Date();
     const sessionId = randomUUID();
     const refreshToken = randomBytes(32).toString('base64url');
+    try {
+      await this.insertSession(user, sessionId, refreshToken, now);
+    } catch (err) {
+      if (!isForeignKeyViolation(err)) throw err;
+      // The user was removed while their password was checked (`restlayer user remove`): as for an unknown user.
+      currentErrors().add(MESSAGES.Login_InvalidCredentials());
+      return Output.of();
+    }
+    const accessToken = signAccessToken(this.options.settings, { ...claimsOf(user), sid: sessionId }, lifetimeSeconds);
+    return Output.of({ accessToken, refreshToken });
+  }
+
+  /** The login session and its first refresh token, in one transaction. */
+  private async insertSession(user: TokenSubject, sessionId: string, refreshToken: string, now: Date): Promise<void> {
+    const { db, values } = this.storage;
     await db.transaction().execute(async (trx) => {
       // Each login prunes its user's finished sessions, so the table does not grow without bound.
       await trx.deleteFrom('auth_session').where('user_key', '=', userKey(user.userName)).where('expires_date', '<', values.date(now)).execute();
@@ -83,8 +98,6 @@ export class SessionTokenService implements ITokenService {
         token_hash: sha256(refreshToken), session_id: sessionId, issued_date: values.date(now), rotated_date: null, successor_salt: null,
       }).execute();
     });
-    const accessToken = signAccessToken(this.options.settings, { ...claimsOf(user), sid: sessionId }, lifetimeSeconds);
-    return Output.of({ accessToken, refreshToken });
   }
 
   async accessToken(user: TokenSubject, lifetimeSeconds?: number): Promise<Output<string>> {

@@ -48,3 +48,9 @@ export function duplicateProperty(violation: UniqueViolation, keys: readonly Uni
   if (declared) return declared.property;
   return violation.columns[0] ? propertyOfColumn(violation.columns[0]) : undefined;
 }
+
+/** Whether `err` is a foreign key's refusal (PostgreSQL 23503, SQLite's CONSTRAINT_FOREIGNKEY): a row refers to one that is not there. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}

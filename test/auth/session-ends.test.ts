@@ -102,4 +102,10 @@ describeStores('session ends racing the calls of that session', function () {
       expect(after.body.messages.map((m) => m.code)).to.deep.equal(['Security_Unauthenticated']);
     }
   });
+
+  it('a login whose user is removed while the password is checked answers 401 Login_InvalidCredentials, not a 500', async () => {
+    // The moment after the password check: the login session is issued for a user no longer there.
+    const issued = await withErrorScope(() => server.services.tokens.issue({ userName: 'removed-meanwhile', name: 'Gone', roles: [], stamp: 'x' }));
+    expect([issued.result, issued.messages.map((m) => m.code)]).to.deep.equal([undefined, ['Login_InvalidCredentials']]);
+  });
 });

@@ -4,18 +4,13 @@ import { recordAudit } from '../../audit/record-audit.js';
 import { Output } from '../../envelope/output.js';
 import { currentErrors } from '../../envelope/request-scope.js';
 import { inTransaction } from '../../storage/transaction.js';
+import { isForeignKeyViolation } from '../../storage/unique-violation.js';
 import { type Referrers, inUse } from '../messages.js';
 import { scopeCondition } from '../../storage/record-scope.js';
 import { childrenState, rowState } from './audit-state.js';
 import type { Runtime } from './context.js';
 import type { Row } from './values.js';
 import { type WriteTarget, isStale, readForWrite } from './write-record.js';
-
-/** A write refused because another table's rows still refer to the row (SQLite's and PostgreSQL's codes). */
-function isForeignKeyViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
-}
 
 /**
  * How many rows of each referring table refer to the record. A caller limited by a scope is told only which kinds
