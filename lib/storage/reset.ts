@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import Database from 'better-sqlite3';
 import type { AppConfig } from '../config/schema.js';
 import { type SchemaModule, historyTable } from './migrations.js';
+import { setupLockPath } from './sqlite-setup-lock.js';
 import { openStorage } from './open-storage.js';
 import { storageProvider } from './providers.js';
 
@@ -37,6 +38,8 @@ export async function resetStorage(config: AppConfig, modules: readonly SchemaMo
     await (await openStorage({ ...config, Storage: { ...config.Storage, Sqlite: { ...config.Storage.Sqlite, Path: fresh } } }, modules, { log })).close();
     for (const file of sqliteFiles(path).slice(1)) rmSync(file, { force: true });
     renameSync(fresh, path);
+    // The path's own lock file stays (another process may be waiting on it); the one made for the new file goes.
+    rmSync(setupLockPath(fresh), { force: true });
     return existed ? 'made anew' : 'made';
   }
   const storage = storageProvider(config).open(config, { warn: () => {} });

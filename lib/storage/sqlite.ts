@@ -9,6 +9,7 @@ import {
 import { currentSignal } from '../envelope/request-scope.js';
 import { sqliteDialect } from './dialects/sqlite-dialect.js';
 import { keepDatabasePrivate } from './private-file.js';
+import { withSetupLock } from './sqlite-setup-lock.js';
 import { sqliteReaderKysely } from './reader-dialect.js';
 import { StatementCount } from './statement-count.js';
 import { MainReadBudget, allowEveryRow } from './sqlite-read-budget.js';
@@ -380,8 +381,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Storage {
         throw err;
       }
     },
-    // One process owns a database file (workers are prepared by their primary), so no cross-process lock is needed.
-    exclusive: (fn) => fn(db),
+    // Workers are prepared by their primary, but every CLI command sets the database up too: one at a time.
+    exclusive: (fn) => onFile ? withSetupLock(path, () => fn(db)) : fn(db),
     async close() {
       if (fileCheck) clearInterval(fileCheck);
       readers?.close();
