@@ -54,6 +54,37 @@ describe('LoginThrottle: a give-back after the window ended @stores', function (
   });
 });
 
+/** A point given back after `user unlock` deleted its counter: the counter starts at zero, not below. */
+describe('LoginThrottle: a give-back after an unlock @stores', function () {
+  this.timeout(10_000);
+  const settings = { accountFailures: 2, addressFailures: 100, windowSeconds: 60, maxPendingChecks: 10, keySecret: 'a test secret of at least thirty-two bytes' };
+  const prefix = `restlayer-test:login-throttle:${randomBytes(4).toString('hex')}:`;
+  const redis = testRedis ? connectRedis({ url: redisUrl, prefix }) : undefined;
+  before(async () => {
+    if (redis) await pingRedis(redis, 3_000);
+  });
+  after(async () => {
+    redis?.disconnect();
+    if (redis) await dropRedisKeys(prefix);
+  });
+
+  it('leaves the account exactly AccountFailures attempts, as a fresh counter', async () => {
+    const throttle = redis ? LoginThrottle.inRedis(settings, redis) : LoginThrottle.inMemory(settings);
+    const first = await throttle.reserve('unlocked', '192.0.2.1');
+    if (!first.allowed) return expect.fail('the first attempt of a window is allowed');
+    // An operator unlocks the account while this check is in hand; then the check ends with the right password.
+    await throttle.unlock('unlocked');
+    await first.finish('success');
+    const next = [];
+    for (let i = 0; i < 3; i++) {
+      const attempt = await throttle.reserve('unlocked', `192.0.2.${20 + i}`);
+      next.push(attempt.allowed);
+      if (attempt.allowed) await attempt.finish('failure');
+    }
+    expect(next).to.deep.equal([true, true, false]);
+  });
+});
+
 /**
  * A burst of right passwords: a refusal taken while the counter was full of checks in hand must announce a short
  * wait, also when those checks end (and give their points back) before the refusal looks for them. Under load that

@@ -43,7 +43,10 @@ class Taken {
   async giveBack(): Promise<void> {
     if (performance.now() >= this.giveBackBefore) return;
     try {
-      await this.limiter.reward(this.key);
+      const res = await this.limiter.reward(this.key);
+      // The counter was deleted meanwhile (`restlayer user unlock`) and the give-back made it again below zero: a free
+      // guess per check that was in hand. Taken back at once; only a refusal in that instant could still use it.
+      if (res.consumedPoints < 0) await this.limiter.penalty(this.key, -res.consumedPoints);
     } catch {
       // The store is unreachable: the point stays counted until its window ends, which errs on the safe side.
     }
