@@ -93,12 +93,12 @@ interface Instance {
 }
 type Method = (this: Instance, ...args: never[]) => Promise<Output<unknown>>;
 
-/** The methods of a resource's proxy class, each calling the instance's client as the address says. */
 /** DELETE has no body: the revision the caller believes the record has, when given, is the query parameter `revisionNumber`. */
 function revisionQuery(revisionNumber: number | undefined): { query?: URLSearchParams } {
   return revisionNumber === undefined ? {} : { query: new URLSearchParams({ revisionNumber: String(revisionNumber) }) };
 }
 
+/** The methods of a resource's proxy class, each calling the instance's client as the address says. */
 function methodsOf(address: Address, operations: Record<string, OperationRoute>): Record<string, Method> {
   const dates = Object.keys(address.dates);
   const id = (value: number) => ({ [`_${address.key}`]: value });

@@ -14,9 +14,22 @@ import { IdempotencyKeyStore, type KeyState } from './key-store.js';
 
 /** The real store, whose claims are answered late: the row is in, the reply not yet read (a busy pool, a slow event loop). */
 class LateToHear extends IdempotencyKeyStore {
+  /** Resolved once a claim's row is in (and its reply held back). */
+  landed!: Promise<void>;
+  private land!: () => void;
+
+  expectClaim(): void {
+    this.landed = new Promise((resolve) => {
+      this.land = resolve;
+    });
+  }
+
   override async claim(keyHash: string, fingerprint: string, claimedBy: string): Promise<KeyState> {
     const state = await super.claim(keyHash, fingerprint, claimedBy);
-    if (state.state === 'claimed') await sleep(300);
+    if (state.state === 'claimed') {
+      this.land();
+      await sleep(300);
+    }
     return state;
   }
 }
@@ -33,10 +46,11 @@ describeStores('Idempotency-Key: a repeat arriving while the first request has n
   let url: string;
   let close: () => void;
   let ran = 0;
+  let store: LateToHear;
   const routesDir = mkdtempSync(join(tmpdir(), 'restlayer-idempotency-'));
   before(async () => {
     server = await startTestServer({ application: { modules: [], routesDir } });
-    const store = new LateToHear(server.infrastructure.storage, { keepMs: 60_000, staleMs: 600_000 });
+    store = new LateToHear(server.infrastructure.storage, { keepMs: 60_000, staleMs: 600_000 });
     const app = new Koa<AppState, AppExtensions>();
     app.use(async (ctx, next) => {
       ctx.state.requestId = 'test';
@@ -66,9 +80,10 @@ describeStores('Idempotency-Key: a repeat arriving while the first request has n
       const reply = await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': 'late-1' } });
       return { status: reply.status, text: await reply.text(), replayed: reply.headers.get('Idempotent-Replayed') };
     };
+    store.expectClaim();
     const first = post();
     // Inside the first claim's 300 ms: its row is in, its reply unread.
-    await sleep(100);
+    await store.landed;
     const second = await post();
     expect(await first).to.deep.equal({ status: 201, text: '{"result":{"run":1},"messages":[]}', replayed: null });
     expect(second).to.deep.equal({ status: 201, text: '{"result":{"run":1},"messages":[]}', replayed: 'true' });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import Database from 'better-sqlite3';
 import type { AppConfig } from '../config/schema.js';
 import { type SchemaModule, historyTable } from './migrations.js';
-import { setupLockPath } from './sqlite-setup-lock.js';
+import { setupLockPath, withSetupLock } from './sqlite-setup-lock.js';
 import { openStorage } from './open-storage.js';
 import { storageProvider } from './providers.js';
 
@@ -35,11 +35,17 @@ export async function resetStorage(config: AppConfig, modules: readonly SchemaMo
     const fresh = `${path}.reset`;
     for (const file of sqliteFiles(fresh)) rmSync(file, { force: true });
     const existed = existsSync(path);
-    await (await openStorage({ ...config, Storage: { ...config.Storage, Sqlite: { ...config.Storage.Sqlite, Path: fresh } } }, modules, { log })).close();
-    for (const file of sqliteFiles(path).slice(1)) rmSync(file, { force: true });
-    renameSync(fresh, path);
-    // The path's own lock file stays (another process may be waiting on it); the one made for the new file goes.
-    rmSync(setupLockPath(fresh), { force: true });
+    try {
+      await (await openStorage({ ...config, Storage: { ...config.Storage, Sqlite: { ...config.Storage.Sqlite, Path: fresh } } }, modules, { log })).close();
+    } finally {
+      // The path's own lock file stays (another process may be waiting on it); the one made for the new file goes.
+      rmSync(setupLockPath(fresh), { force: true });
+    }
+    // Not while another process sets the database up (a server starting): it would go on in the file moved away.
+    await withSetupLock(path, async () => {
+      for (const file of sqliteFiles(path).slice(1)) rmSync(file, { force: true });
+      renameSync(fresh, path);
+    });
     return existed ? 'made anew' : 'made';
   }
   const storage = storageProvider(config).open(config, { warn: () => {} });

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 /** How long a process waits for another's setup (migrations, tenancy's first start at a million rows: minutes). */
@@ -18,7 +19,15 @@ export const setupLockPath = (path: string) => `${path}.setup-lock`;
  * without blocking the event loop and released by the system when a process dies.
  */
 export async function withSetupLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  const lock = new Database(setupLockPath(path), { timeout: 0 });
+  const file = setupLockPath(path);
+  let lock: Database.Database;
+  try {
+    // Its owner's alone, as the database (private-file.ts): another user able to open it could hold it and stall every start.
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+    lock = new Database(file, { timeout: 0 });
+  } catch (err) {
+    throw new Error(`cannot open ${file}, the lock that processes take to set the database up one at a time: ${(err as Error).message}`);
+  }
   try {
     for (const deadline = Date.now() + WAIT_MS; ;) {
       try {

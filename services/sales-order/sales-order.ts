@@ -1,10 +1,12 @@
-import { Decimal, Output, child, field, resource, sql, withErrorScope } from 'restlayer';
+import { CODES, Decimal, Output, child, currentErrors, field, resource, sql, withErrorScope } from 'restlayer';
 import { customer } from '../customer/customer.js';
 import { SALES_ORDER_CODES } from './messages.js';
 import { datesAfterOrder, ownedByCreator } from './order-rules.js';
 import { salesOrderScopes } from './sales-order-scopes.js';
 
 const DAY = 86_400_000;
+/** What purgeCancelled leaves an order as it is for: changed since it was listed (409), or deleted meanwhile (404). */
+const LEFT_AS_IT_IS: ReadonlySet<string> = new Set([CODES.Entity_Concurrency, CODES.Entity_NotFound]);
 /** Amounts of an order or line that are never negative (contract part 9). */
 const amount = () => field.money({ min: 0 });
 
@@ -82,6 +84,8 @@ export const salesOrder = resource({
           return errors;
         });
         if (messages.length === 0) purged++;
+        // Changed or deleted meanwhile is what the revision is for; anything else (a delete refused) is the caller's to see.
+        else currentErrors().addAll(messages.filter((m) => !LEFT_AS_IT_IS.has(m.code)));
       }
       return Output.of(purged);
     },

@@ -210,6 +210,12 @@ describeOneStore('OpenAPI 3.1 document', WHY_ONE_STORE.openapi, () => {
         expect(statuses('/sales-order/{salesOrderId}', 'put')).to.have.members(['200', '400', '401', '403', '404', '409', '412', '413', '415', 'default']);
         expect(statuses('/sales-order/{salesOrderId}', 'get')).to.have.members(['200', '304', '400', '401', '403', '404', 'default']);
         expect(statuses('/customer/{customerId}', 'delete')).to.include.members(['404', '409']);
+        // A record's DELETE takes the revision the caller read, as a line's does: ?revisionNumber=, an integer.
+        for (const path of ['/customer/{customerId}', '/sales-order/{salesOrderId}']) {
+          const revision = doc.paths[path].delete.parameters.find((p: { name: string }) => p.name === 'revisionNumber');
+          expect(revision, path).to.deep.include({ in: 'query', required: false });
+          expect(revision.schema.type, path).to.equal('integer');
+        }
         expect(statuses('/health/ready', 'get')).to.have.members(['200', '400', '503', 'default']);
         const login = options.variant === 'A' ? '/auth/jwt' : '/authentication';
         expect(statuses(login, 'post')).to.have.members(['200', '400', '401', '413', '415', '429', 'default']);

@@ -13,7 +13,7 @@ import { assertInReach } from '../reach.js';
 import { childrenState, rowState } from './audit-state.js';
 import type { ChildRuntime, Runtime } from './context.js';
 import { insert } from './create.js';
-import { keepReferences, writeContext } from './prepare.js';
+import { keepReferences, refusedReference, writeContext } from './prepare.js';
 import { type WriteContext, derive, entriesOf, runRules, settle } from './settle.js';
 import { type Draft, type Row, sameValue } from './values.js';
 import { isStale, readForWrite } from './write-record.js';
@@ -92,7 +92,7 @@ export async function writeChild(runtime: Runtime, child: ChildRuntime, write: C
   const errors = currentErrors();
   const context = await writeContext(runtime, write.operation, write.takes, write.given, new Date(), child.model.fields);
   errors.abortIfHasErrors();
-  const result = await inTransaction(runtime.db, async (trx) => {
+  const result = await refusedReference(runtime, () => inTransaction(runtime.db, async (trx) => {
     const parentRow = await readForWrite(trx, storage, model, write.id);
     if (!parentRow) return undefined;
     // The soft-deletable records the child's fields name, read again under a lock, as a create's are.
@@ -161,6 +161,6 @@ export async function writeChild(runtime: Runtime, child: ChildRuntime, write: C
       revisionNumber: revision,
     };
     return answer;
-  });
+  }), [[child.model.fields, write.given, '']]);
   return Output.of(result);
 }

@@ -12,7 +12,7 @@ import { assertInReach } from '../reach.js';
 import { creatingTenant } from '../../storage/record-scope.js';
 import { childrenState, recordState } from './audit-state.js';
 import type { ChildRuntime, Runtime } from './context.js';
-import { childReferences, keepReferences, writeContext } from './prepare.js';
+import { type GivenReferences, childReferences, keepReferences, refusedReference, writeContext } from './prepare.js';
 import { derive, settle } from './settle.js';
 import { checkUnique } from './unique.js';
 import type { Draft, Row } from './values.js';
@@ -87,7 +87,9 @@ export async function create(runtime: Runtime, input: CreateInput): Promise<Outp
   await checkUnique(runtime, after);
   const keyed = model.fields.filter((f) => f.spec.derived?.from.length === 1 && f.spec.derived.from[0] === model.key);
   const now = context.now;
-  const id = await inTransaction(runtime.db, async (trx) => {
+  const given: GivenReferences[] = [[model.fields, after, ''], ...[...settledChildren].flatMap(([child, items]) =>
+    items.map((item, i): GivenReferences => [child.model.fields, item, `${child.model.property}[${i}].`]))];
+  const id = await refusedReference(runtime, () => inTransaction(runtime.db, async (trx) => {
     const checked = new Set<string>();
     await keepReferences(trx, runtime, model.fields, after, '', checked);
     for (const [child, items] of settledChildren) {
@@ -108,6 +110,6 @@ export async function create(runtime: Runtime, input: CreateInput): Promise<Outp
     await assertInReach(trx, model, created);
     await recordAudit(trx, { entity: model.name, recordId: created, operation: 'create', changes: diffChanges(undefined, state) });
     return created;
-  });
+  }), given);
   return Output.of({ [model.key]: id, ...Object.fromEntries(keyed.map((f) => [f.name, after[f.name]])), revisionNumber: 1, modifiedDate: now });
 }

@@ -1,4 +1,5 @@
 import { type QueryExecutorProvider, sql } from 'kysely';
+import { isForeignKeyViolation } from '../../storage/unique-violation.js';
 import { currentAccess, currentErrors } from '../../envelope/request-scope.js';
 import type { LookupTable } from '../../lookup/lookup-table.js';
 import type { SqlValues } from '../../storage/sql-values.js';
@@ -86,36 +87,62 @@ export async function childReferences(runtime: Runtime, child: ChildRuntime, ite
   return all;
 }
 
-/** Whether `record` gives a value to a stored reference field (then keepReferences has work). */
-export function refersToRecords(fields: readonly ResourceField[], record: Draft): boolean {
-  return fields.some((f) => f.spec.type === 'reference' && f.stored && record[f.name] != null);
+/** Whether `record` gives a value to a reference field whose target is soft-deletable (then keepReferences has work). */
+export function refersToSoftDeletable(fields: readonly ResourceField[], record: Draft): boolean {
+  return fields.some((f) => f.spec.type === 'reference' && f.stored && record[f.name] != null && Boolean(targetModel(f.spec.reference!).softDelete));
 }
 
 /**
- * Inside a create's transaction (or an update's, a child write's or a restore's that gives a reference), before its
- * rows: each record a reference field of `record` names is still there (and, in a soft-deletable resource, not
- * deleted), read with a lock that a concurrent delete's must wait for (PostgreSQL's `for key share`, which the
- * delete's `for update` excludes; SQLite writes one at a time). A delete that came first makes it an unknown reference
- * (the create's own answer for one, and the transaction rolls back); one that comes after sees the new record and
- * answers 409 Entity_InUse. Resolved before the transaction only, a reference could be deleted meanwhile: a soft
- * delete then left a record naming a deleted one, a hard delete made the insert's foreign key fail (a 500).
- * `checked`: the records already read by this write.
+ * Inside a create's transaction (or an update's, a child write's or a restore's that gives such a reference), before
+ * its rows: each record a reference field of `record` names in a soft-deletable resource is still not deleted, read
+ * with a lock that a concurrent delete's must wait for (PostgreSQL's `for key share`, which the delete's `for update`
+ * excludes; SQLite writes one at a time). A delete that came first makes it an unknown reference (the create's own
+ * answer for one, and the transaction rolls back); one that comes after sees the new record and answers 409
+ * Entity_InUse. Resolved before the transaction, a reference could be deleted meanwhile (and a soft delete would not
+ * see this record refer to it). A hard delete needs no lock here: the store's foreign key settles it
+ * (refusedReference). `checked`: the records already read by this write.
  */
 export async function keepReferences(
   trx: QueryExecutorProvider, runtime: Runtime, fields: readonly ResourceField[], record: Draft, prefix = '', checked = new Set<string>(),
 ): Promise<void> {
-  const lock = runtime.storage.dialect.locksRows ? sql` for key share` : sql``;
+  await stillThere(trx, runtime, fields, record, prefix, checked, true);
+}
+
+/** The unknown references among those `record` gives, recorded; `locked`: only soft-deletable targets, read under a lock. */
+async function stillThere(
+  db: QueryExecutorProvider, runtime: Runtime, fields: readonly ResourceField[], record: Draft, prefix: string, checked: Set<string>, locked: boolean,
+): Promise<void> {
+  const lock = locked && runtime.storage.dialect.locksRows ? sql` for key share` : sql``;
   const errors = currentErrors();
   for (const f of fields) {
     const id = record[f.name];
     if (f.spec.type !== 'reference' || id == null || !f.stored) continue;
     const target = targetModel(f.spec.reference!);
     // Once per record for one write: a document's children naming one customer lock it once.
-    if (checked.has(`${target.table}:${String(id)}`)) continue;
+    if ((locked && !target.softDelete) || checked.has(`${target.table}:${String(id)}`)) continue;
     checked.add(`${target.table}:${String(id)}`);
     const live = target.softDelete ? sql` and ${sql.ref(target.softDelete)} is null` : sql``;
-    const { rows } = await sql<{ n: number }>`select 1 as n from ${sql.table(target.table)} where ${sql.ref(target.keyColumn)} = ${id}${live}${lock}`.execute(trx);
+    const { rows } = await sql<{ n: number }>`select 1 as n from ${sql.table(target.table)} where ${sql.ref(target.keyColumn)} = ${id}${live}${lock}`.execute(db);
     if (!rows.length) errors.add(unknownReference(runtime.model.pascal, target, id, prefix + f.name));
   }
   errors.abortIfHasErrors();
+}
+
+/** Fields, the record that gives them values, and the prefix of their properties in messages (`lines[2].`). */
+export type GivenReferences = readonly [readonly ResourceField[], Draft, string];
+
+/**
+ * `write` answered as the unknown reference it names when the store's foreign key refused it: a record it refers to
+ * (of a resource without soft delete) was deleted after the write's check and before its insert or update, which
+ * was a 500. The references are read again once it failed; any other failure is the write's own.
+ */
+export async function refusedReference<T>(runtime: Runtime, write: () => Promise<T>, given: readonly GivenReferences[]): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isForeignKeyViolation(err)) throw err;
+    const checked = new Set<string>();
+    for (const [fields, record, prefix] of given) await stillThere(runtime.db, runtime, fields, record, prefix, checked, false);
+    throw err;
+  }
 }

@@ -6,7 +6,7 @@ import { currentErrors, withDeletedView } from '../../envelope/request-scope.js'
 import { inTransaction } from '../../storage/transaction.js';
 import { rowState } from './audit-state.js';
 import type { Runtime } from './context.js';
-import { keepReferences, refersToRecords, writeContext } from './prepare.js';
+import { keepReferences, refersToSoftDeletable, writeContext } from './prepare.js';
 import { checkUnique } from './unique.js';
 import type { Revision } from './update.js';
 import { isStale, readForWrite } from './write-record.js';
@@ -30,12 +30,12 @@ export function restore(runtime: Runtime, id: number, input: { revisionNumber?: 
     errors.abortIfHasErrors();
     await checkUnique(runtime, record, id);
     const done = await inTransaction(runtime.db, async (trx) => {
-      const before = await readForWrite(trx, storage, model, id);
-      if (!before || isStale(model, { id, revisionNumber: input.revisionNumber }, before[model.revision])) return undefined;
       // Its references read again under a lock, as a create's: checked before the transaction only, a customer deleted
       // meanwhile (its delete finding no live order to refuse it) would leave a live order naming a deleted customer.
-      const kept = table.fromColumns(before);
-      if (refersToRecords(model.fields, kept)) await keepReferences(trx, runtime, model.fields, kept);
+      // First, as every write takes its locks (the references, then the record), so that no two wait on each other.
+      if (refersToSoftDeletable(model.fields, record)) await keepReferences(trx, runtime, model.fields, record);
+      const before = await readForWrite(trx, storage, model, id);
+      if (!before || isStale(model, { id, revisionNumber: input.revisionNumber }, before[model.revision])) return undefined;
       const now = new Date();
       const revisionNumber = Number(before[model.revision]) + 1;
       await sql`update ${sql.table(model.table)} set ${sql.ref(model.softDelete!)} = null, ${sql.ref(model.revision)} = ${revisionNumber},

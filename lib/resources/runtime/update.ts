@@ -6,7 +6,7 @@ import type { Rule } from '../declaration.js';
 import type { WireValue } from '../field.js';
 import { rowState } from './audit-state.js';
 import type { Runtime } from './context.js';
-import { keepReferences, refersToRecords, writeContext } from './prepare.js';
+import { keepReferences, refersToSoftDeletable, refusedReference, writeContext } from './prepare.js';
 import { read } from './read.js';
 import { settle } from './settle.js';
 import { checkUnique } from './unique.js';
@@ -47,16 +47,16 @@ async function writeOwn(runtime: Runtime, id: number, write: OwnWrite): Promise<
   currentErrors().abortIfHasErrors();
   await checkUnique(runtime, write.given, id);
   const settled = write.first ? { ...runtime.settled, rules: [write.first, ...runtime.settled.rules] } : runtime.settled;
-  const done = await writeRecord(storage, runtime.db, model, { id, revisionNumber: write.revisionNumber }, {
+  const done = await refusedReference(runtime, () => writeRecord(storage, runtime.db, model, { id, revisionNumber: write.revisionNumber }, {
     columns: (current) => {
       const before = table.fromColumns(current);
       return table.toColumns(settle(settled, write.inputOf(before), before, context));
     },
     audit: (before, after) => ({ entity: model.name, recordId: id, operation: write.operation, changes: diffChanges(rowState(runtime, before), rowState(runtime, after)) }),
-    // A reference the write gives is read again under a lock, as a create's is: resolved before the transaction, it
-    // could be deleted meanwhile (a soft delete would not see this record refer to it; a hard one fails the foreign key).
-    ...(refersToRecords(model.fields, write.given) ? { keep: (trx) => keepReferences(trx, runtime, model.fields, write.given) } : {}),
-  });
+    // A reference the write gives to a soft-deletable record is read again under a lock, as a create's is: resolved
+    // before the transaction, it could be deleted meanwhile (and the delete would not see this record refer to it).
+    ...(refersToSoftDeletable(model.fields, write.given) ? { keep: (trx) => keepReferences(trx, runtime, model.fields, write.given) } : {}),
+  }), [[model.fields, write.given, '']]);
   return done ? Output.of({ revisionNumber: done.revisionNumber, modifiedDate: done.modifiedDate }) : Output.of();
 }
 
