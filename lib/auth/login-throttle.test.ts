@@ -21,10 +21,11 @@ async function dropRedisKeys(prefix: string): Promise<void> {
 }
 
 /**
- * The one case the HTTP tests cannot reach: a point given back after its window ended. Were it given back, the next
- * window would start at -1, one free guess per late give-back; so it is dropped instead.
+ * The cases the HTTP tests cannot reach: a point given back after its counter is gone, at the window's end or by
+ * `user unlock`. A give-back that made the counter again would start it at -1, one free guess per late give-back; it
+ * is dropped (window ended) or taken back (unlocked) instead.
  */
-describe('LoginThrottle: a give-back after the window ended @stores', function () {
+describe('LoginThrottle: a point given back after its counter is gone @stores', function () {
   this.timeout(10_000);
   const settings = { accountFailures: 2, addressFailures: 100, windowSeconds: 1, maxPendingChecks: 10, keySecret: 'a test secret of at least thirty-two bytes' };
   const prefix = `restlayer-test:login-throttle:${randomBytes(4).toString('hex')}:`;
@@ -36,52 +37,39 @@ describe('LoginThrottle: a give-back after the window ended @stores', function (
     redis?.disconnect();
     if (redis) await dropRedisKeys(prefix);
   });
+  const throttleOf = (windowSeconds: number) => {
+    const s = { ...settings, windowSeconds };
+    return redis ? LoginThrottle.inRedis(s, redis) : LoginThrottle.inMemory(s);
+  };
+  /** Three failed attempts on `account` after it: which were allowed. */
+  const nextAttempts = async (throttle: LoginThrottle, account: string) => {
+    const allowed = [];
+    for (let i = 0; i < 3; i++) {
+      const attempt = await throttle.reserve(account, `192.0.2.${10 + i}`);
+      allowed.push(attempt.allowed);
+      if (attempt.allowed) await attempt.finish('failure');
+    }
+    return allowed;
+  };
 
-  it('is dropped, so the next window still allows exactly AccountFailures attempts', async () => {
-    const throttle = redis ? LoginThrottle.inRedis(settings, redis) : LoginThrottle.inMemory(settings);
+  it('after the window ended: dropped, so the next window still allows exactly AccountFailures attempts', async () => {
+    const throttle = throttleOf(1);
     const first = await throttle.reserve('late', '192.0.2.1');
     if (!first.allowed) return expect.fail('the first attempt of a window is allowed');
     // Its check "took" longer than the window: the counter has expired by the time it succeeds.
     await new Promise((r) => setTimeout(r, 1_300));
     await first.finish('success');
-    const next = [];
-    for (let i = 0; i < 3; i++) {
-      const attempt = await throttle.reserve('late', `192.0.2.${10 + i}`);
-      next.push(attempt.allowed);
-      if (attempt.allowed) await attempt.finish('failure');
-    }
-    expect(next).to.deep.equal([true, true, false]);
-  });
-});
-
-/** A point given back after `user unlock` deleted its counter: the counter starts at zero, not below. */
-describe('LoginThrottle: a give-back after an unlock @stores', function () {
-  this.timeout(10_000);
-  const settings = { accountFailures: 2, addressFailures: 100, windowSeconds: 60, maxPendingChecks: 10, keySecret: 'a test secret of at least thirty-two bytes' };
-  const prefix = `restlayer-test:login-throttle:${randomBytes(4).toString('hex')}:`;
-  const redis = testRedis ? connectRedis({ url: redisUrl, prefix }) : undefined;
-  before(async () => {
-    if (redis) await pingRedis(redis, 3_000);
-  });
-  after(async () => {
-    redis?.disconnect();
-    if (redis) await dropRedisKeys(prefix);
+    expect(await nextAttempts(throttle, 'late')).to.deep.equal([true, true, false]);
   });
 
-  it('leaves the account exactly AccountFailures attempts, as a fresh counter', async () => {
-    const throttle = redis ? LoginThrottle.inRedis(settings, redis) : LoginThrottle.inMemory(settings);
+  it('after an unlock: the account has exactly AccountFailures attempts, as a fresh counter', async () => {
+    const throttle = throttleOf(60);
     const first = await throttle.reserve('unlocked', '192.0.2.1');
     if (!first.allowed) return expect.fail('the first attempt of a window is allowed');
     // An operator unlocks the account while this check is in hand; then the check ends with the right password.
     await throttle.unlock('unlocked');
     await first.finish('success');
-    const next = [];
-    for (let i = 0; i < 3; i++) {
-      const attempt = await throttle.reserve('unlocked', `192.0.2.${20 + i}`);
-      next.push(attempt.allowed);
-      if (attempt.allowed) await attempt.finish('failure');
-    }
-    expect(next).to.deep.equal([true, true, false]);
+    expect(await nextAttempts(throttle, 'unlocked')).to.deep.equal([true, true, false]);
   });
 });
 
