@@ -1,24 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
-import { connectRedis, pingRedis } from '../shared/redis.js';
+import { suiteRedis } from '../testing/suite-redis.js';
 import { LoginThrottle } from './login-throttle.js';
 
-// The test run's stores, as the project's tests name them (test/support/test-stores.ts): Redis when asked for. Its
-// suites carry the tag of the suites that run on every store (test/support/stores.ts), so the PostgreSQL + Redis run takes them.
-const testRedis = /^(1|true)$/i.test(process.env.RESTLAYER_TEST_REDIS ?? '');
-const redisUrl = process.env.RESTLAYER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Deletes the keys this test made (its own prefix), through a connection without the prefix that SCAN ignores. */
-async function dropRedisKeys(prefix: string): Promise<void> {
-  const client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  try {
-    const keys = await client.keys(`${prefix}*`);
-    if (keys.length) await client.del(...keys);
-  } finally {
-    client.disconnect();
-  }
-}
+// Redis when the test run asks for it; the suites carry the tag of the suites that run on every store
+// (test/support/stores.ts), so the PostgreSQL + Redis run takes them.
 
 /**
  * The cases the HTTP tests cannot reach: a point given back after its counter is gone, at the window's end or by
@@ -28,15 +13,7 @@ async function dropRedisKeys(prefix: string): Promise<void> {
 describe('LoginThrottle: a point given back after its counter is gone @stores', function () {
   this.timeout(10_000);
   const settings = { accountFailures: 2, addressFailures: 100, windowSeconds: 1, maxPendingChecks: 10, keySecret: 'a test secret of at least thirty-two bytes' };
-  const prefix = `restlayer-test:login-throttle:${randomBytes(4).toString('hex')}:`;
-  const redis = testRedis ? connectRedis({ url: redisUrl, prefix }) : undefined;
-  before(async () => {
-    if (redis) await pingRedis(redis, 3_000);
-  });
-  after(async () => {
-    redis?.disconnect();
-    if (redis) await dropRedisKeys(prefix);
-  });
+  const redis = suiteRedis('login-throttle');
   const throttleOf = (windowSeconds: number) => {
     const s = { ...settings, windowSeconds };
     return redis ? LoginThrottle.inRedis(s, redis) : LoginThrottle.inMemory(s);

@@ -1,12 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
-import { connectRedis, pingRedis } from '../shared/redis.js';
+import { suiteRedis } from '../testing/suite-redis.js';
+import { testRedis } from '../testing/test-stores.js';
 import { RedisCookieSessionStore } from './redis-cookie-session-store.js';
-
-// The test run's stores, as the project's tests name them (login-throttle.test.ts): Redis only in its runs.
-const testRedis = /^(1|true)$/i.test(process.env.RESTLAYER_TEST_REDIS ?? '');
-const redisUrl = process.env.RESTLAYER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
  * Ending a user's sessions in Redis while the user logs in again: the sessions read are ended, and the new one stays
@@ -14,17 +9,7 @@ const redisUrl = process.env.RESTLAYER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379
  * between the read of its members and the delete.
  */
 (testRedis ? describe : describe.skip)('RedisCookieSessionStore: a login while the user\'s sessions end @stores', () => {
-  const prefix = `restlayer-test:cookie-sessions:${randomBytes(4).toString('hex')}:`;
-  const redis = testRedis ? connectRedis({ url: redisUrl, prefix }) : undefined;
-  before(async () => {
-    if (redis) await pingRedis(redis, 3_000);
-  });
-  after(async () => {
-    if (!redis) return;
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await new Redis(redisUrl).del(...keys).finally(() => undefined);
-    redis.disconnect();
-  });
+  const redis = suiteRedis('cookie-sessions');
 
   it('ends the sessions it read and keeps the one added meanwhile in the user\'s set', async () => {
     const store = new RedisCookieSessionStore(redis!);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { keepDatabasePrivate } from './private-file.js';
 
 /** How long a process waits for another's setup (migrations, tenancy's first start at a million rows: minutes). */
 const WAIT_MS = 30 * 60_000;
@@ -22,8 +22,8 @@ export async function withSetupLock<T>(path: string, fn: () => Promise<T>): Prom
   const file = setupLockPath(path);
   let lock: Database.Database;
   try {
-    // Its owner's alone, as the database (private-file.ts): another user able to open it could hold it and stall every start.
-    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+    // Its owner's alone, as the database: another user able to open it could hold it and stall every start.
+    keepDatabasePrivate(file);
     lock = new Database(file, { timeout: 0 });
   } catch (err) {
     throw new Error(`cannot open ${file}, the lock that processes take to set the database up one at a time: ${(err as Error).message}`);
