@@ -26,16 +26,25 @@ export interface TenantTables {
  * and the seeds. Answers the lines for the log.
  */
 export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageDialect, modules: readonly TenantTables[], defaultTenant: string): Promise<string[]> {
-  const lines = await adoptUntenanted(db, dialect, modules, defaultTenant);
+  const tenantOwned = modules.flatMap((m) => m.resources ?? []).map((r) => r.model).filter((model) => model.tenant);
+  const lines: string[] = [];
+  // First, so that the indexes the adoption may rebuild and the twins are built once, in byte order.
+  let changed = 0;
+  for (const model of tenantOwned) {
+    if (!await dialect.compareBytewise(db, model.table, model.tenant!)) continue;
+    lines.push(`tenancy: ${model.table}.${model.tenant} now compares byte by byte (collation "C"), its indexes built again`);
+    changed++;
+  }
+  lines.push(...await adoptUntenanted(db, dialect, modules, defaultTenant));
   let made = 0;
-  for (const { model } of modules.flatMap((m) => m.resources ?? [])) {
-    if (!model.tenant) continue;
-    const names = await ensureTenantIndexes(db, dialect, model.table, model.tenant, model.keyColumn);
+  for (const model of tenantOwned) {
+    const names = await ensureTenantIndexes(db, dialect, model.table, model.tenant!, model.keyColumn);
     if (names.length) lines.push(`tenancy: ${names.length} index(es) of ${model.table} led by ${model.tenant} made: ${names.join(', ')}`);
     made += names.length;
   }
-  // New indexes: the planner's statistics (SQLite's ANALYZE) must know them, or it may pass them by.
-  if (made) await dialect.refreshStatistics(db);
+  // New indexes: the planner's statistics (SQLite's ANALYZE) must know them, or it may pass them by; a column whose
+  // collation changed lost its statistics (PostgreSQL).
+  if (made || changed) await dialect.refreshStatistics(db);
   return lines;
 }
 

@@ -10,7 +10,8 @@ const MAX_NAME = 63;
  * The statement of the tenant-led twin of an index (`create index ix_x on t (a, b) …` → `create index ix_x_tenant on
  * t (tenant_id, a, b) …`, the rest — INCLUDE, WHERE, expressions — as it was), or undefined for an index that has
  * none: a unique one (it keeps its own rule; a tenant's uniqueness is the declaration's, made by its migration), one
- * that is not a b-tree (trigram), one led by the tenant already, a twin itself.
+ * that is not a b-tree (trigram), one that names the tenant already (led by it, or after its equality columns), a
+ * twin itself.
  *
  * `rangesLast`: an index led by an expression (a folded text, `lower(name)`: lib/storage/list-indexes.ts) serves
  * prefix ranges only, and its twin takes the tenant last instead (`(lower(name), deleted_at, tenant_id)`): a range
@@ -27,13 +28,13 @@ export function tenantTwinOf(
   const match = /^(\s*create\s+index\s+(?:if\s+not\s+exists\s+)?)("?)([\w$]+)\2(\s+on\s+[^(]*?\(\s*)/i.exec(definition);
   if (!match) return undefined;
   const rest = definition.slice(match[0].length);
-  if (new RegExp(`^"?${column}"?\\s*[,)]`, 'i').test(rest)) return undefined;
+  const end = closingParenthesis(rest);
+  // An index that names the tenant already is its migration's design: led by it, or placed after the columns a probe
+  // compares with = (`(sales_person_id, customer_id, tenant_id, …)`: the tenant compared only where both matched).
+  if (new RegExp(`(^|,)\\s*"?${column}"?\\s*(,|$)`, 'i').test(end >= 0 ? rest.slice(0, end) : rest)) return undefined;
   const twin = `${name.slice(0, MAX_NAME - SUFFIX.length)}${SUFFIX}`;
   const head = `${match[1]}${match[2]}${twin}${match[2]}${match[4]}`;
-  if (rangesLast && /^[\w$]+\s*\(/.test(rest)) {
-    const end = closingParenthesis(rest);
-    if (end >= 0) return { name: twin, definition: `${head}${rest.slice(0, end)}, ${column}${rest.slice(end)}` };
-  }
+  if (rangesLast && end >= 0 && /^[\w$]+\s*\(/.test(rest)) return { name: twin, definition: `${head}${rest.slice(0, end)}, ${column}${rest.slice(end)}` };
   return { name: twin, definition: `${head}${column}, ${rest}` };
 }
 

@@ -176,5 +176,19 @@ export function salesOrderMigrations(dialect: StorageDialect): Record<string, Mi
         await db.schema.alterTable('sales_order').addColumn('tenant_id', 'text', (c) => c.notNull().defaultTo('')).execute();
       },
     },
+    '0012-tenant-probe': {
+      // A SalesPerson's orders by customer name walk the customers by name and look up the person's orders of each
+      // (7,570 look-ups for a page at a million orders). The twin tenancy would make of 0010's index leads with the
+      // tenant, so each look-up compares it at every level down (PostgreSQL: 10.4 ms against 5.7 with tenancy off);
+      // here it comes after the two columns compared with =, and is compared only where both matched (6.0 ms). The
+      // index names the tenant, so tenancy makes no twin of it (lib/storage/tenant-indexes.ts); with tenancy off
+      // every row holds '' there. A twin made by an earlier start with tenancy on goes.
+      async up(db: Kysely<unknown>) {
+        const { replaceHoldingLive } = listIndexes(db, dialect, 'sales_order', 'sales_order_id');
+        await db.schema.dropIndex('ix_sales_order_sales_person_customer_tenant').ifExists().execute();
+        await replaceHoldingLive('ix_sales_order_sales_person_customer', 'deleted_at', ['sales_person_id', 'customer_id', 'tenant_id'], 3,
+          sql<boolean>`${sql.ref('sales_person_id')} is not null`);
+      },
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { expect } from 'chai';
-import { withErrorScope } from 'restlayer';
+import { sql, withErrorScope } from 'restlayer';
 import { expectError, expectOk } from '../support/api.js';
 import { type Reply, TEST_AUDIENCE, type TestServer, startTestServer } from '../support/server.js';
 import { describeStores } from '../support/stores.js';
@@ -57,6 +57,24 @@ describeStores(`tenancy (${testProvider})`, function () {
     // And the list indexes got their tenant-led twins, with an index of (tenant, key) for lists in key order.
     const made = server.logs.map((l) => String(l.msg ?? l.message)).filter((m) => m.includes('led by tenant_id made'));
     expect(made.join('\n')).to.include('ix_sales_order_tenant_key').and.include('ix_customer_tenant_key').and.include('ix_sales_order_status_tenant');
+    // An index whose migration placed the tenant after its equality columns (0012-tenant-probe) gets none.
+    expect(made.join('\n')).to.not.include('ix_sales_order_sales_person_customer_tenant');
+    const indexes = await server.infrastructure.storage.dialect.indexDefinitions(server.infrastructure.storage.db, 'sales_order');
+    expect(indexes.find((i) => i.name === 'ix_sales_order_sales_person_customer')?.definition).to.match(/\(\s*"?sales_person_id"?,\s*"?customer_id"?,\s*"?tenant_id"?/);
+  });
+
+  it('the tenant column compares byte by byte: PostgreSQL\'s in collation "C", said once in the log; SQLite\'s texts do already', async () => {
+    const { db } = server.infrastructure.storage;
+    const said = server.logs.map((l) => String(l.msg ?? l.message)).filter((m) => m.includes('now compares byte by byte'));
+    if (testProvider === 'postgres') {
+      const { rows } = await sql<{ table: string; collation: string }>`select a.attrelid::regclass::text as table, c.collname as collation
+        from pg_attribute a join pg_collation c on c.oid = a.attcollation
+        where a.attrelid in ('sales_order'::regclass, 'customer'::regclass) and a.attname = 'tenant_id' order by 1`.execute(db);
+      expect(rows).to.deep.equal([{ table: 'customer', collation: 'C' }, { table: 'sales_order', collation: 'C' }]);
+      expect(said).to.have.length(2);
+    } else {
+      expect(said).to.deep.equal([]);
+    }
   });
 
   it('two tenants each have a customer with account number A-1; within one it is a 409; tenantId in a body is unknown', async () => {

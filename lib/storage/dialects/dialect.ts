@@ -102,6 +102,12 @@ export interface StorageDialect extends SqlValues {
    */
   replaceInColumn(db: QueryExecutorProvider, table: string, column: string, from: string, to: string): Promise<number>;
   /**
+   * Makes text column `column` of `table` compare byte by byte (tenancy's tenant column, compared at every index entry
+   * a tenant's list walks); answers whether it changed anything. SQLite's texts do by default (BINARY); PostgreSQL's
+   * follow the database's collation, whose comparison goes through the C library, unless the column says "C".
+   */
+  compareBytewise(db: QueryExecutorProvider, table: string, column: string): Promise<boolean>;
+  /**
    * The plan of `query`, one step a line, outermost first (nothing is run but the EXPLAIN): what a plan test asserts
    * (restlayer/testing's queryPlan: an index walked, no scan, no sort).
    */

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, type QueryExecutorProvider, sql } from 'kysely';
 import { postgresValues } from '../sql-values.js';
 import type { StorageDialect } from './dialect.js';
 
@@ -118,15 +118,27 @@ export const postgresDialect: StorageDialect = {
       count(*) as total from ${t}`.execute(db);
     const matching = Number(rows[0].matching);
     if (matching < Number(rows[0].total) * REWRITE_FROM) return update();
-    const { rows: types } = await sql<{ type: string }>`select format_type(atttypid, atttypmod) as type from pg_attribute
-      where attrelid = ${table}::regclass and attname = ${column}`.execute(db);
-    // DDL takes no parameters: the values as literals (sql.lit doubles their quotes).
-    await sql`alter table ${t} alter column ${c} type ${sql.raw(types[0].type)}
+    const { type, collation } = await columnType(db, table, column);
+    // DDL takes no parameters: the values as literals (sql.lit doubles their quotes). The collation is named again:
+    // ALTER … TYPE without one gives the column its type's default.
+    await sql`alter table ${t} alter column ${c} type ${sql.raw(type)} collate ${sql.id(collation)}
       using (case when ${c} = ${sql.lit(from)} then ${sql.lit(to)} else ${c} end)`.execute(db);
     // A rewrite fires no trigger: the statement-level one of an UPDATE of no row moves the table's list generation on,
     // so that counts kept by other processes (lib/storage/count-cache.ts) are read again.
     await sql`update ${t} set ${c} = ${c} where false`.execute(db);
     return matching;
+  },
+  /**
+   * A tenant's list compares its tenant at every entry it walks; under the database's collation (C.UTF-8 here, a
+   * language's elsewhere) each comparison goes through the C library, under "C" it is a memcmp. At a million customers
+   * a page near the end (an offset of 100,749) took 8.4 ms with the tenant led index under C.UTF-8, 6.6 under "C", 5.2
+   * without tenancy. The column's indexes are built again (its rows are not rewritten: the type stays text).
+   */
+  async compareBytewise(db, table, column) {
+    const { type, collation } = await columnType(db, table, column);
+    if (collation === 'C') return false;
+    await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} type ${sql.raw(type)} collate "C"`.execute(db);
+    return true;
   },
   // `explain (format json)`'s nodes, each its type with its relation and index: `Index Scan on <table> using <index>`.
   async queryPlan(db, query) {
@@ -141,3 +153,10 @@ export const postgresDialect: StorageDialect = {
     return steps;
   },
 };
+
+/** A column's type as DDL spells it (`text`, `varchar(25)`) and its collation's name. */
+async function columnType(db: QueryExecutorProvider, table: string, column: string): Promise<{ type: string; collation: string }> {
+  const { rows } = await sql<{ type: string; collation: string }>`select format_type(a.atttypid, a.atttypmod) as type, c.collname as collation
+    from pg_attribute a join pg_collation c on c.oid = a.attcollation where a.attrelid = ${table}::regclass and a.attname = ${column}`.execute(db);
+  return rows[0];
+}

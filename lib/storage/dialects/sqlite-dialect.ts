@@ -81,6 +81,8 @@ export const sqliteDialect: StorageDialect = {
     const c = sql.ref(column);
     return Number((await sql`update ${sql.table(table)} set ${c} = ${to} where ${c} = ${from}`.execute(db)).numAffectedRows ?? 0n);
   },
+  // BINARY, a byte comparison, is every text column's collation unless it names another (none of the layer's does).
+  compareBytewise: async () => false,
   // EXPLAIN QUERY PLAN's details: `SEARCH <alias> USING INDEX <index> (…)`, `SCAN <alias>`.
   async queryPlan(db, query) {
     const { rows } = await db.getExecutor().executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
