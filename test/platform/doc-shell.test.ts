@@ -85,8 +85,10 @@ function script(blocks: string[], lastFile: string): string {
   return [
     'set -e -m',
     `LAST='${lastFile}'`,
-    // The answer on a line of its own, kept; curl's own exit status (an `until curl -sf` loop waits on it).
-    'curl() { local status=0; command curl "$@" > "$LAST" || status=$?; cat "$LAST"; echo; return $status; }',
+    // The answer on a line of its own, kept; curl's own exit status (an `until curl -sf` loop waits on it). One write
+    // of the answer and its newline: a dev loop running in the background writes its request log to the same output,
+    // and a log line written between the two (CI, once) ended up on the answer's line.
+    'curl() { local status=0; command curl "$@" > "$LAST" || status=$?; printf \'%s\\n\' "$(cat "$LAST")"; return $status; }',
     "trap 'for p in $(jobs -p); do kill -TERM -- -$p 2>/dev/null || true; done; wait' EXIT",
     ...blocks.map(fillPlaceholders),
     '',
