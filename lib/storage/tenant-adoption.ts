@@ -28,7 +28,8 @@ export interface TenantTables {
 export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageDialect, modules: readonly TenantTables[], defaultTenant: string): Promise<string[]> {
   const tenantOwned = modules.flatMap((m) => m.resources ?? []).map((r) => r.model).filter((model) => model.tenant);
   const lines: string[] = [];
-  // First, so that the indexes the adoption may rebuild and the twins are built once, in byte order.
+  // First, so that the twins are built in byte order (the adoption's rewrite, when it takes one, rebuilds the table's
+  // indexes once more: a first turn on only).
   let changed = 0;
   for (const model of tenantOwned) {
     if (!await dialect.compareBytewise(db, model.table, model.tenant!)) continue;

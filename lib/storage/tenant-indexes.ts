@@ -29,8 +29,9 @@ export function tenantTwinOf(
   if (!match) return undefined;
   const rest = definition.slice(match[0].length);
   const end = closingParenthesis(rest);
-  // An index that names the tenant already is its migration's design: led by it, or placed after the columns a probe
-  // compares with = (`(sales_person_id, customer_id, tenant_id, …)`: the tenant compared only where both matched).
+  // An index that has the tenant as a plain key column already is its migration's design: led by it, or placed after
+  // the columns a probe compares with = (`(sales_person_id, customer_id, tenant_id, …)`: the tenant compared only where
+  // both matched). Only a bare column counts (quoted or not): `tenant_id DESC`, or the tenant inside an expression, does not.
   if (new RegExp(`(^|,)\\s*"?${column}"?\\s*(,|$)`, 'i').test(end >= 0 ? rest.slice(0, end) : rest)) return undefined;
   const twin = `${name.slice(0, MAX_NAME - SUFFIX.length)}${SUFFIX}`;
   const head = `${match[1]}${match[2]}${twin}${match[2]}${match[4]}`;
