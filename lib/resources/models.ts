@@ -65,6 +65,8 @@ const readStruct = (f: ResourceField) => (f.spec.required || f.spec.default !== 
 const inputStruct = (f: ResourceField) => (f.spec.required ? valueOf(f) : maybeOf(valueOf(f)));
 
 const revision = () => ({ revisionNumber: idStruct(), modifiedDate: loose(date()) });
+/** A DELETE's query, a record's or a line's: the revision the caller believes the record has (a stale one is a 409). */
+const deleteQuery = () => object({ revisionNumber: optionalOf(idStruct()) });
 
 /** The fields a read answers, by wire name, in declared order. */
 const readFields = (fields: readonly ResourceField[], listedOnly = false) =>
@@ -154,7 +156,7 @@ function childModels(resource: ResourceModel, c: ChildModel): ChildModels {
   return {
     read, item, update: loose(update), patch: loose(patchModel(update)), write,
     key: object({ [resource.param]: idStruct(), [c.param]: idStruct() }),
-    deleteQuery: object({ revisionNumber: optionalOf(idStruct()) }),
+    deleteQuery: deleteQuery(),
     bytes: childBytes(c),
   };
 }
@@ -192,7 +194,7 @@ export function modelsOf(resource: ResourceModel): ResourceModels {
     criteria: defineCriteria(Object.fromEntries([...filters.map((f) => [f.name, criterionOf(f)]), ...(resource.softDelete ? [['deleted', criterion.flag()]] : [])]), sortable),
     children,
     restore: optional(object({ revisionNumber: maybeOf(idStruct()) })),
-    deleteQuery: object({ revisionNumber: optionalOf(idStruct()) }),
+    deleteQuery: deleteQuery(),
     actions: Object.fromEntries(Object.entries(resource.actions).map(([name, action]) => [name, object({
       ...Object.fromEntries(Object.entries(action.input ?? {}).map(([field, declared]) => [field,
         declared.spec.required ? valueStruct(declared.spec) : maybeOf(valueStruct(declared.spec))])),

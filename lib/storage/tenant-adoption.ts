@@ -18,15 +18,19 @@ export interface TenantTables {
   }[];
 }
 
+/** A resource model of a module that says its records belong to tenants. */
+type TenantOwned = NonNullable<TenantTables['resources']>[number]['model'];
+
 /**
  * Turning tenancy on (contract part 12), at every start with it on, doing work only the first time: the records
  * created while it was off ('' in `tenant_id`, the migration's default for rows that existed before the column) join a
  * tenant (adoptUntenanted), so a later change of `Tenancy:DefaultTenant` moves no record, and every tenant-owned
- * table gets its tenant-led indexes (lib/storage/tenant-indexes.ts). Runs under the setup lock, after the migrations
+ * table's tenant column compares bytes (the dialect's compareBytewise) and gets its tenant-led indexes
+ * (lib/storage/tenant-indexes.ts). Runs under the setup lock, after the migrations
  * and the seeds. Answers the lines for the log.
  */
 export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageDialect, modules: readonly TenantTables[], defaultTenant: string): Promise<string[]> {
-  const tenantOwned = modules.flatMap((m) => m.resources ?? []).map((r) => r.model).filter((model) => model.tenant);
+  const tenantOwned: TenantOwned[] = modules.flatMap((m) => m.resources ?? []).map((r) => r.model).filter((model) => model.tenant);
   const lines: string[] = [];
   // First, so that the twins are built in byte order (the adoption's rewrite, when it takes one, rebuilds the table's
   // indexes once more: a first turn on only).
@@ -36,7 +40,7 @@ export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageD
     lines.push(`tenancy: ${model.table}.${model.tenant} now compares byte by byte (collation "C"), its indexes built again`);
     changed++;
   }
-  lines.push(...await adoptUntenanted(db, dialect, modules, defaultTenant));
+  lines.push(...await adoptUntenanted(db, dialect, tenantOwned, defaultTenant));
   let made = 0;
   for (const model of tenantOwned) {
     const names = await ensureTenantIndexes(db, dialect, model.table, model.tenant!, model.keyColumn);
@@ -55,9 +59,8 @@ export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageD
  * does not leave an order of one tenant showing another tenant's customer; the others take `defaultTenant`. What
  * still refers across tenants afterwards (two references that disagree) is named in the log.
  */
-async function adoptUntenanted(db: QueryExecutorProvider, dialect: StorageDialect, modules: readonly TenantTables[], defaultTenant: string): Promise<string[]> {
+async function adoptUntenanted(db: QueryExecutorProvider, dialect: StorageDialect, models: readonly TenantOwned[], defaultTenant: string): Promise<string[]> {
   const lines: string[] = [];
-  const models = modules.flatMap((m) => m.resources ?? []).map((r) => r.model).filter((m) => m.tenant);
   let adopted = 0;
   for (const model of models) {
     const own = sql.ref(model.tenant!);

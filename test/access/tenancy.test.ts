@@ -26,6 +26,8 @@ describeStores(`tenancy (${testProvider})`, function () {
   const tokenOf = (tid: string | undefined, sub = 'ann', role = ['Administrator']) => server.token({ sub, name: sub, role, ...(tid ? { tid } : {}) });
   const as = (token: string, path: string, init: Parameters<TestServer['call']>[1] = {}) => server.call(path, { ...init, token });
   const patch = { 'Content-Type': 'application/merge-patch+json' };
+  /** The server's log messages that include `text`. */
+  const logged = (text: string) => server.logs.map((l) => String(l.msg ?? l.message)).filter((m) => m.includes(text));
 
   before(async () => {
     server = await startTestServer({
@@ -53,9 +55,9 @@ describeStores(`tenancy (${testProvider})`, function () {
     expect(await total(acme, '/sales-order')).to.be.greaterThan(100);
     expect(await total(globex, '/customer')).to.equal(0);
     expect(await total(globex, '/sales-order')).to.equal(0);
-    expect(server.logs.some((l) => String(l.msg ?? l.message).includes("now belong to tenant 'acme'"))).to.equal(true);
+    expect(logged("now belong to tenant 'acme'")).to.not.be.empty;
     // And the list indexes got their tenant-led twins, with an index of (tenant, key) for lists in key order.
-    const made = server.logs.map((l) => String(l.msg ?? l.message)).filter((m) => m.includes('led by tenant_id made'));
+    const made = logged('led by tenant_id made');
     expect(made.join('\n')).to.include('ix_sales_order_tenant_key').and.include('ix_customer_tenant_key').and.include('ix_sales_order_status_tenant');
     // An index whose migration placed the tenant after its equality columns (0012-tenant-probe) gets none.
     expect(made.join('\n')).to.not.include('ix_sales_order_sales_person_customer_tenant');
@@ -65,7 +67,7 @@ describeStores(`tenancy (${testProvider})`, function () {
 
   it('the tenant column compares byte by byte: PostgreSQL\'s in collation "C" (unless the database\'s is C or POSIX), said once in the log; SQLite\'s texts do already', async () => {
     const { db } = server.infrastructure.storage;
-    const said = server.logs.map((l) => String(l.msg ?? l.message)).filter((m) => m.includes('now compares byte by byte'));
+    const said = logged('now compares byte by byte');
     if (testProvider === 'postgres') {
       // A database made with collation C or POSIX compares bytes already: its columns stay as they are, and nothing is said.
       const { rows: [{ database }] } = await sql<{ database: string }>`select datcollate as database from pg_database where datname = current_database()`.execute(db);
