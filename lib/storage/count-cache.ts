@@ -40,7 +40,8 @@ function compiledFor<DB>(db: Kysely<DB>) {
 }
 
 /**
- * The exact count of `count`'s rows. A count of most of a large table walks most of an index (~50 ms per million
+ * The exact count of `count`'s rows, and the generation of `tables` it stands at (none when they are not tracked:
+ * nothing read from them may be kept). A count of most of a large table walks most of an index (~50 ms per million
  * entries on SQLite, more on PostgreSQL); this one is kept with the generation of `tables` it was read at
  * (lib/storage/list-changes.ts) and answered again while that generation stands, which a cheap primary-key read tells.
  * The count and its generation come from one statement, so from one snapshot: a write that commits after it moves
@@ -48,8 +49,8 @@ function compiledFor<DB>(db: Kysely<DB>) {
  */
 export async function exactCount<DB>(
   db: Kysely<DB>, count: Count, tables: readonly string[], readBudget: readonly RawBuilder<SqlBool>[] = [],
-): Promise<number> {
-  if (!(await tracksChanges(db, readBudget))) return Number((await count.execute(db)).rows[0].count);
+): Promise<{ count: number; generation?: string }> {
+  if (!(await tracksChanges(db, readBudget))) return { count: Number((await count.execute(db)).rows[0].count) };
   const known = compiledFor(db);
   let statement = known.counts.get(count);
   if (!statement) known.counts.set(count, (statement = count.compile(db)));
@@ -62,7 +63,7 @@ export async function exactCount<DB>(
     let check = known.generations.get(tablesKey);
     if (!check) known.generations.set(tablesKey, (check = sql`select ${generationOf(tables, readBudget)} as generation`.compile(db)));
     const { rows } = await db.executeQuery(check as CompiledQuery<{ generation: string | number | null }>);
-    if (rows[0]?.generation != null && String(rows[0].generation) === kept.generation) return kept.count;
+    if (rows[0]?.generation != null && String(rows[0].generation) === kept.generation) return kept;
   }
   // The generation without the budget term: the count alone decides where this statement runs. A count without the
   // term (a whole table, a trigram index) must go to the readers, and the term in the generation's subquery would
@@ -70,7 +71,11 @@ export async function exactCount<DB>(
   const { rows } = await sql<{ generation: string | number | null; count: number | string }>`
     select ${generationOf(tables)} as generation, counted.count from (${count}) as counted`.execute(db);
   const { generation, count: counted } = rows[0];
-  if (generation == null) cache.delete(key);
-  else cache.set(key, { generation: String(generation), count: Number(counted) });
-  return Number(counted);
+  if (generation == null) {
+    cache.delete(key);
+    return { count: Number(counted) };
+  }
+  const read = { generation: String(generation), count: Number(counted) };
+  cache.set(key, read);
+  return read;
 }

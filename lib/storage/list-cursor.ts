@@ -11,7 +11,7 @@ export interface OrderTerm {
 }
 
 /** A value of the row a cursor points after; dates are tagged, to be bound as dates again. */
-type CursorValue = string | number | boolean | null | { date: string };
+export type CursorValue = string | number | boolean | null | { date: string };
 
 /** Why a cursor that does not parse, or holds values of the wrong kinds, is refused. */
 export const CURSOR_EDITED = 'cursor is not a cursor this service made: give the nextCursor of the previous page as it came.';
@@ -50,13 +50,17 @@ const PROCESS_KEYS: CursorKeys = [randomBytes(32)];
 const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
 const orProcessKeys = (keys: CursorKeys) => (keys.length ? keys : PROCESS_KEYS);
 
+/** A row's values of the order's terms as a cursor holds them, and afterCursor binds them (dates tagged). */
+export function cursorValues(values: readonly unknown[]): CursorValue[] {
+  return values.map((v) => (v instanceof Date ? { date: v.toISOString() } : (v as CursorValue)));
+}
+
 /**
  * The cursor after a row: the list's fingerprint and the row's values of the order's terms, as base64url JSON, then
  * `.` and its HMAC (base64url), so that a cursor the client changed is refused rather than followed.
  */
 export function encodeCursor(fingerprint: string, values: readonly unknown[], keys: CursorKeys = PROCESS_KEYS): string {
-  const wire: CursorValue[] = values.map((v) => (v instanceof Date ? { date: v.toISOString() } : (v as CursorValue)));
-  const payload = Buffer.from(JSON.stringify({ list: fingerprint, after: wire })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ list: fingerprint, after: cursorValues(values) })).toString('base64url');
   return `${payload}.${mac(orProcessKeys(keys)[0], payload).toString('base64url')}`;
 }
 

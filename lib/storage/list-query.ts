@@ -9,7 +9,10 @@ import type { StorageDialect } from './dialects/dialect.js';
 import { cannotMatch } from './list-text-bounds.js';
 import { type RecordScopes, callerScopeKey, scopeCondition, scopeReads, softDeleteCondition, tenantCondition } from './record-scope.js';
 import { currentAccess, viewingDeleted } from '../envelope/request-scope.js';
-import { CURSOR_EDITED, CursorError, type CursorKeys, type OrderTerm, afterCursor, decodeCursor, encodeCursor, listFingerprint } from './list-cursor.js';
+import {
+  CURSOR_EDITED, CursorError, type CursorKeys, type CursorValue, type OrderTerm, afterCursor, cursorValues, decodeCursor, encodeCursor, listFingerprint,
+} from './list-cursor.js';
+import { type Position, keepPositions, positionBefore } from './list-positions.js';
 import type { Storage } from './storage.js';
 
 /**
@@ -88,6 +91,8 @@ export interface ListSql<R> {
   terms: number;
   /** Whether a criterion may read a trigram index (a CN on a `fullText` field): only then does `fullTextPage` change the SQL. */
   fullText: boolean;
+  /** Whether a page after a row seeks to it through an index: its first order term is NOT NULL (see `notNull`). */
+  seeks: boolean;
 }
 
 /** The rows a page reads: `limit` keys after `offset`, in the list's order or, from the end, in its reverse. */
@@ -95,6 +100,10 @@ export interface PageWindow {
   offset: number;
   limit: number;
   fromEnd: boolean;
+  /** Counted from the row after these order values (a kept position: lib/storage/list-positions.ts), not the list's start. */
+  after?: readonly CursorValue[];
+  /** The rows carry their order terms' values (as a cursor page's do), to keep positions from. */
+  orderValues?: boolean;
 }
 
 /** A page's rows carry the values of the order's terms under these names when the client pages with a cursor. */
@@ -177,7 +186,8 @@ export function listSql<F extends string, R>(
   // A cursor of the deleted records' list is no cursor of the other records' list, nor one tenant's of another's.
   const listed = def.softDelete && viewingDeleted() ? `${def.table}:deleted` : def.table;
   const fingerprint = listFingerprint(tenant ? `${listed}@${currentAccess()?.tenant}` : listed, filters, sort);
-  const seek = criteria.cursor ? [afterCursor(terms, decodeCursor(criteria.cursor, fingerprint, terms.length, cursorKeys), dialect)] : [];
+  const after = criteria.cursor ? decodeCursor(criteria.cursor, fingerprint, terms.length, cursorKeys) : window.after;
+  const seek = after ? [afterCursor(terms, after, dialect)] : [];
   const where = (all: RawBuilder<SqlBool>[]) => (all.length ? sql`where ${sql.join(all, sql` and `)}` : sql``);
 
   const filterAliases = new Set(filters.map(({ name }) => aliasOf(def.columns[name])));
@@ -185,14 +195,15 @@ export function listSql<F extends string, R>(
   const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where([...conditions, ...seek, ...keysBudget])}
     order by ${orderBy(window.fromEnd)} limit ${window.limit} offset ${window.offset}`;
   const everyJoin = new Set((def.joins ?? []).map((j) => j.alias));
-  const columns = [...def.select.map(selected), ...(criteria.cursor == null ? [] : terms.map((t, i) => sql`${sql.ref(t.ref)} as ${sql.id(orderValue(i))}`))];
+  const withOrder = criteria.cursor != null || window.orderValues;
+  const columns = [...def.select.map(selected), ...(withOrder ? terms.map((t, i) => sql`${sql.ref(t.ref)} as ${sql.id(orderValue(i))}`) : [])];
   const page = sql<R>`select ${sql.join(columns)}
     from (${keys}) as list_page ${joinWord(true)} ${table} on ${sql.ref(def.id)} = list_page.list_key ${joins(everyJoin, true)}
     order by ${orderBy(false)}`;
   const count = criteria.getTotalCount
     ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(narrowed ? [...indexed, ...countBudget] : indexed)}`
     : undefined;
-  return { page, keys, count, fingerprint, terms: terms.length, fullText: trigram.length > 0 };
+  return { page, keys, count, fingerprint, terms: terms.length, fullText: trigram.length > 0, seeks: !terms[0].nullable };
 }
 
 /** The trigram index's condition for a CN on a full-text field, where the dialect reads it apart from the LIKE (SQLite); nothing otherwise. */
@@ -312,12 +323,29 @@ export async function readListRows<F extends string, R>(
   }
   // A kept count follows the tables the caller's scope reads too (customers through their orders).
   const tables = [...new Set([def.table, ...(def.joins ?? []).map((j) => j.table), ...scopeReads(def.scopes)])];
-  const total = query.count && (await exactCount(db, query.count, tables, storage.dialect.readBudget));
+  const counted = query.count && (await exactCount(db, query.count, tables, storage.dialect.readBudget));
+  const total = counted ? counted.count : undefined;
   const fromTheEnd = deep && total !== undefined && skip > total / 2;
   // Built again only when that changes its SQL: a list with few matches and no trigram condition keeps its first build.
   const fewMatches = query.fullText && total !== undefined && total <= FULL_TEXT_PAGE_MATCHES;
-  if (fromTheEnd || fewMatches) {
-    query = listSql(def, criteria, storage.dialect, take, fromTheEnd ? fromEnd(total, skip, take) : undefined, fewMatches, cursorKeys);
+  // A deep page keeps where it starts and where the next one does, while the tables' generation stands.
+  const positions = deep && query.seeks && counted?.generation !== undefined && skip <= counted.count
+    ? { key: `${query.fingerprint}\n${callerScopeKey()}`, generation: counted.generation, total: counted.count } : undefined;
+  let window = fromTheEnd ? fromEnd(total, skip, take) : undefined;
+  // Whether the page's first row is the one before `skip`, read for its position only.
+  let leading = false;
+  if (positions) {
+    const from = positionBefore(db, def, positions.key, positions.generation, skip);
+    if (from && skip - from.offset < (fromTheEnd ? positions.total - skip : skip)) {
+      leading = from.offset < skip;
+      window = { offset: leading ? skip - from.offset - 1 : 0, limit: take + (leading ? 2 : 1), fromEnd: false, after: from.after, orderValues: true };
+    } else {
+      leading = true;
+      window = { ...(fromTheEnd ? fromEnd(positions.total, skip - 1, take + 1) : { offset: skip - 1, limit: take + 2, fromEnd: false }), orderValues: true };
+    }
+  }
+  if (window || fewMatches) {
+    query = listSql(def, criteria, storage.dialect, take, window, fewMatches, cursorKeys);
     compiledPage = undefined;
   }
   let rows: (R & Record<string, unknown>)[];
@@ -328,6 +356,14 @@ export async function readListRows<F extends string, R>(
     // text where a date goes) was edited by hand.
     if (criteria.cursor && /^22/.test(String((err as { code?: unknown }).code))) return refuseCursor(CURSOR_EDITED);
     throw err;
+  }
+  const before = leading ? rows.shift() : undefined;
+  if (positions) {
+    const valuesAt = (row: Record<string, unknown>) => cursorValues(Array.from({ length: query.terms }, (_, i) => row[orderValue(i)]));
+    const found: Position[] = [];
+    if (before) found.push({ offset: skip, after: valuesAt(before) });
+    if (take > 0 && rows.length >= take) found.push({ offset: skip + take, after: valuesAt(rows[take - 1]) });
+    keepPositions(db, def, positions.key, positions.generation, found);
   }
   let nextCursor: string | undefined;
   if (rows.length > take) {
@@ -340,6 +376,6 @@ export async function readListRows<F extends string, R>(
       currentErrors().add(MESSAGES.Service_MaxRows({ maxRows }));
     }
   }
-  if (criteria.cursor != null) rows = rows.map(withoutOrderValues);
+  if (criteria.cursor != null || positions) rows = rows.map(withoutOrderValues);
   return { rows, totalCount: criteria.getTotalCount ? total : undefined, nextCursor };
 }

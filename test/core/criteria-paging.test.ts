@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type OrderItem, countOrders, expectError, expectOk, listOrders, pageThrough } from '../support/api.js';
+import { type OrderItem, countOrders, createOrder, expectError, expectOk, listOrders, pageThrough, readOrder } from '../support/api.js';
 import { asListItem, sampleOrders } from '../support/sample-oracle.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { describeStores } from '../support/stores.js';
@@ -103,6 +103,26 @@ describeStores('list criteria: sorting, paging and totalCount (contract part 3)'
     it('answers an empty list for take=0, with totalCount when asked', async () => {
       expect((await server.call('/sales-order?take=0')).body).to.deep.equal({ result: [], messages: [] });
       expect((await server.call('/sales-order?take=0&getTotalCount=true')).body).to.deep.equal({ result: [], messages: [], totalCount: 12_000 });
+    });
+
+    it('answers deep pages, their repeats and the next ones as walking does, also once a write moved the rows', async () => {
+      // From skip 1,000 a page keeps where it and the next page start (lib/storage/list-positions.ts); these pages
+      // start from such positions, forward and from the end, and after a write that shifts every row by one.
+      const query = 'sort[0].fieldName=totalDue&take=20';
+      const page = async (skip: number) => ids(await listOrders(server, `${query}&skip=${skip}`));
+      const expectPages = async (orders: { salesOrderId: number; totalDue: number }[]) => {
+        const sorted = [...orders].sort((a, b) => a.totalDue - b.totalDue || a.salesOrderId - b.salesOrderId).map((o) => o.salesOrderId);
+        for (const skip of [3_000, 3_000, 3_020, 3_031, 9_000, 9_000, 9_020]) expect(await page(skip), `skip ${skip}`).to.deep.equal(sorted.slice(skip, skip + 20));
+      };
+      await expectPages(sampleOrders());
+      // An order without lines: the smallest total due of all, so it comes before every kept position.
+      const { id } = await createOrder(server);
+      const created = (await readOrder(server, id)) as { salesOrderId: number; totalDue: number };
+      expect(created.totalDue).to.be.below(Math.min(...sampleOrders().map((o) => o.totalDue)));
+      await expectPages([...sampleOrders(), created]);
+      // Soft deleted: out of the list again, and the pages as before.
+      expectOk(await server.call(`/sales-order/${id}`, { method: 'DELETE' }));
+      await expectPages(sampleOrders());
     });
 
     it('skips exactly skip rows', async () => {
