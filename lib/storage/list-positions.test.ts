@@ -13,10 +13,17 @@ describe('deep pages from kept positions', () => {
   const TAKE = 50;
   const database = new Database(':memory:');
   const pages: CompiledQuery[] = [];
+  /** Run once right after the next statement that reads the generation alone (a kept count's check), before the page. */
+  let afterCountCheck: (() => void) | undefined;
   const db = new Kysely<Tables>({
     dialect: new SqliteDialect({ database }),
     log: (event) => {
-      if (event.level === 'query' && event.query.sql.includes('list_page')) pages.push(event.query);
+      if (event.level !== 'query') return;
+      if (event.query.sql.includes('list_page')) pages.push(event.query);
+      else if (event.query.sql.startsWith('select (select case when count(distinct g.table_name)') && afterCountCheck) {
+        afterCountCheck();
+        afterCountCheck = undefined;
+      }
     },
   });
   const storage = { reader: db, dialect: { ...sqliteDialect, readBudget: [] } };
@@ -102,6 +109,22 @@ describe('deep pages from kept positions', () => {
     expect(lastPage()).to.deep.equal({ limit: TAKE + 2, offset: 1_999, seeks: false });
     await expectPage({ ...criteria, skip: 2_000 }, [...rows].sort(byRank));
     expect(lastPage().seeks).to.equal(true);
+  });
+
+  it('reads the page again by its offset when a write committed between the count\'s check and the page', async () => {
+    const criteria = { sort: [{ fieldName: 'rank' as const, sortDirection: 'Ascending' as const }] };
+    await expectPage({ ...criteria, skip: 3_000 }, [...rows].sort(byRank));
+    await expectPage({ ...criteria, skip: 3_000 }, [...rows].sort(byRank));
+    expect(lastPage().seeks).to.equal(true);
+    // The count is answered from the generation it was kept at; then two rows that sort first commit.
+    afterCountCheck = () => {
+      for (const id of [ROWS + 11, ROWS + 12]) database.prepare('insert into item (item_id, rank) values (?, -2)').run(id);
+    };
+    const page = (await list({ ...criteria, skip: 3_000 })).map((r) => r.itemId);
+    expect(afterCountCheck).to.equal(undefined);
+    rows = database.prepare('select item_id as itemId, rank from item').all() as Item[];
+    expect(page).to.deep.equal([...rows].sort(byRank).slice(3_000, 3_000 + TAKE).map((r) => r.itemId));
+    expect(lastPage()).to.deep.equal({ limit: TAKE + 1, offset: 3_000, seeks: false });
   });
 
   it('keeps none for a sort whose first column may be NULL (no index seek to it)', async () => {

@@ -12,6 +12,7 @@ import { currentAccess, viewingDeleted } from '../envelope/request-scope.js';
 import {
   CURSOR_EDITED, CursorError, type CursorKeys, type CursorValue, type OrderTerm, afterCursor, cursorValues, decodeCursor, encodeCursor, listFingerprint,
 } from './list-cursor.js';
+import { generationOf } from './list-changes.js';
 import { type Position, keepPositions, positionBefore } from './list-positions.js';
 import type { Storage } from './storage.js';
 
@@ -91,8 +92,8 @@ export interface ListSql<R> {
   terms: number;
   /** Whether a criterion may read a trigram index (a CN on a `fullText` field): only then does `fullTextPage` change the SQL. */
   fullText: boolean;
-  /** Whether a page after a row seeks to it through an index: its first order term is NOT NULL (see `notNull`). */
-  seeks: boolean;
+  /** Whether a page after a row can seek to it through an index: its first order term is NOT NULL (see `notNull`). */
+  canSeek: boolean;
 }
 
 /** The rows a page reads: `limit` keys after `offset`, in the list's order or, from the end, in its reverse. */
@@ -102,13 +103,20 @@ export interface PageWindow {
   fromEnd: boolean;
   /** Counted from the row after these order values (a kept position: lib/storage/list-positions.ts), not the list's start. */
   after?: readonly CursorValue[];
-  /** The rows carry their order terms' values (as a cursor page's do), to keep positions from. */
-  orderValues?: boolean;
+  /**
+   * The rows carry their order terms' values exactly as they bind back (the dialect's `exactValue`), and the
+   * generation of these tables (lib/storage/list-changes.ts) they were read at: to keep positions from.
+   */
+  positionsOf?: readonly string[];
 }
 
 /** A page's rows carry the values of the order's terms under these names when the client pages with a cursor. */
 const ORDER_VALUE_PREFIX = 'list_order_';
 const orderValue = (i: number) => `${ORDER_VALUE_PREFIX}${i}`;
+/** The tables' generation a page that keeps positions was read at: one more column the rows lose before they are answered. */
+const READ_AT = `${ORDER_VALUE_PREFIX}generation`;
+/** A row's values of the list's `terms` order terms. */
+const orderValuesOf = (row: Record<string, unknown>, terms: number) => Array.from({ length: terms }, (_, i) => row[orderValue(i)]);
 
 /**
  * A cursor page's row without the order values it was read with (they made its cursor). Copied, not `delete`d: a
@@ -195,15 +203,19 @@ export function listSql<F extends string, R>(
   const keys = sql<{ list_key: number }>`select ${sql.ref(def.id)} as list_key from ${table} ${keyJoins} ${where([...conditions, ...seek, ...keysBudget])}
     order by ${orderBy(window.fromEnd)} limit ${window.limit} offset ${window.offset}`;
   const everyJoin = new Set((def.joins ?? []).map((j) => j.alias));
-  const withOrder = criteria.cursor != null || window.orderValues;
-  const columns = [...def.select.map(selected), ...(withOrder ? terms.map((t, i) => sql`${sql.ref(t.ref)} as ${sql.id(orderValue(i))}`) : [])];
+  const exact = (ref: string) => (window.positionsOf && dialect.exactValue ? dialect.exactValue(sql.ref(ref)) : sql.ref(ref));
+  const columns = [
+    ...def.select.map(selected),
+    ...(criteria.cursor != null || window.positionsOf ? terms.map((t, i) => sql`${exact(t.ref)} as ${sql.id(orderValue(i))}`) : []),
+    ...(window.positionsOf ? [sql`${generationOf(window.positionsOf)} as ${sql.id(READ_AT)}`] : []),
+  ];
   const page = sql<R>`select ${sql.join(columns)}
     from (${keys}) as list_page ${joinWord(true)} ${table} on ${sql.ref(def.id)} = list_page.list_key ${joins(everyJoin, true)}
     order by ${orderBy(false)}`;
   const count = criteria.getTotalCount
     ? sql<{ count: number | string }>`select count(*) as count from ${table} ${joins(filterAliases)} ${where(narrowed ? [...indexed, ...countBudget] : indexed)}`
     : undefined;
-  return { page, keys, count, fingerprint, terms: terms.length, fullText: trigram.length > 0, seeks: !terms[0].nullable };
+  return { page, keys, count, fingerprint, terms: terms.length, fullText: trigram.length > 0, canSeek: !terms[0].nullable };
 }
 
 /** The trigram index's condition for a CN on a full-text field, where the dialect reads it apart from the LIKE (SQLite); nothing otherwise. */
@@ -329,47 +341,59 @@ export async function readListRows<F extends string, R>(
   // Built again only when that changes its SQL: a list with few matches and no trigram condition keeps its first build.
   const fewMatches = query.fullText && total !== undefined && total <= FULL_TEXT_PAGE_MATCHES;
   // A deep page keeps where it starts and where the next one does, while the tables' generation stands.
-  const positions = deep && query.seeks && counted?.generation !== undefined && skip <= counted.count
-    ? { key: `${query.fingerprint}\n${callerScopeKey()}`, generation: counted.generation, total: counted.count } : undefined;
+  const positions = deep && query.canSeek && counted?.generation !== undefined && skip <= counted.count
+    ? { key: `${query.fingerprint}\n${callerScopeKey()}`, generation: counted.generation } : undefined;
   let window = fromTheEnd ? fromEnd(total, skip, take) : undefined;
   // Whether the page's first row is the one before `skip`, read for its position only.
   let leading = false;
-  if (positions) {
-    const from = positionBefore(db, def, positions.key, positions.generation, skip);
-    if (from && skip - from.offset < (fromTheEnd ? positions.total - skip : skip)) {
+  let from: Position | undefined;
+  if (positions && total !== undefined) {
+    from = positionBefore(db, def, positions.key, positions.generation, skip);
+    if (from && skip - from.offset < (fromTheEnd ? total - skip : skip)) {
       leading = from.offset < skip;
-      window = { offset: leading ? skip - from.offset - 1 : 0, limit: take + (leading ? 2 : 1), fromEnd: false, after: from.after, orderValues: true };
+      window = { offset: leading ? skip - from.offset - 1 : 0, limit: take + (leading ? 2 : 1), fromEnd: false, after: from.after, positionsOf: tables };
     } else {
+      from = undefined;
       leading = true;
-      window = { ...(fromTheEnd ? fromEnd(positions.total, skip - 1, take + 1) : { offset: skip - 1, limit: take + 2, fromEnd: false }), orderValues: true };
+      window = { ...(fromTheEnd ? fromEnd(total, skip - 1, take + 1) : { offset: skip - 1, limit: take + 2, fromEnd: false }), positionsOf: tables };
     }
   }
-  if (window || fewMatches) {
-    query = listSql(def, criteria, storage.dialect, take, window, fewMatches, cursorKeys);
-    compiledPage = undefined;
-  }
-  let rows: (R & Record<string, unknown>)[];
-  try {
-    rows = (await db.executeQuery(compiledPage ?? query.page.compile(db))).rows;
-  } catch (err) {
-    // A cursor's values are bound as they came; one the column's type refuses (PostgreSQL's class 22, data exception:
-    // text where a date goes) was edited by hand.
-    if (criteria.cursor && /^22/.test(String((err as { code?: unknown }).code))) return refuseCursor(CURSOR_EDITED);
-    throw err;
+  const read = async (pageWindow: PageWindow | undefined) => {
+    if (pageWindow || fewMatches) {
+      query = listSql(def, criteria, storage.dialect, take, pageWindow, fewMatches, cursorKeys);
+      compiledPage = undefined;
+    }
+    try {
+      return (await db.executeQuery(compiledPage ?? query.page.compile(db))).rows;
+    } catch (err) {
+      // A cursor's values are bound as they came; one the column's type refuses (PostgreSQL's class 22, data exception:
+      // text where a date goes) was edited by hand.
+      if (criteria.cursor && /^22/.test(String((err as { code?: unknown }).code))) return undefined;
+      throw err;
+    }
+  };
+  let rows = await read(window);
+  if (!rows) return refuseCursor(CURSOR_EDITED);
+  // A write committed between the count's generation and the page: a kept position may no longer be where it was,
+  // nor the end where the count put it, so the page is read again by its offset from the start (one snapshot), and
+  // nothing read at the newer generation is kept under the older.
+  const stale = positions && rows.length > 0 && String(rows[0][READ_AT]) !== positions.generation;
+  if (stale && (from || fromTheEnd)) {
+    rows = (await read({ offset: skip, limit: take + 1, fromEnd: false }))!;
+    leading = false;
   }
   const before = leading ? rows.shift() : undefined;
-  if (positions) {
-    const valuesAt = (row: Record<string, unknown>) => cursorValues(Array.from({ length: query.terms }, (_, i) => row[orderValue(i)]));
+  if (positions && !stale) {
     const found: Position[] = [];
-    if (before) found.push({ offset: skip, after: valuesAt(before) });
-    if (take > 0 && rows.length >= take) found.push({ offset: skip + take, after: valuesAt(rows[take - 1]) });
+    if (before) found.push({ offset: skip, after: cursorValues(orderValuesOf(before, query.terms)) });
+    if (take > 0 && rows.length >= take) found.push({ offset: skip + take, after: cursorValues(orderValuesOf(rows[take - 1], query.terms)) });
     keepPositions(db, def, positions.key, positions.generation, found);
   }
   let nextCursor: string | undefined;
   if (rows.length > take) {
     rows.length = take;
     if (criteria.cursor != null && take > 0) {
-      nextCursor = encodeCursor(query.fingerprint, Array.from({ length: query.terms }, (_, i) => rows[take - 1][orderValue(i)]), cursorKeys);
+      nextCursor = encodeCursor(query.fingerprint, orderValuesOf(rows[take - 1], query.terms), cursorKeys);
     }
     // Only a cut made by the cap is worth a warning; a caller's own (smaller or equal) take is not.
     if (criteria.take == null || criteria.take > maxRows) {

@@ -108,16 +108,24 @@ describeStores('list criteria: sorting, paging and totalCount (contract part 3)'
     it('answers deep pages, their repeats and the next ones as walking does, also once a write moved the rows', async () => {
       // From skip 1,000 a page keeps where it and the next page start (lib/storage/list-positions.ts); these pages
       // start from such positions, forward and from the end, and after a write that shifts every row by one.
-      const query = 'sort[0].fieldName=totalDue&take=20';
-      const page = async (skip: number) => ids(await listOrders(server, `${query}&skip=${skip}`));
-      const expectPages = async (orders: { salesOrderId: number; totalDue: number }[]) => {
-        const sorted = [...orders].sort((a, b) => a.totalDue - b.totalDue || a.salesOrderId - b.salesOrderId).map((o) => o.salesOrderId);
-        for (const skip of [3_000, 3_000, 3_020, 3_031, 9_000, 9_000, 9_020]) expect(await page(skip), `skip ${skip}`).to.deep.equal(sorted.slice(skip, skip + 20));
+      type Sorted = { salesOrderId: number; totalDue: number; orderDate: Date | string };
+      // By total due, and newest first (a date: PostgreSQL's kept position is its exact text), ties by id.
+      const sorts: [string, (a: Sorted, b: Sorted) => number][] = [
+        ['sort[0].fieldName=totalDue', (a, b) => a.totalDue - b.totalDue || a.salesOrderId - b.salesOrderId],
+        ['sort[0].fieldName=orderDate&sort[0].sortDirection=Descending', (a, b) => new Date(b.orderDate).getTime() - new Date(a.orderDate).getTime() || b.salesOrderId - a.salesOrderId],
+      ];
+      const expectPages = async (orders: Sorted[]) => {
+        for (const [sort, order] of sorts) {
+          const sorted = [...orders].sort(order).map((o) => o.salesOrderId);
+          for (const skip of [3_000, 3_000, 3_020, 3_031, 9_000, 9_000, 9_020]) {
+            expect(ids(await listOrders(server, `${sort}&take=20&skip=${skip}`)), `${sort}, skip ${skip}`).to.deep.equal(sorted.slice(skip, skip + 20));
+          }
+        }
       };
       await expectPages(sampleOrders());
       // An order without lines: the smallest total due of all, so it comes before every kept position.
       const { id } = await createOrder(server);
-      const created = (await readOrder(server, id)) as { salesOrderId: number; totalDue: number };
+      const created = (await readOrder(server, id)) as Sorted;
       expect(created.totalDue).to.be.below(Math.min(...sampleOrders().map((o) => o.totalDue)));
       await expectPages([...sampleOrders(), created]);
       // Soft deleted: out of the list again, and the pages as before.

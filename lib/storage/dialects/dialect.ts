@@ -49,6 +49,12 @@ export interface StorageDialect extends SqlValues {
   /** Whether NULLs come before every value in an ascending order (SQLite) or after them (PostgreSQL). */
   readonly nullsFirst: boolean;
   /**
+   * A column's value as it compares exactly once bound back as a parameter, where reading it as a value would not:
+   * PostgreSQL's timestamps come back cut to milliseconds (lib/storage/postgres-types.ts), their text does not. Kept
+   * list positions (lib/storage/list-positions.ts) are read so; without it, the value itself.
+   */
+  exactValue?(column: RawBuilder<unknown>): RawBuilder<unknown>;
+  /**
    * The join of a page's rows to its keys that keeps the keys' order: SQLite's planner otherwise may walk a whole
    * sort index (a CROSS JOIN fixes its join order); PostgreSQL's starts at the page itself with a plain join.
    */

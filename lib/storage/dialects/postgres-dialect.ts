@@ -35,6 +35,8 @@ export const postgresDialect: StorageDialect = {
   // The "C" collation orders by code point, where a prefix's range holds exactly the texts that start with it.
   foldedText: (column) => sql`lower(${sql.ref(column)}) collate "C"`,
   nullsFirst: false,
+  // Text binds back as the column's own type (an untyped parameter takes it), every digit of a timestamp kept.
+  exactValue: (column) => sql`${column}::text`,
   joinInOrder: sql`join`,
   locksRows: true,
   clusteredByKey: false,
