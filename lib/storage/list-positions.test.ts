@@ -38,6 +38,12 @@ describe('deep pages from kept positions', () => {
   let rows: Item[] = [];
 
   const byRank = (a: Item, b: Item) => a.rank - b.rank || a.itemId - b.itemId;
+  const rankAscending = { sort: [{ fieldName: 'rank' as const, sortDirection: 'Ascending' as const }] };
+  const readItems = () => database.prepare('select item_id as itemId, rank from item').all() as Item[];
+  /** Rows that sort before every other (rank below any): each shifts every page by one. */
+  const insertFirst = (ids: number[], rank: number) => {
+    for (const id of ids) database.prepare('insert into item (item_id, rank) values (?, ?)').run(id, rank);
+  };
   const list = async (criteria: ListCriteria<Field>) => (await readListRows<Field, Item>(storage, def, { take: TAKE, ...criteria }, { maxRows: 100 })).rows;
   /** The last page statement's limit and offset, and whether it sought to a position. */
   const lastPage = () => {
@@ -48,6 +54,11 @@ describe('deep pages from kept positions', () => {
     const skip = criteria.skip ?? 0;
     expect((await list(criteria)).map((r) => r.itemId)).to.deep.equal(expected.slice(skip, skip + TAKE).map((r) => r.itemId));
   };
+  /** The page at `skip` by rank, read twice: the second from the position the first kept. */
+  const seekingAt = async (skip: number) => {
+    for (let i = 0; i < 2; i++) await expectPage({ ...rankAscending, skip }, [...rows].sort(byRank));
+    expect(lastPage().seeks).to.equal(true);
+  };
 
   before(async () => {
     await sql`create table item (item_id integer primary key, rank integer not null, note text)`.execute(db);
@@ -57,23 +68,22 @@ describe('deep pages from kept positions', () => {
     database.transaction(() => {
       for (let id = 1; id <= ROWS; id++) insert.run(id, (id * 7919) % 997, id % 3 ? null : 'x');
     })();
-    rows = database.prepare('select item_id as itemId, rank from item').all() as Item[];
+    rows = readItems();
     await trackListChanges(db as Kysely<unknown>, sqliteDialect, 'item');
   });
   after(() => db.destroy());
 
   it('walks a first deep page, seeks on its repeat and on the next pages, with the same rows as walking', async () => {
     const sorted = [...rows].sort(byRank);
-    const criteria = { sort: [{ fieldName: 'rank' as const, sortDirection: 'Ascending' as const }] };
-    await expectPage({ ...criteria, skip: 1_200 }, sorted);
+    await expectPage({ ...rankAscending, skip: 1_200 }, sorted);
     // The row before the page is read with it, for the position the repeat starts from.
     expect(lastPage()).to.deep.equal({ limit: TAKE + 2, offset: 1_199, seeks: false });
-    await expectPage({ ...criteria, skip: 1_200 }, sorted);
+    await expectPage({ ...rankAscending, skip: 1_200 }, sorted);
     expect(lastPage()).to.deep.equal({ limit: TAKE + 1, offset: 0, seeks: true });
-    await expectPage({ ...criteria, skip: 1_250 }, sorted);
+    await expectPage({ ...rankAscending, skip: 1_250 }, sorted);
     expect(lastPage()).to.deep.equal({ limit: TAKE + 1, offset: 0, seeks: true });
     // Between kept positions: from the nearest before it (1,300, which the page at 1,250 kept).
-    await expectPage({ ...criteria, skip: 1_310 }, sorted);
+    await expectPage({ ...rankAscending, skip: 1_310 }, sorted);
     expect(lastPage()).to.deep.equal({ limit: TAKE + 2, offset: 9, seeks: true });
   });
 
@@ -92,37 +102,29 @@ describe('deep pages from kept positions', () => {
     const sorted = [...rows].sort(byRank);
     await expectPage({ skip: 1_500 }, [...rows].sort((a, b) => a.itemId - b.itemId));
     const high = sorted.filter((r) => r.rank > 100);
-    const criteria = { rank: { operator: 'GT', values: [100] }, sort: [{ fieldName: 'rank' as const, sortDirection: 'Ascending' as const }] } as ListCriteria<Field>;
+    const criteria = { rank: { operator: 'GT', values: [100] }, ...rankAscending } as ListCriteria<Field>;
     await expectPage({ ...criteria, skip: 1_200 }, high);
     expect(lastPage().seeks).to.equal(false);
   });
 
   it('walks again once a write moved the rows (the table\'s generation), with the rows as they are now', async () => {
-    const criteria = { sort: [{ fieldName: 'rank' as const, sortDirection: 'Ascending' as const }] };
-    await expectPage({ ...criteria, skip: 2_000 }, [...rows].sort(byRank));
-    await expectPage({ ...criteria, skip: 2_000 }, [...rows].sort(byRank));
-    expect(lastPage().seeks).to.equal(true);
+    await seekingAt(2_000);
     // Three rows that sort before every kept position: a page from a stale position would be three rows off.
-    for (const id of [ROWS + 1, ROWS + 2, ROWS + 3]) database.prepare('insert into item (item_id, rank) values (?, -1)').run(id);
-    rows = database.prepare('select item_id as itemId, rank from item').all() as Item[];
-    await expectPage({ ...criteria, skip: 2_000 }, [...rows].sort(byRank));
+    insertFirst([ROWS + 1, ROWS + 2, ROWS + 3], -1);
+    rows = readItems();
+    await expectPage({ ...rankAscending, skip: 2_000 }, [...rows].sort(byRank));
     expect(lastPage()).to.deep.equal({ limit: TAKE + 2, offset: 1_999, seeks: false });
-    await expectPage({ ...criteria, skip: 2_000 }, [...rows].sort(byRank));
+    await expectPage({ ...rankAscending, skip: 2_000 }, [...rows].sort(byRank));
     expect(lastPage().seeks).to.equal(true);
   });
 
   it('reads the page again by its offset when a write committed between the count\'s check and the page', async () => {
-    const criteria = { sort: [{ fieldName: 'rank' as const, sortDirection: 'Ascending' as const }] };
-    await expectPage({ ...criteria, skip: 3_000 }, [...rows].sort(byRank));
-    await expectPage({ ...criteria, skip: 3_000 }, [...rows].sort(byRank));
-    expect(lastPage().seeks).to.equal(true);
+    await seekingAt(3_000);
     // The count is answered from the generation it was kept at; then two rows that sort first commit.
-    afterCountCheck = () => {
-      for (const id of [ROWS + 11, ROWS + 12]) database.prepare('insert into item (item_id, rank) values (?, -2)').run(id);
-    };
-    const page = (await list({ ...criteria, skip: 3_000 })).map((r) => r.itemId);
+    afterCountCheck = () => insertFirst([ROWS + 11, ROWS + 12], -2);
+    const page = (await list({ ...rankAscending, skip: 3_000 })).map((r) => r.itemId);
     expect(afterCountCheck).to.equal(undefined);
-    rows = database.prepare('select item_id as itemId, rank from item').all() as Item[];
+    rows = readItems();
     expect(page).to.deep.equal([...rows].sort(byRank).slice(3_000, 3_000 + TAKE).map((r) => r.itemId));
     expect(lastPage()).to.deep.equal({ limit: TAKE + 1, offset: 3_000, seeks: false });
   });

@@ -346,14 +346,15 @@ export async function readListRows<F extends string, R>(
   let window = fromTheEnd ? fromEnd(total, skip, take) : undefined;
   // Whether the page's first row is the one before `skip`, read for its position only.
   let leading = false;
-  let from: Position | undefined;
+  // Whether the page starts from a kept position rather than the list's start or end.
+  let seeking = false;
   if (positions && total !== undefined) {
-    from = positionBefore(db, def, positions.key, positions.generation, skip);
-    if (from && skip - from.offset < (fromTheEnd ? total - skip : skip)) {
+    const from = positionBefore(db, def, positions.key, positions.generation, skip);
+    seeking = from !== undefined && skip - from.offset < (fromTheEnd ? total - skip : skip);
+    if (from && seeking) {
       leading = from.offset < skip;
       window = { offset: leading ? skip - from.offset - 1 : 0, limit: take + (leading ? 2 : 1), fromEnd: false, after: from.after, positionsOf: tables };
     } else {
-      from = undefined;
       leading = true;
       window = { ...(fromTheEnd ? fromEnd(total, skip - 1, take + 1) : { offset: skip - 1, limit: take + 2, fromEnd: false }), positionsOf: tables };
     }
@@ -378,7 +379,7 @@ export async function readListRows<F extends string, R>(
   // nor the end where the count put it, so the page is read again by its offset from the start (one snapshot), and
   // nothing read at the newer generation is kept under the older.
   const stale = positions && rows.length > 0 && String(rows[0][READ_AT]) !== positions.generation;
-  if (stale && (from || fromTheEnd)) {
+  if (stale && (seeking || fromTheEnd)) {
     rows = (await read({ offset: skip, limit: take + 1, fromEnd: false }))!;
     leading = false;
   }
