@@ -23,6 +23,11 @@ export interface FieldJoin {
   readonly column: string;
   /** The joined table's tenant column, when its records belong to tenants (lists then join within the caller's tenant). */
   readonly tenant?: string;
+  /**
+   * The joined record's revision column, when the join reads a resource (a `via`): every write of that record moves
+   * it, so a record's ETag can stand for what it shows of it (./runtime/version-tag.ts).
+   */
+  readonly revision?: string;
 }
 
 export interface ResourceField {
@@ -173,6 +178,7 @@ function fieldsOf(owner: string, key: string, declared: Fields, others: Readonly
         table: tableOf(on.reference), alias: `${aliases}${snakeCase(spec.via.on)}_ref`, key: keyColumnOf(on.reference), on: columnOf(spec.via.on, on),
         column: columnOf(target, spec.via.field.spec),
         ...((on.reference as ModelledTarget).model?.tenant ? { tenant: (on.reference as ModelledTarget).model!.tenant } : {}),
+        ...((on.reference as ModelledTarget).model ? { revision: (on.reference as ModelledTarget).model!.revision } : {}),
       };
       return { name, column: join.column, spec, value: spec.via.field.spec, stored: false, join };
     }

@@ -3,19 +3,23 @@ import { type ErrorMessage, isError } from '../envelope/error-message.js';
 import { MESSAGES } from '../envelope/message-catalogue.js';
 import type { Output } from '../envelope/output.js';
 import { type Precondition, withErrorScope } from '../envelope/request-scope.js';
-import { strongETag } from '../etag.js';
+import { attachedETag, strongETag } from '../etag.js';
 
 /**
- * Conditional requests on one record (contract part 14). A record's ETag is a digest of its representation as GET
- * answers it (the result's JSON), so it changes whenever that body would: an order's with its lines, and with its
- * customer's name. A write does not compare digests while it holds the record: the runner reads the record first and
+ * Conditional requests on one record (contract part 14). A record's ETag changes whenever the body its GET answers
+ * would: the layer's resources make it from the versions of what the body shows (lib/resources/runtime/version-tag.ts:
+ * an order's revision, which its lines' writes move, and its customer's), any other record's is a digest of the
+ * result's JSON. A write does not compare digests while it holds the record: the runner reads the record first and
  * compares there; the write then checks the revision that representation had, atomically with its change
  * (precondition.ts). A change between the two moves the revision, so it is refused as well.
  */
 
-/** The ETag of a record's representation (the `result` its GET answers). */
+/**
+ * The ETag of a record's representation (the `result` its GET answers): the one its read attached (made from the
+ * versions of what it shows: lib/resources/runtime/version-tag.ts), else a digest of its JSON.
+ */
 export function recordETag(result: unknown): string {
-  return strongETag(result instanceof RawJson ? result.json : RawJson.of(result).json);
+  return attachedETag(result) ?? strongETag(result instanceof RawJson ? result.json : RawJson.of(result).json);
 }
 
 /** Whether If-Match (a list of tags, or `*`) names `etag`: strong comparison (RFC 9110 13.1.1), a weak tag never matches. */

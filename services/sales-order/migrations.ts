@@ -190,5 +190,13 @@ export function salesOrderMigrations(dialect: StorageDialect): Record<string, Mi
           sql<boolean>`${sql.ref('sales_person_id')} is not null`);
       },
     },
+    '0013-product-changes': {
+      // An order's ETag is made of versions (docs/conditional-requests.md): its lines show their products' names, so
+      // every product write bumps the products' change generation, and a write of an order answers its new tag
+      // without reading the order again.
+      async up(db: Kysely<unknown>) {
+        await trackListChanges(db, dialect, 'product');
+      },
+    },
   };
 }

@@ -56,9 +56,9 @@ describe('service modules: migrations per module', () => {
 
   it('records each module in a history of its own and applies nothing twice', async () => {
     const applied = await migrateModules(modules);
-    expect(applied).to.deep.equal(['auth/0002-auth', 'auth/0004-ending-access', 'auth/0005-user-attributes', 'idempotency/0001-idempotency-key', 'idempotency/0002-idempotency-key-claimed-by', 'idempotency/0003-idempotency-key-language', 'audit/0001-audit-entry', 'sales-order/0001-sales', 'sales-order/0003-list-indexes', 'sales-order/0004-list-keys', 'sales-order/0005-list-changes', 'sales-order/0006-key-index', 'sales-order/0007-order-lines', 'sales-order/0008-scope-indexes', 'sales-order/0009-soft-delete', 'sales-order/0010-soft-delete-list-indexes', 'sales-order/0011-tenant', 'sales-order/0012-tenant-probe', 'customer/0001-customer', 'customer/0002-list-keys', 'customer/0003-list-changes', 'customer/0004-key-index', 'customer/0005-name-contains', 'customer/0006-account-number-unique', 'customer/0007-soft-delete', 'customer/0008-soft-delete-list-indexes', 'customer/0009-tenant']);
+    expect(applied).to.deep.equal(['auth/0002-auth', 'auth/0004-ending-access', 'auth/0005-user-attributes', 'idempotency/0001-idempotency-key', 'idempotency/0002-idempotency-key-claimed-by', 'idempotency/0003-idempotency-key-language', 'audit/0001-audit-entry', 'sales-order/0001-sales', 'sales-order/0003-list-indexes', 'sales-order/0004-list-keys', 'sales-order/0005-list-changes', 'sales-order/0006-key-index', 'sales-order/0007-order-lines', 'sales-order/0008-scope-indexes', 'sales-order/0009-soft-delete', 'sales-order/0010-soft-delete-list-indexes', 'sales-order/0011-tenant', 'sales-order/0012-tenant-probe', 'sales-order/0013-product-changes', 'customer/0001-customer', 'customer/0002-list-keys', 'customer/0003-list-changes', 'customer/0004-key-index', 'customer/0005-name-contains', 'customer/0006-account-number-unique', 'customer/0007-soft-delete', 'customer/0008-soft-delete-list-indexes', 'customer/0009-tenant']);
     expect(await names(db(), historyTable('auth'))).to.deep.equal(['0002-auth', '0004-ending-access', '0005-user-attributes']);
-    expect(await names(db(), historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index', '0007-order-lines', '0008-scope-indexes', '0009-soft-delete', '0010-soft-delete-list-indexes', '0011-tenant', '0012-tenant-probe']);
+    expect(await names(db(), historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index', '0007-order-lines', '0008-scope-indexes', '0009-soft-delete', '0010-soft-delete-list-indexes', '0011-tenant', '0012-tenant-probe', '0013-product-changes']);
     expect(await migrateModules(modules)).to.deep.equal([]);
   });
 
@@ -78,7 +78,7 @@ describe('service modules: migrations per module', () => {
     }
     await sql`insert into sales_order_status (status_id, name, is_active) values (7, 'Kept', 1)`.execute(db());
     expect(await migrateModules(modules)).to.deep.equal([]);
-    expect(await names(db(), historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index', '0007-order-lines', '0008-scope-indexes', '0009-soft-delete', '0010-soft-delete-list-indexes', '0011-tenant', '0012-tenant-probe']);
+    expect(await names(db(), historyTable('sales-order'))).to.deep.equal(['0001-sales', '0003-list-indexes', '0004-list-keys', '0005-list-changes', '0006-key-index', '0007-order-lines', '0008-scope-indexes', '0009-soft-delete', '0010-soft-delete-list-indexes', '0011-tenant', '0012-tenant-probe', '0013-product-changes']);
     const kept = await sql<{ name: string }>`select name from sales_order_status where status_id = 7`.execute(db());
     expect(kept.rows).to.deep.equal([{ name: 'Kept' }]);
   });

@@ -70,7 +70,7 @@ describeStores(`migration 0007-order-lines: an existing database keeps every ord
           ${amount}, ${v.bool(true)}, 1, ${v.date(new Date(Date.UTC(2024, 0, i + 1)))})`.execute(db());
     }
 
-    expect(await open(application.modules, where)).to.deep.equal(['sales-order/0007-order-lines', 'sales-order/0008-scope-indexes', 'sales-order/0009-soft-delete', 'sales-order/0010-soft-delete-list-indexes', 'sales-order/0011-tenant', 'sales-order/0012-tenant-probe']);
+    expect(await open(application.modules, where)).to.deep.equal(['sales-order/0007-order-lines', 'sales-order/0008-scope-indexes', 'sales-order/0009-soft-delete', 'sales-order/0010-soft-delete-list-indexes', 'sales-order/0011-tenant', 'sales-order/0012-tenant-probe', 'sales-order/0013-product-changes']);
     const { rows } = await sql<{ id: number; total_due: string | number; sub_total: string | number; tax_amt: string | number; freight: string | number }>`
       select sales_order_id as id, total_due, sub_total, tax_amt, freight from sales_order order by sales_order_id`.execute(db());
     expect(rows.map((r) => [v.toMoney(r.total_due), v.toMoney(r.sub_total), v.toMoney(r.tax_amt), v.toMoney(r.freight)]))

@@ -8,6 +8,7 @@ import type { ChildModel, ResourceModel } from '../model.js';
 import type { ReadStatement } from './read-statement.js';
 import type { Settled } from './settle.js';
 import type { TableIo } from './table-io.js';
+import type { RecordVersions } from './version-tag.js';
 
 /** What the layer gives a resource's runtime when the server (or a CLI command) opens its store. */
 export interface RuntimeOptions {
@@ -38,4 +39,6 @@ export interface Runtime extends RuntimeOptions {
   readonly children: readonly ChildRuntime[];
   readonly list: ListDefinition<string>;
   readonly readRecord: ReadStatement;
+  /** What the record's ETag is made of, and the statement that reads it alone (after a write). */
+  readonly versions: RecordVersions;
 }

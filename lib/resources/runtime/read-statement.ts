@@ -13,11 +13,14 @@ const compilable = (db: Kysely<unknown>, statement: RawBuilder<Row>) => ({ compi
 
 /**
  * The read of one record with everything its answer holds, in one statement so it is one snapshot: its columns, its
- * joined fields and its children (one row per child, left joined, ordered by the child's id; a parent holds at most
- * Documents:MaxLines of them), through the caller's reach. Kept compiled: the read of a record by id is the hottest
- * statement there is (building and compiling it cost about 40 µs a time).
+ * joined fields, the versions its ETag is made of (`versions`: ./version-tag.ts) and its children (one row per child,
+ * left joined, ordered by the child's id; a parent holds at most Documents:MaxLines of them), through the caller's
+ * reach. Kept compiled: the read of a record by id is the hottest statement there is (building and compiling it cost
+ * about 40 µs a time).
  */
-export function recordStatement(model: ResourceModel, table: TableIo, children: readonly TableIo[], maxLines: number): ReadStatement {
+export function recordStatement(
+  model: ResourceModel, table: TableIo, children: readonly TableIo[], maxLines: number, versions: readonly RawBuilder<unknown>[] = [],
+): ReadStatement {
   const alias = table.alias;
   return keptQuery((db: Kysely<unknown>, p: { id: number; childId?: number }) => {
     const reach = reachOf(model, alias);
@@ -27,6 +30,7 @@ export function recordStatement(model: ResourceModel, table: TableIo, children: 
       ...table.select,
       sql`${sql.ref(`${alias}.${model.revision}`)} as ${sql.id(model.revision)}`,
       sql`${sql.ref(`${alias}.${model.modified}`)} as ${sql.id(model.modified)}`,
+      ...versions,
       ...children.flatMap((c) => c.select),
     ];
     // Capped, never unbounded: a record holds at most Documents:MaxLines children (rows written behind the API, or

@@ -1,3 +1,4 @@
+import { attachETag } from '../../etag.js';
 import { MESSAGES } from '../../envelope/message-catalogue.js';
 import { Output } from '../../envelope/output.js';
 import { currentAccess, currentErrors, withDeletedView } from '../../envelope/request-scope.js';
@@ -30,9 +31,24 @@ export function recordOf(runtime: Runtime, rows: readonly Row[]): WireOutput | u
 
 /** `GET /<resource>/{id}`: one statement (kept compiled), through the caller's reach; a 404 for none. */
 export async function read(runtime: Runtime, id: number): Promise<Output<WireOutput>> {
-  const record = recordOf(runtime, await runtime.readRecord(runtime.db, { id }));
+  const rows = await runtime.readRecord(runtime.db, { id });
+  const record = recordOf(runtime, rows);
+  const tag = record && runtime.versions.tagOf(rows[0]);
+  if (tag) attachETag(record, tag);
   if (!record) currentErrors().add(MESSAGES.Entity_NotFound({ entity: runtime.model.entity, id }));
   return Output.of(record);
+}
+
+/**
+ * The record's ETag and revision without its body, as If-Match and a write's new ETag need them (./version-tag.ts):
+ * one small statement through the caller's reach, nothing for a record it does not find; the whole record where its
+ * tag is the digest of its body.
+ */
+export async function readTag(runtime: Runtime, id: number): Promise<Output<unknown>> {
+  const [row] = await runtime.versions.read(runtime.db, id);
+  if (!row) return Output.of();
+  const tag = runtime.versions.tagOf(row);
+  return tag ? Output.of(attachETag({ revisionNumber: Number(row[runtime.model.revision]) }, tag)) : read(runtime, id);
 }
 
 /** `GET /<resource>`: the list engine over the resource's list definition (counts, cursors, kept builds). */

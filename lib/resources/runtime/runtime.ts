@@ -4,7 +4,7 @@ import { type HistorySource, readHistory } from '../../audit/read-history.js';
 import type { Output } from '../../envelope/output.js';
 import type { ListCriteria, ListDefinition } from '../../storage/list-query.js';
 import type { PatchOf } from '../../validation/merge-patch.js';
-import type { ResourceModel } from '../model.js';
+import type { ResourceField, ResourceModel } from '../model.js';
 import { historyReachOf } from '../reach.js';
 import type { ChildRuntime, Runtime, RuntimeOptions } from './context.js';
 import { type ChildInput, createChild, deleteChild, patchChild, updateChild } from './child-operations.js';
@@ -12,9 +12,10 @@ import { type CreateInput, create } from './create.js';
 import { remove } from './delete.js';
 import { restore } from './restore.js';
 import { childrenStatement, recordStatement } from './read-statement.js';
-import { read, readChild, readChildren, readList } from './read.js';
+import { read, readChild, readChildren, readList, readTag } from './read.js';
 import { TableIo } from './table-io.js';
 import { type UpdateInput, act, patch, update } from './update.js';
+import { recordVersions } from './version-tag.js';
 
 /** A resource's runtime on one store: its tables' conversions and kept statements, built once per server. */
 export function runtimeOf(model: ResourceModel, list: ListDefinition<string>, options: RuntimeOptions): Runtime {
@@ -29,6 +30,10 @@ export function runtimeOf(model: ResourceModel, list: ListDefinition<string>, op
       readOne: childrenStatement(model, model.table, io, true, options.limits.maxLines),
     };
   });
+  // The read's shape: what tells apart two answers of the same rows (the fields as written, the children's cap).
+  const described = (fields: readonly ResourceField[]) => fields.map((f) => [f.name, f.column, f.value.type]);
+  const shape = JSON.stringify([described(model.fields), model.children.map((c) => [c.property, described(c.fields)]), options.limits.maxLines]);
+  const versions = recordVersions(model, table, children.map((c) => c.table), shape);
   return {
     ...options,
     model,
@@ -37,12 +42,20 @@ export function runtimeOf(model: ResourceModel, list: ListDefinition<string>, op
     settled: { fields: model.fields, rules: model.rules, codes: model.pascal, key: model.key },
     children,
     list,
-    readRecord: recordStatement(model, table, children.map((c) => c.table), options.limits.maxLines),
+    readRecord: recordStatement(model, table, children.map((c) => c.table), options.limits.maxLines, versions.columns),
+    versions,
   };
 }
 
 /** An operation of a resource's service, as the runtime has it (the typed service is the resource's, lib/resources/resource.ts). */
 export type Operation = (...args: never[]) => Promise<Output<unknown>>;
+
+/**
+ * The layer's own `read` operations, each with the read of its record's tag alone (./read.ts, readTag). A `read` a
+ * declaration's `service` replaced is not in here: If-Match and a write's new tag read the record through it, and
+ * take the tag it answers with (the one defaults.read attached, or the digest of another object).
+ */
+export const tagReads = new WeakMap<Operation, (id: number) => Promise<Output<unknown>>>();
 
 /**
  * The operations of a resource's service, by method name: the CRUD every resource has, each child collection's
@@ -64,6 +77,7 @@ export function operationsOf(runtime: Runtime): Record<string, Operation> {
     delete: (id: number, revisionNumber?: number) => remove(runtime, id, revisionNumber),
     history: (id: number, page: HistoryPage = {}) => readHistory(storage, history, id, page, runtime.limits.maxRows),
   };
+  tagReads.set(operations.read, (id: number) => readTag(runtime, id));
   if (model.softDelete) operations.restore = (id: number, input?: { revisionNumber?: number | null }) => restore(runtime, id, input);
   for (const child of runtime.children) {
     const { property, itemPascal } = child.model;

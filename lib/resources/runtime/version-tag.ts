@@ -1,0 +1,77 @@
+/**
+ * A record's ETag made from the versions of what its answer shows (contract part 14), instead of a digest of the
+ * answer itself: its own revision (every write of the record or of one of its children moves it), the revision of
+ * each record it shows fields of (an order's customer), and the change generation (lib/storage/list-changes.ts) of
+ * the other tables it reads (the products its lines name). Two reads see the same versions only if they see the same
+ * rows, so the tag changes whenever the body would; and it can be had without the body: a write answers its new tag
+ * from one small statement instead of reading the whole record again and digesting it (a PUT of an order cost half a
+ * GET more for that). A table it reads whose writes are not counted (no trackListChanges) leaves the record's tag to
+ * the digest of its body, as before.
+ */
+import { createHash } from 'node:crypto';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { strongETag } from '../../etag.js';
+import { keptQuery } from '../../storage/kept-query.js';
+import { generationOf } from '../../storage/list-changes.js';
+import type { ResourceModel } from '../model.js';
+import { reachOf } from '../reach.js';
+import type { TableIo } from './table-io.js';
+import type { Row } from './values.js';
+
+/**
+ * Raised whenever the layer changes how a record is written on the wire with the same rows: a client keeping a
+ * record by its tag (If-None-Match) must not be told that an answer in the old form is still current.
+ */
+const WIRE_FORM = 1;
+
+/** The slot of the change generation in a read row. */
+const GENERATION = 'v__generation';
+
+/** What a record's version tag is read from, and how. */
+export interface RecordVersions {
+  /** The select-list terms a record's read adds: the joined records' revisions and the generation. */
+  readonly columns: readonly RawBuilder<unknown>[];
+  /** The tag of a read row (the record's, or the version statement's); undefined where the body must be digested. */
+  tagOf(row: Row): string | undefined;
+  /** The versions of one record alone, through the caller's reach: its tag without reading the record (none: no rows). */
+  read(db: Kysely<unknown>, id: number): Promise<Row[]>;
+}
+
+/**
+ * The versions of `model`'s records as read through `table` (with its joins, `inner`) and `children` (their joins'
+ * tables counted by generation). `fingerprint` tells apart two answers of the same rows (the read's shape: fields,
+ * the children's cap).
+ */
+export function recordVersions(model: ResourceModel, table: TableIo, children: readonly TableIo[], fingerprint: string): RecordVersions {
+  const alias = table.alias;
+  const joins = table.fields.flatMap(({ field }) => (field.join ? [field.join] : []));
+  const revisions = [...new Map(joins.filter((j) => j.revision).map((j) => [j.alias, `${j.alias}.${j.revision!}`])).entries()];
+  const counted = [...new Set([
+    ...joins.filter((j) => !j.revision).map((j) => j.table),
+    ...children.flatMap((c) => c.fields.flatMap(({ field }) => (field.join ? [field.join.table] : []))),
+  ])].sort();
+  const columns = [
+    ...revisions.map(([joined, ref]) => sql`${sql.ref(ref)} as ${sql.id(`v__${joined}`)}`),
+    ...(counted.length ? [sql`${generationOf(counted)} as ${sql.id(GENERATION)}`] : []),
+  ];
+  const slots = [model.revision, ...revisions.map(([joined]) => `v__${joined}`)];
+  const prefix = createHash('sha256').update(`${WIRE_FORM}|${model.name}|${fingerprint}|${counted.join(',')}`).digest('base64url').slice(0, 12);
+  const statement = keptQuery((db: Kysely<unknown>, p: { id: number }) => {
+    const reach = reachOf(model, alias);
+    return {
+      compile: () => sql<Row>`select ${sql.ref(`${alias}.${model.revision}`)} as ${sql.id(model.revision)}${sql.join(columns.map((c) => sql`, ${c}`), sql``)}
+        from ${sql.table(model.table)} as ${sql.id(alias)} ${table.joins('inner')}
+        where ${sql.ref(`${alias}.${model.keyColumn}`)} = ${p.id}${reach ? sql` and ${reach}` : sql``}`.compile(db),
+    };
+  });
+  return {
+    columns,
+    tagOf(row) {
+      if (counted.length && row[GENERATION] == null) return undefined;
+      const versions = slots.map((slot) => String(row[slot]));
+      if (counted.length) versions.push(String(row[GENERATION]));
+      return strongETag(`${prefix}|${versions.join('|')}`);
+    },
+    read: (db, id) => statement(db, { id }),
+  };
+}
