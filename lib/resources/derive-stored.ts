@@ -91,7 +91,8 @@ function chosen(model: ResourceModel, columns: readonly string[] | undefined) {
  * made before hold the values a write would have given them; what follows from those is computed too (a total over a
  * new line amount, a field derived from that total). A field whose inputs' columns a later migration adds is left as
  * it is. It is no write of the records: no revision, modified date or audit entry changes (their representation
- * changes, and with it their ETag). 500 rows are read at a time, each changed one updated by its own statement, inside
+ * changes, and with it their ETag: the declaration's fields and derivations are part of every record's tag,
+ * lib/resources/runtime/version-tag.ts). 500 rows are read at a time, each changed one updated by its own statement, inside
  * the migration's transaction where the store has one. Answers how many rows it changed.
  */
 export async function deriveStored(db: QueryExecutorProvider, values: SqlValues, resource: Declared, columns?: readonly string[]): Promise<number> {

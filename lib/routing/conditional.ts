@@ -9,7 +9,7 @@ import { attachedETag, strongETag } from '../etag.js';
  * Conditional requests on one record (contract part 14). A record's ETag changes whenever the body its GET answers
  * would: the layer's resources make it from the versions of what the body shows (lib/resources/runtime/version-tag.ts:
  * an order's revision, which its lines' writes move, and its customer's), any other record's is a digest of the
- * result's JSON. A write does not compare digests while it holds the record: the runner reads the record first and
+ * result's JSON. A write does not compare tags while it holds the record: the runner reads the record first and
  * compares there; the write then checks the revision that representation had, atomically with its change
  * (precondition.ts). A change between the two moves the revision, so it is refused as well.
  */

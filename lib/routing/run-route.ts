@@ -2,14 +2,14 @@ import type { Next } from 'koa';
 import { type ErrorMessage, isError } from '../envelope/error-message.js';
 import { Output } from '../envelope/output.js';
 import { setAccess, setPrecondition, withErrorScope } from '../envelope/request-scope.js';
-import { checkIfMatch, recordETag, writtenETag } from './conditional.js';
+import { checkIfMatch, writtenETag } from './conditional.js';
 import { answerCsv, prefersCsv } from './csv-export.js';
 import { derivedStatus } from '../envelope/error-list.js';
 import { RawJson, envelope, serializeEnvelope } from '../envelope/envelope.js';
 import { chooseLanguage } from '../http/answer-language.js';
 import type { AppContext } from '../http/context.js';
 import { messagesOf } from '../http/error-boundary.js';
-import { attachedETag, notModified } from '../etag.js';
+import { attachedETag, notModified, strongETag } from '../etag.js';
 import { respond } from '../http/respond.js';
 import { type ValidationResult, validateInput } from '../validation/validate.js';
 import { CODES, MESSAGES, inputMessage } from '../envelope/message-catalogue.js';
@@ -162,7 +162,7 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
         } else if (route.etag === 'result' && output?.result != null && !output.messages.some(isError)) {
           // Serialised once, for the tag and the answer alike.
           const raw = output.result instanceof RawJson ? output.result : RawJson.of(output.result);
-          ctx.set('ETag', attachedETag(output.result) ?? recordETag(raw));
+          ctx.set('ETag', attachedETag(output.result) ?? strongETag(raw.json));
           // The caller's own cache (a browser's) may keep the record and revalidate it with If-None-Match each time;
           // a shared cache may not keep it at all (it answers one caller's credentials and scope).
           ctx.set('Cache-Control', 'private, no-cache');

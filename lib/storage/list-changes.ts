@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Kysely, type QueryExecutorProvider, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { StorageDialect } from './dialects/dialect.js';
 
 /**
@@ -9,11 +9,19 @@ import type { StorageDialect } from './dialects/dialect.js';
  */
 export const LIST_CHANGE_TABLE = 'restlayer_list_change';
 
+/**
+ * Creates the generation table where it is missing: the first trackListChanges, and every start (lib/storage/open-storage.ts),
+ * since record ETags read it (lib/resources/runtime/version-tag.ts) also where no migration tracks a table yet.
+ */
+export async function createListChangeTable(db: QueryExecutorProvider): Promise<void> {
+  await sql`create table if not exists ${sql.table(LIST_CHANGE_TABLE)} (table_name varchar(128) not null, slot bigint not null,
+    generation bigint not null default 0, primary key (table_name, slot))`.execute(db);
+}
+
 /** Makes `table`'s writes bump its generation (a migration step; creates the generation table the first time). */
 export async function trackListChanges(db: Kysely<unknown>, dialect: StorageDialect, table: string): Promise<void> {
   const changes = sql.table(LIST_CHANGE_TABLE);
-  await sql`create table if not exists ${changes} (table_name varchar(128) not null, slot bigint not null,
-    generation bigint not null default 0, primary key (table_name, slot))`.execute(db);
+  await createListChangeTable(db);
   await sql`insert into ${changes} (table_name, slot) values (${table}, 0) on conflict do nothing`.execute(db);
   await dialect.trackChanges(db, LIST_CHANGE_TABLE, table);
 }

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config/schema.js';
+import { createListChangeTable } from './list-changes.js';
 import { type SchemaModule, migrateModules } from './migrations.js';
 import { storageProvider } from './providers.js';
 import { turnTenancyOn } from './tenant-adoption.js';
@@ -28,6 +29,8 @@ export async function openStorage(config: AppConfig, modules: readonly SchemaMod
     await storage.exclusive(async (db) => {
       const { applied, changed } = await migrateModules(db, storage.dialect, modules);
       if (applied.length) log(`database schema updated: ${applied.join(', ')}`);
+      // Read by every record's ETag that counts a joined table's changes, tracked or not (lib/storage/list-changes.ts).
+      await createListChangeTable(db);
       const warn = options.warn ?? log;
       for (const name of changed) {
         warn(`migration ${name} has changed since this database ran it: the database keeps what the text it ran made, and a migration `

@@ -184,7 +184,15 @@ export async function startTestServer<S extends LayerServices = LayerServices>(o
         body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
         headers['Content-Type'] ??= 'application/json';
       }
-      const res = await fetch(running.url + path, { method: init.method ?? 'GET', headers, body });
+      const method = init.method ?? 'GET';
+      const send = () => fetch(running.url + path, { method, headers, body });
+      const res = await send().catch((err: unknown) => {
+        // A kept-alive connection closed by the server just as this request reused it (the test and the server share
+        // one busy event loop): a GET or HEAD is sent once more, on a new connection, as browsers do. A server that
+        // breaks the connection of such a request each time still fails the test.
+        if ((method === 'GET' || method === 'HEAD') && staleConnection(err)) return send();
+        throw err;
+      });
       const text = await res.text();
       // A CSV export (Accept: text/csv) is read as text only; every other answer of the API is the envelope.
       const envelope = text && !res.headers.get('content-type')?.startsWith('text/csv');
@@ -224,4 +232,10 @@ function merge(a: JsonObject, b: JsonObject): JsonObject {
     out[k] = v && typeof v === 'object' && !Array.isArray(v) && prev && typeof prev === 'object' && !Array.isArray(prev) ? merge(prev, v) : v;
   }
   return out;
+}
+
+/** Whether fetch failed because the connection it reused was closed under it (reset, or closed by the other side). */
+function staleConnection(err: unknown): boolean {
+  const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
 }

@@ -191,7 +191,7 @@ export function salesOrderMigrations(dialect: StorageDialect): Record<string, Mi
       },
     },
     '0013-product-changes': {
-      // An order's ETag is made of versions (docs/conditional-requests.md): its lines show their products' names, so
+      // An order's ETag is made of versions (docs/services.md, "Record ETags come from versions"): its lines show their products' names, so
       // every product write bumps the products' change generation, and a write of an order answers its new tag
       // without reading the order again.
       async up(db: Kysely<unknown>) {

@@ -19,7 +19,7 @@ const compilable = (db: Kysely<unknown>, statement: RawBuilder<Row>) => ({ compi
  * about 40 µs a time).
  */
 export function recordStatement(
-  model: ResourceModel, table: TableIo, children: readonly TableIo[], maxLines: number, versions: readonly RawBuilder<unknown>[] = [],
+  model: ResourceModel, table: TableIo, children: readonly TableIo[], maxLines: number, versions: readonly RawBuilder<unknown>[],
 ): ReadStatement {
   const alias = table.alias;
   return keptQuery((db: Kysely<unknown>, p: { id: number; childId?: number }) => {

@@ -30,10 +30,13 @@ export function runtimeOf(model: ResourceModel, list: ListDefinition<string>, op
       readOne: childrenStatement(model, model.table, io, true, options.limits.maxLines),
     };
   });
-  // The read's shape: what tells apart two answers of the same rows (the fields as written, the children's cap).
-  const described = (fields: readonly ResourceField[]) => fields.map((f) => [f.name, f.column, f.value.type]);
-  const shape = JSON.stringify([described(model.fields), model.children.map((c) => [c.property, described(c.fields)]), options.limits.maxLines]);
-  const versions = recordVersions(model, table, children.map((c) => c.table), shape);
+  // The read's shape: what tells apart two answers of the same rows (the keys and fields as written, the derivations
+  // as declared, the children's cap). A derivation changed and applied to stored rows (deriveStored) moves no
+  // revision, so its text is part of every tag.
+  const described = (key: string, fields: readonly ResourceField[]) =>
+    [key, ...fields.map((f) => [f.name, f.column, f.value.type, f.spec.derived ? String(f.spec.derived.compute) : ''])];
+  const shape = JSON.stringify([described(model.key, model.fields), ...model.children.map((c) => [c.property, described(c.key, c.fields)]), options.limits.maxLines]);
+  const versions = recordVersions(model, table, children.map((c) => c.table), values, shape);
   return {
     ...options,
     model,

@@ -13,6 +13,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { strongETag } from '../../etag.js';
 import { keptQuery } from '../../storage/kept-query.js';
 import { generationOf } from '../../storage/list-changes.js';
+import type { SqlValues } from '../../storage/sql-values.js';
 import type { ResourceModel } from '../model.js';
 import { reachOf } from '../reach.js';
 import type { TableIo } from './table-io.js';
@@ -40,26 +41,29 @@ export interface RecordVersions {
 /**
  * The versions of `model`'s records as read through `table` (with its joins, `inner`) and `children` (their joins'
  * tables counted by generation). `fingerprint` tells apart two answers of the same rows (the read's shape: fields,
- * the children's cap).
+ * the children's cap). The record's modified date is a version too: a key SQLite hands out again (the highest, after
+ * a purge) starts at revision 1 again, but not at the same instant.
  */
-export function recordVersions(model: ResourceModel, table: TableIo, children: readonly TableIo[], fingerprint: string): RecordVersions {
+export function recordVersions(model: ResourceModel, table: TableIo, children: readonly TableIo[], values: SqlValues, fingerprint: string): RecordVersions {
   const alias = table.alias;
   const joins = table.fields.flatMap(({ field }) => (field.join ? [field.join] : []));
-  const revisions = [...new Map(joins.filter((j) => j.revision).map((j) => [j.alias, `${j.alias}.${j.revision!}`])).entries()];
+  const revisions = new Map(joins.filter((j) => j.revision).map((j) => [`v__${j.alias}`, `${j.alias}.${j.revision!}`]));
   const counted = [...new Set([
     ...joins.filter((j) => !j.revision).map((j) => j.table),
     ...children.flatMap((c) => c.fields.flatMap(({ field }) => (field.join ? [field.join.table] : []))),
   ])].sort();
   const columns = [
-    ...revisions.map(([joined, ref]) => sql`${sql.ref(ref)} as ${sql.id(`v__${joined}`)}`),
+    ...[...revisions].map(([slot, ref]) => sql`${sql.ref(ref)} as ${sql.id(slot)}`),
     ...(counted.length ? [sql`${generationOf(counted)} as ${sql.id(GENERATION)}`] : []),
   ];
-  const slots = [model.revision, ...revisions.map(([joined]) => `v__${joined}`)];
+  // Every slot must hold a value: a generation is null while one of its tables is not tracked.
+  const slots = [model.revision, ...revisions.keys(), ...(counted.length ? [GENERATION] : [])];
   const prefix = createHash('sha256').update(`${WIRE_FORM}|${model.name}|${fingerprint}|${counted.join(',')}`).digest('base64url').slice(0, 12);
   const statement = keptQuery((db: Kysely<unknown>, p: { id: number }) => {
     const reach = reachOf(model, alias);
     return {
-      compile: () => sql<Row>`select ${sql.ref(`${alias}.${model.revision}`)} as ${sql.id(model.revision)}${sql.join(columns.map((c) => sql`, ${c}`), sql``)}
+      compile: () => sql<Row>`select ${sql.ref(`${alias}.${model.revision}`)} as ${sql.id(model.revision)},
+        ${sql.ref(`${alias}.${model.modified}`)} as ${sql.id(model.modified)}${sql.join(columns.map((c) => sql`, ${c}`), sql``)}
         from ${sql.table(model.table)} as ${sql.id(alias)} ${table.joins('inner')}
         where ${sql.ref(`${alias}.${model.keyColumn}`)} = ${p.id}${reach ? sql` and ${reach}` : sql``}`.compile(db),
     };
@@ -67,10 +71,9 @@ export function recordVersions(model: ResourceModel, table: TableIo, children: r
   return {
     columns,
     tagOf(row) {
-      if (counted.length && row[GENERATION] == null) return undefined;
-      const versions = slots.map((slot) => String(row[slot]));
-      if (counted.length) versions.push(String(row[GENERATION]));
-      return strongETag(`${prefix}|${versions.join('|')}`);
+      if (slots.some((slot) => row[slot] == null)) return undefined;
+      const modified = values.toDate(row[model.modified] as string | Date).getTime();
+      return strongETag(`${prefix}|${modified}|${slots.map((slot) => String(row[slot])).join('|')}`);
     },
     read: (db, id) => statement(db, { id }),
   };
