@@ -157,7 +157,8 @@ export function runRoute(route: Route, prefix: string, timeoutMs: number) {
         const output = await route.handle(call);
         // The record's new ETag, on every successful write of it but a delete (contract part 14).
         if (readRecord && ctx.method !== 'DELETE' && output && !errors.hasErrors && !output.messages.some(isError)) {
-          const etag = await writtenETag((output.result as { revisionNumber?: unknown } | undefined)?.revisionNumber, readRecord);
+          // A declared resource's write answers its tag itself (lib/resources/runtime/version-tag.ts); else read again.
+          const etag = attachedETag(output.result) ?? await writtenETag((output.result as { revisionNumber?: unknown } | undefined)?.revisionNumber, readRecord);
           if (etag) ctx.set('ETag', etag);
         } else if (route.etag === 'result' && output?.result != null && !output.messages.some(isError)) {
           // Serialised once, for the tag and the answer alike.

@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { type Transaction, sql } from 'kysely';
 import { diffChanges } from '../../audit/diff.js';
+import { attachETag } from '../../etag.js';
 import { recordAudit } from '../../audit/record-audit.js';
 import { MESSAGES } from '../../envelope/message-catalogue.js';
 import { Output } from '../../envelope/output.js';
@@ -93,7 +94,7 @@ export async function writeChild(runtime: Runtime, child: ChildRuntime, write: C
   const context = await writeContext(runtime, write.operation, write.takes, write.given, new Date(), child.model.fields);
   errors.abortIfHasErrors();
   const result = await refusedReference(runtime, () => inTransaction(runtime.db, async (trx) => {
-    const parentRow = await readForWrite(trx, storage, model, write.id);
+    const parentRow = await readForWrite(trx, storage, model, write.id, sql`*`, true, runtime.versions.also);
     if (!parentRow) return undefined;
     // The soft-deletable records the child's fields name, read again under a lock, as a create's are.
     await keepReferences(trx, runtime, child.model.fields, write.given);
@@ -146,7 +147,7 @@ export async function writeChild(runtime: Runtime, child: ChildRuntime, write: C
       sql`${sql.ref(model.revision)} = ${revision}`, sql`${sql.ref(model.modified)} = ${storage.values.date(now)}`,
     ])} where ${sql.ref(model.keyColumn)} = ${write.id}`.execute(trx);
     await assertInReach(trx, model, write.id);
-    const parentAfter = { ...parentRow, ...moved, [model.revision]: revision };
+    const parentAfter = { ...parentRow, ...moved, [model.revision]: revision, [model.modified]: storage.values.date(now) };
     await recordAudit(trx, {
       entity: model.name, recordId: write.id, operation: write.operation,
       changes: diffChanges(
@@ -160,7 +161,9 @@ export async function writeChild(runtime: Runtime, child: ChildRuntime, write: C
       ...Object.fromEntries(movedBy(runtime, child).map((io) => [io.field.name, totals[io.field.name]])),
       revisionNumber: revision,
     };
-    return answer;
+    // The parent's new ETag, from the versions this write read and wrote: no read of the parent after it.
+    const tag = runtime.versions.writtenTag(parentRow, parentAfter);
+    return tag ? attachETag(answer, tag) : answer;
   }), [[child.model.fields, write.given, '']]);
   return Output.of(result);
 }

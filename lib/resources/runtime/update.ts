@@ -1,4 +1,5 @@
 import { diffChanges } from '../../audit/diff.js';
+import { attachETag } from '../../etag.js';
 import { Output } from '../../envelope/output.js';
 import { currentErrors } from '../../envelope/request-scope.js';
 import { type PatchOf, applyMergePatch, mergePatch } from '../../validation/merge-patch.js';
@@ -56,8 +57,13 @@ async function writeOwn(runtime: Runtime, id: number, write: OwnWrite): Promise<
     // A reference the write gives to a soft-deletable record is read again under a lock, as a create's is: resolved
     // before the transaction, it could be deleted meanwhile (and the delete would not see this record refer to it).
     ...(refersToSoftDeletable(model.fields, write.given) ? { keep: (trx) => keepReferences(trx, runtime, model.fields, write.given) } : {}),
+    also: runtime.versions.also,
   }), [[model.fields, write.given, '']]);
-  return done ? Output.of({ revisionNumber: done.revisionNumber, modifiedDate: done.modifiedDate }) : Output.of();
+  if (!done) return Output.of();
+  // The record's new ETag, from the versions the write read and wrote: no read of the record after it.
+  const revision: Revision = { revisionNumber: done.revisionNumber, modifiedDate: done.modifiedDate };
+  const tag = runtime.versions.writtenTag(done.before, done.after);
+  return Output.of(tag ? attachETag(revision, tag) : revision);
 }
 
 /** `PUT /<resource>/{id}`: the fields it takes replace the stored ones (an optional one left out is cleared). */

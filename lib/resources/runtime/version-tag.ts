@@ -16,8 +16,9 @@ import { generationOf } from '../../storage/list-changes.js';
 import type { SqlValues } from '../../storage/sql-values.js';
 import type { ResourceModel } from '../model.js';
 import { reachOf } from '../reach.js';
+import type { AlsoRead } from './write-record.js';
 import type { TableIo } from './table-io.js';
-import type { Row } from './values.js';
+import { type Row, sameValue } from './values.js';
 
 /**
  * Raised whenever the layer changes how a record is written on the wire with the same rows: a client keeping a
@@ -36,6 +37,13 @@ export interface RecordVersions {
   tagOf(row: Row): string | undefined;
   /** The versions of one record alone, through the caller's reach: its tag without reading the record (none: no rows). */
   read(db: Kysely<unknown>, id: number): Promise<Row[]>;
+  /** What a write's read of the record selects besides its row, so that the write can answer its new tag itself. */
+  readonly also: AlsoRead;
+  /**
+   * The tag of the record as a write left it, from the row it read (with `also`) and the revision and modified date it
+   * wrote; undefined when the write changed which record a join shows (that record's revision was not read).
+   */
+  writtenTag(before: Row, after: Row): string | undefined;
 }
 
 /**
@@ -68,13 +76,18 @@ export function recordVersions(model: ResourceModel, table: TableIo, children: r
         where ${sql.ref(`${alias}.${model.keyColumn}`)} = ${p.id}${reach ? sql` and ${reach}` : sql``}`.compile(db),
     };
   });
+  const tagOf = (row: Row): string | undefined => {
+    if (slots.some((slot) => row[slot] == null)) return undefined;
+    const modified = values.toDate(row[model.modified] as string | Date).getTime();
+    return strongETag(`${prefix}|${modified}|${slots.map((slot) => String(row[slot])).join('|')}`);
+  };
+  // A record shown through a via is known by its revision, read for the one the row named before the write.
+  const references = [...new Set(joins.filter((j) => j.revision).map((j) => j.on))];
   return {
     columns,
-    tagOf(row) {
-      if (slots.some((slot) => row[slot] == null)) return undefined;
-      const modified = values.toDate(row[model.modified] as string | Date).getTime();
-      return strongETag(`${prefix}|${modified}|${slots.map((slot) => String(row[slot])).join('|')}`);
-    },
+    tagOf,
     read: (db, id) => statement(db, { id }),
+    also: { columns, joins: table.joins('inner') },
+    writtenTag: (before, after) => (references.every((column) => sameValue(before[column], after[column])) ? tagOf(after) : undefined),
   };
 }

@@ -36,6 +36,8 @@ export interface RecordChange {
    * them waits for (prepare.ts, keepReferences). A write that has it takes the locked way on every store.
    */
   keep?(trx: QueryExecutorProvider): Promise<void>;
+  /** What the read of the record selects besides its row (its ETag's versions), kept in `before` and `after`. */
+  readonly also?: AlsoRead;
 }
 
 /** What a record write answers. */
@@ -46,16 +48,24 @@ export interface RecordWrite {
   readonly modifiedDate: Date;
 }
 
+/** What a write's read of its record selects besides the record's row: the versions of its ETag, with their joins. */
+export interface AlsoRead {
+  readonly columns: readonly RawBuilder<unknown>[];
+  readonly joins: RawBuilder<unknown>;
+}
+
 /**
  * Reads the record `id` through the caller's reach, locking it for the rest of the transaction where the store locks
- * rows (`lock`); undefined, with Entity_NotFound recorded, when it is missing or out of reach.
+ * rows (`lock`: the record's row only, not what `also` joins); undefined, with Entity_NotFound recorded, when it is
+ * missing or out of reach.
  */
 export async function readForWrite(
-  trx: QueryExecutorProvider, storage: Storage, table: Written, id: number, columns: RawBuilder<unknown> = sql`*`, lock = true,
+  trx: QueryExecutorProvider, storage: Storage, table: Written, id: number, columns: RawBuilder<unknown> = sql`*`, lock = true, also?: AlsoRead,
 ): Promise<Row | undefined> {
-  const forUpdate = lock && storage.dialect.locksRows ? sql` for update` : sql``;
+  const forUpdate = lock && storage.dialect.locksRows ? sql` for update of ${sql.table(table.table)}` : sql``;
   const reach = reachOf(table, table.table);
-  const row = (await sql<Row>`select ${columns} from ${sql.table(table.table)}
+  const selected = also ? sql.join([sql`${sql.table(table.table)}.*`, ...also.columns]) : columns;
+  const row = (await sql<Row>`select ${selected} from ${sql.table(table.table)}${also ? sql` ${also.joins}` : sql``}
     where ${sql.ref(`${table.table}.${table.keyColumn}`)} = ${id}${reach ? sql` and ${reach}` : sql``}${forUpdate}`.execute(trx)).rows[0];
   if (!row) currentErrors().add(MESSAGES.Entity_NotFound({ entity: table.entity, id }));
   return row;
@@ -118,7 +128,7 @@ export async function writeRecord(
 async function writeLocked(storage: Storage, db: Kysely<unknown>, table: Written, target: WriteTarget, change: RecordChange): Promise<RecordWrite | undefined> {
   return inTransaction(db, async (trx) => {
     await change.keep?.(trx);
-    const before = await readForWrite(trx, storage, table, target.id);
+    const before = await readForWrite(trx, storage, table, target.id, sql`*`, true, change.also);
     if (!before) return undefined;
     const planned = plan(storage, table, target, change, before);
     if (!planned) return undefined;
@@ -132,7 +142,7 @@ async function writeLocked(storage: Storage, db: Kysely<unknown>, table: Written
 
 async function writeUnlocked(storage: Storage, db: Kysely<unknown>, table: Written, target: WriteTarget, change: RecordChange): Promise<RecordWrite | undefined> {
   for (let attempt = 1; ; attempt++) {
-    const before = await readForWrite(db, storage, table, target.id, sql`*`, false);
+    const before = await readForWrite(db, storage, table, target.id, sql`*`, false, change.also);
     if (!before) return undefined;
     const planned = plan(storage, table, target, change, before);
     if (!planned) return undefined;
