@@ -1,12 +1,13 @@
 /**
  * A record's ETag made from the versions of what its answer shows (contract part 14), instead of a digest of the
- * answer itself: its own revision (every write of the record or of one of its children moves it), the revision of
- * each record it shows fields of (an order's customer), and the change generation (lib/storage/list-changes.ts) of
- * the other tables it reads (the products its lines name). Two reads see the same versions only if they see the same
- * rows, so the tag changes whenever the body would; and it can be had without the body: a write answers its new tag
- * from one small statement instead of reading the whole record again and digesting it (a PUT of an order cost half a
- * GET more for that). A table it reads whose writes are not counted (no trackListChanges) leaves the record's tag to
- * the digest of its body, as before.
+ * answer itself: its own revision and modified instant (every write of the record or of one of its children moves
+ * them), the revision of each record it shows fields of (an order's customer), and the change generation
+ * (lib/storage/list-changes.ts) of the other tables it reads (the products its lines name). Two reads see the same
+ * versions only if they see the same rows, so the tag changes whenever the body would; and it can be had without the
+ * body: a write selects the versions with its read of the record and answers its new tag from them and what it wrote,
+ * where it used to read the whole record again after the write and digest it (a third of a PUT's CPU on SQLite);
+ * If-Match reads them alone, one small statement. A table it reads whose writes are not counted (no
+ * trackListChanges) leaves the record's tag to the digest of its body, as before.
  */
 import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';

@@ -4,6 +4,7 @@ import { MESSAGES } from '../../envelope/message-catalogue.js';
 import { currentErrors } from '../../envelope/request-scope.js';
 import { preconditionFails } from '../../envelope/precondition.js';
 import { isPgServerError } from '../../storage/pg-driver.js';
+import { keptQuery } from '../../storage/kept-query.js';
 import type { Storage } from '../../storage/storage.js';
 import { inTransaction } from '../../storage/transaction.js';
 import type { ResourceModel } from '../model.js';
@@ -57,18 +58,39 @@ export interface AlsoRead {
 /**
  * Reads the record `id` through the caller's reach, locking it for the rest of the transaction where the store locks
  * rows (`lock`: the record's row only, not what `also` joins); undefined, with Entity_NotFound recorded, when it is
- * missing or out of reach.
+ * missing or out of reach. With `also`, the statement is kept compiled (it is every write's first).
  */
 export async function readForWrite(
   trx: QueryExecutorProvider, storage: Storage, table: Written, id: number, columns: RawBuilder<unknown> = sql`*`, lock = true, also?: AlsoRead,
 ): Promise<Row | undefined> {
-  const forUpdate = lock && storage.dialect.locksRows ? sql` for update of ${sql.table(table.table)}` : sql``;
-  const reach = reachOf(table, table.table);
-  const selected = also ? sql.join([sql`${sql.table(table.table)}.*`, ...also.columns]) : columns;
-  const row = (await sql<Row>`select ${selected} from ${sql.table(table.table)}${also ? sql` ${also.joins}` : sql``}
-    where ${sql.ref(`${table.table}.${table.keyColumn}`)} = ${id}${reach ? sql` and ${reach}` : sql``}${forUpdate}`.execute(trx)).rows[0];
+  const forUpdate = lock && storage.dialect.locksRows;
+  const row = also
+    ? (await keptRead(table, also, forUpdate)(trx as Kysely<unknown>, { id }))[0]
+    : (await recordSql(table, id, forUpdate, columns).execute(trx)).rows[0];
   if (!row) currentErrors().add(MESSAGES.Entity_NotFound({ entity: table.entity, id }));
   return row;
+}
+
+/** The read of one record for a write (readForWrite). */
+function recordSql(table: Written, id: unknown, forUpdate: boolean, columns: RawBuilder<unknown>, joins?: RawBuilder<unknown>): RawBuilder<Row> {
+  const reach = reachOf(table, table.table);
+  return sql<Row>`select ${columns} from ${sql.table(table.table)}${joins ? sql` ${joins}` : sql``}
+    where ${sql.ref(`${table.table}.${table.keyColumn}`)} = ${id}${reach ? sql` and ${reach}` : sql``}${forUpdate ? sql` for update of ${sql.table(table.table)}` : sql``}`;
+}
+
+type KeptRead = (db: Kysely<unknown>, params: { id: number }) => Promise<Row[]>;
+/** The kept reads of each `also` (one resource's), with and without the lock. */
+const keptReads = new WeakMap<AlsoRead, { locked: KeptRead; unlocked: KeptRead }>();
+
+function keptRead(table: Written, also: AlsoRead, forUpdate: boolean): KeptRead {
+  let kept = keptReads.get(also);
+  if (!kept) {
+    const columns = sql.join([sql`${sql.table(table.table)}.*`, ...also.columns]);
+    const read = (locked: boolean): KeptRead => keptQuery((db: Kysely<unknown>, p: { id: number }) =>
+      ({ compile: () => recordSql(table, p.id, locked, columns, also.joins).compile(db) }));
+    keptReads.set(also, (kept = { locked: read(true), unlocked: read(false) }));
+  }
+  return forUpdate ? kept.locked : kept.unlocked;
 }
 
 /**
