@@ -101,8 +101,12 @@ export function resource<
     },
     serve(options) {
       // The operations are built from the model; their types are the declaration's (wire-types.ts).
-      const defaults = operationsOf(runtimeOf(model, list, options)) as unknown as ResourceService<ShapeOf<N, K, F, C, A>>;
-      return (declaration.service ? { ...defaults, ...declaration.service(defaults, options) } : defaults) as Served;
+      const runtime = runtimeOf(model, list, options);
+      const defaults = operationsOf(runtime) as unknown as ResourceService<ShapeOf<N, K, F, C, A>>;
+      const served = (declaration.service ? { ...defaults, ...declaration.service(defaults, options) } : defaults) as Served;
+      // Tags are what the served read answers: a read of its own makes writes read it again for theirs.
+      if (served.read !== defaults.read) runtime.versions.readReplaced();
+      return served;
     },
     registerLookups(cache, storage) {
       registerLookups(cache, storage, declaration.lookups, model.name);

@@ -47,4 +47,13 @@ describe('record ETags from versions (lib/resources/runtime/version-tag.ts)', ()
     expect(versions.writtenTag(before, after)).to.equal(versions.tagOf(after));
     expect(versions.writtenTag(before, { ...after, owner_id: 2 })).to.equal(undefined);
   });
+
+  it('a write answers no tag of its own once the service replaced read (its tags are what that read answers)', () => {
+    const replaced = recordVersions(pet.model, new TableIo(sqliteValues, pet.model, pet.model.table), [], sqliteValues, 'shape');
+    const after = row({ revision_number: 4 });
+    expect(replaced.writtenTag(row(), after)).to.equal(versions.tagOf(after));
+    replaced.readReplaced();
+    expect(replaced.writtenTag(row(), after)).to.equal(undefined);
+    expect(replaced.tagOf(after)).to.equal(versions.tagOf(after));
+  });
 });

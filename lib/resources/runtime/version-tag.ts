@@ -45,6 +45,11 @@ export interface RecordVersions {
    * wrote; undefined when the write changed which record a join shows (that record's revision was not read).
    */
   writtenTag(before: Row, after: Row): string | undefined;
+  /**
+   * The resource's `service` replaced `read`: its records' tags are what that read answers (lib/resources/routes.ts
+   * reads through it), so a write answers no tag of its own (writtenTag: none) and the route reads the record again.
+   */
+  readReplaced(): void;
 }
 
 /**
@@ -56,14 +61,20 @@ export interface RecordVersions {
 export function recordVersions(model: ResourceModel, table: TableIo, children: readonly TableIo[], values: SqlValues, fingerprint: string): RecordVersions {
   const alias = table.alias;
   const joins = table.fields.flatMap(({ field }) => (field.join ? [field.join] : []));
-  const revisions = new Map(joins.filter((j) => j.revision).map((j) => [`v__${j.alias}`, `${j.alias}.${j.revision!}`]));
+  const revisions = new Map(joins.filter((j) => j.revision).map((j) => [`v__${j.alias}`, j]));
   const counted = [...new Set([
     ...joins.filter((j) => !j.revision).map((j) => j.table),
     ...children.flatMap((c) => c.fields.flatMap(({ field }) => (field.join ? [field.join.table] : []))),
   ])].sort();
-  const columns = [
-    ...[...revisions].map(([slot, ref]) => sql`${sql.ref(ref)} as ${sql.id(slot)}`),
-    ...(counted.length ? [sql`${generationOf(counted)} as ${sql.id(GENERATION)}`] : []),
+  const generation = counted.length ? [sql`${generationOf(counted)} as ${sql.id(GENERATION)}`] : [];
+  // The GET reads the shown records' revisions through its joins.
+  const columns = [...[...revisions].map(([slot, j]) => sql`${sql.ref(`${j.alias}.${j.revision!}`)} as ${sql.id(slot)}`), ...generation];
+  // A write's read, and If-Match's, by subqueries instead: a row PostgreSQL locks is checked again against the row a
+  // concurrent write committed, and a join to the record shown before that write would then drop it (a 404).
+  const alone = [
+    ...[...revisions].map(([slot, j]) => sql`(select ${sql.ref(`v__shown.${j.revision!}`)} from ${sql.table(j.table)} as v__shown
+      where ${sql.ref(`v__shown.${j.key}`)} = ${sql.ref(`${alias}.${j.on}`)}) as ${sql.id(slot)}`),
+    ...generation,
   ];
   // Every slot must hold a value: a generation is null while one of its tables is not tracked.
   const slots = [model.revision, ...revisions.keys(), ...(counted.length ? [GENERATION] : [])];
@@ -72,8 +83,8 @@ export function recordVersions(model: ResourceModel, table: TableIo, children: r
     const reach = reachOf(model, alias);
     return {
       compile: () => sql<Row>`select ${sql.ref(`${alias}.${model.revision}`)} as ${sql.id(model.revision)},
-        ${sql.ref(`${alias}.${model.modified}`)} as ${sql.id(model.modified)}${sql.join(columns.map((c) => sql`, ${c}`), sql``)}
-        from ${sql.table(model.table)} as ${sql.id(alias)} ${table.joins('inner')}
+        ${sql.ref(`${alias}.${model.modified}`)} as ${sql.id(model.modified)}${sql.join(alone.map((c) => sql`, ${c}`), sql``)}
+        from ${sql.table(model.table)} as ${sql.id(alias)}
         where ${sql.ref(`${alias}.${model.keyColumn}`)} = ${p.id}${reach ? sql` and ${reach}` : sql``}`.compile(db),
     };
   });
@@ -83,12 +94,16 @@ export function recordVersions(model: ResourceModel, table: TableIo, children: r
     return strongETag(`${prefix}|${modified}|${slots.map((slot) => String(row[slot])).join('|')}`);
   };
   // A record shown through a via is known by its revision, read for the one the row named before the write.
-  const references = [...new Set(joins.filter((j) => j.revision).map((j) => j.on))];
+  const references = [...new Set([...revisions.values()].map((j) => j.on))];
+  let ownRead = false;
   return {
     columns,
     tagOf,
     read: (db, id) => statement(db, { id }),
-    also: { columns, joins: table.joins('inner') },
-    writtenTag: (before, after) => (references.every((column) => sameValue(before[column], after[column])) ? tagOf(after) : undefined),
+    also: { columns: alone },
+    writtenTag: (before, after) => (!ownRead && references.every((column) => sameValue(before[column], after[column])) ? tagOf(after) : undefined),
+    readReplaced() {
+      ownRead = true;
+    },
   };
 }

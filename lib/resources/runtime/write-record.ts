@@ -49,16 +49,15 @@ export interface RecordWrite {
   readonly modifiedDate: Date;
 }
 
-/** What a write's read of its record selects besides the record's row: the versions of its ETag, with their joins. */
+/** What a write's read of its record selects besides the record's row (the versions of its ETag): subqueries, no joins. */
 export interface AlsoRead {
   readonly columns: readonly RawBuilder<unknown>[];
-  readonly joins: RawBuilder<unknown>;
 }
 
 /**
  * Reads the record `id` through the caller's reach, locking it for the rest of the transaction where the store locks
- * rows (`lock`: the record's row only, not what `also` joins); undefined, with Entity_NotFound recorded, when it is
- * missing or out of reach. With `also`, the statement is kept compiled (it is every write's first).
+ * rows (`lock`); undefined, with Entity_NotFound recorded, when it is missing or out of reach. With `also`, the
+ * statement is kept compiled (it is every write's first).
  */
 export async function readForWrite(
   trx: QueryExecutorProvider, storage: Storage, table: Written, id: number, columns: RawBuilder<unknown> = sql`*`, lock = true, also?: AlsoRead,
@@ -72,10 +71,10 @@ export async function readForWrite(
 }
 
 /** The read of one record for a write (readForWrite). */
-function recordSql(table: Written, id: unknown, forUpdate: boolean, columns: RawBuilder<unknown>, joins?: RawBuilder<unknown>): RawBuilder<Row> {
+function recordSql(table: Written, id: unknown, forUpdate: boolean, columns: RawBuilder<unknown>): RawBuilder<Row> {
   const reach = reachOf(table, table.table);
-  return sql<Row>`select ${columns} from ${sql.table(table.table)}${joins ? sql` ${joins}` : sql``}
-    where ${sql.ref(`${table.table}.${table.keyColumn}`)} = ${id}${reach ? sql` and ${reach}` : sql``}${forUpdate ? sql` for update of ${sql.table(table.table)}` : sql``}`;
+  return sql<Row>`select ${columns} from ${sql.table(table.table)}
+    where ${sql.ref(`${table.table}.${table.keyColumn}`)} = ${id}${reach ? sql` and ${reach}` : sql``}${forUpdate ? sql` for update` : sql``}`;
 }
 
 type KeptRead = (db: Kysely<unknown>, params: { id: number }) => Promise<Row[]>;
@@ -87,7 +86,7 @@ function keptRead(table: Written, also: AlsoRead, forUpdate: boolean): KeptRead 
   if (!kept) {
     const columns = sql.join([sql`${sql.table(table.table)}.*`, ...also.columns]);
     const read = (locked: boolean): KeptRead => keptQuery((db: Kysely<unknown>, p: { id: number }) =>
-      ({ compile: () => recordSql(table, p.id, locked, columns, also.joins).compile(db) }));
+      ({ compile: () => recordSql(table, p.id, locked, columns).compile(db) }));
     keptReads.set(also, (kept = { locked: read(true), unlocked: read(false) }));
   }
   return forUpdate ? kept.locked : kept.unlocked;
