@@ -39,6 +39,6 @@ export interface Runtime extends RuntimeOptions {
   readonly children: readonly ChildRuntime[];
   readonly list: ListDefinition<string>;
   readonly readRecord: ReadStatement;
-  /** What the record's ETag is made of, and the statement that reads it alone (after a write). */
+  /** What the record's ETag is made of: the GET's columns, the write's, and the tag of a row. */
   readonly versions: RecordVersions;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { attachETag } from '../../etag.js';
 import { MESSAGES } from '../../envelope/message-catalogue.js';
 import { Output } from '../../envelope/output.js';
@@ -6,6 +7,7 @@ import { type ListCriteria, readListRows } from '../../storage/list-query.js';
 import type { WireValue } from '../field.js';
 import type { ChildRuntime, Runtime } from './context.js';
 import type { Draft, Row } from './values.js';
+import { readForWrite } from './write-record.js';
 
 /** A record as reads answer it: key, fields, children, revision (the wire's order: clients and caches compare bytes). */
 export type WireOutput = { [property: string]: WireValue | Draft[] | undefined };
@@ -41,11 +43,11 @@ export async function read(runtime: Runtime, id: number): Promise<Output<WireOut
 
 /**
  * The record's ETag and revision without its body, as If-Match and a write's new ETag need them (./version-tag.ts):
- * one small statement through the caller's reach, nothing for a record it does not find; the whole record where its
- * tag is the digest of its body.
+ * the row with its versions, read as a write reads it (unlocked), through the caller's reach; Entity_NotFound for a
+ * record it does not find; the whole record where its tag is the digest of its body.
  */
 export async function readTag(runtime: Runtime, id: number): Promise<Output<unknown>> {
-  const [row] = await runtime.versions.read(runtime.db, id);
+  const row = await readForWrite(runtime.db, runtime.storage, runtime.model, id, sql`*`, false, runtime.versions.also);
   if (!row) return Output.of();
   const tag = runtime.versions.tagOf(row);
   return tag ? Output.of(attachETag({ revisionNumber: Number(row[runtime.model.revision]) }, tag)) : read(runtime, id);

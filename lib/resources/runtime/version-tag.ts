@@ -6,17 +6,15 @@
  * versions only if they see the same rows, so the tag changes whenever the body would; and it can be had without the
  * body: a write selects the versions with its read of the record and answers its new tag from them and what it wrote,
  * where it used to read the whole record again after the write and digest it (a third of a PUT's CPU on SQLite);
- * If-Match reads them alone, one small statement. A table it reads whose writes are not counted (no
+ * If-Match reads them with the record's row, as a write's read does. A table it reads whose writes are not counted (no
  * trackListChanges) leaves the record's tag to the digest of its body, as before.
  */
 import { createHash } from 'node:crypto';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { strongETag } from '../../etag.js';
-import { keptQuery } from '../../storage/kept-query.js';
 import { generationOf } from '../../storage/list-changes.js';
 import type { SqlValues } from '../../storage/sql-values.js';
 import type { ResourceModel } from '../model.js';
-import { reachOf } from '../reach.js';
 import type { AlsoRead } from './write-record.js';
 import type { TableIo } from './table-io.js';
 import { type Row, sameValue } from './values.js';
@@ -36,8 +34,6 @@ export interface RecordVersions {
   readonly columns: readonly RawBuilder<unknown>[];
   /** The tag of a read row (the record's, or the version statement's); undefined where the body must be digested. */
   tagOf(row: Row): string | undefined;
-  /** The versions of one record alone, through the caller's reach: its tag without reading the record (none: no rows). */
-  read(db: Kysely<unknown>, id: number): Promise<Row[]>;
   /** What a write's read of the record selects besides its row, so that the write can answer its new tag itself. */
   readonly also: AlsoRead;
   /**
@@ -69,7 +65,7 @@ export function recordVersions(model: ResourceModel, table: TableIo, children: r
   const generation = counted.length ? [sql`${generationOf(counted)} as ${sql.id(GENERATION)}`] : [];
   // The GET reads the shown records' revisions through its joins.
   const columns = [...[...revisions].map(([slot, j]) => sql`${sql.ref(`${j.alias}.${j.revision!}`)} as ${sql.id(slot)}`), ...generation];
-  // A write's read, and If-Match's, by subqueries instead: a row PostgreSQL locks is checked again against the row a
+  // A write's read (and If-Match's, the same statement unlocked) by subqueries instead: a row PostgreSQL locks is checked again against the row a
   // concurrent write committed, and a join to the record shown before that write would then drop it (a 404).
   const alone = [
     ...[...revisions].map(([slot, j]) => sql`(select ${sql.ref(`v__shown.${j.revision!}`)} from ${sql.table(j.table)} as v__shown
@@ -79,15 +75,6 @@ export function recordVersions(model: ResourceModel, table: TableIo, children: r
   // Every slot must hold a value: a generation is null while one of its tables is not tracked.
   const slots = [model.revision, ...revisions.keys(), ...(counted.length ? [GENERATION] : [])];
   const prefix = createHash('sha256').update(`${WIRE_FORM}|${model.name}|${fingerprint}|${counted.join(',')}`).digest('base64url').slice(0, 12);
-  const statement = keptQuery((db: Kysely<unknown>, p: { id: number }) => {
-    const reach = reachOf(model, alias);
-    return {
-      compile: () => sql<Row>`select ${sql.ref(`${alias}.${model.revision}`)} as ${sql.id(model.revision)},
-        ${sql.ref(`${alias}.${model.modified}`)} as ${sql.id(model.modified)}${sql.join(alone.map((c) => sql`, ${c}`), sql``)}
-        from ${sql.table(model.table)} as ${sql.id(alias)}
-        where ${sql.ref(`${alias}.${model.keyColumn}`)} = ${p.id}${reach ? sql` and ${reach}` : sql``}`.compile(db),
-    };
-  });
   const tagOf = (row: Row): string | undefined => {
     if (slots.some((slot) => row[slot] == null)) return undefined;
     const modified = values.toDate(row[model.modified] as string | Date).getTime();
@@ -99,7 +86,6 @@ export function recordVersions(model: ResourceModel, table: TableIo, children: r
   return {
     columns,
     tagOf,
-    read: (db, id) => statement(db, { id }),
     also: { columns: alone },
     writtenTag: (before, after) => (!ownRead && references.every((column) => sameValue(before[column], after[column])) ? tagOf(after) : undefined),
     readReplaced() {
