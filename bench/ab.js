@@ -12,6 +12,9 @@
 //                    given its users and tokens by its own CLI, and runs from DIR's checkout (DIR/..): an older build
 //                    has other migrations and finds its services, routes and config from its cwd. The ids side A's
 //                    requests rotate over are read from side A.
+//   --same-schema    (SQLite, with --dist-a) side A's database gets side B's tables, columns, indexes and triggers
+//                    before the servers start, so that B ÷ A is the code's cost alone and not that of what later
+//                    migrations made a write maintain
 //   --rounds N       (default 6) · --duration S (default 8) · --warmup S (default 3) · --connections N (default 100)
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -24,7 +27,7 @@ ensureBuilt();
 const { runLoad } = await import('./lib/load.js');
 const { canPin, killAll, pinSelf } = await import('./lib/processes.js');
 const { median } = await import('./lib/report.js');
-const { prepareRestlayer, scratchDatabase, startRestlayer } = await import('./lib/restlayer.js');
+const { alignSchema, prepareRestlayer, scratchDatabase, startRestlayer } = await import('./lib/restlayer.js');
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     'env-a': { type: 'string', default: '' },
     'env-b': { type: 'string', default: '' },
     'dist-a': { type: 'string' },
+    'same-schema': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '6' },
     duration: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '3' },
@@ -71,6 +75,10 @@ try {
     mkdirSync(dirA);
     prepared.A = await prepareRestlayer(dirA, { postgresUrl: scratchA?.url, cli: join(distA, 'bin', 'restlayer.js'), cwd: dirname(distA) });
   } else prepared.A = prepared.B;
+  if (values['same-schema']) {
+    if (!distA || scratch) throw new Error('--same-schema: SQLite with --dist-a only');
+    console.log(`A's schema made B's: ${alignSchema(prepared.B.basePath, prepared.A.basePath).join(', ') || 'nothing differed'}`);
+  }
   const json = (h) => ({ ...h, 'content-type': 'application/json' });
   const body = JSON.stringify({ status: 2, onlineOrderFlag: false });
   // Each side's requests carry its own tokens (and its own sales person): with --dist-a the sides' databases differ.

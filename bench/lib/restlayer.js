@@ -148,3 +148,60 @@ export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extr
     ready: /restlayer is serving (http:\/\/\S+)/,
   });
 }
+
+/**
+ * Gives the SQLite database at `toPath` what the one at `fromPath` has more of: tables (with their rows), columns (with
+ * their defaults), indexes and triggers. bench/ab.js --same-schema runs an older build on the newer build's schema, so
+ * that A ÷ B measures code alone: an UPDATE's cost follows the indexes and triggers it maintains, which later
+ * migrations add. Returns what it changed, to print.
+ */
+export function alignSchema(fromPath, toPath) {
+  const from = new Database(fromPath, { readonly: true });
+  const to = new Database(toPath);
+  const added = [];
+  try {
+    const objects = (db, type) => new Map(db.prepare('select name, tbl_name, sql from sqlite_master where type = ? and sql is not null').all(type).map((o) => [o.name, o]));
+    const tablesTo = objects(to, 'table');
+    to.transaction(() => {
+      for (const [name, table] of objects(from, 'table')) {
+        if (name.startsWith('sqlite_')) continue;
+        if (!tablesTo.has(name)) {
+          to.exec(table.sql);
+          const rows = from.prepare(`select * from "${name}"`).all();
+          if (rows.length) {
+            const columns = Object.keys(rows[0]);
+            const insert = to.prepare(`insert into "${name}" (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+            for (const row of rows) insert.run(...columns.map((c) => row[c]));
+          }
+          added.push(`table ${name} (${rows.length} rows)`);
+          continue;
+        }
+        const have = new Set(to.prepare(`select name from pragma_table_info(?)`).all(name).map((c) => c.name));
+        for (const c of from.prepare(`select name, type, "notnull" as required, dflt_value as dflt from pragma_table_info(?)`).all(name)) {
+          if (have.has(c.name)) continue;
+          to.exec(`alter table "${name}" add column "${c.name}" ${c.type}${c.required ? ' not null' : ''}${c.dflt === null ? '' : ` default ${c.dflt}`}`);
+          added.push(`column ${name}.${c.name}`);
+        }
+      }
+      // Indexes and triggers end the same as `from`'s: a later migration may have replaced one under its old name.
+      for (const type of ['index', 'trigger']) {
+        const want = objects(from, type);
+        for (const [name, o] of objects(to, type)) {
+          if (want.get(name)?.sql === o.sql) continue;
+          to.exec(`drop ${type} "${name}"`);
+          added.push(`-${type} ${name}`);
+        }
+        const have = objects(to, type);
+        for (const [name, o] of want) {
+          if (have.has(name) || !objects(to, 'table').has(o.tbl_name)) continue;
+          to.exec(o.sql);
+          added.push(`${type} ${name}`);
+        }
+      }
+    })();
+    return added;
+  } finally {
+    from.close();
+    to.close();
+  }
+}
