@@ -100,11 +100,12 @@ const WRITE = /^\s*(insert|update|delete|replace)\b/i;
 
 /**
  * Refuses a write while the database's files are not the ones open (lib/storage/sqlite-files.ts): before it, with 503
- * Storage_Unavailable (nothing was written); after it (`done`), with 503 Storage_OutcomeUnknown, since it went into the
- * files this process has open, which are saved into the database only if no other process has written since.
+ * Storage_Unavailable (nothing was written; problemBeforeWrite says when it may trust a check of the last few ms);
+ * after it (`done`), with 503 Storage_OutcomeUnknown, since it went into the files this process has open, which are
+ * saved into the database only if no other process has written since.
  */
 function refuseIfReplaced(files: SqliteFileWatch, done: boolean): void {
-  const problem = files.problem();
+  const problem = done ? files.problem() : files.problemBeforeWrite();
   if (!problem) return;
   throw done ? new StoreOutcomeUnknownError('SQLite', `${problem}: the write went to the files this server had open`)
     : new StoreUnavailableError('SQLite', `${problem}: writes are refused until the server restarts`);

@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteFileWatch } from './sqlite-files.js';
+
+/**
+ * The watch of the database's files (lib/storage/sqlite-files.ts): the check after a write always looks at the files,
+ * the one before it may stand on a check of the last few milliseconds, and a difference once found is found for good.
+ */
+describe('storage: the SQLite files watch', () => {
+  let dir: string;
+  let path: string;
+  let told: string[];
+  let watch: SqliteFileWatch;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'restlayer-files-'));
+    path = join(dir, 'app.db');
+    for (const suffix of ['', '-wal', '-shm']) writeFileSync(path + suffix, '');
+    told = [];
+    watch = new SqliteFileWatch(path, (what) => told.push(what));
+    watch.capture();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds a removed -wal at once after a write, and for good, told once', () => {
+    expect(watch.problem()).to.equal(undefined);
+    rmSync(`${path}-wal`);
+    expect(watch.problem()).to.match(/the -wal file was removed while the server had it open/);
+    writeFileSync(`${path}-wal`, '');
+    expect(watch.problemBeforeWrite()).to.match(/the -wal file was removed/);
+    expect(told).to.have.length(1);
+  });
+
+  it('before a write, stands on a check that found the files the same moments ago, and looks again after that', async () => {
+    expect(watch.problem()).to.equal(undefined);
+    rmSync(`${path}-shm`);
+    expect(watch.problemBeforeWrite(), 'within the moment of the last check').to.equal(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(watch.problemBeforeWrite(), 'once that check is older').to.match(/the -shm file was removed/);
+  });
+
+  it('before a first write, looks', () => {
+    // Written beside and moved over it: a file made after a removal may get the freed inode back.
+    writeFileSync(`${path}.new`, '');
+    renameSync(`${path}.new`, path);
+    expect(watch.problemBeforeWrite()).to.match(/the database file was replaced/);
+  });
+});
