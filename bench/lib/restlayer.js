@@ -153,7 +153,8 @@ export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extr
  * Gives the SQLite database at `toPath` what the one at `fromPath` has more of: tables (with their rows), columns (with
  * their defaults), indexes and triggers. bench/ab.js --same-schema runs an older build on the newer build's schema, so
  * that A ÷ B measures code alone: an UPDATE's cost follows the indexes and triggers it maintains, which later
- * migrations add. Returns what it changed, to print.
+ * migrations add. Throws where SQLite cannot add a column that way (NOT NULL without a default, a generated one).
+ * Returns what it changed, to print.
  */
 export function alignSchema(fromPath, toPath) {
   const from = new Database(fromPath, { readonly: true });
@@ -166,8 +167,11 @@ export function alignSchema(fromPath, toPath) {
       for (const [name, table] of objects(from, 'table')) {
         if (name.startsWith('sqlite_')) continue;
         if (!tablesTo.has(name)) {
+          // A virtual table made earlier in this loop made its shadow tables too.
+          if (to.prepare('select 1 from sqlite_master where name = ?').get(name)) continue;
           to.exec(table.sql);
-          const rows = from.prepare(`select * from "${name}"`).all();
+          // A full-text table (external content) is filled by its triggers, not copied.
+          const rows = /^create virtual/i.test(table.sql) ? [] : from.prepare(`select * from "${name}"`).all();
           if (rows.length) {
             const columns = Object.keys(rows[0]);
             const insert = to.prepare(`insert into "${name}" (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
@@ -199,6 +203,8 @@ export function alignSchema(fromPath, toPath) {
         }
       }
     })();
+    // Statistics for the indexes made here, as the newer build's migrations leave them.
+    to.exec('analyze');
     return added;
   } finally {
     from.close();

@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { SqliteFileWatch } from './sqlite-files.js';
+import { openSqlite } from './sqlite.js';
+import { StoreOutcomeUnknownError } from './store-faults.js';
 
 /**
  * The watch of the database's files (lib/storage/sqlite-files.ts): the check after a write always looks at the files,
@@ -23,7 +26,7 @@ describe('storage: the SQLite files watch', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds a removed -wal at once after a write, and for good, told once', () => {
+  it('finds a removed -wal at once, and for good, told once', () => {
     expect(watch.problem()).to.equal(undefined);
     rmSync(`${path}-wal`);
     expect(watch.problem()).to.match(/the -wal file was removed while the server had it open/);
@@ -33,10 +36,13 @@ describe('storage: the SQLite files watch', () => {
   });
 
   it('before a write, stands on a check that found the files the same moments ago, and looks again after that', async () => {
+    // A window of its own, wide enough that a pause of the test's process cannot end it between two lines.
+    watch = new SqliteFileWatch(path, (what) => told.push(what), 500);
+    watch.capture();
     expect(watch.problem()).to.equal(undefined);
     rmSync(`${path}-shm`);
     expect(watch.problemBeforeWrite(), 'within the moment of the last check').to.equal(undefined);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     expect(watch.problemBeforeWrite(), 'once that check is older').to.match(/the -shm file was removed/);
   });
 
@@ -45,5 +51,20 @@ describe('storage: the SQLite files watch', () => {
     writeFileSync(`${path}.new`, '');
     renameSync(`${path}.new`, path);
     expect(watch.problemBeforeWrite()).to.match(/the database file was replaced/);
+  });
+
+  it('a store does not acknowledge a write with RETURNING that went to the files after they were removed', async () => {
+    const storage = openSqlite(join(dir, 'store.db'));
+    try {
+      await sql`create table t (id integer primary key, v integer)`.execute(storage.db);
+      await sql`insert into t (v) values (1)`.execute(storage.db);
+      // Gone right after that write's check found them the same: the check before the next write stands on it, so
+      // only the one after it can tell (a RETURNING write answers rows, not a count of rows changed).
+      for (const suffix of ['-wal', '-shm']) rmSync(join(dir, `store.db${suffix}`));
+      const failed = await sql`insert into t (v) values (2) returning id`.execute(storage.db).then(() => undefined, (err: unknown) => err);
+      expect(failed).to.be.instanceOf(StoreOutcomeUnknownError);
+    } finally {
+      await storage.close();
+    }
   });
 });

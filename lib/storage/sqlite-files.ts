@@ -33,8 +33,11 @@ export class SqliteFileWatch {
   /** When (performance.now()) a check last found the files the same. */
   private sameAt = -Infinity;
 
-  /** `onReplaced` is told once, when a difference is first found, with what differs. */
-  constructor(private readonly path: string, private readonly onReplaced: (what: string) => void) {}
+  /**
+   * `onReplaced` is told once, when a difference is first found, with what differs; `recentMs`: how long a check that
+   * found the files the same stands for the one before a write.
+   */
+  constructor(private readonly path: string, private readonly onReplaced: (what: string) => void, private readonly recentMs = RECENT_MS) {}
 
   /** Notes the files as they are now: once the connection has them open (WAL on, a first write made). */
   capture(): void {
@@ -62,12 +65,13 @@ export class SqliteFileWatch {
 
   /**
    * problem() before a write, which may answer from a check that found the files the same within the last
-   * `RECENT_MS`. What a write's acknowledgement rests on is the check after it (problem()), never this one: a removal
-   * this misses makes the write's answer 503 Storage_OutcomeUnknown instead of Storage_Unavailable, and still loses
-   * nothing acknowledged. Under load the writer's checks come back to back, and half of them go.
+   * `recentMs`. What a write's acknowledgement rests on is the check after it (problem()), never this one: a removal
+   * this misses makes the answer of a write that commits 503 Storage_OutcomeUnknown instead of Storage_Unavailable
+   * (one that rolls back answers as it would have), and still loses nothing acknowledged. Under load the writer's
+   * checks come back to back, and half of them go.
    */
   problemBeforeWrite(): string | undefined {
-    return !this.found && performance.now() - this.sameAt < RECENT_MS ? undefined : this.problem();
+    return !this.found && performance.now() - this.sameAt < this.recentMs ? undefined : this.problem();
   }
 
   /** Whether the database file itself is still the one open (then the WAL open may still be saved into it). */

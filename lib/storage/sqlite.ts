@@ -60,8 +60,10 @@ class WaitingConnection implements DatabaseConnection {
     for (let attempt = 0; ; attempt++) {
       try {
         const result = await this.connection.executeQuery<R>(query);
-        // A write outside a transaction, or a commit, reached the file: whatever failed before works again.
-        if (query.sql === 'commit' || (!this.inTransaction && result.numAffectedRows !== undefined && query.sql !== 'begin immediate')) {
+        // A write outside a transaction, or a commit, reached the file: whatever failed before works again. One with
+        // RETURNING has rows instead of numAffectedRows; it is checked all the same, since the check before a write may
+        // stand on an earlier one (problemBeforeWrite) and this is the one its success rests on.
+        if (query.sql === 'commit' || (!this.inTransaction && query.sql !== 'begin immediate' && (writing || result.numAffectedRows !== undefined))) {
           // Unless the files were replaced meanwhile: then it reached files no one will read (or it may have).
           refuseIfReplaced(this.files, true);
           this.faults.wrote();
