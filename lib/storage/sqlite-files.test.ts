@@ -54,17 +54,24 @@ describe('storage: the SQLite files watch', () => {
   });
 
   it('a store does not acknowledge a write with RETURNING that went to the files after they were removed', async () => {
-    const storage = openSqlite(join(dir, 'store.db'));
-    try {
-      await sql`create table t (id integer primary key, v integer)`.execute(storage.db);
-      await sql`insert into t (v) values (1)`.execute(storage.db);
-      // Gone right after that write's check found them the same: the check before the next write stands on it, so
-      // only the one after it can tell (a RETURNING write answers rows, not a count of rows changed).
-      for (const suffix of ['-wal', '-shm']) rmSync(join(dir, `store.db${suffix}`));
-      const failed = await sql`insert into t (v) values (2) returning id`.execute(storage.db).then(() => undefined, (err: unknown) => err);
-      expect(failed).to.be.instanceOf(StoreOutcomeUnknownError);
-    } finally {
-      await storage.close();
+    // Removed right after a write's check found them the same, the check before the next write stands on that one, so
+    // only the one after it can tell (a RETURNING write answers rows, not a count of rows changed). Should the check
+    // before look after all (a pause of over 20 ms on a loaded machine: 503 Storage_Unavailable), that try proves
+    // nothing and another store is tried.
+    const answers: string[] = [];
+    for (let attempt = 0; attempt < 5 && !answers.includes('StoreOutcomeUnknownError'); attempt++) {
+      const storage = openSqlite(join(dir, `store-${attempt}.db`));
+      try {
+        await sql`create table t (id integer primary key, v integer)`.execute(storage.db);
+        await sql`insert into t (v) values (1)`.execute(storage.db);
+        for (const suffix of ['-wal', '-shm']) rmSync(join(dir, `store-${attempt}.db${suffix}`));
+        const failed = await sql`insert into t (v) values (2) returning id`.execute(storage.db).then(() => undefined, (err: unknown) => err);
+        answers.push(failed instanceof Error ? failed.constructor.name : 'acknowledged');
+      } finally {
+        await storage.close();
+      }
     }
+    expect(answers).to.not.include('acknowledged');
+    expect(answers).to.include('StoreOutcomeUnknownError');
   });
 });
