@@ -159,16 +159,15 @@ export function startRestlayer(prepared, name, { cpus, nodeFlags = [], env: extr
 export function alignSchema(fromPath, toPath) {
   const from = new Database(fromPath, { readonly: true });
   const to = new Database(toPath);
-  const added = [];
+  const changed = [];
   try {
     const objects = (db, type) => new Map(db.prepare('select name, tbl_name, sql from sqlite_master where type = ? and sql is not null').all(type).map((o) => [o.name, o]));
-    const tablesTo = objects(to, 'table');
+    // Asked each time: a virtual table made in the loop below makes its shadow tables too.
+    const hasTable = (name) => Boolean(to.prepare("select 1 from sqlite_master where type = 'table' and name = ?").get(name));
     to.transaction(() => {
       for (const [name, table] of objects(from, 'table')) {
         if (name.startsWith('sqlite_')) continue;
-        if (!tablesTo.has(name)) {
-          // A virtual table made earlier in this loop made its shadow tables too.
-          if (to.prepare('select 1 from sqlite_master where name = ?').get(name)) continue;
+        if (!hasTable(name)) {
           to.exec(table.sql);
           // A full-text table (external content) is filled by its triggers, not copied.
           const rows = /^create virtual/i.test(table.sql) ? [] : from.prepare(`select * from "${name}"`).all();
@@ -177,14 +176,14 @@ export function alignSchema(fromPath, toPath) {
             const insert = to.prepare(`insert into "${name}" (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
             for (const row of rows) insert.run(...columns.map((c) => row[c]));
           }
-          added.push(`table ${name} (${rows.length} rows)`);
+          changed.push(`table ${name} (${rows.length} rows)`);
           continue;
         }
         const have = new Set(to.prepare(`select name from pragma_table_info(?)`).all(name).map((c) => c.name));
         for (const c of from.prepare(`select name, type, "notnull" as required, dflt_value as dflt from pragma_table_info(?)`).all(name)) {
           if (have.has(c.name)) continue;
           to.exec(`alter table "${name}" add column "${c.name}" ${c.type}${c.required ? ' not null' : ''}${c.dflt === null ? '' : ` default ${c.dflt}`}`);
-          added.push(`column ${name}.${c.name}`);
+          changed.push(`column ${name}.${c.name}`);
         }
       }
       // Indexes and triggers end the same as `from`'s: a later migration may have replaced one under its old name.
@@ -193,19 +192,19 @@ export function alignSchema(fromPath, toPath) {
         for (const [name, o] of objects(to, type)) {
           if (want.get(name)?.sql === o.sql) continue;
           to.exec(`drop ${type} "${name}"`);
-          added.push(`-${type} ${name}`);
+          changed.push(`-${type} ${name}`);
         }
         const have = objects(to, type);
         for (const [name, o] of want) {
-          if (have.has(name) || !objects(to, 'table').has(o.tbl_name)) continue;
+          if (have.has(name) || !hasTable(o.tbl_name)) continue;
           to.exec(o.sql);
-          added.push(`${type} ${name}`);
+          changed.push(`${type} ${name}`);
         }
       }
     })();
     // Statistics for the indexes made here, as the newer build's migrations leave them.
     to.exec('analyze');
-    return added;
+    return changed;
   } finally {
     from.close();
     to.close();

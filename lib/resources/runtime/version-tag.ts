@@ -32,7 +32,7 @@ const GENERATION = 'v__generation';
 export interface RecordVersions {
   /** The select-list terms a record's read adds: the joined records' revisions and the generation. */
   readonly columns: readonly RawBuilder<unknown>[];
-  /** The tag of a read row (the record's, or the version statement's); undefined where the body must be digested. */
+  /** The tag of a read row (a GET's, or a write's read with `also`); undefined where the body must be digested. */
   tagOf(row: Row): string | undefined;
   /** What a write's read of the record selects besides its row, so that the write can answer its new tag itself. */
   readonly also: AlsoRead;
@@ -65,8 +65,9 @@ export function recordVersions(model: ResourceModel, table: TableIo, children: r
   const generation = counted.length ? [sql`${generationOf(counted)} as ${sql.id(GENERATION)}`] : [];
   // The GET reads the shown records' revisions through its joins.
   const columns = [...[...revisions].map(([slot, j]) => sql`${sql.ref(`${j.alias}.${j.revision!}`)} as ${sql.id(slot)}`), ...generation];
-  // A write's read (and If-Match's, the same statement unlocked) by subqueries instead: a row PostgreSQL locks is checked again against the row a
-  // concurrent write committed, and a join to the record shown before that write would then drop it (a 404).
+  // A write's read (and If-Match's, the same statement unlocked) by subqueries instead: a row PostgreSQL locks is
+  // checked again against the row a concurrent write committed, and a join to the record shown before that write
+  // would then drop it (a 404).
   const alone = [
     ...[...revisions].map(([slot, j]) => sql`(select ${sql.ref(`v__shown.${j.revision!}`)} from ${sql.table(j.table)} as v__shown
       where ${sql.ref(`v__shown.${j.key}`)} = ${sql.ref(`${alias}.${j.on}`)}) as ${sql.id(slot)}`),
