@@ -77,7 +77,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ? await listenForMetrics(config.Metrics.Host, config.Metrics.Port, registrySource(metrics.registry))
     : undefined;
   const storage = await openStorage(config, modules, {
-    log: (text) => log.info(text), warn: (text) => log.warn(text), prepare: options.prepareStorage, faultLog: log,
+    log: (text) => log.info(text), warn: (text) => log.warn(text), prepare: options.prepareStorage, faultLog: log, serving: true,
   })
     .catch(async (err: unknown) => {
       await metricsListener?.close();

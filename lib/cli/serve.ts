@@ -55,7 +55,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     const { listenForMetrics } = await import('../metrics/listener.js');
     const metrics = config.Metrics.Port ? await listenForMetrics(config.Metrics.Host, config.Metrics.Port, clusterSource()) : undefined;
     // The primary prepares the store once, so workers never race to migrate or seed it.
-    await (await openStorage(config, allModules(application.modules), { log: (text) => log.info(text) })).close();
+    await (await openStorage(config, allModules(application.modules), { log: (text) => log.info(text), serving: true })).close();
     if (!config.Cache.Redis.Url) {
       // Without Redis, workers share login throttling and lookup flushes through the primary.
       new RateLimiterClusterMaster();

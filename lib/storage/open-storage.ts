@@ -2,7 +2,7 @@ import type { AppConfig } from '../config/schema.js';
 import { createListChangeTable } from './list-changes.js';
 import { type SchemaModule, migrateModules } from './migrations.js';
 import { storageProvider } from './providers.js';
-import { turnTenancyOn } from './tenant-adoption.js';
+import { turnTenancyOff, turnTenancyOn } from './tenant-adoption.js';
 import type { Storage } from './storage.js';
 import type { ProviderOptions } from './storage-provider.js';
 
@@ -16,6 +16,13 @@ export interface OpenOptions extends Partial<ProviderOptions> {
    * the first process to start with tenancy on: it says so on stderr, though it logs nothing else.
    */
   tenancyLog?: (text: string) => void;
+  /**
+   * The process serves requests with this configuration (a server, or the primary that prepares the store for its
+   * workers). Only such a start with tenancy off makes the indexes led by the tenant in place as they were
+   * (turnTenancyOff): a CLI command may run in an environment without the server's `Tenancy:Enabled`, and would
+   * otherwise rebuild them under the servers that filter by tenant.
+   */
+  serving?: boolean;
 }
 
 /** Opens the configured store and, unless told otherwise, brings every module up to date: schema, then sample data. */
@@ -44,7 +51,9 @@ export async function openStorage(config: AppConfig, modules: readonly SchemaMod
           if (seeded) log(`empty database: ${seeded}`);
         }
       }
-      if (config.Tenancy.Enabled) for (const line of await turnTenancyOn(db, storage.dialect, modules, config.Tenancy.DefaultTenant)) (options.tenancyLog ?? log)(line);
+      const tenancy = config.Tenancy.Enabled ? await turnTenancyOn(db, storage.dialect, modules, config.Tenancy.DefaultTenant)
+        : options.serving ? await turnTenancyOff(db, storage.dialect, modules) : [];
+      for (const line of tenancy) (options.tenancyLog ?? log)(line);
     });
     return storage;
   } catch (err) {

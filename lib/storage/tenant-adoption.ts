@@ -1,6 +1,6 @@
 import { type QueryExecutorProvider, sql } from 'kysely';
 import type { StorageDialect } from './dialects/dialect.js';
-import { ensureTenantIndexes } from './tenant-indexes.js';
+import { ensureTenantIndexes, restoreIndexesLedInPlace } from './tenant-indexes.js';
 import { uniqueViolation } from './unique-violation.js';
 
 /** A reference column to a tenant-owned table (a resource model's `tenantReferences`), as adoption follows it. */
@@ -21,6 +21,9 @@ export interface TenantTables {
 /** A resource model of a module that says its records belong to tenants. */
 type TenantOwned = NonNullable<TenantTables['resources']>[number]['model'];
 
+const tenantOwnedModels = (modules: readonly TenantTables[]): TenantOwned[] =>
+  modules.flatMap((m) => m.resources ?? []).map((r) => r.model).filter((model) => model.tenant);
+
 /**
  * Turning tenancy on (contract part 12), at every start with it on, doing work only the first time: the records
  * created while it was off ('' in `tenant_id`, the migration's default for rows that existed before the column) join a
@@ -30,7 +33,7 @@ type TenantOwned = NonNullable<TenantTables['resources']>[number]['model'];
  * and the seeds. Answers the lines for the log.
  */
 export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageDialect, modules: readonly TenantTables[], defaultTenant: string): Promise<string[]> {
-  const tenantOwned: TenantOwned[] = modules.flatMap((m) => m.resources ?? []).map((r) => r.model).filter((model) => model.tenant);
+  const tenantOwned = tenantOwnedModels(modules);
   const lines: string[] = [];
   // First, so that the twins are built in byte order (the adoption's rewrite, when it takes one, rebuilds the table's
   // indexes once more: a first turn on only).
@@ -43,13 +46,34 @@ export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageD
   lines.push(...await adoptUntenanted(db, dialect, tenantOwned, defaultTenant));
   let made = 0;
   for (const model of tenantOwned) {
-    const names = await ensureTenantIndexes(db, dialect, model.table, model.tenant!, model.keyColumn);
-    if (names.length) lines.push(`tenancy: ${names.length} index(es) of ${model.table} led by ${model.tenant} made: ${names.join(', ')}`);
-    made += names.length;
+    const changes = await ensureTenantIndexes(db, dialect, model.table, model.tenant!, model.keyColumn);
+    if (changes.made.length) lines.push(`tenancy: ${changes.made.length} index(es) of ${model.table} led by ${model.tenant} made: ${changes.made.join(', ')}`);
+    if (changes.inPlace.length) {
+      lines.push(`tenancy: ${changes.inPlace.length} index(es) of ${model.table} now led by ${model.tenant}, in place of their own (made again when tenancy is off): `
+        + changes.inPlace.join(', '));
+    }
+    made += changes.made.length + changes.inPlace.length;
   }
   // New indexes: the planner's statistics (SQLite's ANALYZE) must know them, or it may pass them by; a column whose
   // collation changed lost its statistics (PostgreSQL).
   if (made || changed) await dialect.refreshStatistics(db);
+  return lines;
+}
+
+/**
+ * At every start of a process that serves with tenancy off (lib/storage/open-storage.ts, `serving`): the indexes a
+ * start with tenancy on made tenant-led in place of their own (lib/storage/tenant-indexes.ts, PostgreSQL) are made as
+ * their migrations made them again, so that lists without the tenant filter walk them; nothing to do, one catalog
+ * query a table, once they are. Runs under the setup lock, after the migrations. Answers the lines for the log.
+ */
+export async function turnTenancyOff(db: QueryExecutorProvider, dialect: StorageDialect, modules: readonly TenantTables[]): Promise<string[]> {
+  if (!dialect.tenantLedInPlace) return [];
+  const lines: string[] = [];
+  for (const model of tenantOwnedModels(modules)) {
+    const names = await restoreIndexesLedInPlace(db, dialect, model.table);
+    if (names.length) lines.push(`tenancy is off: ${names.length} index(es) of ${model.table} made without ${model.tenant} again: ${names.join(', ')}`);
+  }
+  if (lines.length) await dialect.refreshStatistics(db);
   return lines;
 }
 

@@ -1,8 +1,10 @@
 import { type QueryExecutorProvider, sql } from 'kysely';
-import type { StorageDialect } from './dialects/dialect.js';
+import type { IndexDefinition, StorageDialect } from './dialects/dialect.js';
 
 /** The suffix of an index made from another by leading it with the tenant column. */
 const SUFFIX = '_tenant';
+/** The head of a plain CREATE INDEX up to its column list: the words before the name, its quote, the name, the table. */
+const HEAD = /^(\s*create\s+index\s+(?:if\s+not\s+exists\s+)?)("?)([\w$]+)\2(\s+on\s+[^(]*?\(\s*)/i;
 /** PostgreSQL cuts identifiers at 63 bytes: a derived name must stay unique within that. */
 const MAX_NAME = 63;
 
@@ -25,7 +27,7 @@ export function tenantTwinOf(
   definition: string, name: string, column: string, rangesLast = false,
 ): { name: string; definition: string } | undefined {
   if (name.endsWith(SUFFIX) || /^\s*create\s+unique\b/i.test(definition) || /\busing\s+(?!btree\b)\w+/i.test(definition)) return undefined;
-  const match = /^(\s*create\s+index\s+(?:if\s+not\s+exists\s+)?)("?)([\w$]+)\2(\s+on\s+[^(]*?\(\s*)/i.exec(definition);
+  const match = HEAD.exec(definition);
   if (!match) return undefined;
   const rest = definition.slice(match[0].length);
   const end = closingParenthesis(rest);
@@ -49,23 +51,121 @@ function closingParenthesis(rest: string): number {
   return -1;
 }
 
+/** The note (PostgreSQL's COMMENT) on an index made tenant-led in place of its own, before that one's statement. */
+const IN_PLACE = 'restlayer tenancy: led by the tenant in place of: ';
+
+/** What ensureTenantIndexes did to one table: twins made beside their indexes, indexes made tenant-led in place. */
+export interface TenantIndexChanges {
+  readonly made: string[];
+  readonly inPlace: string[];
+}
+
 /**
  * With tenancy on, every list, count and cursor statement of a tenant-owned table compares its tenant column first
  * (lib/storage/record-scope.ts, tenantCondition). An index that does not lead with it cannot hand a tenant's rows over
  * in order, nor test the tenant without reading each row, so each list index of the table gets a twin led by the
  * tenant column (on SQLite a folded text's takes it last: tenantTwinOf), and the table an index of (tenant, key) for
- * lists in key order. Made once, at the first start with
- * tenancy on (under the setup lock, before serving); with tenancy off nothing asks for them, and the tables keep
- * only their own. Answers the names made.
+ * lists in key order. Where the dialect says so (`tenantLedInPlace`: PostgreSQL), the twin then takes its index's
+ * place, under its name, noted with that index's statement, so that the table has no more indexes for its planner to
+ * weigh than before, and a later migration that drops or replaces the index by its name still finds one
+ * (restoreIndexesLedInPlace undoes it when tenancy is off); a twin of an earlier start is renamed, not built again.
+ * Except, for each single-column foreign key, one index led by its column, where no other index that stays is: the
+ * database looks rows up by it without a tenant (deleting a customer checks that no order names it), and would
+ * otherwise read the whole table for each. Made once, at the first start with tenancy on (under the setup lock,
+ * before serving); with tenancy off nothing asks for them, and the tables keep only their own.
  */
 export async function ensureTenantIndexes(
   db: QueryExecutorProvider, dialect: StorageDialect, table: string, column: string, key: string,
-): Promise<string[]> {
+): Promise<TenantIndexChanges> {
   const existing = await dialect.indexDefinitions(db, table);
-  const names = new Set(existing.map((i) => i.name));
-  const wanted = existing.flatMap((i) => tenantTwinOf(i.definition, i.name, column, dialect.clusteredByKey) ?? []).filter((twin) => !names.has(twin.name));
+  const byName = new Map(existing.map((i) => [i.name, i]));
+  const twins = existing.flatMap((index) => {
+    const twin = tenantTwinOf(index.definition, index.name, column, dialect.clusteredByKey);
+    return twin ? [{ index, twin }] : [];
+  });
+  const inPlace = dialect.tenantLedInPlace;
+  const kept = inPlace ? keptForForeignKeys(existing, twins.map((t) => t.index), await inPlace.foreignKeyColumns(db, table)) : undefined;
+  const made: string[] = [];
+  const replaced: string[] = [];
+  for (const { index, twin } of twins) {
+    const earlier = byName.get(twin.name);
+    const current = earlier?.definition === twin.definition;
+    if (!current) {
+      // A twin of an index its migration has since made anew (replaceHoldingLive) is of the index as it was.
+      if (earlier) await sql`drop index ${sql.id(twin.name)}`.execute(db);
+      await sql.raw(twin.definition).execute(db);
+    }
+    if (inPlace && !kept!.has(index.name)) {
+      await inPlace.replace(db, index.name, twin.name, IN_PLACE + index.definition);
+      replaced.push(index.name);
+    } else if (!current) {
+      made.push(twin.name);
+    }
+  }
   const keyIndex = `ix_${table}_tenant_key`.slice(0, MAX_NAME);
-  if (!names.has(keyIndex)) wanted.push({ name: keyIndex, definition: `create index ${keyIndex} on ${table} (${column}, ${key})` });
-  for (const twin of wanted) await sql.raw(twin.definition).execute(db);
-  return wanted.map((twin) => twin.name);
+  if (!byName.has(keyIndex)) {
+    await sql.raw(`create index ${keyIndex} on ${table} (${column}, ${key})`).execute(db);
+    made.push(keyIndex);
+  }
+  return { made, inPlace: replaced };
+}
+
+/**
+ * Of `twinned` (the indexes of `indexes` that get a tenant-led twin), those that stay as they are beside it: for each
+ * of `foreignKeys` that no other index of the table leads with (one that gets no twin: a unique one, one that names
+ * the tenant), the twinned one that leads with it, a whole one (not partial) with the fewest columns first.
+ */
+function keptForForeignKeys(indexes: readonly IndexDefinition[], twinned: readonly IndexDefinition[], foreignKeys: readonly string[]): Set<string> {
+  const kept = new Set<string>();
+  const staying = indexes.filter((i) => !twinned.includes(i));
+  for (const column of foreignKeys) {
+    const leads = (i: IndexDefinition) => !/\busing\s+(?!btree\b)\w+/i.test(i.definition) && keyColumns(i.definition)[0]?.replace(/"/g, '') === column;
+    if (staying.some((i) => leads(i) && !isPartial(i.definition))) continue;
+    const [best] = twinned.filter(leads).sort((a, b) => Number(isPartial(a.definition)) - Number(isPartial(b.definition))
+      || keyColumns(a.definition).length - keyColumns(b.definition).length);
+    if (best) kept.add(best.name);
+  }
+  return kept;
+}
+
+/** The key columns of an index's statement (its column list, split at its top-level commas), each as written. */
+function keyColumns(definition: string): string[] {
+  const open = /\bon\s+[^(]*?\(\s*/i.exec(definition);
+  if (!open) return [];
+  const rest = definition.slice(open.index + open[0].length);
+  const end = closingParenthesis(rest);
+  const columns: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < (end < 0 ? rest.length : end); i++) {
+    if (rest[i] === '(') depth++;
+    else if (rest[i] === ')') depth--;
+    else if (rest[i] === ',' && depth === 0) {
+      columns.push(rest.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  columns.push(rest.slice(from, end < 0 ? rest.length : end).trim());
+  return columns;
+}
+
+const isPartial = (definition: string) => /\)\s*where\b/i.test(definition);
+
+/**
+ * With tenancy off, the indexes an earlier start made tenant-led in place of their own (ensureTenantIndexes, where the
+ * dialect does that) become their own again, from the statement noted on each: lists without a tenant filter walk
+ * them. Twins made beside their indexes stay (nothing asks for them). Answers the names made again.
+ */
+export async function restoreIndexesLedInPlace(db: QueryExecutorProvider, dialect: StorageDialect, table: string): Promise<string[]> {
+  const inPlace = dialect.tenantLedInPlace;
+  if (!inPlace) return [];
+  const restored: string[] = [];
+  for (const index of await dialect.indexDefinitions(db, table)) {
+    const definition = index.note?.startsWith(IN_PLACE) ? index.note.slice(IN_PLACE.length) : undefined;
+    // The note is the database's own copy of what the store read from its catalog: an index statement, of this index.
+    if (!definition || HEAD.exec(definition)?.[3] !== index.name) continue;
+    await inPlace.restore(db, index.name, definition);
+    restored.push(index.name);
+  }
+  return restored;
 }

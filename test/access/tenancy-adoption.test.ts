@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
+import pg from 'pg';
 import { childEnv, killChildren, runCli, startServe } from '../support/processes.js';
+import { describeStores } from '../support/stores.js';
 import { makeTempDir, removeTempDirs } from '../support/temp.js';
+import { createTestDatabase, testProvider } from '../support/test-stores.js';
 
 const PASSWORD = 'adoption-password-1';
 
@@ -88,5 +91,51 @@ describe('tenancy: turning it on for an existing database', function () {
       // The start says that tenancy is on.
       expect(stderr()).to.match(/"tenancy":true,"msg":"restlayer listening on/);
     });
+  });
+});
+
+/**
+ * PostgreSQL's side of turning tenancy on and off (lib/storage/tenant-indexes.ts): its list indexes are led by the
+ * tenant in place of their own, so its planner weighs no more indexes than before, and are made as their migrations
+ * made them again when a server starts with tenancy off; a CLI command with tenancy off (its environment may lack
+ * the servers' setting) leaves them. Processes on a PostgreSQL database of the sample.
+ */
+describeStores(`tenancy: PostgreSQL's tenant-led indexes, on and off again (${testProvider})`, function () {
+  this.timeout(120_000);
+  after(() => killChildren());
+
+  it('a process with tenancy on leads the list indexes with the tenant in their place; a server with tenancy off makes them as they were, a CLI command does not; each says so once', async function () {
+    if (testProvider !== 'postgres') this.skip();
+    const database = await createTestDatabase(true);
+    const client = new pg.Client({ connectionString: database.url });
+    try {
+      await client.connect();
+      const totalDue = async () => (await client.query<{ definition: string }>("select indexdef as definition from pg_indexes where indexname = 'ix_sales_order_total_due'")).rows[0]?.definition;
+      const env = (tenancy: boolean) => childEnv({
+        Storage__Provider: 'postgres', Storage__Postgres__Url: database.url, Tenancy__Enabled: String(tenancy), Tenancy__DefaultTenant: 'acme',
+        Metrics__Port: '0', Authentication__PasswordHashCost: '10', Log__Level: 'info',
+      });
+      const add = (name: string, tenancy: boolean) => runCli(['user', 'add', name, '--role', 'Administrator', '--password-stdin'], { env: env(tenancy), input: PASSWORD, timeoutMs: 60_000 });
+      const serveOff = async () => {
+        const server = await startServe(['--port', '0'], { env: env(false), timeoutMs: 60_000 });
+        server.child.kill('SIGTERM');
+        await server.exited;
+        return server.stderr();
+      };
+      const on = await add('ann', true);
+      expect(on.code, on.stderr).to.equal(0);
+      expect(on.stderr).to.match(/restlayer: tenancy: \d+ index\(es\) of sales_order now led by tenant_id, in place of their own \(made again when tenancy is off\): .*\bix_sales_order_total_due\b/);
+      expect(on.stderr).to.match(/restlayer: tenancy: \d+ index\(es\) of customer now led by tenant_id, in place of their own .*\bix_customer_name\b/);
+      expect(await totalDue()).to.match(/\(tenant_id, total_due, sales_order_id\)/);
+      const cli = await add('bob', false);
+      expect([cli.code, cli.stderr]).to.deep.equal([0, '']);
+      expect(await totalDue()).to.match(/\(tenant_id, total_due, sales_order_id\)/);
+      expect(await serveOff()).to.match(/tenancy is off: \d+ index\(es\) of sales_order made without tenant_id again: [^"]*\bix_sales_order_total_due\b/);
+      expect(await totalDue()).to.match(/\(total_due, sales_order_id\) INCLUDE \(deleted_at\)$/);
+      expect(await serveOff()).to.not.include('tenancy is off');
+    } finally {
+      await client.end().catch(() => undefined);
+      await database.drop();
+    }
   });
 });

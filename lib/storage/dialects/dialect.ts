@@ -8,6 +8,13 @@ import type { SqlValues } from '../sql-values.js';
  * is. A new provider is a new dialect, an opener whose Storage carries it, and one line in ../providers.ts;
  * everything else is shared Kysely code.
  */
+/** An index as the store describes it (`StorageDialect.indexDefinitions`). */
+export interface IndexDefinition {
+  readonly name: string;
+  readonly definition: string;
+  readonly note?: string;
+}
+
 export interface StorageDialect extends SqlValues {
   /** Column types of values the providers store differently (see lib/storage/tables.ts). */
   readonly types: {
@@ -98,8 +105,27 @@ export interface StorageDialect extends SqlValues {
    * index of `createFullTextIndex`; undefined where the list's own LIKE is the way (the index serves it, or cannot).
    */
   fullTextMatch(table: string, column: string, ref: string, text: string): RawBuilder<SqlBool> | undefined;
-  /** The indexes of `table` with the statements that made them (as the store keeps them), of this schema. */
-  indexDefinitions(db: QueryExecutorProvider, table: string): Promise<{ name: string; definition: string }[]>;
+  /**
+   * The indexes of `table` with the statements that made them (as the store keeps them), of this schema, and the note
+   * an index carries where the store keeps notes (PostgreSQL's COMMENT; see `tenantLedInPlace`).
+   */
+  indexDefinitions(db: QueryExecutorProvider, table: string): Promise<IndexDefinition[]>;
+  /**
+   * Where, with tenancy on, a list index's tenant-led twin takes its place instead of standing beside it
+   * (lib/storage/tenant-indexes.ts): PostgreSQL, whose reader plans each list statement at each run (the values
+   * choose the index) and whose planner weighs every index of the table each time: with twins beside their originals
+   * the orders table had 40 indexes, and planning a page took 0.87 ms against 0.36 with tenancy off (108,000 orders).
+   * SQLite compiles a statement once and keeps it, and its choice between a twin and a walk of the table in key order
+   * (tenantTwinOf's `rangesLast`) wants both: undefined.
+   */
+  readonly tenantLedInPlace?: {
+    /** At once: drops index `name`, renames index `twin` to `name` and notes `note` on it. */
+    replace(db: QueryExecutorProvider, name: string, twin: string, note: string): Promise<void>;
+    /** At once: drops index `name` and runs `definition` (a CREATE INDEX of the same name). */
+    restore(db: QueryExecutorProvider, name: string, definition: string): Promise<void>;
+    /** The columns of `table` that are the one column of a foreign key: the database looks rows up by each, without a tenant. */
+    foreignKeyColumns(db: QueryExecutorProvider, table: string): Promise<string[]>;
+  };
   /**
    * Sets text column `column` of `table` to `to` in every row where it is `from` (tenancy's adoption of the records
    * made while it was off), moving the table's list generation on; answers how many rows changed. Where an UPDATE

@@ -1,4 +1,4 @@
-import { CompiledQuery, type QueryExecutorProvider, sql } from 'kysely';
+import { CompiledQuery, type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
 import { postgresValues } from '../sql-values.js';
 import type { StorageDialect } from './dialect.js';
 
@@ -20,6 +20,24 @@ interface PlanNode {
 
 /** The share of a table's rows from which replaceInColumn rewrites the table instead of updating them. */
 const REWRITE_FROM = 0.25;
+
+/**
+ * Runs `statements` as one transaction on one connection of `db` (the setup lock's, or one a pool hands out): a start
+ * that stops between them leaves each index as it was or as it is meant to be, never gone.
+ */
+async function inOneTransaction(db: QueryExecutorProvider, statements: RawBuilder<unknown>[]): Promise<void> {
+  await db.getExecutor().provideConnection(async (connection) => {
+    const run = (statement: RawBuilder<unknown>) => connection.executeQuery(statement.compile(db));
+    await run(sql`begin`);
+    try {
+      for (const statement of statements) await run(statement);
+      await run(sql`commit`);
+    } catch (err) {
+      await run(sql`rollback`).catch(() => undefined);
+      throw err;
+    }
+  });
+}
 
 /** The scale-out store: concurrent writers, heap tables, native dates and booleans. */
 export const postgresDialect: StorageDialect = {
@@ -96,9 +114,24 @@ export const postgresDialect: StorageDialect = {
   fullTextMatch: () => undefined,
 
   async indexDefinitions(db, table) {
-    const { rows } = await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition from pg_indexes
-      where schemaname = current_schema() and tablename = ${table} order by indexname`.execute(db);
-    return rows;
+    const { rows } = await sql<{ name: string; definition: string; note: string | null }>`select i.indexname as name, i.indexdef as definition,
+      obj_description(format('%I.%I', i.schemaname, i.indexname)::regclass, 'pg_class') as note from pg_indexes as i
+      where i.schemaname = current_schema() and i.tablename = ${table} order by i.indexname`.execute(db);
+    return rows.map(({ note, ...index }) => (note === null ? index : { ...index, note }));
+  },
+
+  tenantLedInPlace: {
+    replace: (db, name, twin, note) => inOneTransaction(db, [
+      sql`drop index ${sql.id(name)}`, sql`alter index ${sql.id(twin)} rename to ${sql.id(name)}`, sql`comment on index ${sql.id(name)} is ${sql.lit(note)}`,
+    ]),
+    restore: (db, name, definition) => inOneTransaction(db, [sql`drop index ${sql.id(name)}`, sql.raw(definition)]),
+    async foreignKeyColumns(db, table) {
+      const { rows } = await sql<{ column: string }>`select a.attname as column from pg_constraint as c
+        join pg_attribute as a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+        where c.contype = 'f' and cardinality(c.conkey) = 1 and c.conrelid = format('%I.%I', current_schema(), ${table}::text)::regclass
+        order by 1`.execute(db);
+      return rows.map((r) => r.column);
+    },
   },
 
   /**
