@@ -409,7 +409,7 @@ async function measureStore(store) {
         console.log(`  cheap request idle p50/p99 ${stalled.idle.p50Ms}/${stalled.idle.p99Ms} ms, during the deepest page ${stalled.duringDeepPage.p50Ms}/${stalled.duringDeepPage.p99Ms} ms (×${stalled.p99Ratio})`);
         await server.stop();
         const tenancy = args.tenancy ? await withTenancy(env, { dir, size, postgresUrl, scratch, token }, pathOf, deepTotals) : undefined;
-        results.push({ size, orders: deep.DEEP_ORDERS, customers: deep.DEEP_CUSTOMERS, growSeconds: grown.growSeconds, fromCache: grown.fromCache ?? false, loadAverage: { before: loadBefore, after: load() }, timings, stall: stalled, ...(tenancy ? { tenancy } : {}) });
+        results.push({ size, runs, measured: new Date().toISOString(), orders: deep.DEEP_ORDERS, customers: deep.DEEP_CUSTOMERS, growSeconds: grown.growSeconds, fromCache: grown.fromCache ?? false, loadAverage: { before: loadBefore, after: load() }, timings, stall: stalled, ...(tenancy ? { tenancy } : {}) });
       } finally {
         await server.stop();
       }
@@ -440,7 +440,7 @@ function verdicts(results) {
 
 function markdown(report) {
   const lines = ['# Lists at scale (bench/scale.js)', '',
-    `${report.runs} sequential requests per shape (take=50) after 2 unmeasured, HTTP time in ms, one \`restlayer serve\` process`,
+    'Sequential requests per shape (take=50, how many under each store) after 2 unmeasured, HTTP time in ms, one `restlayer serve` process',
     '(NODE_ENV=production, request log at info to a file), client in another process, nothing pinned. Cheap request:',
     `${cheapPaths.join(' and ')} in turn, one loop, ${report.stallSeconds} s idle then ${report.stallSeconds} s while the deepest page`,
     `(\`${deepest}\`) is requested in a loop by a thread of its own. **Bold**: misses the issue's bound at the largest size (median > ${target.medianMs} ms or`,
@@ -448,7 +448,9 @@ function markdown(report) {
   for (const [store, results] of Object.entries(report.stores)) {
     const v = verdicts(results);
     const head = results.map((r) => `${r.orders.toLocaleString('en')} median / p95`);
-    lines.push(`## ${store}`, '', `| shape | ${head.join(' | ')} | growth |`, `|---|${head.map(() => '---:').join('|')}|---:|`);
+    // A run of one store keeps the other's entry: each says when it was measured and with how many requests.
+    lines.push(`## ${store}`, '', `${results[0].runs ?? report.runs} requests per shape, ${results[0].measured ?? report.date}.`, '',
+      `| shape | ${head.join(' | ')} | growth |`, `|---|${head.map(() => '---:').join('|')}|---:|`);
     for (const [name] of shapes) {
       const cells = results.map((r) => {
         const t = r.timings[name];
@@ -460,7 +462,7 @@ function markdown(report) {
     for (const r of results.filter((x) => x.tenancy)) {
       const paired = Boolean(r.tenancy.offTimings);
       lines.push('', `Tenancy:Enabled at ${r.orders.toLocaleString('en')} orders (one tenant holding every record; first start ${r.tenancy.startSeconds} s)${paired
-        ? `: ${report.runs} requests per shape to each of two servers at once, tenancy off (the database above) and on (its copy), alternating`
+        ? `: ${r.runs ?? report.runs} requests per shape to each of two servers at once, tenancy off (the database above) and on (its copy), alternating`
         : ''}:`, '', '| shape | off median | on median | on / off |', '|---|---:|---:|---:|');
       for (const [name] of shapes) {
         const off = (paired ? r.tenancy.offTimings : r.timings)[name];

@@ -14,7 +14,13 @@ export interface TenantReference {
 /** What adoption needs of a module: its resources' tables and, of the tenant-owned ones, their tenant and reference columns. */
 export interface TenantTables {
   readonly resources?: readonly {
-    readonly model: { readonly table: string; readonly keyColumn: string; readonly tenant?: string; readonly tenantReferences?: readonly TenantReference[] };
+    readonly model: {
+      readonly table: string; readonly keyColumn: string; readonly tenant?: string; readonly tenantReferences?: readonly TenantReference[];
+      /** Its fields: the stored references among them are columns its rows are looked up by, with no tenant (a delete's referrers). */
+      readonly fields?: readonly { readonly column: string; readonly stored: boolean; readonly spec: { readonly type: string } }[];
+      /** Tables of other modules whose column refers to its records, looked up the same way. */
+      readonly referredToBy?: readonly { readonly table: string; readonly column: string }[];
+    };
   }[];
 }
 
@@ -45,8 +51,14 @@ export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageD
   }
   lines.push(...await adoptUntenanted(db, dialect, tenantOwned, defaultTenant));
   let made = 0;
+  const models = modules.flatMap((m) => m.resources ?? []).map((r) => r.model);
   for (const model of tenantOwned) {
-    const changes = await ensureTenantIndexes(db, dialect, model.table, model.tenant!, model.keyColumn);
+    // The reference columns a record's referrers are counted by (lib/resources/serving.ts, referrersOf), without a tenant.
+    const lookedUp = [
+      ...(model.fields ?? []).filter((f) => f.stored && f.spec.type === 'reference').map((f) => f.column),
+      ...models.flatMap((m) => m.referredToBy ?? []).filter((r) => r.table === model.table).map((r) => r.column),
+    ];
+    const changes = await ensureTenantIndexes(db, dialect, model.table, model.tenant!, model.keyColumn, lookedUp);
     if (changes.made.length) lines.push(`tenancy: ${changes.made.length} index(es) of ${model.table} led by ${model.tenant} made: ${changes.made.join(', ')}`);
     if (changes.inPlace.length) {
       lines.push(`tenancy: ${changes.inPlace.length} index(es) of ${model.table} now led by ${model.tenant}, in place of their own (made again when tenancy is off): `
@@ -70,7 +82,7 @@ export async function turnTenancyOff(db: QueryExecutorProvider, dialect: Storage
   if (!dialect.tenantLedInPlace) return [];
   const lines: string[] = [];
   for (const model of tenantOwnedModels(modules)) {
-    const names = await restoreIndexesLedInPlace(db, dialect, model.table);
+    const names = await restoreIndexesLedInPlace(db, dialect, model.table, model.tenant!);
     if (names.length) lines.push(`tenancy is off: ${names.length} index(es) of ${model.table} made without ${model.tenant} again: ${names.join(', ')}`);
   }
   if (lines.length) await dialect.refreshStatistics(db);

@@ -11,9 +11,10 @@ import { ensureTenantIndexes, restoreIndexesLedInPlace } from './tenant-indexes.
 
 /**
  * Tenancy's indexes on a store (lib/storage/tenant-indexes.ts), on a table of the test's own: on PostgreSQL a list
- * index's tenant-led twin takes its place under its name (one index led by each foreign key's column stays beside
- * its twin), an earlier start's twin is renamed rather than built again, an index a migration made anew is led by the
- * tenant again at the next start, and tenancy off makes each as it was; on SQLite the twins stand beside their indexes.
+ * index's tenant-led twin takes its place under its name (one index led by each foreign key's column and each looked-up
+ * reference's stays beside its twin), an earlier start's twin is renamed rather than built again, an index a migration
+ * made anew is led by the tenant again at the next start, and tenancy off makes each as it was, following a column
+ * renamed since; on SQLite the twins stand beside their indexes.
  */
 describeStores(`tenancy: tenant-led indexes on the store (${testProvider})`, function () {
   this.timeout(60_000);
@@ -27,10 +28,12 @@ describeStores(`tenancy: tenant-led indexes on the store (${testProvider})`, fun
     for (const statement of [
       sql`create table tl_parent (id integer primary key, name text)`,
       sql`create table tl_item (id integer primary key, tenant_id text not null default '', parent_id integer references tl_parent (id),
-        status integer, total integer, deleted_at text)`,
+        ref_id integer, status integer, total integer, deleted_at text)`,
       // Two led by the foreign key's column: the one with fewer columns stays beside its twin on PostgreSQL.
       sql`create index ix_tl_item_parent on tl_item (parent_id, id)`,
       sql`create index ix_tl_item_parent_total on tl_item (parent_id, total, id)`,
+      // A reference without a foreign key, which the layer counts referrers by (lookedUp), led by it in descending order.
+      sql`create index ix_tl_item_ref on tl_item (ref_id desc, id)`,
       sql`create index ix_tl_item_status on tl_item (status, id)`,
       sql`create index ix_tl_item_total on tl_item (total, id) where deleted_at is null`,
       sql`create unique index ux_tl_item_total on tl_item (tenant_id, total)`,
@@ -41,7 +44,7 @@ describeStores(`tenancy: tenant-led indexes on the store (${testProvider})`, fun
     rmSync(routesDir, { recursive: true, force: true });
   });
 
-  const ensure = () => ensureTenantIndexes(db, dialect, 'tl_item', 'tenant_id', 'id');
+  const ensure = () => ensureTenantIndexes(db, dialect, 'tl_item', 'tenant_id', 'id', ['ref_id']);
   const indexes = async () => new Map((await dialect.indexDefinitions(db, 'tl_item')).map((i) => [i.name, i]));
   const leadsWithTenant = (definition?: string) => /\(\s*"?tenant_id"?\s*,/.test(definition ?? '');
   const oid = async (name: string) => (await sql<{ oid: number }>`select ${name}::regclass::oid as oid`.execute(db)).rows[0]?.oid;
@@ -53,19 +56,20 @@ describeStores(`tenancy: tenant-led indexes on the store (${testProvider})`, fun
     const after = await indexes();
     if (inPlace) {
       expect(changes.inPlace.sort()).to.deep.equal(['ix_tl_item_parent_total', 'ix_tl_item_status', 'ix_tl_item_total']);
-      expect(changes.made.sort()).to.deep.equal(['ix_tl_item_parent_tenant', 'ix_tl_item_tenant_key']);
+      expect(changes.made.sort()).to.deep.equal(['ix_tl_item_parent_tenant', 'ix_tl_item_ref_tenant', 'ix_tl_item_tenant_key']);
       for (const name of changes.inPlace) {
         expect(after.get(name)?.definition, name).to.satisfy(leadsWithTenant);
         // The note holds the statement its migration made it with, for tenancy off.
         expect(after.get(name)?.note, name).to.include(before.get(name)!.definition);
       }
       expect(after.get('ix_tl_item_total')?.definition).to.match(/where \(?deleted_at is null\)?/i);
-      // The foreign key's look-up (a parent's delete checks its items) has an index led by its column alone.
-      expect(after.get('ix_tl_item_parent')?.definition).to.equal(before.get('ix_tl_item_parent')!.definition);
-      expect([...after.keys()].filter((n) => n.endsWith('_tenant') && n !== 'ix_tl_item_parent_tenant')).to.deep.equal([]);
+      // The foreign key's look-up (a parent's delete checks its items) and the reference's keep an index led by their column.
+      for (const name of ['ix_tl_item_parent', 'ix_tl_item_ref']) expect(after.get(name)?.definition, name).to.equal(before.get(name)!.definition);
+      expect([...after.keys()].filter((n) => n.endsWith('_tenant')).sort()).to.deep.equal(['ix_tl_item_parent_tenant', 'ix_tl_item_ref_tenant']);
     } else {
       expect(changes.inPlace).to.deep.equal([]);
-      expect(changes.made.sort()).to.deep.equal(['ix_tl_item_parent_tenant', 'ix_tl_item_parent_total_tenant', 'ix_tl_item_status_tenant', 'ix_tl_item_tenant_key', 'ix_tl_item_total_tenant']);
+      expect(changes.made.sort()).to.deep.equal(['ix_tl_item_parent_tenant', 'ix_tl_item_parent_total_tenant', 'ix_tl_item_ref_tenant', 'ix_tl_item_status_tenant',
+        'ix_tl_item_tenant_key', 'ix_tl_item_total_tenant']);
       for (const name of before.keys()) expect(after.get(name)?.definition, name).to.equal(before.get(name)!.definition);
     }
     expect(after.get('ux_tl_item_total')?.definition).to.equal(before.get('ux_tl_item_total')!.definition);
@@ -89,18 +93,20 @@ describeStores(`tenancy: tenant-led indexes on the store (${testProvider})`, fun
     expect(after.has('ix_tl_item_total_tenant')).to.equal(false);
   });
 
-  it('with tenancy off: the indexes led by the tenant in place are made as their migrations made them again, once', async () => {
-    const restored = await restoreIndexesLedInPlace(db, dialect, 'tl_item');
+  it('with tenancy off: the indexes led by the tenant in place are made as they were again (a column renamed since followed), once', async () => {
+    if (inPlace) await sql`alter table tl_item rename column total to amount`.execute(db);
+    const restored = await restoreIndexesLedInPlace(db, dialect, 'tl_item', 'tenant_id');
     const after = await indexes();
     if (inPlace) {
       expect(restored.sort()).to.deep.equal(['ix_tl_item_parent_total', 'ix_tl_item_status', 'ix_tl_item_total']);
-      expect(after.get('ix_tl_item_status')?.definition).to.match(/\(status, total, id\)$/);
-      expect(after.get('ix_tl_item_total')?.definition).to.match(/\(total, id\) WHERE \(deleted_at IS NULL\)$/);
+      expect(after.get('ix_tl_item_status')?.definition).to.match(/\(status, amount, id\)$/);
+      expect(after.get('ix_tl_item_total')?.definition).to.match(/\(amount, id\) WHERE \(deleted_at IS NULL\)$/);
       for (const name of restored) expect(after.get(name)?.note, name).to.equal(undefined);
+      expect([...after.keys()].filter((n) => n.includes('untenanted'))).to.deep.equal([]);
     } else {
       expect(restored).to.deep.equal([]);
     }
-    expect(await restoreIndexesLedInPlace(db, dialect, 'tl_item')).to.deep.equal([]);
+    expect(await restoreIndexesLedInPlace(db, dialect, 'tl_item', 'tenant_id')).to.deep.equal([]);
     // And on again: led in place once more (built anew: no twin is left to rename).
     expect((await ensure()).inPlace.sort()).to.deep.equal(inPlace ? ['ix_tl_item_parent_total', 'ix_tl_item_status', 'ix_tl_item_total'] : []);
   });

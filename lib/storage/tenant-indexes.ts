@@ -69,13 +69,14 @@ export interface TenantIndexChanges {
  * place, under its name, noted with that index's statement, so that the table has no more indexes for its planner to
  * weigh than before, and a later migration that drops or replaces the index by its name still finds one
  * (restoreIndexesLedInPlace undoes it when tenancy is off); a twin of an earlier start is renamed, not built again.
- * Except, for each single-column foreign key, one index led by its column, where no other index that stays is: the
- * database looks rows up by it without a tenant (deleting a customer checks that no order names it), and would
+ * Except, for each column that rows are looked up by without a tenant, one index led by it, where no other index that
+ * stays is: a single-column foreign key's (the database checks that no order names a customer it deletes) and
+ * `lookedUp`, the reference columns the layer counts a record's referrers by (a delete's 409, purge), which would
  * otherwise read the whole table for each. Made once, at the first start with tenancy on (under the setup lock,
  * before serving); with tenancy off nothing asks for them, and the tables keep only their own.
  */
 export async function ensureTenantIndexes(
-  db: QueryExecutorProvider, dialect: StorageDialect, table: string, column: string, key: string,
+  db: QueryExecutorProvider, dialect: StorageDialect, table: string, column: string, key: string, lookedUp: readonly string[] = [],
 ): Promise<TenantIndexChanges> {
   const existing = await dialect.indexDefinitions(db, table);
   const byName = new Map(existing.map((i) => [i.name, i]));
@@ -84,7 +85,8 @@ export async function ensureTenantIndexes(
     return twin ? [{ index, twin }] : [];
   });
   const inPlace = dialect.tenantLedInPlace;
-  const kept = inPlace ? keptForForeignKeys(existing, twins.map((t) => t.index), await inPlace.foreignKeyColumns(db, table)) : undefined;
+  const kept = inPlace
+    ? keptForLookUps(existing, twins.map((t) => t.index), new Set([...await inPlace.foreignKeyColumns(db, table), ...lookedUp])) : undefined;
   const made: string[] = [];
   const replaced: string[] = [];
   for (const { index, twin } of twins) {
@@ -112,20 +114,25 @@ export async function ensureTenantIndexes(
 
 /**
  * Of `twinned` (the indexes of `indexes` that get a tenant-led twin), those that stay as they are beside it: for each
- * of `foreignKeys` that no other index of the table leads with (one that gets no twin: a unique one, one that names
- * the tenant), the twinned one that leads with it, a whole one (not partial) with the fewest columns first.
+ * of `columns` that no other index of the table leads with (one that gets no twin: a unique one, one that names the
+ * tenant), the twinned one that leads with it, a whole one (not partial) with the fewest columns first.
  */
-function keptForForeignKeys(indexes: readonly IndexDefinition[], twinned: readonly IndexDefinition[], foreignKeys: readonly string[]): Set<string> {
+function keptForLookUps(indexes: readonly IndexDefinition[], twinned: readonly IndexDefinition[], columns: ReadonlySet<string>): Set<string> {
   const kept = new Set<string>();
   const staying = indexes.filter((i) => !twinned.includes(i));
-  for (const column of foreignKeys) {
-    const leads = (i: IndexDefinition) => !/\busing\s+(?!btree\b)\w+/i.test(i.definition) && keyColumns(i.definition)[0]?.replace(/"/g, '') === column;
+  for (const column of columns) {
+    const leads = (i: IndexDefinition) => !/\busing\s+(?!btree\b)\w+/i.test(i.definition) && leadingColumn(i.definition) === column;
     if (staying.some((i) => leads(i) && !isPartial(i.definition))) continue;
     const [best] = twinned.filter(leads).sort((a, b) => Number(isPartial(a.definition)) - Number(isPartial(b.definition))
       || keyColumns(a.definition).length - keyColumns(b.definition).length);
     if (best) kept.add(best.name);
   }
   return kept;
+}
+
+/** The column an index's statement leads with, when it is a column (`customer_id DESC`: customer_id), not an expression. */
+function leadingColumn(definition: string): string | undefined {
+  return /^"?([\w$]+)"?(?=\s|$)/.exec(keyColumns(definition)[0] ?? '')?.[1];
 }
 
 /** The key columns of an index's statement (its column list, split at its top-level commas), each as written. */
@@ -151,20 +158,32 @@ function keyColumns(definition: string): string[] {
 
 const isPartial = (definition: string) => /\)\s*where\b/i.test(definition);
 
+/** The suffix of an index made as another was before tenancy, until it takes that one's place. */
+const RESTORING = '_untenanted';
+
 /**
  * With tenancy off, the indexes an earlier start made tenant-led in place of their own (ensureTenantIndexes, where the
- * dialect does that) become their own again, from the statement noted on each: lists without a tenant filter walk
- * them. Twins made beside their indexes stay (nothing asks for them). Answers the names made again.
+ * dialect does that) become their own again: lists without a tenant filter walk them. Each is made from its statement
+ * as the store describes it now, without its leading tenant column (how its twin was made from it), so a column or
+ * table renamed since is followed; built under another name (which blocks the table's writes, not its reads, while it
+ * runs), then put in its place at once. Twins made beside their indexes stay (nothing asks for them). Answers the
+ * names made again.
  */
-export async function restoreIndexesLedInPlace(db: QueryExecutorProvider, dialect: StorageDialect, table: string): Promise<string[]> {
+export async function restoreIndexesLedInPlace(db: QueryExecutorProvider, dialect: StorageDialect, table: string, column: string): Promise<string[]> {
   const inPlace = dialect.tenantLedInPlace;
   if (!inPlace) return [];
   const restored: string[] = [];
   for (const index of await dialect.indexDefinitions(db, table)) {
-    const definition = index.note?.startsWith(IN_PLACE) ? index.note.slice(IN_PLACE.length) : undefined;
-    // The note is the database's own copy of what the store read from its catalog: an index statement, of this index.
-    if (!definition || HEAD.exec(definition)?.[3] !== index.name) continue;
-    await inPlace.restore(db, index.name, definition);
+    if (!index.note?.startsWith(IN_PLACE)) continue;
+    const head = HEAD.exec(index.definition);
+    const rest = head && index.definition.slice(head[0].length);
+    const tenant = rest && new RegExp(`^"?${column}"?\\s*,\\s*`).exec(rest);
+    // Led by the tenant no more (changed by hand): as it is.
+    if (!head || !tenant) continue;
+    const temporary = `${index.name.slice(0, MAX_NAME - RESTORING.length)}${RESTORING}`;
+    await sql`drop index if exists ${sql.id(temporary)}`.execute(db);
+    await sql.raw(`${head[1]}${head[2]}${temporary}${head[2]}${head[4]}${rest.slice(tenant[0].length)}`).execute(db);
+    await inPlace.replace(db, index.name, temporary);
     restored.push(index.name);
   }
   return restored;

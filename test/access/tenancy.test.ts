@@ -65,8 +65,8 @@ describeStores(`tenancy (${testProvider})`, function () {
     expect(indexes.find((i) => i.name === 'ix_sales_order_sales_person_customer')?.definition).to.match(/\(\s*"?sales_person_id"?,\s*"?customer_id"?,\s*"?tenant_id"?/);
     if (testProvider === 'postgres') {
       // PostgreSQL: the twins took their indexes' places, so its planner weighs 26 indexes of the orders, not 40. Without
-      // the tenant stay the key's, the unique number's, and one led by each foreign key's column (a customer's delete
-      // looks its orders up by it, with no tenant).
+      // the tenant stay the key's, the unique number's, and one led by each foreign key's or reference's column (a
+      // customer's delete looks its orders up by it, with no tenant).
       expect(logged('in place of their own').join('\n')).to.include('ix_sales_order_total_due').and.include('ix_customer_name_folded');
       expect(indexes.find((i) => i.name === 'ix_sales_order_total_due')?.definition).to.match(/\(tenant_id, total_due, sales_order_id\)/);
       expect(indexes.filter((i) => !i.definition.includes('tenant_id')).map((i) => i.name)).to.have.members([

@@ -119,10 +119,8 @@ export interface StorageDialect extends SqlValues {
    * (tenantTwinOf's `rangesLast`) wants both: undefined.
    */
   readonly tenantLedInPlace?: {
-    /** At once: drops index `name`, renames index `twin` to `name` and notes `note` on it. */
-    replace(db: QueryExecutorProvider, name: string, twin: string, note: string): Promise<void>;
-    /** At once: drops index `name` and runs `definition` (a CREATE INDEX of the same name). */
-    restore(db: QueryExecutorProvider, name: string, definition: string): Promise<void>;
+    /** At once: drops index `name`, renames index `by` to `name` and notes `note` on it (none: no note). */
+    replace(db: QueryExecutorProvider, name: string, by: string, note?: string): Promise<void>;
     /** The columns of `table` that are the one column of a foreign key: the database looks rows up by each, without a tenant. */
     foreignKeyColumns(db: QueryExecutorProvider, table: string): Promise<string[]>;
   };

@@ -121,10 +121,10 @@ export const postgresDialect: StorageDialect = {
   },
 
   tenantLedInPlace: {
-    replace: (db, name, twin, note) => inOneTransaction(db, [
-      sql`drop index ${sql.id(name)}`, sql`alter index ${sql.id(twin)} rename to ${sql.id(name)}`, sql`comment on index ${sql.id(name)} is ${sql.lit(note)}`,
+    replace: (db, name, by, note) => inOneTransaction(db, [
+      sql`drop index ${sql.id(name)}`, sql`alter index ${sql.id(by)} rename to ${sql.id(name)}`,
+      ...(note === undefined ? [] : [sql`comment on index ${sql.id(name)} is ${sql.lit(note)}`]),
     ]),
-    restore: (db, name, definition) => inOneTransaction(db, [sql`drop index ${sql.id(name)}`, sql.raw(definition)]),
     async foreignKeyColumns(db, table) {
       const { rows } = await sql<{ column: string }>`select a.attname as column from pg_constraint as c
         join pg_attribute as a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
