@@ -3,6 +3,8 @@ import type { IndexDefinition, StorageDialect } from './dialects/dialect.js';
 
 /** The suffix of an index made from another by leading it with the tenant column. */
 const SUFFIX = '_tenant';
+/** The suffix of an index made as another was before tenancy, until it takes that one's place (restoreIndexesLedInPlace). */
+const RESTORING = '_untenanted';
 /** The head of a plain CREATE INDEX up to its column list: the words before the name, its quote, the name, the table. */
 const HEAD = /^(\s*create\s+index\s+(?:if\s+not\s+exists\s+)?)("?)([\w$]+)\2(\s+on\s+[^(]*?\(\s*)/i;
 /** PostgreSQL cuts identifiers at 63 bytes: a derived name must stay unique within that. */
@@ -26,7 +28,7 @@ const MAX_NAME = 63;
 export function tenantTwinOf(
   definition: string, name: string, column: string, rangesLast = false,
 ): { name: string; definition: string } | undefined {
-  if (name.endsWith(SUFFIX) || /^\s*create\s+unique\b/i.test(definition) || /\busing\s+(?!btree\b)\w+/i.test(definition)) return undefined;
+  if (name.endsWith(SUFFIX) || name.endsWith(RESTORING) || /^\s*create\s+unique\b/i.test(definition) || /\busing\s+(?!btree\b)\w+/i.test(definition)) return undefined;
   const match = HEAD.exec(definition);
   if (!match) return undefined;
   const rest = definition.slice(match[0].length);
@@ -85,6 +87,8 @@ export async function ensureTenantIndexes(
     return twin ? [{ index, twin }] : [];
   });
   const inPlace = dialect.tenantLedInPlace;
+  // An index a start with tenancy off was making when it stopped (restoreIndexesLedInPlace): nothing asks for it now.
+  for (const index of existing) if (inPlace && index.name.endsWith(RESTORING)) await sql`drop index ${sql.id(index.name)}`.execute(db);
   const kept = inPlace
     ? keptForLookUps(existing, twins.map((t) => t.index), new Set([...await inPlace.foreignKeyColumns(db, table), ...lookedUp])) : undefined;
   const made: string[] = [];
@@ -158,9 +162,6 @@ function keyColumns(definition: string): string[] {
 
 const isPartial = (definition: string) => /\)\s*where\b/i.test(definition);
 
-/** The suffix of an index made as another was before tenancy, until it takes that one's place. */
-const RESTORING = '_untenanted';
-
 /**
  * With tenancy off, the indexes an earlier start made tenant-led in place of their own (ensureTenantIndexes, where the
  * dialect does that) become their own again: lists without a tenant filter walk them. Each is made from its statement
@@ -174,7 +175,8 @@ export async function restoreIndexesLedInPlace(db: QueryExecutorProvider, dialec
   if (!inPlace) return [];
   const restored: string[] = [];
   for (const index of await dialect.indexDefinitions(db, table)) {
-    if (!index.note?.startsWith(IN_PLACE)) continue;
+    // A temporary one a start that stopped midway left is made again below, under the same name.
+    if (!index.note?.startsWith(IN_PLACE) || index.name.endsWith(RESTORING)) continue;
     const head = HEAD.exec(index.definition);
     const rest = head && index.definition.slice(head[0].length);
     const tenant = rest && new RegExp(`^"?${column}"?\\s*,\\s*`).exec(rest);
