@@ -8,6 +8,9 @@
 //                       [--tenancy]  (at each size, the shapes again on a copy with Tenancy:Enabled, its callers in tenant
 //                                     `default`, which holds every record: the tenant filter's cost, contract part 12;
 //                                     timed against a server with tenancy off at the same time, requests alternating)
+//                       [--control]  (with --tenancy: the same, but the copy's server keeps tenancy off too, so that both
+//                                     sides run the same code on two databases: the pairing's own spread, which a
+//                                     ratio of tenancy on must be read against; results/scale-tenancy-control.*)
 // Writes results/scale.json (a store's entry replaced, the others kept) and results/scale.md. Build first.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -33,6 +36,7 @@ const { values: args } = parseArgs({
     // Grown databases are kept between runs (see grownCache); --fresh grows anew (and refreshes the cache).
     fresh: { type: 'boolean', default: false },
     tenancy: { type: 'boolean', default: false },
+    control: { type: 'boolean', default: false },
   },
 });
 const sizes = args.sizes.split(',').map(Number);
@@ -286,7 +290,7 @@ async function timeShapes(get, getScoped, pathOf) {
  * either way (docs/tenancy.md). Answers the timings with tenancy on and off.
  */
 async function withTenancy(env, { dir, size, postgresUrl, scratch, token }, pathOf, warm) {
-  let tenantEnv = { ...env, Tenancy__Enabled: 'true' };
+  let tenantEnv = { ...env, Tenancy__Enabled: String(!args.control) };
   let copy;
   if (postgresUrl) {
     copy = `${scratch}_tenancy`;
@@ -329,7 +333,8 @@ async function withTenancy(env, { dir, size, postgresUrl, scratch, token }, path
     // The tenant holds every record: its totals are tenancy off's (a check that the filter lost nothing).
     const warmed = { off: await warm(sides.off.get), on: await warm(sides.on.get) };
     if (JSON.stringify(warmed.off) !== JSON.stringify(warmed.on)) throw new Error(`tenancy on counts ${JSON.stringify(warmed.on)}, off ${JSON.stringify(warmed.off)}`);
-    console.log(`  with Tenancy:Enabled (first start, adoption and tenant-led indexes: ${startSeconds} s), off and on alternating:`);
+    console.log(args.control ? `  control: the copy with tenancy off as well, alternating:`
+      : `  with Tenancy:Enabled (first start, adoption and tenant-led indexes: ${startSeconds} s), off and on alternating:`);
     const timings = {};
     const offTimings = {};
     for (const [name, template] of shapes) {
@@ -461,7 +466,7 @@ function markdown(report) {
     }
     for (const r of results.filter((x) => x.tenancy)) {
       const paired = Boolean(r.tenancy.offTimings);
-      lines.push('', `Tenancy:Enabled at ${r.orders.toLocaleString('en')} orders (one tenant holding every record; first start ${r.tenancy.startSeconds} s)${paired
+      lines.push('', `${report.control ? 'Control, tenancy off on both sides (the copy as "on")' : 'Tenancy:Enabled'} at ${r.orders.toLocaleString('en')} orders (one tenant holding every record; first start ${r.tenancy.startSeconds} s)${paired
         ? `: ${r.runs ?? report.runs} requests per shape to each of two servers at once, tenancy off (the database above) and on (its copy), alternating`
         : ''}:`, '', '| shape | off median | on median | on / off |', '|---|---:|---:|---:|');
       for (const [name] of shapes) {
@@ -482,10 +487,11 @@ function markdown(report) {
 }
 
 // A tenancy run compares each size with itself: its results are kept apart from the sizes' growth.
-const resultName = args.tenancy ? 'scale-tenancy' : 'scale';
+if (args.control && !args.tenancy) throw new Error('--control goes with --tenancy');
+const resultName = args.tenancy ? `scale-tenancy${args.control ? '-control' : ''}` : 'scale';
 const jsonPath = join(resultsDir, `${resultName}.json`);
 const report = existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : { stores: {} };
-Object.assign(report, { date: new Date().toISOString(), runs, stallSeconds: stallMs / 1000 });
+Object.assign(report, { date: new Date().toISOString(), runs, stallSeconds: stallMs / 1000, ...(args.control ? { control: true } : {}) });
 try {
   for (const store of args.stores.split(',')) report.stores[store] = await measureStore(store);
 } finally {
