@@ -5,6 +5,8 @@ import type { IndexDefinition, StorageDialect } from './dialects/dialect.js';
 const SUFFIX = '_tenant';
 /** The suffix of an index made as another was before tenancy, until it takes that one's place (restoreIndexesLedInPlace). */
 const RESTORING = '_untenanted';
+/** An index of another kind than a b-tree (a trigram GIN): neither twinned nor good for a look-up by its first column. */
+const NOT_BTREE = /\busing\s+(?!btree\b)\w+/i;
 /** The head of a plain CREATE INDEX up to its column list: the words before the name, its quote, the name, the table. */
 const HEAD = /^(\s*create\s+index\s+(?:if\s+not\s+exists\s+)?)("?)([\w$]+)\2(\s+on\s+[^(]*?\(\s*)/i;
 /** PostgreSQL cuts identifiers at 63 bytes: a derived name must stay unique within that. */
@@ -28,7 +30,7 @@ const MAX_NAME = 63;
 export function tenantTwinOf(
   definition: string, name: string, column: string, rangesLast = false,
 ): { name: string; definition: string } | undefined {
-  if (name.endsWith(SUFFIX) || name.endsWith(RESTORING) || /^\s*create\s+unique\b/i.test(definition) || /\busing\s+(?!btree\b)\w+/i.test(definition)) return undefined;
+  if (name.endsWith(SUFFIX) || name.endsWith(RESTORING) || /^\s*create\s+unique\b/i.test(definition) || NOT_BTREE.test(definition)) return undefined;
   const match = HEAD.exec(definition);
   if (!match) return undefined;
   const rest = definition.slice(match[0].length);
@@ -125,7 +127,7 @@ function keptForLookUps(indexes: readonly IndexDefinition[], twinned: readonly I
   const kept = new Set<string>();
   const staying = indexes.filter((i) => !twinned.includes(i));
   for (const column of columns) {
-    const leads = (i: IndexDefinition) => !/\busing\s+(?!btree\b)\w+/i.test(i.definition) && leadingColumn(i.definition) === column;
+    const leads = (i: IndexDefinition) => !NOT_BTREE.test(i.definition) && leadingColumn(i.definition) === column;
     if (staying.some((i) => leads(i) && !isPartial(i.definition))) continue;
     const [best] = twinned.filter(leads).sort((a, b) => Number(isPartial(a.definition)) - Number(isPartial(b.definition))
       || keyColumns(a.definition).length - keyColumns(b.definition).length);
