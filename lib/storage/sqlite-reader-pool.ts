@@ -16,6 +16,11 @@ export interface ReaderRequest {
  */
 export type ReaderReply = { columns: string[]; values: unknown[][] } | { error: { message: string; code?: string } };
 
+/** What a reader sends once it can take queries (its process, its thread and better-sqlite3 loaded). */
+export interface ReaderReady {
+  ready: true;
+}
+
 /** The rows of a reader's answer as objects, as better-sqlite3's `all()` makes them. */
 const rowsOf = ({ columns, values }: { columns: string[]; values: unknown[][] }) => values.map((row) => rowObject(columns, row));
 
@@ -23,7 +28,11 @@ interface Job {
   request: ReaderRequest;
   resolve(rows: unknown[]): void;
   reject(err: Error): void;
-  timer: NodeJS.Timeout;
+  timer?: NodeJS.Timeout;
+  /** When the job was asked for (performance.now()): its wait for a reader counts against its time limit. */
+  since: number;
+  /** What was left of its time limit when it went to a reader that was still starting. */
+  left?: number;
   reader?: Reader;
   /** The jobs of the caller's signal, which this job leaves when it settles. */
   pending?: Set<Job>;
@@ -31,19 +40,32 @@ interface Job {
 
 interface Reader {
   child: ChildProcess;
+  /** Set once the reader said it can take queries: until then its job's time limit waits. */
+  ready: boolean;
   job?: Job;
 }
 
 export interface ReaderPoolOptions {
   /** How many reader processes run at most (each runs one query at a time). */
   size: number;
-  /** A query not answered within this (waiting included) is stopped and fails with SQLITE_INTERRUPT. */
+  /**
+   * A query not answered within this (its wait for a free reader included) is stopped and fails with SQLITE_INTERRUPT.
+   * A reader's start is not counted: it has a limit of its own, `startTimeoutMs`.
+   */
   timeoutMs: number;
+  /** A reader process not ready to take queries within this is ended, failing its query (default 30 s). */
+  startTimeoutMs?: number;
   /** How long a reader waits for another process's lock (WAL recovery) before it fails. */
   lockWaitMs: number;
 }
 
 const entry = layerPath('storage', 'sqlite-reader-process.js');
+
+/**
+ * A start this slow means something is wrong (a machine out of memory, a disk that does not answer), not merely busy; a
+ * request's own RestAPI:RequestTimeoutSeconds (30 by default) will have answered it by then.
+ */
+const START_TIMEOUT_MS = 30_000;
 
 const failure = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
 
@@ -74,10 +96,8 @@ export class SqliteReaderPool {
     if (this.closed) return Promise.reject(failure('The store is closed.'));
     if (signal?.aborted) return Promise.reject(abandoned());
     return new Promise((resolve, reject) => {
-      const job: Job = {
-        request: { sql: query.sql, parameters: query.parameters }, resolve, reject,
-        timer: setTimeout(() => this.stop(job, failure(`The query was stopped after ${this.options.timeoutMs / 1000} seconds (Storage:QueryTimeoutSeconds).`, 'SQLITE_INTERRUPT')), this.options.timeoutMs),
-      };
+      const job: Job = { request: { sql: query.sql, parameters: query.parameters }, resolve, reject, since: performance.now() };
+      job.timer = this.limit(job, this.options.timeoutMs);
       if (signal) {
         job.pending = this.jobsOf(signal);
         job.pending.add(job);
@@ -127,6 +147,8 @@ export class SqliteReaderPool {
       const job = this.waiting.shift()!;
       reader.job = job;
       job.reader = reader;
+      if (reader.ready) this.resumeLimit(job);
+      else this.awaitStart(job);
       const chosen = reader;
       chosen.child.send(job.request, (err) => {
         // The process ended while idle (killed, out of memory) before its exit was seen: the query never reached it,
@@ -145,13 +167,18 @@ export class SqliteReaderPool {
     const child = fork(entry, [this.path, String(this.options.lockWaitMs)], {
       serialization: 'advanced', execArgv: ['--expose-gc'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    const reader: Reader = { child };
+    const reader: Reader = { child, ready: false };
     // Idle readers must not keep the server's process alive after it closes.
     child.unref();
     child.channel?.unref();
     child.on('message', (bytes: Uint8Array) => {
       // Serialized in the reader's thread (v8.serialize), passed through its process untouched.
-      const reply = deserialize(bytes) as ReaderReply;
+      const reply = deserialize(bytes) as ReaderReply | ReaderReady;
+      if ('ready' in reply) {
+        reader.ready = true;
+        if (reader.job) this.resumeLimit(reader.job);
+        return;
+      }
       const job = reader.job;
       reader.job = undefined;
       if (job) this.settle(job, 'values' in reply ? rowsOf(reply) : failure(reply.error.message, reply.error.code));
@@ -172,6 +199,30 @@ export class SqliteReaderPool {
     });
     this.readers.add(reader);
     return reader;
+  }
+
+  /** Stops `job` with a 503 (SQLITE_INTERRUPT) once `ms` have passed. */
+  private limit(job: Job, ms: number, why = `The query was stopped after ${this.options.timeoutMs / 1000} seconds (Storage:QueryTimeoutSeconds).`): NodeJS.Timeout {
+    return setTimeout(() => this.stop(job, failure(why, 'SQLITE_INTERRUPT')), ms);
+  }
+
+  /**
+   * `job` went to a reader that is still starting. Starting a process, its thread and better-sqlite3 takes 0.3-0.5 s
+   * of an idle 2-core machine and seconds of a busy one (2 s with eight busy loops beside it), which is not the query's
+   * time: its limit waits, with what was left of it, and the start has a limit of its own.
+   */
+  private awaitStart(job: Job): void {
+    clearTimeout(job.timer);
+    job.left ??= Math.max(0, this.options.timeoutMs - (performance.now() - job.since));
+    const startMs = this.options.startTimeoutMs ?? START_TIMEOUT_MS;
+    job.timer = this.limit(job, startMs, `The read connection did not start within ${startMs / 1000} seconds.`);
+  }
+
+  private resumeLimit(job: Job): void {
+    if (job.left === undefined) return;
+    clearTimeout(job.timer);
+    job.timer = this.limit(job, job.left);
+    job.left = undefined;
   }
 
   /** Ends `job` with `why`: a running query by ending its process (better-sqlite3 cannot interrupt one), a waiting one by dropping it. */

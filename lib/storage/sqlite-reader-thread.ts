@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { BoundedMap } from '../bounded-map.js';
 import { allowEveryRow } from './sqlite-read-budget.js';
-import type { ReaderReply, ReaderRequest } from './sqlite-reader-pool.js';
+import type { ReaderReady, ReaderReply, ReaderRequest } from './sqlite-reader-pool.js';
 
 const { path, lockWaitMs } = workerData as { path: string; lockWaitMs: number };
 let database: Database.Database | undefined;
@@ -54,3 +54,7 @@ parentPort!.on('message', (request: ReaderRequest) => {
   const bytes = serialize(answer(request));
   parentPort!.postMessage(bytes, [bytes.buffer]);
 });
+
+// Everything this thread needs is loaded (imports run first): the pool starts the query's time limit now.
+const ready = serialize({ ready: true } satisfies ReaderReady);
+parentPort!.postMessage(ready, [ready.buffer]);
