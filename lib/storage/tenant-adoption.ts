@@ -64,7 +64,11 @@ export async function turnTenancyOn(db: QueryExecutorProvider, dialect: StorageD
       lines.push(`tenancy: ${changes.inPlace.length} index(es) of ${model.table} now led by ${model.tenant}, in place of their own (made again when tenancy is off): `
         + changes.inPlace.join(', '));
     }
-    made += changes.made.length + changes.inPlace.length;
+    if (changes.lookUps.length) {
+      lines.push(`tenancy: ${changes.lookUps.length} index(es) of ${model.table} made without ${model.tenant} again, beside their twin, for look-ups by a column `
+        + `no other index leads with (a foreign key or reference added since): ${changes.lookUps.join(', ')}`);
+    }
+    made += changes.made.length + changes.inPlace.length + changes.lookUps.length;
   }
   // New indexes: the planner's statistics (SQLite's ANALYZE) must know them, or it may pass them by; a column whose
   // collation changed lost its statistics (PostgreSQL).

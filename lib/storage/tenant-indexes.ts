@@ -58,10 +58,14 @@ function closingParenthesis(rest: string): number {
 /** The note (PostgreSQL's COMMENT) on an index made tenant-led in place of its own, before that one's statement. */
 const IN_PLACE = 'restlayer tenancy: led by the tenant in place of: ';
 
-/** What ensureTenantIndexes did to one table: twins made beside their indexes, indexes made tenant-led in place. */
+/**
+ * What ensureTenantIndexes did to one table: twins made beside their indexes, indexes made tenant-led in place, and
+ * indexes an earlier start made tenant-led in place that are made as they were again, beside their twin (`lookUps`).
+ */
 export interface TenantIndexChanges {
   readonly made: string[];
   readonly inPlace: string[];
+  readonly lookUps: string[];
 }
 
 /**
@@ -91,8 +95,8 @@ export async function ensureTenantIndexes(
   const inPlace = dialect.tenantLedInPlace;
   // An index a start with tenancy off was making when it stopped (restoreIndexesLedInPlace): nothing asks for it now.
   for (const index of existing) if (inPlace && index.name.endsWith(RESTORING)) await sql`drop index ${sql.id(index.name)}`.execute(db);
-  const kept = inPlace
-    ? keptForLookUps(existing, twins.map((t) => t.index), new Set([...await inPlace.foreignKeyColumns(db, table), ...lookedUp])) : undefined;
+  const lookUpColumns = inPlace ? new Set([...await inPlace.foreignKeyColumns(db, table), ...lookedUp]) : new Set<string>();
+  const kept = keptForLookUps(existing, twins.map((t) => t.index), lookUpColumns);
   const made: string[] = [];
   const replaced: string[] = [];
   for (const { index, twin } of twins) {
@@ -103,7 +107,7 @@ export async function ensureTenantIndexes(
       if (earlier) await sql`drop index ${sql.id(twin.name)}`.execute(db);
       await sql.raw(twin.definition).execute(db);
     }
-    if (inPlace && !kept!.has(index.name)) {
+    if (inPlace && !kept.has(index.name)) {
       await inPlace.replace(db, index.name, twin.name, IN_PLACE + index.definition);
       replaced.push(index.name);
     } else if (!current) {
@@ -115,7 +119,60 @@ export async function ensureTenantIndexes(
     await sql.raw(`create index ${keyIndex} on ${table} (${column}, ${key})`).execute(db);
     made.push(keyIndex);
   }
-  return { made, inPlace: replaced };
+  const lookUps: string[] = [];
+  for (const index of inPlace ? ledInPlaceForLookUps(existing, column, lookUpColumns) : []) {
+    const twin = `${index.name.slice(0, MAX_NAME - SUFFIX.length)}${SUFFIX}`;
+    if (byName.has(twin)) continue;
+    const temporary = await buildUntenanted(db, index, column);
+    if (!temporary) continue;
+    await inPlace!.putBeside(db, index.name, temporary, twin);
+    lookUps.push(index.name);
+  }
+  return { made, inPlace: replaced, lookUps };
+}
+
+/**
+ * Of the indexes an earlier start made tenant-led in place (noted), one to make as it was again for each of `columns`
+ * that no other index leads with: a foreign key added since, or the index kept for it dropped by a migration since,
+ * would otherwise leave each look-up by it reading the whole table. Chosen as keptForLookUps chooses.
+ */
+function ledInPlaceForLookUps(indexes: readonly IndexDefinition[], column: string, columns: ReadonlySet<string>): IndexDefinition[] {
+  const noted = indexes.filter((i) => i.note?.startsWith(IN_PLACE));
+  const untenanted = new Map(noted.flatMap((i) => {
+    const statement = untenantedStatement(i.definition, column, i.name);
+    return statement ? [[i.name, statement]] : [];
+  }));
+  const originals: IndexDefinition[] = noted.filter((i) => untenanted.has(i.name)).map((i) => ({ name: i.name, definition: untenanted.get(i.name)! }));
+  // Not a temporary one a stopped start left: ensureTenantIndexes has dropped it.
+  const others = indexes.filter((i) => !noted.includes(i) && !i.name.endsWith(RESTORING));
+  const chosen = keptForLookUps([...others, ...originals], originals, columns);
+  return noted.filter((i) => chosen.has(i.name));
+}
+
+/**
+ * The statement that makes `definition` (an index led by the tenant in place of its own) without its leading tenant
+ * column, under `name`; undefined when it is not led by it (changed by hand).
+ */
+function untenantedStatement(definition: string, column: string, name: string): string | undefined {
+  const head = HEAD.exec(definition);
+  const rest = head && definition.slice(head[0].length);
+  const tenant = rest && new RegExp(`^"?${column}"?\\s*,\\s*`).exec(rest);
+  return head && tenant ? `${head[1]}${head[2]}${name}${head[2]}${head[4]}${rest.slice(tenant[0].length)}` : undefined;
+}
+
+/**
+ * Builds `index` (led by the tenant in place of its own) as its migration made it, under a temporary name (which blocks
+ * the table's writes, not its reads, while it runs), from its statement as the store describes it now, so that a
+ * column or table renamed since is followed; answers that name, or undefined when the index is led by the tenant no more.
+ */
+async function buildUntenanted(db: QueryExecutorProvider, index: IndexDefinition, column: string): Promise<string | undefined> {
+  const temporary = `${index.name.slice(0, MAX_NAME - RESTORING.length)}${RESTORING}`;
+  const statement = untenantedStatement(index.definition, column, temporary);
+  if (!statement) return undefined;
+  // A temporary one a start that stopped midway left is made again, under the same name.
+  await sql`drop index if exists ${sql.id(temporary)}`.execute(db);
+  await sql.raw(statement).execute(db);
+  return temporary;
 }
 
 /**
@@ -177,16 +234,10 @@ export async function restoreIndexesLedInPlace(db: QueryExecutorProvider, dialec
   if (!inPlace) return [];
   const restored: string[] = [];
   for (const index of await dialect.indexDefinitions(db, table)) {
-    // A temporary one a start that stopped midway left is made again below, under the same name.
     if (!index.note?.startsWith(IN_PLACE) || index.name.endsWith(RESTORING)) continue;
-    const head = HEAD.exec(index.definition);
-    const rest = head && index.definition.slice(head[0].length);
-    const tenant = rest && new RegExp(`^"?${column}"?\\s*,\\s*`).exec(rest);
     // Led by the tenant no more (changed by hand): as it is.
-    if (!head || !tenant) continue;
-    const temporary = `${index.name.slice(0, MAX_NAME - RESTORING.length)}${RESTORING}`;
-    await sql`drop index if exists ${sql.id(temporary)}`.execute(db);
-    await sql.raw(`${head[1]}${head[2]}${temporary}${head[2]}${head[4]}${rest.slice(tenant[0].length)}`).execute(db);
+    const temporary = await buildUntenanted(db, index, column);
+    if (!temporary) continue;
     await inPlace.replace(db, index.name, temporary);
     restored.push(index.name);
   }

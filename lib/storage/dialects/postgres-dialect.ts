@@ -125,6 +125,10 @@ export const postgresDialect: StorageDialect = {
       sql`drop index ${sql.id(name)}`, sql`alter index ${sql.id(by)} rename to ${sql.id(name)}`,
       ...(note === undefined ? [] : [sql`comment on index ${sql.id(name)} is ${sql.lit(note)}`]),
     ]),
+    putBeside: (db, name, by, twin) => inOneTransaction(db, [
+      sql`alter index ${sql.id(name)} rename to ${sql.id(twin)}`, sql`comment on index ${sql.id(twin)} is null`,
+      sql`alter index ${sql.id(by)} rename to ${sql.id(name)}`,
+    ]),
     async foreignKeyColumns(db, table) {
       const { rows } = await sql<{ column: string }>`select a.attname as column from pg_constraint as c
         join pg_attribute as a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
