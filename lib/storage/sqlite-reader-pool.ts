@@ -29,9 +29,9 @@ interface Job {
   resolve(rows: unknown[]): void;
   reject(err: Error): void;
   timer?: NodeJS.Timeout;
-  /** When the job was asked for (performance.now()): its wait for a reader counts against its time limit. */
-  since: number;
-  /** What was left of its time limit when it went to a reader that was still starting. */
+  /** When its time limit runs out (performance.now()), while the limit runs: its wait for a reader counts against it. */
+  deadline: number;
+  /** What was left of its time limit when it went to a reader that was still starting: the limit waits meanwhile. */
   left?: number;
   reader?: Reader;
   /** The jobs of the caller's signal, which this job leaves when it settles. */
@@ -96,7 +96,7 @@ export class SqliteReaderPool {
     if (this.closed) return Promise.reject(failure('The store is closed.'));
     if (signal?.aborted) return Promise.reject(abandoned());
     return new Promise((resolve, reject) => {
-      const job: Job = { request: { sql: query.sql, parameters: query.parameters }, resolve, reject, since: performance.now() };
+      const job: Job = { request: { sql: query.sql, parameters: query.parameters }, resolve, reject, deadline: performance.now() + this.options.timeoutMs };
       job.timer = this.limit(job, this.options.timeoutMs);
       if (signal) {
         job.pending = this.jobsOf(signal);
@@ -156,6 +156,8 @@ export class SqliteReaderPool {
         if (!err || chosen.job !== job) return;
         chosen.job = undefined;
         job.reader = undefined;
+        // Waiting again counts against its limit.
+        this.resumeLimit(job);
         this.readers.delete(chosen);
         this.waiting.unshift(job);
         this.dispatch();
@@ -213,7 +215,7 @@ export class SqliteReaderPool {
    */
   private awaitStart(job: Job): void {
     clearTimeout(job.timer);
-    job.left ??= Math.max(0, this.options.timeoutMs - (performance.now() - job.since));
+    job.left ??= Math.max(0, job.deadline - performance.now());
     const startMs = this.options.startTimeoutMs ?? START_TIMEOUT_MS;
     job.timer = this.limit(job, startMs, `The read connection did not start within ${startMs / 1000} seconds.`);
   }
@@ -221,6 +223,7 @@ export class SqliteReaderPool {
   private resumeLimit(job: Job): void {
     if (job.left === undefined) return;
     clearTimeout(job.timer);
+    job.deadline = performance.now() + job.left;
     job.timer = this.limit(job, job.left);
     job.left = undefined;
   }

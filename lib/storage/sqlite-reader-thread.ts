@@ -55,6 +55,12 @@ parentPort!.on('message', (request: ReaderRequest) => {
   parentPort!.postMessage(bytes, [bytes.buffer]);
 });
 
-// Everything this thread needs is loaded (imports run first): the pool starts the query's time limit now.
+// The connection opened now (better-sqlite3 loads its addon at the first one), so that the pool starts the query's time
+// limit when only the query is left; one that fails to open is tried again by the query, which answers the error.
+try {
+  database = open();
+} catch {
+  database = undefined;
+}
 const ready = serialize({ ready: true } satisfies ReaderReady);
 parentPort!.postMessage(ready, [ready.buffer]);

@@ -86,15 +86,17 @@ export interface TenantIndexChanges {
 export async function ensureTenantIndexes(
   db: QueryExecutorProvider, dialect: StorageDialect, table: string, column: string, key: string, lookedUp: readonly string[] = [],
 ): Promise<TenantIndexChanges> {
-  const existing = await dialect.indexDefinitions(db, table);
+  const inPlace = dialect.tenantLedInPlace;
+  const found = await dialect.indexDefinitions(db, table);
+  // An index a start with tenancy off was making when it stopped (restoreIndexesLedInPlace): nothing asks for it now.
+  const leftOver = inPlace ? found.filter((i) => i.name.endsWith(RESTORING)) : [];
+  for (const index of leftOver) await sql`drop index ${sql.id(index.name)}`.execute(db);
+  const existing = found.filter((i) => !leftOver.includes(i));
   const byName = new Map(existing.map((i) => [i.name, i]));
   const twins = existing.flatMap((index) => {
     const twin = tenantTwinOf(index.definition, index.name, column, dialect.clusteredByKey);
     return twin ? [{ index, twin }] : [];
   });
-  const inPlace = dialect.tenantLedInPlace;
-  // An index a start with tenancy off was making when it stopped (restoreIndexesLedInPlace): nothing asks for it now.
-  for (const index of existing) if (inPlace && index.name.endsWith(RESTORING)) await sql`drop index ${sql.id(index.name)}`.execute(db);
   const lookUpColumns = inPlace ? new Set([...await inPlace.foreignKeyColumns(db, table), ...lookedUp]) : new Set<string>();
   const kept = keptForLookUps(existing, twins.map((t) => t.index), lookUpColumns);
   const made: string[] = [];
@@ -120,33 +122,41 @@ export async function ensureTenantIndexes(
     made.push(keyIndex);
   }
   const lookUps: string[] = [];
-  for (const index of inPlace ? ledInPlaceForLookUps(existing, column, lookUpColumns) : []) {
-    const twin = `${index.name.slice(0, MAX_NAME - SUFFIX.length)}${SUFFIX}`;
-    if (byName.has(twin)) continue;
+  const putBeside = inPlace?.putBeside;
+  // As the loop above left them: an index it replaced leads with the tenant now.
+  const now = putBeside && lookUpColumns.size ? await dialect.indexDefinitions(db, table) : [];
+  for (const { index, twin } of ledInPlaceForLookUps(now, column, lookUpColumns)) {
     const temporary = await buildUntenanted(db, index, column);
     if (!temporary) continue;
-    await inPlace!.putBeside(db, index.name, temporary, twin);
+    await putBeside!(db, index.name, temporary, twin);
     lookUps.push(index.name);
   }
   return { made, inPlace: replaced, lookUps };
 }
 
 /**
- * Of the indexes an earlier start made tenant-led in place (noted), one to make as it was again for each of `columns`
- * that no other index leads with: a foreign key added since, or the index kept for it dropped by a migration since,
- * would otherwise leave each look-up by it reading the whole table. Chosen as keptForLookUps chooses.
+ * Of `indexes` (the table's now), the ones led by the tenant in place of their own (noted) to make as they were again,
+ * with the name their twin takes beside them: one for each of `columns` that no other index leads with (a whole or a
+ * partial one), where a foreign key added since, or the index kept for it dropped by a migration since, would leave
+ * each look-up by it reading the whole table. Chosen as keptForLookUps chooses; not one whose twin's name is taken.
  */
-function ledInPlaceForLookUps(indexes: readonly IndexDefinition[], column: string, columns: ReadonlySet<string>): IndexDefinition[] {
-  const noted = indexes.filter((i) => i.note?.startsWith(IN_PLACE));
-  const untenanted = new Map(noted.flatMap((i) => {
-    const statement = untenantedStatement(i.definition, column, i.name);
-    return statement ? [[i.name, statement]] : [];
-  }));
-  const originals: IndexDefinition[] = noted.filter((i) => untenanted.has(i.name)).map((i) => ({ name: i.name, definition: untenanted.get(i.name)! }));
-  // Not a temporary one a stopped start left: ensureTenantIndexes has dropped it.
-  const others = indexes.filter((i) => !noted.includes(i) && !i.name.endsWith(RESTORING));
-  const chosen = keptForLookUps([...others, ...originals], originals, columns);
-  return noted.filter((i) => chosen.has(i.name));
+function ledInPlaceForLookUps(
+  indexes: readonly IndexDefinition[], column: string, columns: ReadonlySet<string>,
+): { index: IndexDefinition; twin: string }[] {
+  const names = new Set(indexes.map((i) => i.name));
+  const candidates = indexes.flatMap((index) => {
+    const twin = `${index.name.slice(0, MAX_NAME - SUFFIX.length)}${SUFFIX}`;
+    const original = index.note?.startsWith(IN_PLACE) && !names.has(twin) ? untenantedStatement(index.definition, column, index.name) : undefined;
+    return original ? [{ index, twin, original: { name: index.name, definition: original } }] : [];
+  });
+  const chosen: { index: IndexDefinition; twin: string }[] = [];
+  for (const wanted of columns) {
+    if (indexes.some((i) => leads(i, wanted))) continue;
+    const best = bestLeading(candidates.map((c) => c.original), wanted);
+    const candidate = candidates.find((c) => c.index.name === best?.name);
+    if (candidate) chosen.push(candidate);
+  }
+  return chosen;
 }
 
 /**
@@ -184,13 +194,20 @@ function keptForLookUps(indexes: readonly IndexDefinition[], twinned: readonly I
   const kept = new Set<string>();
   const staying = indexes.filter((i) => !twinned.includes(i));
   for (const column of columns) {
-    const leads = (i: IndexDefinition) => !NOT_BTREE.test(i.definition) && leadingColumn(i.definition) === column;
-    if (staying.some((i) => leads(i) && !isPartial(i.definition))) continue;
-    const [best] = twinned.filter(leads).sort((a, b) => Number(isPartial(a.definition)) - Number(isPartial(b.definition))
-      || keyColumns(a.definition).length - keyColumns(b.definition).length);
+    if (staying.some((i) => leads(i, column) && !isPartial(i.definition))) continue;
+    const best = bestLeading(twinned, column);
     if (best) kept.add(best.name);
   }
   return kept;
+}
+
+/** Whether `index` is a b-tree led by `column`: a look-up by that column reads only its entries. */
+const leads = (index: IndexDefinition, column: string) => !NOT_BTREE.test(index.definition) && leadingColumn(index.definition) === column;
+
+/** Of `indexes`, the best for look-ups by `column`: led by it, a whole one (not partial) before a partial one, then the fewest columns. */
+function bestLeading(indexes: readonly IndexDefinition[], column: string): IndexDefinition | undefined {
+  return indexes.filter((i) => leads(i, column)).sort((a, b) => Number(isPartial(a.definition)) - Number(isPartial(b.definition))
+    || keyColumns(a.definition).length - keyColumns(b.definition).length)[0];
 }
 
 /** The column an index's statement leads with, when it is a column (`customer_id DESC`: customer_id), not an expression. */

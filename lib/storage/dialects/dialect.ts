@@ -121,8 +121,11 @@ export interface StorageDialect extends SqlValues {
   readonly tenantLedInPlace?: {
     /** At once: drops index `name`, renames index `by` to `name` and notes `note` on it (none: no note). */
     replace(db: QueryExecutorProvider, name: string, by: string, note?: string): Promise<void>;
-    /** At once: renames index `name` to `twin`, without its note, and index `by` to `name` (`replace` that keeps the index it displaces). */
-    putBeside(db: QueryExecutorProvider, name: string, by: string, twin: string): Promise<void>;
+    /**
+     * At once: renames index `name` to `twin`, without its note, and index `by` to `name` (`replace` that keeps the index
+     * it displaces). Without it, a look-up column that loses every index led by it after `replace` keeps none.
+     */
+    putBeside?(db: QueryExecutorProvider, name: string, by: string, twin: string): Promise<void>;
     /** The columns of `table` that are the one column of a foreign key: the database looks rows up by each, without a tenant. */
     foreignKeyColumns(db: QueryExecutorProvider, table: string): Promise<string[]>;
   };
