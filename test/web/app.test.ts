@@ -89,6 +89,8 @@ describeOneStore('web app in Chromium', WHY_ONE_STORE.web, function () {
       const results = document.querySelector('#results');
       return results?.getAttribute('aria-busy') === 'false' && results.getAttribute('data-loaded') === location.hash;
     });
+    // A list the server refused (a 503 on a loaded machine, say) shows no rows: said as what it is, not as rows missing.
+    expect(await page.locator('.list-messages [role="alert"]').allTextContents(), 'the list shows an error').to.deep.equal([]);
   }
 
   async function rows(): Promise<Row[]> {
