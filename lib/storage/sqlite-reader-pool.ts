@@ -16,7 +16,7 @@ export interface ReaderRequest {
  */
 export type ReaderReply = { columns: string[]; values: unknown[][] } | { error: { message: string; code?: string } };
 
-/** What a reader sends once it can take queries (its process, its thread and better-sqlite3 loaded). */
+/** What a reader sends once it can take queries (its process and thread started, its connection open). */
 export interface ReaderReady {
   ready: true;
 }
