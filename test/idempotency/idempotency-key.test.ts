@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { routeFolder } from '../support/route-fixtures.js';
+import { removeTempDirs } from '../support/temp.js';
 import { until } from '../support/wait.js';
 import { type Reply, type TestServer, startTestServer } from '../support/server.js';
 import { describeStores } from '../support/stores.js';
@@ -230,6 +231,7 @@ describeStores('Idempotency-Key with an operation that outlives the request time
   after(async () => {
     state.idemRelease?.();
     await server?.stop();
+    removeTempDirs();
   });
 
   it('a timed-out write says its outcome is unknown (503 Request_OutcomeUnknown); its repeat answers the real outcome once there is one, and it ran once', async () => {
