@@ -147,8 +147,7 @@ export class SqliteReaderPool {
       const job = this.waiting.shift()!;
       reader.job = job;
       job.reader = reader;
-      if (reader.ready) this.resumeLimit(job);
-      else this.awaitStart(job);
+      if (!reader.ready) this.awaitStart(job);
       const chosen = reader;
       chosen.child.send(job.request, (err) => {
         // The process ended while idle (killed, out of memory) before its exit was seen: the query never reached it,
@@ -215,7 +214,7 @@ export class SqliteReaderPool {
    */
   private awaitStart(job: Job): void {
     clearTimeout(job.timer);
-    job.left ??= Math.max(0, job.deadline - performance.now());
+    job.left = Math.max(0, job.deadline - performance.now());
     const startMs = this.options.startTimeoutMs ?? START_TIMEOUT_MS;
     job.timer = this.limit(job, startMs, `The read connection did not start within ${startMs / 1000} seconds.`);
   }

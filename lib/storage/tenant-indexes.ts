@@ -12,6 +12,9 @@ const HEAD = /^(\s*create\s+index\s+(?:if\s+not\s+exists\s+)?)("?)([\w$]+)\2(\s+
 /** PostgreSQL cuts identifiers at 63 bytes: a derived name must stay unique within that. */
 const MAX_NAME = 63;
 
+/** `name` with `suffix`, cut so that the suffix survives PostgreSQL's cut. */
+const suffixed = (name: string, suffix: string) => `${name.slice(0, MAX_NAME - suffix.length)}${suffix}`;
+
 /**
  * The statement of the tenant-led twin of an index (`create index ix_x on t (a, b) …` → `create index ix_x_tenant on
  * t (tenant_id, a, b) …`, the rest — INCLUDE, WHERE, expressions — as it was), or undefined for an index that has
@@ -39,7 +42,7 @@ export function tenantTwinOf(
   // the columns a probe compares with = (`(sales_person_id, customer_id, tenant_id, …)`: the tenant compared only where
   // both matched). Only a bare column counts (quoted or not): `tenant_id DESC`, or the tenant inside an expression, does not.
   if (new RegExp(`(^|,)\\s*"?${column}"?\\s*(,|$)`, 'i').test(end >= 0 ? rest.slice(0, end) : rest)) return undefined;
-  const twin = `${name.slice(0, MAX_NAME - SUFFIX.length)}${SUFFIX}`;
+  const twin = suffixed(name, SUFFIX);
   const head = `${match[1]}${match[2]}${twin}${match[2]}${match[4]}`;
   if (rangesLast && end >= 0 && /^[\w$]+\s*\(/.test(rest)) return { name: twin, definition: `${head}${rest.slice(0, end)}, ${column}${rest.slice(end)}` };
   return { name: twin, definition: `${head}${column}, ${rest}` };
@@ -123,9 +126,11 @@ export async function ensureTenantIndexes(
   }
   const lookUps: string[] = [];
   const putBeside = inPlace?.putBeside;
-  // As the loop above left them: an index it replaced leads with the tenant now.
-  const now = putBeside && lookUpColumns.size ? await dialect.indexDefinitions(db, table) : [];
-  for (const { index, twin } of ledInPlaceForLookUps(now, column, lookUpColumns)) {
+  // A look-up column that had an index led by it still has one (the loop keeps one for each): only the others need
+  // the indexes as the loop left them (one it replaced leads with the tenant now), read again only then.
+  const lacking = new Set([...lookUpColumns].filter((c) => !existing.some((i) => leads(i, c))));
+  const now = putBeside && lacking.size ? await dialect.indexDefinitions(db, table) : [];
+  for (const { index, twin } of ledInPlaceForLookUps(now, column, lacking)) {
     const temporary = await buildUntenanted(db, index, column);
     if (!temporary) continue;
     await putBeside!(db, index.name, temporary, twin);
@@ -145,7 +150,7 @@ function ledInPlaceForLookUps(
 ): { index: IndexDefinition; twin: string }[] {
   const names = new Set(indexes.map((i) => i.name));
   const candidates = indexes.flatMap((index) => {
-    const twin = `${index.name.slice(0, MAX_NAME - SUFFIX.length)}${SUFFIX}`;
+    const twin = suffixed(index.name, SUFFIX);
     const original = index.note?.startsWith(IN_PLACE) && !names.has(twin) ? untenantedStatement(index.definition, column, index.name) : undefined;
     return original ? [{ index, twin, original: { name: index.name, definition: original } }] : [];
   });
@@ -176,7 +181,7 @@ function untenantedStatement(definition: string, column: string, name: string): 
  * column or table renamed since is followed; answers that name, or undefined when the index is led by the tenant no more.
  */
 async function buildUntenanted(db: QueryExecutorProvider, index: IndexDefinition, column: string): Promise<string | undefined> {
-  const temporary = `${index.name.slice(0, MAX_NAME - RESTORING.length)}${RESTORING}`;
+  const temporary = suffixed(index.name, RESTORING);
   const statement = untenantedStatement(index.definition, column, temporary);
   if (!statement) return undefined;
   // A temporary one a start that stopped midway left is made again, under the same name.
